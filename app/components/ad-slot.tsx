@@ -1,0 +1,77 @@
+import { useEffect, useRef } from "react";
+import { useRouteLoaderData } from "react-router";
+import type { RootData } from "~/root";
+
+/** Every ad slot of the site, with its fixed id and size. */
+export const AD_SLOTS = {
+  "home-top": { id: "1000000001", height: 120 },
+  "home-middle": { id: "1000000002", height: 250 },
+  "home-bottom": { id: "1000000003", height: 120 },
+  article: { id: "1000000004", height: 250 },
+  category: { id: "1000000005", height: 120 },
+  contact: { id: "1000000006", height: 250 },
+  about: { id: "1000000007", height: 250 },
+} as const;
+export type AdSlotName = keyof typeof AD_SLOTS;
+
+declare global {
+  interface Window {
+    adsbygoogle?: unknown[];
+  }
+}
+
+const AD_SCRIPT_ID = "ad-network-script";
+
+function loadAdScript(clientId: string) {
+  if (document.getElementById(AD_SCRIPT_ID)) return;
+  const script = document.createElement("script");
+  script.id = AD_SCRIPT_ID;
+  script.async = true;
+  script.crossOrigin = "anonymous";
+  script.src = `https://pagead2.googlesyndication.com/pagead/js/adsbygoogle.js?client=${encodeURIComponent(clientId)}`;
+  script.onerror = () => console.error("Ad network script failed to load");
+  document.head.appendChild(script);
+}
+
+/**
+ * One ad slot. With an ad-network client id (settings or env) it pushes the slot; without one it
+ * keeps a neutral placeholder of the same size, so the layout never shifts. Ad errors are only logged.
+ */
+export function AdSlot({ name, className }: { name: AdSlotName; className?: string }) {
+  const slot = AD_SLOTS[name];
+  const root = useRouteLoaderData("root") as RootData | undefined;
+  const clientId = root?.settings.adClientId ?? null;
+  const pushed = useRef(false);
+  useEffect(() => {
+    if (!clientId || pushed.current) return;
+    pushed.current = true;
+    try {
+      loadAdScript(clientId);
+      (window.adsbygoogle = window.adsbygoogle || []).push({});
+    } catch (error) {
+      console.error("Ad slot error", error);
+    }
+  }, [clientId]);
+  return (
+    <aside aria-label="Advertisement" className={className}>
+      <div className="mx-auto w-full max-w-5xl overflow-hidden rounded-md" style={{ height: slot.height }}>
+        {clientId ? (
+          <ins
+            className="adsbygoogle block h-full w-full"
+            data-ad-client={clientId}
+            data-ad-slot={slot.id}
+            data-ad-format="auto"
+            data-full-width-responsive="true"
+          />
+        ) : (
+          <div
+            data-ad-slot={slot.id}
+            className="flex h-full w-full items-center justify-center border border-dashed border-slate-300 bg-slate-50 text-xs uppercase tracking-wider text-slate-600"
+          >
+            Advertisement
+          </div>
+        )}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,72 @@
+import { Eye, PlayCircle } from "lucide-react";
+import { Link } from "react-router";
+import type { ArticleCard as ArticleCardData } from "~/domain/articles/articles.server";
+import { formatCardDate } from "~/lib/dates";
+import { Skeleton } from "./ui/skeleton";
+
+export type SerializedCard = Omit<ArticleCardData, "createdAt"> & { createdAt: string | Date };
+
+export function ArticleCard({ article, priority = false }: { article: SerializedCard; priority?: boolean }) {
+  return (
+    <article className="group flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md">
+      <Link to={`/article/${article.slug}`} prefetch="intent" className="flex flex-1 flex-col">
+        <div className="relative aspect-video overflow-hidden bg-slate-100">
+          {article.featuredImage ? (
+            <img
+              src={article.featuredImage}
+              alt=""
+              width={640}
+              height={360}
+              loading={priority ? "eager" : "lazy"}
+              decoding="async"
+              className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
+            />
+          ) : (
+            <div className="flex h-full w-full items-center justify-center bg-gradient-to-br from-brand-700 to-brand-900 p-4 text-center font-serif text-lg font-semibold text-white">
+              {article.category?.name ?? "Frontpage"}
+            </div>
+          )}
+          {article.videoUrl ? (
+            <span className="absolute right-2 top-2 inline-flex items-center gap-1 rounded-full bg-black/70 px-2 py-1 text-xs text-white">
+              <PlayCircle className="h-3.5 w-3.5" aria-hidden="true" /> Video
+            </span>
+          ) : null}
+        </div>
+        <div className="flex flex-1 flex-col gap-2 p-4">
+          {article.category ? (
+            <span className="text-xs font-semibold uppercase tracking-wide text-brand-700">{article.category.name}</span>
+          ) : null}
+          <h3 className="font-serif text-lg font-bold leading-snug text-slate-900 group-hover:text-brand-700">{article.title}</h3>
+          {article.excerpt ? <p className="line-clamp-2 text-sm text-slate-600">{article.excerpt}</p> : null}
+          <div className="mt-auto flex items-center justify-between pt-2 text-xs text-slate-600">
+            <span>
+              {article.authorName} · <time dateTime={new Date(article.createdAt).toISOString()}>{formatCardDate(article.createdAt)}</time>
+            </span>
+            <span className="inline-flex items-center gap-1">
+              <Eye className="h-3.5 w-3.5" aria-hidden="true" />
+              <span>{article.views}</span>
+              <span className="sr-only">views</span>
+            </span>
+          </div>
+        </div>
+      </Link>
+    </article>
+  );
+}
+
+export function ArticleCardSkeleton() {
+  return (
+    <div className="flex flex-col overflow-hidden rounded-lg border border-slate-200" data-testid="card-skeleton">
+      <Skeleton className="aspect-video rounded-none" />
+      <div className="space-y-3 p-4">
+        <Skeleton className="h-3 w-20" />
+        <Skeleton className="h-5 w-full" />
+        <Skeleton className="h-4 w-3/4" />
+      </div>
+    </div>
+  );
+}
+
+export function CardGrid({ children }: { children: React.ReactNode }) {
+  return <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">{children}</div>;
+}

@@ -1,0 +1,20 @@
+import { Link } from "react-router";
+
+export function NotFound({
+  title = "Oops! Page not found",
+  message = "The page you're looking for doesn't exist or has been moved.",
+}: {
+  title?: string;
+  message?: string;
+}) {
+  return (
+    <main className="flex flex-1 flex-col items-center justify-center gap-4 px-4 py-24 text-center">
+      <p className="text-6xl font-bold text-brand-700">404</p>
+      <h1 className="text-3xl font-bold text-slate-900">{title}</h1>
+      <p className="text-slate-600">{message}</p>
+      <Link to="/" className="font-medium text-brand-700 underline underline-offset-4 hover:text-brand-800">
+        Return to Home
+      </Link>
+    </main>
+  );
+}

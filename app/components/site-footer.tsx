@@ -1,0 +1,81 @@
+import { FacebookIcon, InstagramIcon, LinkedinIcon, XIcon, YoutubeIcon } from "./social-icons";
+import { Link } from "react-router";
+import type { CategorySummary } from "~/domain/categories/categories.server";
+import type { PublicSettings } from "~/domain/settings/settings.server";
+
+const SOCIAL = [
+  { key: "facebook", label: "Facebook", Icon: FacebookIcon },
+  { key: "twitter", label: "Twitter / X", Icon: XIcon },
+  { key: "instagram", label: "Instagram", Icon: InstagramIcon },
+  { key: "linkedin", label: "LinkedIn", Icon: LinkedinIcon },
+  { key: "youtube", label: "YouTube", Icon: YoutubeIcon },
+] as const;
+
+const COMPANY = [
+  { to: "/about", label: "About Us" },
+  { to: "/contact", label: "Contact" },
+  { to: "/disclaimer", label: "Disclaimer" },
+];
+
+const LEGAL = [
+  { to: "/privacy-policy", label: "Privacy Policy" },
+  { to: "/terms-of-service", label: "Terms of Service" },
+  { to: "/cookie-policy", label: "Cookie Policy" },
+];
+
+function FooterLinks({ title, links }: { title: string; links: { to: string; label: string }[] }) {
+  return (
+    <div>
+      <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">{title}</h2>
+      <ul className="space-y-2 text-sm">
+        {links.map((l) => (
+          <li key={l.to}>
+            <Link to={l.to} className="text-slate-300 hover:text-white">
+              {l.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function SiteFooter({ settings, categories }: { settings: PublicSettings; categories: CategorySummary[] }) {
+  const year = new Date().getFullYear();
+  const social = SOCIAL.filter((s) => settings.social[s.key]);
+  return (
+    <footer className="mt-auto bg-slate-900 text-slate-300">
+      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-5">
+        <div className="lg:col-span-2">
+          <p className="font-serif text-xl font-bold text-white">{settings.siteName}</p>
+          <p className="mt-3 max-w-md text-sm leading-6">{settings.footerText || settings.siteDescription}</p>
+          {social.length > 0 ? (
+            <ul className="mt-4 flex gap-3" aria-label="Social media">
+              {social.map(({ key, label, Icon }) => (
+                <li key={key}>
+                  <a
+                    href={settings.social[key]!}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    aria-label={label}
+                    className="inline-flex h-9 w-9 items-center justify-center rounded-full bg-slate-800 hover:bg-brand-700"
+                  >
+                    <Icon className="h-4 w-4" aria-hidden="true" />
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+        <FooterLinks title="Categories" links={categories.slice(0, 4).map((c) => ({ to: `/category/${c.slug}`, label: c.name }))} />
+        <FooterLinks title="Company" links={COMPANY} />
+        <FooterLinks title="Legal" links={LEGAL} />
+      </div>
+      <div className="border-t border-slate-800">
+        <p className="mx-auto max-w-7xl px-4 py-6 text-center text-sm">
+          © {year} {settings.siteName}. All rights reserved.
+        </p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,102 @@
+import { Dialog } from "radix-ui";
+import { LogOut, Menu, Newspaper, Shield, X } from "lucide-react";
+import { useState } from "react";
+import { Form, Link, NavLink } from "react-router";
+import type { CategorySummary } from "~/domain/categories/categories.server";
+import { cn } from "~/lib/cn";
+import { Button } from "./ui/button";
+
+export interface HeaderProps {
+  siteName: string;
+  logoUrl: string | null;
+  categories: CategorySummary[];
+  user: { email: string; isAdmin: boolean } | null;
+}
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  cn("rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900", isActive && "text-brand-700");
+
+function SignOutButton({ className }: { className?: string }) {
+  return (
+    <Form method="post" action="/auth/sign-out" reloadDocument className={className}>
+      <Button type="submit" variant="ghost" size="icon" aria-label="Sign out" title="Sign out">
+        <LogOut className="h-5 w-5" aria-hidden="true" />
+      </Button>
+    </Form>
+  );
+}
+
+export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps) {
+  const [open, setOpen] = useState(false);
+  const desktop = categories.slice(0, 4);
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4">
+        <Link to="/" className="flex items-center gap-2 text-xl font-bold text-slate-900" aria-label={`${siteName} home`}>
+          {logoUrl ? (
+            <img src={logoUrl} alt="" className="h-9 w-auto max-w-40 object-contain" width={144} height={36} />
+          ) : (
+            <Newspaper className="h-7 w-7 text-brand-700" aria-hidden="true" />
+          )}
+          <span className="font-serif">{siteName}</span>
+        </Link>
+
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          {desktop.map((c) => (
+            <NavLink key={c.id} to={`/category/${c.slug}`} className={navLinkClass} prefetch="intent">
+              {c.name}
+            </NavLink>
+          ))}
+          <NavLink to="/about" className={navLinkClass} prefetch="intent">
+            About
+          </NavLink>
+        </nav>
+
+        <div className="flex items-center gap-1">
+          {user?.isAdmin ? (
+            <Button asChild variant="ghost" size="icon">
+              <Link to="/admin" aria-label="Admin dashboard" title="Admin dashboard">
+                <Shield className="h-5 w-5" aria-hidden="true" />
+              </Link>
+            </Button>
+          ) : null}
+          {user ? <SignOutButton /> : null}
+          <Dialog.Root open={open} onOpenChange={setOpen}>
+            <Dialog.Trigger asChild>
+              <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
+                <Menu className="h-6 w-6" aria-hidden="true" />
+              </Button>
+            </Dialog.Trigger>
+            <Dialog.Portal>
+              <Dialog.Overlay className="fixed inset-0 z-50 bg-black/50" />
+              <Dialog.Content className="fixed inset-y-0 right-0 z-50 flex w-72 max-w-[85vw] flex-col gap-2 bg-white p-6 shadow-xl">
+                <div className="mb-4 flex items-center justify-between">
+                  <Dialog.Title className="text-lg font-semibold">Menu</Dialog.Title>
+                  <Dialog.Close asChild>
+                    <Button variant="ghost" size="icon" aria-label="Close menu">
+                      <X className="h-5 w-5" aria-hidden="true" />
+                    </Button>
+                  </Dialog.Close>
+                </div>
+                <Dialog.Description className="sr-only">Site sections and pages</Dialog.Description>
+                <nav aria-label="Mobile" className="flex flex-col gap-1">
+                  {categories.map((c) => (
+                    <NavLink key={c.id} to={`/category/${c.slug}`} className={navLinkClass} onClick={() => setOpen(false)}>
+                      {c.name}
+                    </NavLink>
+                  ))}
+                  <NavLink to="/about" className={navLinkClass} onClick={() => setOpen(false)}>
+                    About Us
+                  </NavLink>
+                  <NavLink to="/contact" className={navLinkClass} onClick={() => setOpen(false)}>
+                    Contact
+                  </NavLink>
+                </nav>
+              </Dialog.Content>
+            </Dialog.Portal>
+          </Dialog.Root>
+        </div>
+      </div>
+    </header>
+  );
+}

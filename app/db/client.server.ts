@@ -1,0 +1,12 @@
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import * as schema from "./schema";
+
+export type Db = NodePgDatabase<typeof schema>;
+
+/** The one connection pool and Drizzle instance of a process. */
+export function createDb(connectionString: string, max = 10): { db: Db; pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString, max });
+  const db = drizzle(pool, { schema });
+  return { db, pool };
+}

@@ -1,0 +1,249 @@
+import { relations, sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
+
+/** The byline used when an article names no author. */
+export const DEFAULT_AUTHOR_NAME = "Frontpage Newsroom";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+// ---------------------------------------------------------------- content
+
+export const categories = pgTable(
+  "categories",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("categories_slug_key").on(t.slug), index("categories_name_idx").on(t.name)],
+);
+
+export const articles = pgTable(
+  "articles",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    title: text("title").notNull(),
+    slug: text("slug").notNull(),
+    excerpt: text("excerpt"),
+    content: text("content").notNull(),
+    featuredImage: text("featured_image"),
+    videoUrl: text("video_url"),
+    authorName: text("author_name").notNull().default(DEFAULT_AUTHOR_NAME),
+    categoryId: uuid("category_id").references(() => categories.id, { onDelete: "set null" }),
+    views: integer("views").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("articles_slug_key").on(t.slug),
+    index("articles_created_at_idx").on(t.createdAt.desc()),
+    index("articles_category_created_at_idx").on(t.categoryId, t.createdAt.desc()),
+    index("articles_views_idx").on(t.views.desc()),
+  ],
+);
+
+export const comments = pgTable(
+  "comments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    articleId: uuid("article_id")
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    parentCommentId: uuid("parent_comment_id").references((): AnyPgColumn => comments.id, {
+      onDelete: "cascade",
+    }),
+    authorName: text("author_name").notNull(),
+    authorEmail: text("author_email").notNull(),
+    content: text("content").notNull(),
+    imageUrl: text("image_url"),
+    videoUrl: text("video_url"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("comments_article_created_at_idx").on(t.articleId, t.createdAt.desc()),
+    index("comments_parent_idx").on(t.parentCommentId),
+    index("comments_created_at_idx").on(t.createdAt.desc()),
+  ],
+);
+
+export const websiteSettings = pgTable(
+  "website_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    siteName: text("site_name").notNull(),
+    siteTagline: text("site_tagline"),
+    siteDescription: text("site_description"),
+    logoUrl: text("logo_url"),
+    faviconUrl: text("favicon_url"),
+    contactEmail: text("contact_email"),
+    contactPhone: text("contact_phone"),
+    facebookUrl: text("facebook_url"),
+    twitterUrl: text("twitter_url"),
+    instagramUrl: text("instagram_url"),
+    linkedinUrl: text("linkedin_url"),
+    youtubeUrl: text("youtube_url"),
+    footerText: text("footer_text"),
+    adClientId: text("ad_client_id"),
+    analyticsId: text("analytics_id"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("website_settings_single_row", sql`${t.id} = 1`)],
+);
+
+/** Metadata of every stored upload: media library files, comment attachments, branding. */
+export const media = pgTable(
+  "media",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    bucket: text("bucket").notNull(),
+    name: text("name").notNull(),
+    originalName: text("original_name").notNull(),
+    contentType: text("content_type").notNull(),
+    size: bigint("size", { mode: "number" }).notNull(),
+    source: text("source").notNull().default("library"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("media_bucket_name_key").on(t.bucket, t.name),
+    index("media_bucket_source_created_at_idx").on(t.bucket, t.source, t.createdAt.desc()),
+  ],
+);
+
+// ---------------------------------------------------------------- analytics
+
+export const pageViews = pgTable(
+  "page_views",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    path: text("path").notNull(),
+    viewedAt: timestamp("viewed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("page_views_viewed_at_idx").on(t.viewedAt)],
+);
+
+// ---------------------------------------------------------------- accounts (Better Auth tables)
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("session_user_id_idx").on(t.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("account_user_id_idx").on(t.userId)],
+);
+
+export const verification = pgTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("verification_identifier_idx").on(t.identifier)],
+);
+
+export const userRoles = pgTable(
+  "user_roles",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.role] })],
+);
+
+/** Failed sign-in attempts, kept in the database so limits survive restarts and span processes. */
+export const loginAttempts = pgTable(
+  "login_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    email: text("email").notNull(),
+    ip: text("ip").notNull(),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("login_attempts_email_idx").on(t.email, t.attemptedAt),
+    index("login_attempts_ip_idx").on(t.ip, t.attemptedAt),
+  ],
+);
+
+// ---------------------------------------------------------------- relations
+
+export const articlesRelations = relations(articles, ({ one, many }) => ({
+  category: one(categories, { fields: [articles.categoryId], references: [categories.id] }),
+  comments: many(comments),
+}));
+
+export const categoriesRelations = relations(categories, ({ many }) => ({
+  articles: many(articles),
+}));
+
+export const commentsRelations = relations(comments, ({ one }) => ({
+  article: one(articles, { fields: [comments.articleId], references: [articles.id] }),
+}));
+
+export type Article = typeof articles.$inferSelect;
+export type Category = typeof categories.$inferSelect;
+export type Comment = typeof comments.$inferSelect;
+export type WebsiteSettings = typeof websiteSettings.$inferSelect;
+export type MediaRow = typeof media.$inferSelect;

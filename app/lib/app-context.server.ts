@@ -1,0 +1,20 @@
+import type { Db } from "~/db/client.server";
+import type { ChangeFeed } from "./change-feed.server";
+import type { Env } from "./env.server";
+import type { Logger } from "./logger.server";
+import type { Storage } from "./storage.server";
+import type { ViewRecorder } from "./view-recorder.server";
+
+/** The services the Node entry hands to every loader and action (one instance per process). */
+export interface AppServices {
+  db: Db;
+  env: Env;
+  log: Logger;
+  storage: Storage;
+  views: ViewRecorder;
+  changes: ChangeFeed;
+}
+
+declare module "react-router" {
+  interface AppLoadContext extends AppServices {}
+}

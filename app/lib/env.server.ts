@@ -1,0 +1,80 @@
+import path from "node:path";
+import { z } from "zod";
+
+const flag = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"], {
+    error: "must be one of 1, 0, true, false, yes, no, on, off",
+  })
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}` },
+  );
+
+const emptyToUndefined = (v: unknown) => (v === "" ? undefined : v);
+const opt = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
+
+export const envSchema = z.object({
+  NODE_ENV: opt(z.enum(["development", "production", "test"])).default("production"),
+  PORT: opt(z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535)).default(3000),
+  HOST: opt(z.string()).default("0.0.0.0"),
+  DATA_DIR: opt(z.string()).default("./data"),
+  DATABASE_URL: opt(url(["postgres:", "postgresql:"])),
+  PUBLIC_URL: opt(url(["http:", "https:"])),
+  SMTP_URL: opt(url(["smtp:", "smtps:"])),
+  MAIL_FROM: opt(z.string()).default("Frontpage <no-reply@localhost>"),
+  S3_BUCKET: opt(z.string()),
+  S3_REGION: opt(z.string()).default("us-east-1"),
+  S3_ENDPOINT: opt(url(["http:", "https:"])),
+  S3_ACCESS_KEY_ID: opt(z.string()),
+  S3_SECRET_ACCESS_KEY: opt(z.string()),
+  S3_PUBLIC_URL: opt(url(["http:", "https:"])),
+  ADMIN_EMAIL: opt(z.email({ error: "must be an e-mail address" })),
+  ADMIN_PASSWORD: opt(z.string().min(8, { error: "must be at least 8 characters" })),
+  SEED_DEMO: opt(flag),
+  LOG_LEVEL: opt(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])).default("info"),
+  SESSION_SECRET: opt(z.string().min(32, { error: "must be at least 32 characters" })),
+  AD_CLIENT_ID: opt(z.string()),
+  TIME_ZONE: opt(
+    z.string().refine(
+      (tz) => {
+        try {
+          new Intl.DateTimeFormat("en-US", { timeZone: tz });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: "must be an IANA time zone such as America/New_York" },
+    ),
+  ).default("America/New_York"),
+});
+
+export type Env = z.infer<typeof envSchema> & { dataDir: string; publicUrl: string };
+
+export class EnvError extends Error {}
+
+/** Reads and checks the environment once; a bad value throws one line naming the variable. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    throw new EnvError(`Invalid environment variable ${name}=${JSON.stringify(source[name] ?? "")}: ${issue.message}`);
+  }
+  const env = parsed.data;
+  if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) throw new EnvError("Invalid environment variable ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
+  if (env.S3_BUCKET && !(env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY)) {
+    throw new EnvError("Invalid environment variable S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when S3_BUCKET is set");
+  }
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
+  return { ...env, dataDir: path.resolve(env.DATA_DIR), publicUrl };
+}

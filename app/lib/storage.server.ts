@@ -1,0 +1,69 @@
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Readable } from "node:stream";
+
+export const BUCKETS = ["images", "videos", "files"] as const;
+export type Bucket = (typeof BUCKETS)[number];
+
+export function isBucket(value: string): value is Bucket {
+  return (BUCKETS as readonly string[]).includes(value);
+}
+
+/** Where uploaded files live. Local disk by default; an S3-compatible bucket for several processes. */
+export interface Storage {
+  /** Moves a finished temporary file into the store under bucket/name. */
+  put(bucket: Bucket, name: string, tempFile: string, contentType: string): Promise<void>;
+  delete(bucket: Bucket, name: string): Promise<void>;
+  exists(bucket: Bucket, name: string): Promise<boolean>;
+  /** The URL a browser uses for the file. */
+  publicUrl(bucket: Bucket, name: string): string;
+  /** The file on local disk, when the driver keeps one (used to serve with range support). */
+  localPath(bucket: Bucket, name: string): string | null;
+  read(bucket: Bucket, name: string): Readable;
+  /** A directory on the same file system as the store, for temporary files that are then renamed. */
+  tempDir: string;
+}
+
+/** A file name is only ever one we generated: letters, digits, dot, hyphen. */
+const SAFE_NAME = /^[a-z0-9][a-z0-9.-]{0,120}$/i;
+
+export function assertSafeName(name: string) {
+  if (!SAFE_NAME.test(name) || name.includes("..")) throw new Error(`unsafe media file name: ${name}`);
+}
+
+export function createLocalStorage(root: string): Storage {
+  const tempDir = path.join(root, ".tmp");
+  const filePath = (bucket: Bucket, name: string) => {
+    assertSafeName(name);
+    return path.join(root, bucket, name);
+  };
+  return {
+    tempDir,
+    async put(bucket, name, tempFile) {
+      const target = filePath(bucket, name);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.rename(tempFile, target);
+    },
+    async delete(bucket, name) {
+      await fs.rm(filePath(bucket, name), { force: true });
+    },
+    async exists(bucket, name) {
+      try {
+        await fs.access(filePath(bucket, name));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    publicUrl(bucket, name) {
+      return `/media/${bucket}/${encodeURIComponent(name)}`;
+    },
+    localPath(bucket, name) {
+      return filePath(bucket, name);
+    },
+    read(bucket, name) {
+      return createReadStream(filePath(bucket, name));
+    },
+  };
+}

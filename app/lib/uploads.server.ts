@@ -1,0 +1,164 @@
+import { randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
+import busboy from "busboy";
+import { fileTypeFromFile } from "file-type";
+import type { Db } from "~/db/client.server";
+import { media } from "~/db/schema";
+import { UPLOAD_RULES, type AcceptedType, type UploadKind } from "~/domain/media/media.schema";
+import type { Bucket, Storage } from "./storage.server";
+
+export class UploadError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface StoredUpload {
+  url: string;
+  bucket: Bucket;
+  name: string;
+  originalName: string;
+  contentType: string;
+  size: number;
+}
+
+/** Timestamp, base-36 random suffix, original extension: the spec's generated file name. */
+export function generateFileName(originalName: string, type: AcceptedType): string {
+  // The original extension is kept when it fits the detected type; otherwise the type's own.
+  const ext = path.extname(originalName).toLowerCase().slice(1);
+  const extension = type.extensions.includes(ext) ? `.${ext}` : `.${type.extension}`;
+  const suffix = BigInt(`0x${randomBytes(8).toString("hex")}`).toString(36).slice(0, 10);
+  return `${Date.now()}-${suffix}${extension}`;
+}
+
+/** The SVG check: a text file whose root element is <svg>. Sanitising happens where SVGs are accepted. */
+async function looksLikeSvg(file: string) {
+  const handle = await fs.open(file, "r");
+  try {
+    const buffer = Buffer.alloc(2048);
+    const { bytesRead } = await handle.read(buffer, 0, 2048, 0);
+    const head = buffer.subarray(0, bytesRead).toString("utf8");
+    return /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Streams one uploaded file (multipart field "file") to a temporary file, enforcing the size limit
+ * while streaming, decides its type from its bytes, then moves it into the store under a generated
+ * name and records it. Anything refused leaves no file behind.
+ */
+export async function receiveUpload(options: {
+  request: Request;
+  db: Db;
+  storage: Storage;
+  kind: UploadKind;
+  source: string;
+  /** Runs on the stored file before it is recorded (e.g. sanitising an SVG); may rewrite it. */
+  transform?: (file: string, contentType: string) => Promise<void>;
+}): Promise<StoredUpload> {
+  const { request, db, storage, kind } = options;
+  const rule = UPLOAD_RULES[kind];
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
+    throw new UploadError(400, "Send the file as multipart/form-data.");
+  }
+  const declaredLength = Number(request.headers.get("content-length"));
+  // Multipart framing adds a little; anything far beyond the limit is refused before reading it.
+  if (Number.isFinite(declaredLength) && declaredLength > rule.maxBytes + 64 * 1024) {
+    await request.body?.cancel().catch(() => {});
+    throw new UploadError(413, `${rule.label} is larger than the ${rule.maxLabel} limit.`);
+  }
+  if (!request.body) throw new UploadError(400, "No file was sent.");
+
+  await fs.mkdir(storage.tempDir, { recursive: true });
+  const tempFile = path.join(storage.tempDir, `upload-${Date.now()}-${randomBytes(6).toString("hex")}`);
+  let keepTemp = false;
+  try {
+    const received = await new Promise<{ originalName: string; size: number; truncated: boolean }>((resolve, reject) => {
+      let parser: busboy.Busboy;
+      try {
+        parser = busboy({
+          headers: { "content-type": contentType },
+          limits: { files: 1, fileSize: rule.maxBytes + 1, fields: 10, fieldSize: 1024 },
+        });
+      } catch {
+        reject(new UploadError(400, "The upload could not be read."));
+        return;
+      }
+      let seen: Promise<{ originalName: string; size: number; truncated: boolean }> | null = null;
+      parser.on("file", (field, stream, info) => {
+        if (field !== "file" || seen) {
+          stream.resume();
+          return;
+        }
+        let size = 0;
+        let truncated = false;
+        stream.on("data", (chunk: Buffer) => (size += chunk.length));
+        stream.on("limit", () => {
+          truncated = true;
+          // Stop writing the rest; busboy discards what follows.
+          stream.unpipe();
+          stream.resume();
+        });
+        seen = pipeline(stream, createWriteStream(tempFile)).then(
+          () => ({ originalName: info.filename ?? "upload", size, truncated }),
+          (error) => (truncated ? { originalName: info.filename ?? "upload", size, truncated } : Promise.reject(error)),
+        );
+      });
+      parser.on("error", () => reject(new UploadError(400, "The upload could not be read.")));
+      parser.on("close", () => {
+        if (!seen) reject(new UploadError(400, "No file was sent."));
+        else seen.then(resolve, reject);
+      });
+      Readable.fromWeb(request.body as unknown as NodeWebReadableStream).on("error", reject).pipe(parser);
+    });
+
+    if (received.truncated || received.size > rule.maxBytes) {
+      throw new UploadError(413, `${rule.label} is larger than the ${rule.maxLabel} limit.`);
+    }
+    if (received.size === 0) throw new UploadError(400, "The file is empty.");
+
+    const detected = await fileTypeFromFile(tempFile);
+    let mime = detected?.mime as string | undefined;
+    let extension = detected?.ext as string | undefined;
+    if (!detected && rule.types.some((t) => t.mime === "image/svg+xml") && (await looksLikeSvg(tempFile))) {
+      mime = "image/svg+xml";
+      extension = "svg";
+    }
+    const accepted = rule.types.find((t) => t.mime === mime || (t.detectedAs && t.detectedAs === extension));
+    if (!mime || !accepted) throw new UploadError(415, rule.wrongTypeMessage);
+
+    if (options.transform) await options.transform(tempFile, accepted.mime);
+    const { size } = await fs.stat(tempFile);
+    const name = generateFileName(received.originalName, accepted);
+    const originalName = path.basename(received.originalName).slice(0, 200) || name;
+    await storage.put(rule.bucket, name, tempFile, accepted.mime);
+    keepTemp = true; // it has been moved
+    try {
+      await db.insert(media).values({
+        bucket: rule.bucket,
+        name,
+        originalName,
+        contentType: accepted.mime,
+        size,
+        source: options.source,
+      });
+    } catch (error) {
+      await storage.delete(rule.bucket, name).catch(() => {});
+      throw error;
+    }
+    return { url: storage.publicUrl(rule.bucket, name), bucket: rule.bucket, name, originalName, contentType: accepted.mime, size };
+  } finally {
+    if (!keepTemp) await fs.rm(tempFile, { force: true });
+  }
+}

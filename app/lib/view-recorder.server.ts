@@ -1,0 +1,97 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import type { Logger } from "./logger.server";
+
+const ARTICLE_PATH = /^\/article\/([^/?#]+)\/?$/;
+
+/** The article slug a page path shows, if it is an article page. */
+export function articleSlugFromPath(path: string): string | null {
+  const match = ARTICLE_PATH.exec(path.split("?")[0]!);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Buffers page views and article view increments in memory and writes them in batches:
+ * `views = views + n` in one statement, so concurrent views (and several processes) never lose one.
+ */
+export class ViewRecorder {
+  private pageViews: { path: string; at: Date }[] = [];
+  private articleViews = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly maxBuffered = 500,
+  ) {}
+
+  /** Records one page view; on an article page, one view of that article too. */
+  record(path: string, at = new Date()) {
+    this.pageViews.push({ path, at });
+    const slug = articleSlugFromPath(path);
+    if (slug) this.articleViews.set(slug, (this.articleViews.get(slug) ?? 0) + 1);
+    if (this.pageViews.length >= this.maxBuffered) void this.flush();
+  }
+
+  /** Views of an article not yet written to the database. */
+  pending(slug: string) {
+    return this.articleViews.get(slug) ?? 0;
+  }
+
+  start(intervalMs = 1000) {
+    this.timer = setInterval(() => void this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  async stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  /** Writes everything buffered so far. Concurrent calls share one write. */
+  async flush(): Promise<void> {
+    if (this.flushing) await this.flushing;
+    if (this.pageViews.length === 0 && this.articleViews.size === 0) return;
+    const pageViews = this.pageViews;
+    const articleViews = this.articleViews;
+    this.pageViews = [];
+    this.articleViews = new Map();
+    this.flushing = this.write(pageViews, articleViews)
+      .catch((error) => {
+        // Put them back so the next flush retries; nothing is lost on a passing database error.
+        this.log.error({ err: error }, "could not write page views; will retry");
+        this.pageViews.unshift(...pageViews);
+        for (const [slug, n] of articleViews) this.articleViews.set(slug, (this.articleViews.get(slug) ?? 0) + n);
+      })
+      .finally(() => {
+        this.flushing = null;
+      });
+    await this.flushing;
+  }
+
+  private async write(pageViews: { path: string; at: Date }[], articleViews: Map<string, number>) {
+    await this.db.transaction(async (tx) => {
+      if (articleViews.size > 0) {
+        const slugs = [...articleViews.keys()];
+        const counts = slugs.map((slug) => articleViews.get(slug)!);
+        await tx.execute(sql`
+          update articles set views = articles.views + v.n
+          from unnest(${slugs}::text[], ${counts}::int[]) as v(slug, n)
+          where articles.slug = v.slug`);
+      }
+      for (let i = 0; i < pageViews.length; i += 1000) {
+        const chunk = pageViews.slice(i, i + 1000);
+        await tx.execute(sql`
+          insert into page_views (path, viewed_at)
+          select * from unnest(${chunk.map((v) => v.path)}::text[], ${chunk.map((v) => v.at.toISOString())}::timestamptz[])`);
+      }
+    });
+  }
+}

@@ -1,0 +1,101 @@
+import { useEffect } from "react";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { Toaster } from "./components/ui/toaster";
+import { listCategoriesForNav } from "./domain/categories/categories.server";
+import { getSettings, publicSettings } from "./domain/settings/settings.server";
+import { VIEW_EVENT } from "./lib/page-view-event";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db, env } = context;
+  const [settings, categories] = await Promise.all([getSettings(db), listCategoriesForNav(db)]);
+  return {
+    settings: publicSettings(settings, env.AD_CLIENT_ID),
+    categories,
+    publicUrl: env.publicUrl,
+    // Filled in by the accounts work: the signed-in user, if any, and whether they are an admin.
+    user: null as null | { id: string; email: string; isAdmin: boolean },
+  };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+/** The root loader's data from a route's meta `matches`. */
+export function rootDataFromMatches(matches: readonly ({ id: string; data?: unknown } | undefined)[]): RootData | undefined {
+  return matches.find((m) => m?.id === "root")?.data as RootData | undefined;
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const favicon = data?.settings.faviconUrl || "/favicon.png";
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href={favicon} />
+        <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        {children}
+        <Toaster />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+/** Records every route change (path + query string); article pages also count a view. */
+function usePageViewBeacon() {
+  const location = useLocation();
+  useEffect(() => {
+    const path = `${location.pathname}${location.search}`;
+    fetch("/api/views", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ path }),
+      keepalive: true,
+    })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((result: { path: string; views?: number } | null) => {
+        if (result) window.dispatchEvent(new CustomEvent(VIEW_EVENT, { detail: result }));
+      })
+      .catch(() => {});
+  }, [location.pathname, location.search]);
+}
+
+export default function App() {
+  usePageViewBeacon();
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  let title = "Something went wrong";
+  let message = "An unexpected error occurred. Please try again.";
+  if (isRouteErrorResponse(error)) {
+    title = error.status === 404 ? "Oops! Page not found" : `${error.status} ${error.statusText}`;
+    if (error.status === 404) message = "The page you're looking for doesn't exist.";
+  }
+  return (
+    <main className="flex flex-1 flex-col items-center justify-center gap-4 p-8 text-center">
+      <h1 className="text-3xl font-bold">{title}</h1>
+      <p className="text-slate-600">{message}</p>
+      <a href="/" className="text-brand-700 underline">
+        Return to Home
+      </a>
+    </main>
+  );
+}

@@ -1,0 +1,3 @@
+export function loader() {
+  return new Response("Method not allowed", { status: 405 });
+}

@@ -1,0 +1,40 @@
+import { data } from "react-router";
+import { z } from "zod";
+import { getArticleViews } from "~/domain/articles/articles.server";
+import { articleSlugFromPath } from "~/lib/view-recorder.server";
+import type { Route } from "./+types/views";
+
+const beaconSchema = z.object({
+  path: z
+    .string()
+    .min(1)
+    .max(2048)
+    .regex(/^\/[^\s]*$/, "path must start with /"),
+});
+
+/**
+ * The page-view beacon: records path + query string, counts one view for an article page, and
+ * answers with the article's current count so a cached page can show it.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") throw data({ error: "Method not allowed" }, { status: 405 });
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return data({ error: "Send JSON: { path }" }, { status: 400 });
+  }
+  const parsed = beaconSchema.safeParse(body);
+  if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
+  const { path } = parsed.data;
+  context.views.record(path);
+  const slug = articleSlugFromPath(path);
+  if (!slug) return data({ path }, { headers: { "Cache-Control": "no-store" } });
+  const stored = await getArticleViews(context.db, slug);
+  const views = stored === null ? undefined : stored + context.views.pending(slug);
+  return data({ path, views }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export function loader() {
+  throw data({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+}

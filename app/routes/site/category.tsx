@@ -1,0 +1,84 @@
+import { data, Link } from "react-router";
+import { AdSlot } from "~/components/ad-slot";
+import { ArticleCard, CardGrid } from "~/components/article-card";
+import { NotFound } from "~/components/not-found";
+import { listCategoryArticles } from "~/domain/articles/articles.server";
+import { getCategoryBySlug } from "~/domain/categories/categories.server";
+import { pageMeta } from "~/lib/page-meta";
+import type { Route } from "./+types/category";
+
+/** Articles per category page; past it, pagination links. */
+export const CATEGORY_PAGE_SIZE = 24;
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const category = await getCategoryBySlug(context.db, params.slug);
+  if (!category) {
+    context.log.warn({ path: new URL(request.url).pathname }, "404: unknown category");
+    throw data("Category not found", { status: 404 });
+  }
+  const pageParam = new URL(request.url).searchParams.get("page");
+  const page = pageParam && /^\d{1,6}$/.test(pageParam) ? Math.max(1, Number(pageParam)) : 1;
+  const { articles, total } = await listCategoryArticles(context.db, category.id, page, CATEGORY_PAGE_SIZE);
+  const pageCount = Math.max(1, Math.ceil(total / CATEGORY_PAGE_SIZE));
+  if (page > pageCount) throw data("Page not found", { status: 404 });
+  return { category, articles, page, pageCount, total };
+}
+
+export const meta: Route.MetaFunction = ({ data, matches, location }) => {
+  if (!data) return pageMeta(matches, { title: "Page not found", path: location.pathname });
+  const { category, page } = data;
+  return pageMeta(matches, {
+    title: page > 1 ? `${category.name} – page ${page}` : category.name,
+    description: `The latest ${category.name} stories, newest first.`,
+    path: `/category/${category.slug}${page > 1 ? `?page=${page}` : ""}`,
+  });
+};
+
+function Pagination({ slug, page, pageCount }: { slug: string; page: number; pageCount: number }) {
+  if (pageCount <= 1) return null;
+  const href = (p: number) => (p === 1 ? `/category/${slug}` : `/category/${slug}?page=${p}`);
+  const linkClass = "rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50";
+  return (
+    <nav aria-label="Pagination" className="mt-10 flex items-center justify-center gap-3">
+      {page > 1 ? (
+        <Link to={href(page - 1)} className={linkClass} rel="prev">
+          ← Newer
+        </Link>
+      ) : null}
+      <span className="text-sm text-slate-600">
+        Page {page} of {pageCount}
+      </span>
+      {page < pageCount ? (
+        <Link to={href(page + 1)} className={linkClass} rel="next">
+          Older →
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
+export default function CategoryPage({ loaderData }: Route.ComponentProps) {
+  const { category, articles, page, pageCount } = loaderData;
+  return (
+    <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-10">
+      <header className="mb-8 border-b border-slate-200 pb-6">
+        <h1 className="font-serif text-4xl font-bold text-slate-900">{category.name}</h1>
+      </header>
+      {articles.length === 0 ? (
+        <p className="py-16 text-center text-lg text-slate-600">No articles in this category yet.</p>
+      ) : (
+        <CardGrid>
+          {articles.map((a, i) => (
+            <ArticleCard key={a.id} article={a} priority={i < 3} />
+          ))}
+        </CardGrid>
+      )}
+      <Pagination slug={category.slug} page={page} pageCount={pageCount} />
+      <AdSlot name="category" className="mt-12" />
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <NotFound />;
+}

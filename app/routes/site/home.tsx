@@ -1,0 +1,127 @@
+import { BookOpen, Cpu, Film, Globe, GraduationCap, Newspaper, Tag, Trophy, type LucideIcon } from "lucide-react";
+import { Link, useRouteLoaderData } from "react-router";
+import { AdSlot } from "~/components/ad-slot";
+import { ArticleCard, CardGrid } from "~/components/article-card";
+import { Button } from "~/components/ui/button";
+import { listLatestArticles } from "~/domain/articles/articles.server";
+import { pageMeta } from "~/lib/page-meta";
+import type { RootData } from "~/root";
+import type { Route } from "./+types/home";
+
+/** Spec: home loads 12 articles, 3 in the top strip and 9 in Latest Stories. */
+export const HOME_ARTICLE_COUNT = 12;
+const TOP_STRIP = 3;
+
+const CATEGORY_ICONS: Record<string, LucideIcon> = {
+  news: Newspaper,
+  entertainment: Film,
+  sport: Trophy,
+  worldnews: Globe,
+  technology: Cpu,
+  schools: GraduationCap,
+};
+
+/** The icon for a category slug; an unknown slug gets the generic one. */
+export function categoryIcon(slug: string): LucideIcon {
+  return CATEGORY_ICONS[slug] ?? Tag;
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { articles: await listLatestArticles(context.db, HOME_ARTICLE_COUNT) };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { path: "/" });
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { articles } = loaderData;
+  const { categories } = useRouteLoaderData("root") as RootData;
+  const top = articles.slice(0, TOP_STRIP);
+  const latest = articles.slice(TOP_STRIP);
+  return (
+    <main>
+      <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
+        <div className="mx-auto max-w-7xl px-4 py-16 text-center sm:py-20">
+          <h1 className="font-serif text-4xl font-bold tracking-tight sm:text-5xl">Stay Informed, Stay Connected</h1>
+          <p className="mx-auto mt-4 max-w-2xl text-lg text-brand-100">
+            Breaking news, sharp analysis and the stories that matter, from New York to the rest of the world.
+          </p>
+        </div>
+      </section>
+
+      <div className="mx-auto max-w-7xl space-y-12 px-4 py-10">
+        {top.length > 0 ? (
+          <section aria-labelledby="top-stories">
+            <h2 id="top-stories" className="mb-6 font-serif text-2xl font-bold">
+              Top Stories
+            </h2>
+            <CardGrid>
+              {top.map((a) => (
+                <ArticleCard key={a.id} article={a} priority />
+              ))}
+            </CardGrid>
+          </section>
+        ) : (
+          <p className="text-center text-slate-600">No articles have been published yet.</p>
+        )}
+
+        <AdSlot name="home-top" />
+
+        <section aria-labelledby="explore-topics">
+          <h2 id="explore-topics" className="mb-6 font-serif text-2xl font-bold">
+            Explore Topics
+          </h2>
+          <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6">
+            {categories.map((c) => {
+              const Icon = categoryIcon(c.slug);
+              return (
+                <li key={c.id}>
+                  <Link
+                    to={`/category/${c.slug}`}
+                    prefetch="intent"
+                    className="flex flex-col items-center gap-3 rounded-lg border border-slate-200 p-5 text-center font-medium text-slate-800 transition-colors hover:border-brand-600 hover:bg-brand-50"
+                  >
+                    <Icon className="h-8 w-8 text-brand-700" aria-hidden="true" />
+                    {c.name}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+
+        <AdSlot name="home-middle" />
+
+        {latest.length > 0 ? (
+          <section aria-labelledby="latest-stories">
+            <h2 id="latest-stories" className="mb-6 font-serif text-2xl font-bold">
+              Latest Stories
+            </h2>
+            <CardGrid>
+              {latest.map((a) => (
+                <ArticleCard key={a.id} article={a} />
+              ))}
+            </CardGrid>
+          </section>
+        ) : null}
+
+        <AdSlot name="home-bottom" />
+
+        <section className="rounded-2xl bg-slate-900 px-6 py-12 text-center text-white">
+          <BookOpen className="mx-auto h-10 w-10 text-amber-400" aria-hidden="true" />
+          <h2 className="mt-4 font-serif text-3xl font-bold">Never miss a story</h2>
+          <p className="mx-auto mt-3 max-w-xl text-slate-300">
+            Explore every section, join the conversation in the comments, or tell us what you want us to cover next.
+          </p>
+          <div className="mt-6 flex flex-wrap justify-center gap-3">
+            <Button asChild size="lg" className="bg-amber-400 text-slate-900 hover:bg-amber-300">
+              <Link to="/category/news">Read the latest news</Link>
+            </Button>
+            <Button asChild size="lg" variant="outline" className="border-white bg-transparent text-white hover:bg-white/10">
+              <Link to="/contact">Contact the newsroom</Link>
+            </Button>
+          </div>
+        </section>
+      </div>
+    </main>
+  );
+}

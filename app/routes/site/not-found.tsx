@@ -1,0 +1,19 @@
+import { data } from "react-router";
+import { NotFound } from "~/components/not-found";
+import { pageMeta } from "~/lib/page-meta";
+import type { Route } from "./+types/not-found";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  context.log.warn({ path: url.pathname }, "404: no page at this path");
+  return data({ path: url.pathname }, { status: 404 });
+}
+
+export const meta: Route.MetaFunction = ({ matches, data }) => [
+  ...pageMeta(matches, { title: "Page not found", path: data?.path ?? "/" }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function NotFoundPage() {
+  return <NotFound />;
+}

@@ -1,0 +1,22 @@
+import path from "node:path";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import type pg from "pg";
+
+// An arbitrary constant shared by every process of this app: pg_advisory_lock serialises migrations.
+const MIGRATION_LOCK_ID = 727_114_001;
+
+/** Applies the committed migrations under an advisory lock, so processes starting together do not race. */
+export async function migrateDatabase(pool: pg.Pool) {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+    try {
+      await migrate(drizzle(client), { migrationsFolder: path.resolve(import.meta.dirname, "../drizzle") });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]);
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,99 @@
+import zlib from "node:zlib";
+
+export interface CachedPage {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+  storedAt: number;
+}
+
+export interface PageCacheOptions {
+  maxEntries?: number;
+  maxBytes?: number;
+  /** A safety net: entries older than this are refetched even without a change event. */
+  ttlMs?: number;
+}
+
+/**
+ * The in-process cache of anonymous reader pages (HTML and client-navigation `.data` responses).
+ * Entries are cleared whole on every content change; least recently used entries go first when full.
+ */
+export class PageCache {
+  private entries = new Map<string, CachedPage>();
+  private bytes = 0;
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private readonly ttlMs: number;
+  hits = 0;
+  misses = 0;
+
+  constructor(options: PageCacheOptions = {}) {
+    this.maxEntries = options.maxEntries ?? 2000;
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.ttlMs = options.ttlMs ?? 5 * 60 * 1000;
+  }
+
+  get(key: string): CachedPage | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) {
+      this.misses++;
+      return undefined;
+    }
+    if (Date.now() - entry.storedAt > this.ttlMs) {
+      this.delete(key);
+      this.misses++;
+      return undefined;
+    }
+    // Re-insert so Map order doubles as recency order.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.hits++;
+    return entry;
+  }
+
+  set(key: string, status: number, headers: [string, string][], body: Buffer) {
+    const entry: CachedPage = {
+      status,
+      headers,
+      body,
+      gzip: zlib.gzipSync(body, { level: 6 }),
+      br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
+      storedAt: Date.now(),
+    };
+    this.delete(key);
+    const size = body.length + entry.gzip.length + entry.br.length;
+    if (size > this.maxBytes / 4) return;
+    this.entries.set(key, entry);
+    this.bytes += size;
+    for (const [oldest] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.delete(oldest);
+    }
+  }
+
+  clear() {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  get size() {
+    return this.entries.size;
+  }
+
+  private delete(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.bytes -= entry.body.length + entry.gzip.length + entry.br.length;
+    this.entries.delete(key);
+  }
+}
+
+/** Picks the best stored encoding for an Accept-Encoding header. */
+export function pickEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
+  const accepted = (acceptEncoding ?? "").toLowerCase();
+  if (/\bbr\b/.test(accepted)) return "br";
+  if (/\bgzip\b/.test(accepted)) return "gzip";
+  return null;
+}

@@ -1,0 +1,112 @@
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import type express from "express";
+import { createRequestHandler as createReactRouterHandler, type AppLoadContext, type ServerBuild } from "react-router";
+import { isSessionCookiePresent } from "../app/lib/auth-cookie";
+import { PageCache, pickEncoding } from "./page-cache";
+
+/** Paths whose anonymous GET responses may be cached: the reader site, not admin or resources. */
+const UNCACHED_PREFIXES = ["/admin", "/api/", "/media/", "/healthz"];
+export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=30, stale-while-revalidate=60";
+
+function isCacheableRequest(req: express.Request) {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  if (UNCACHED_PREFIXES.some((prefix) => req.path.startsWith(prefix))) return false;
+  return !isSessionCookiePresent(req.headers.cookie);
+}
+
+function toFetchRequest(req: express.Request, res: express.Response): Request {
+  const host = req.get("host") ?? "localhost";
+  const url = new URL(`${req.protocol}://${host}${req.originalUrl}`);
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(req.headers)) {
+    if (values === undefined) continue;
+    for (const value of Array.isArray(values) ? values : [values]) headers.append(key, value);
+  }
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  return new Request(url.href, init);
+}
+
+async function sendFetchResponse(res: express.Response, response: Response) {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (!(res.destroyed || res.writableEnded)) throw error;
+  }
+}
+
+function sendCached(req: express.Request, res: express.Response, page: NonNullable<ReturnType<PageCache["get"]>>, state: string) {
+  res.status(page.status);
+  for (const [key, value] of page.headers) res.append(key, value);
+  res.setHeader("X-Cache", state);
+  res.setHeader("Vary", "Accept-Encoding, Cookie");
+  const encoding = pickEncoding(req.headers["accept-encoding"]);
+  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
+  if (encoding) res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", String(body.length));
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
+}
+
+/**
+ * Serves the React Router app. Anonymous GETs of reader pages go through the page cache: a hit is
+ * answered from memory, a miss is rendered once, stored when it is a plain public 200, and sent.
+ */
+export function createAppHandler(options: {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  mode: string;
+  cache: PageCache | null;
+  getLoadContext: (req: express.Request) => AppLoadContext;
+}): express.RequestHandler {
+  const handle = createReactRouterHandler(options.build, options.mode);
+  return async (req, res, next) => {
+    try {
+      const cacheable = options.cache !== null && isCacheableRequest(req);
+      const key = req.originalUrl;
+      if (cacheable) {
+        const hit = options.cache!.get(key);
+        if (hit) return sendCached(req, res, hit, "HIT");
+      }
+      const response = await handle(toFetchRequest(req, res), options.getLoadContext(req));
+      if (
+        cacheable &&
+        response.status === 200 &&
+        !response.headers.has("Set-Cookie") &&
+        !/no-store|private/.test(response.headers.get("Cache-Control") ?? "")
+      ) {
+        const body = Buffer.from(await response.arrayBuffer());
+        if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", PUBLIC_CACHE_CONTROL);
+        const headers = [...response.headers.entries()].filter(
+          ([name]) => !["content-length", "content-encoding", "transfer-encoding"].includes(name),
+        );
+        options.cache!.set(key, response.status, headers, body);
+        const stored = options.cache!.get(key);
+        if (stored) return sendCached(req, res, stored, "MISS");
+        res.status(response.status);
+        for (const [name, value] of headers) res.append(name, value);
+        return res.end(body);
+      }
+      await sendFetchResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
