@@ -5,6 +5,27 @@ export default [
   route("api/views", "routes/resources/views.ts"),
   route("api/uploads/comment", "routes/resources/comment-upload.ts"),
 
+  // Accounts (Better Auth's own endpoints live under /api/auth).
+  route("api/auth/*", "routes/resources/auth.ts"),
+  route("auth/sign-out", "routes/resources/sign-out.ts"),
+  route("admin/login", "routes/admin/login.tsx"),
+
+  // Admin resource routes: every one calls requireAdmin.
+  route("api/admin/uploads/:kind", "routes/resources/admin-upload.ts"),
+  route("api/admin/events", "routes/resources/admin-events.ts"),
+
+  // The admin back office: every loader and action calls requireAdmin.
+  layout("routes/admin/layout.tsx", [
+    route("admin", "routes/admin/dashboard.tsx"),
+    route("admin/articles", "routes/admin/articles.tsx"),
+    route("admin/articles/new", "routes/admin/article-new.tsx"),
+    route("admin/articles/edit/:id", "routes/admin/article-edit.tsx"),
+    route("admin/categories", "routes/admin/categories.tsx"),
+    route("admin/media", "routes/admin/media.tsx"),
+    route("admin/comments", "routes/admin/comments.tsx"),
+    route("admin/settings", "routes/admin/settings.tsx"),
+  ]),
+
   // The reader site.
   layout("routes/site/layout.tsx", [
     index("routes/site/home.tsx"),
