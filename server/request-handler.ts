@@ -86,6 +86,9 @@ export function createAppHandler(options: {
         if (hit) return sendCached(req, res, hit, "HIT");
       }
       const response = await handle(toFetchRequest(req, res), options.getLoadContext(req));
+      // A write through this process may change any page: drop the cache now rather than wait for
+      // the database's change notification, so the revalidation that follows never sees stale data.
+      if (req.method !== "GET" && req.method !== "HEAD") options.cache?.clear();
       if (
         cacheable &&
         response.status === 200 &&

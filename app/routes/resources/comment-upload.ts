@@ -1,3 +1,27 @@
+import { data } from "react-router";
+import { UploadError, receiveUpload } from "~/lib/uploads.server";
+import type { Route } from "./+types/comment-upload";
+
+/**
+ * POST /api/uploads/comment?kind=image|video — a reader's comment attachment (multipart field "file").
+ * Answers 201 { url } or 4xx { error } with the reason.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return data({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  const kind = new URL(request.url).searchParams.get("kind");
+  if (kind !== "image" && kind !== "video") {
+    return data({ error: "Choose an image or a video to attach." }, { status: 400 });
+  }
+  try {
+    const stored = await receiveUpload({ request, db: context.db, storage: context.storage, kind, source: "comment" });
+    return data({ url: stored.url, contentType: stored.contentType }, { status: 201, headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    if (error instanceof UploadError) return data({ error: error.message }, { status: error.status });
+    context.log.error({ err: error }, "comment upload failed");
+    return data({ error: "The upload failed. Please try again." }, { status: 500 });
+  }
+}
+
 export function loader() {
-  return new Response("Method not allowed", { status: 405 });
+  return data({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
 }

@@ -1,3 +1,152 @@
-export default function Page() {
-  return <main className="p-8">article</main>;
+import { Eye } from "lucide-react";
+import { useEffect, useState } from "react";
+import { data, Link } from "react-router";
+import { AdSlot } from "~/components/ad-slot";
+import { CommentsSection } from "~/components/comments/comment-thread";
+import type { CommentActionResult } from "~/components/comments/comment-form";
+import { NotFound } from "~/components/not-found";
+import { ShareButtons } from "~/components/share-buttons";
+import { Badge } from "~/components/ui/badge";
+import { getArticleBySlug } from "~/domain/articles/articles.server";
+import { commentInputSchema, COMMENT_FAILED, MISSING_FIELDS } from "~/domain/comments/comments.schema";
+import { CommentError, createComment, listArticleComments } from "~/domain/comments/comments.server";
+import { formatArticleDate } from "~/lib/dates";
+import { pageMeta } from "~/lib/page-meta";
+import { VIEW_EVENT } from "~/lib/page-view-event";
+import { describeArticle } from "~/lib/seo";
+import type { Route } from "./+types/article";
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const article = await getArticleBySlug(context.db, params.slug);
+  if (!article) {
+    context.log.warn({ path: new URL(request.url).pathname }, "404: unknown article");
+    throw data("Article not found", { status: 404 });
+  }
+  const comments = await listArticleComments(context.db, article.id);
+  return { article, comments };
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const article = await getArticleBySlug(context.db, params.slug);
+  if (!article) return data<CommentActionResult>({ ok: false, error: "That article no longer exists." }, { status: 404 });
+  const form = await request.formData();
+  if (form.get("intent") !== "comment") return data<CommentActionResult>({ ok: false, error: "Unknown action." }, { status: 400 });
+  const parsed = commentInputSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const missing = issue.message === MISSING_FIELDS.description;
+    return data<CommentActionResult>({ ok: false, error: issue.message, missingFields: missing }, { status: 400 });
+  }
+  try {
+    await createComment(context.db, article.id, parsed.data);
+    return { ok: true } satisfies CommentActionResult;
+  } catch (error) {
+    if (error instanceof CommentError) return data<CommentActionResult>({ ok: false, error: error.message }, { status: error.status });
+    context.log.error({ err: error }, "could not save a comment");
+    return data<CommentActionResult>({ ok: false, error: COMMENT_FAILED }, { status: 500 });
+  }
+}
+
+export const meta: Route.MetaFunction = ({ data, matches, location }) => {
+  if (!data) {
+    return [...pageMeta(matches, { title: "Article not found", path: location.pathname }), { name: "robots", content: "noindex" }];
+  }
+  const { article } = data;
+  return pageMeta(matches, {
+    title: article.title,
+    description: describeArticle(article.excerpt, article.content),
+    image: article.featuredImage,
+    type: "article",
+    author: article.authorName,
+    publishedTime: new Date(article.createdAt).toISOString(),
+    path: `/article/${article.slug}`,
+  });
+};
+
+/** The view count: the loader's (possibly cached) value, then the beacon's fresh answer. */
+function useLiveViews(path: string, initial: number) {
+  const [views, setViews] = useState(initial);
+  useEffect(() => setViews(initial), [initial]);
+  useEffect(() => {
+    const onViews = (event: Event) => {
+      const detail = (event as CustomEvent<{ path: string; views?: number }>).detail;
+      if (detail.path === path && typeof detail.views === "number") setViews(detail.views);
+    };
+    window.addEventListener(VIEW_EVENT, onViews);
+    return () => window.removeEventListener(VIEW_EVENT, onViews);
+  }, [path]);
+  return views;
+}
+
+/** Content as text with its line breaks: blank lines separate paragraphs, single breaks stay. */
+function ArticleContent({ content }: { content: string }) {
+  const paragraphs = content.split(/\n\s*\n/).filter((p) => p.trim());
+  return (
+    <div className="space-y-5 text-lg leading-8 text-slate-800">
+      {paragraphs.map((p, i) => (
+        <p key={i} className="whitespace-pre-line break-words">
+          {p.trim()}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+export default function ArticlePage({ loaderData, matches }: Route.ComponentProps) {
+  const { article, comments } = loaderData;
+  const path = `/article/${article.slug}`;
+  const views = useLiveViews(path, article.views);
+  const publicUrl = matches[0].data.publicUrl;
+  return (
+    <main className="mx-auto w-full max-w-4xl flex-1 px-4 py-8">
+      <article>
+        {article.featuredImage ? (
+          <img
+            src={article.featuredImage}
+            alt=""
+            width={1200}
+            height={675}
+            fetchPriority="high"
+            className="mb-8 aspect-video w-full rounded-xl object-cover"
+          />
+        ) : null}
+        <header className="space-y-4">
+          {article.category ? (
+            <Link to={`/category/${article.category.slug}`}>
+              <Badge>{article.category.name}</Badge>
+            </Link>
+          ) : null}
+          <h1 className="font-serif text-3xl font-bold leading-tight text-slate-900 sm:text-5xl">{article.title}</h1>
+          <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm text-slate-600">
+            <span>
+              By <span className="font-medium text-slate-900">{article.authorName}</span>
+            </span>
+            <time dateTime={new Date(article.createdAt).toISOString()}>{formatArticleDate(article.createdAt)}</time>
+            <span className="inline-flex items-center gap-1" data-testid="view-count">
+              <Eye className="h-4 w-4" aria-hidden="true" /> {views} views
+            </span>
+          </div>
+          <ShareButtons url={`${publicUrl}${path}`} title={article.title} />
+        </header>
+
+        {article.videoUrl ? (
+          <video src={article.videoUrl} controls preload="metadata" className="mt-8 w-full rounded-xl bg-black" aria-label={`Video: ${article.title}`} />
+        ) : null}
+
+        {article.excerpt ? <p className="mt-8 border-l-4 border-brand-600 pl-4 text-xl italic text-slate-700">{article.excerpt}</p> : null}
+
+        <div className="mt-8">
+          <ArticleContent content={article.content} />
+        </div>
+      </article>
+
+      <AdSlot name="article" className="mt-12" />
+
+      <CommentsSection threads={comments} />
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <NotFound title="Article not found" message="The article you're looking for doesn't exist." />;
 }

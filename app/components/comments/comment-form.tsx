@@ -1,0 +1,187 @@
+import { ImagePlus, Loader2, Video, X } from "lucide-react";
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { useFetcher } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Input, Label, Textarea } from "~/components/ui/input";
+import { toast } from "~/components/ui/toaster";
+import { COMMENT_FAILED, MISSING_FIELDS } from "~/domain/comments/comments.schema";
+import { UPLOAD_RULES } from "~/domain/media/media.schema";
+
+export type CommentActionResult = { ok: true } | { ok: false; error: string; missingFields?: boolean };
+
+type AttachmentKind = "image" | "video";
+
+interface Attachment {
+  url: string;
+}
+
+async function uploadAttachment(kind: AttachmentKind, file: File): Promise<string> {
+  const body = new FormData();
+  body.append("file", file);
+  const response = await fetch(`/api/uploads/comment?kind=${kind}`, { method: "POST", body });
+  const result = (await response.json().catch(() => null)) as { url?: string; error?: string } | null;
+  if (!response.ok || !result?.url) throw new Error(result?.error ?? `The upload failed (HTTP ${response.status}).`);
+  return result.url;
+}
+
+/**
+ * The comment (or reply) form: name, e-mail, text, and one optional image and one optional video,
+ * uploaded first and then sent with the comment. Works without JavaScript for text comments.
+ */
+export function CommentForm({ parentCommentId, onDone, onCancel }: { parentCommentId?: string; onDone?: () => void; onCancel?: () => void }) {
+  const fetcher = useFetcher<CommentActionResult>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const id = useId();
+  const [image, setImage] = useState<Attachment | null>(null);
+  const [video, setVideo] = useState<Attachment | null>(null);
+  const [uploading, setUploading] = useState<AttachmentKind | null>(null);
+  const submitting = fetcher.state !== "idle";
+  const busy = submitting || uploading !== null;
+  const handled = useRef<unknown>(null);
+
+  useEffect(() => {
+    const result = fetcher.data;
+    if (fetcher.state !== "idle" || !result || handled.current === result) return;
+    handled.current = result;
+    if (result.ok) {
+      toast.success("Comment posted!", "Your comment has been added successfully.");
+      formRef.current?.reset();
+      setImage(null);
+      setVideo(null);
+      onDone?.();
+    } else if (result.missingFields) {
+      toast.error(MISSING_FIELDS.title, MISSING_FIELDS.description);
+    } else {
+      toast.error("Error", result.error || COMMENT_FAILED);
+    }
+  }, [fetcher.state, fetcher.data, onDone]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const blank = ["authorName", "authorEmail", "content"].some((name) => !String(form.get(name) ?? "").trim());
+    if (blank) {
+      toast.error(MISSING_FIELDS.title, MISSING_FIELDS.description);
+      return;
+    }
+    fetcher.submit(form, { method: "post" });
+  }
+
+  async function onFile(kind: AttachmentKind, event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = "";
+    if (!file) return;
+    const rule = UPLOAD_RULES[kind];
+    if (file.size > rule.maxBytes) {
+      toast.error("Upload failed", `${rule.label} is larger than the ${rule.maxLabel} limit.`);
+      return;
+    }
+    setUploading(kind);
+    try {
+      const url = await uploadAttachment(kind, file);
+      if (kind === "image") setImage({ url });
+      else setVideo({ url });
+      toast.success("Upload successful", kind === "image" ? "Image uploaded successfully" : "Video uploaded successfully");
+    } catch (error) {
+      toast.error("Upload failed", error instanceof Error ? error.message : "The upload failed.");
+    } finally {
+      setUploading(null);
+    }
+  }
+
+  return (
+    <fetcher.Form method="post" ref={formRef} onSubmit={onSubmit} noValidate className="space-y-4" aria-busy={busy}>
+      <fieldset disabled={busy} className="space-y-4">
+        <legend className="sr-only">{parentCommentId ? "Write a reply" : "Leave a comment"}</legend>
+        <input type="hidden" name="intent" value="comment" />
+        {parentCommentId ? <input type="hidden" name="parentCommentId" value={parentCommentId} /> : null}
+        <input type="hidden" name="imageUrl" value={image?.url ?? ""} />
+        <input type="hidden" name="videoUrl" value={video?.url ?? ""} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div className="space-y-1.5">
+            <Label htmlFor={`${id}-name`}>Name *</Label>
+            <Input id={`${id}-name`} name="authorName" autoComplete="name" required maxLength={100} />
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor={`${id}-email`}>Email *</Label>
+            <Input id={`${id}-email`} name="authorEmail" type="email" autoComplete="email" required maxLength={254} />
+          </div>
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-content`}>{parentCommentId ? "Reply *" : "Comment *"}</Label>
+          <Textarea id={`${id}-content`} name="content" rows={4} required maxLength={5000} />
+        </div>
+        <p className="text-xs text-slate-600">Your e-mail address is never published.</p>
+
+        {image || video ? (
+          <div className="flex flex-wrap gap-3">
+            {image ? (
+              <div className="relative">
+                <img src={image.url} alt="Attached image preview" className="h-24 w-auto rounded-md border border-slate-200" />
+                <button
+                  type="button"
+                  onClick={() => setImage(null)}
+                  className="absolute -right-2 -top-2 rounded-full bg-red-700 p-1 text-white"
+                  aria-label="Remove image"
+                >
+                  <X className="h-3.5 w-3.5" aria-hidden="true" />
+                </button>
+              </div>
+            ) : null}
+            {video ? (
+              <div className="relative">
+                <video src={video.url} controls preload="metadata" className="h-24 rounded-md border border-slate-200" aria-label="Attached video preview" />
+                <button
+                  type="button"
+                  onClick={() => setVideo(null)}
+                  className="absolute -right-2 -top-2 rounded-full bg-red-700 p-1 text-white"
+                  aria-label="Remove video"
+                >
+                  <X className="h-3.5 w-3.5" aria-hidden="true" />
+                </button>
+              </div>
+            ) : null}
+          </div>
+        ) : null}
+
+        <div className="flex flex-wrap items-center gap-2">
+          <AttachButton kind="image" disabled={Boolean(image)} uploading={uploading === "image"} onChange={(e) => onFile("image", e)} />
+          <AttachButton kind="video" disabled={Boolean(video)} uploading={uploading === "video"} onChange={(e) => onFile("video", e)} />
+          <div className="ml-auto flex gap-2">
+            {onCancel ? (
+              <Button type="button" variant="outline" onClick={onCancel}>
+                Cancel
+              </Button>
+            ) : null}
+            <Button type="submit">{submitting ? "Posting..." : parentCommentId ? "Post Reply" : "Post Comment"}</Button>
+          </div>
+        </div>
+      </fieldset>
+    </fetcher.Form>
+  );
+}
+
+function AttachButton({
+  kind,
+  disabled,
+  uploading,
+  onChange,
+}: {
+  kind: AttachmentKind;
+  disabled: boolean;
+  uploading: boolean;
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+}) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const Icon = uploading ? Loader2 : kind === "image" ? ImagePlus : Video;
+  const label = kind === "image" ? "Add image" : "Add video";
+  return (
+    <>
+      <input ref={inputRef} type="file" accept={UPLOAD_RULES[kind].accept} className="sr-only" tabIndex={-1} aria-hidden="true" onChange={onChange} data-testid={`${kind}-input`} />
+      <Button type="button" variant="outline" size="sm" disabled={disabled} onClick={() => inputRef.current?.click()}>
+        <Icon className={uploading ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden="true" />
+        {uploading ? "Uploading..." : label}
+      </Button>
+    </>
+  );
+}

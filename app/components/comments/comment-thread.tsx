@@ -1,0 +1,84 @@
+import { MessageSquare } from "lucide-react";
+import { useState } from "react";
+import { Button } from "~/components/ui/button";
+import type { PublicComment } from "~/domain/comments/comments.server";
+import { formatCommentDate } from "~/lib/dates";
+import { CommentForm } from "./comment-form";
+
+export type SerializedComment = Omit<PublicComment, "createdAt"> & { createdAt: string | Date };
+export type SerializedThread = SerializedComment & { replies: SerializedComment[] };
+
+function CommentBody({ comment }: { comment: SerializedComment }) {
+  return (
+    <>
+      <div className="flex flex-wrap items-baseline gap-x-2">
+        <span className="font-semibold text-slate-900">{comment.authorName}</span>
+        <time className="text-xs text-slate-600" dateTime={new Date(comment.createdAt).toISOString()}>
+          {formatCommentDate(comment.createdAt)}
+        </time>
+      </div>
+      <p className="mt-1 whitespace-pre-line break-words text-slate-800">{comment.content}</p>
+      {comment.imageUrl ? (
+        <a href={comment.imageUrl} target="_blank" rel="noopener noreferrer" className="mt-2 inline-block">
+          <img src={comment.imageUrl} alt={`Image attached by ${comment.authorName}`} loading="lazy" className="max-h-64 rounded-md border border-slate-200" />
+        </a>
+      ) : null}
+      {comment.videoUrl ? (
+        <video src={comment.videoUrl} controls preload="metadata" className="mt-2 max-h-72 max-w-full rounded-md border border-slate-200" aria-label={`Video attached by ${comment.authorName}`} />
+      ) : null}
+    </>
+  );
+}
+
+function ThreadItem({ thread }: { thread: SerializedThread }) {
+  const [replying, setReplying] = useState(false);
+  return (
+    <li className="rounded-lg border border-slate-200 bg-white p-4" data-testid="comment">
+      <CommentBody comment={thread} />
+      <div className="mt-2">
+        <Button type="button" variant="link" size="sm" className="h-auto px-0" aria-expanded={replying} onClick={() => setReplying((v) => !v)}>
+          Reply
+        </Button>
+      </div>
+      {replying ? (
+        <div className="mt-3 rounded-md bg-slate-50 p-4">
+          <CommentForm parentCommentId={thread.id} onDone={() => setReplying(false)} onCancel={() => setReplying(false)} />
+        </div>
+      ) : null}
+      {thread.replies.length > 0 ? (
+        <ul className="mt-4 space-y-3 border-l-2 border-brand-100 pl-4" aria-label={`Replies to ${thread.authorName}`}>
+          {thread.replies.map((reply) => (
+            <li key={reply.id} data-testid="reply">
+              <CommentBody comment={reply} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
+export function CommentsSection({ threads }: { threads: SerializedThread[] }) {
+  const total = threads.reduce((n, t) => n + 1 + t.replies.length, 0);
+  return (
+    <section aria-labelledby="comments-heading" className="mt-12 border-t border-slate-200 pt-8">
+      <h2 id="comments-heading" className="flex items-center gap-2 font-serif text-2xl font-bold">
+        <MessageSquare className="h-6 w-6 text-brand-700" aria-hidden="true" />
+        Comments ({total})
+      </h2>
+      <div className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-5">
+        <h3 className="mb-4 text-lg font-semibold">Leave a comment</h3>
+        <CommentForm />
+      </div>
+      {threads.length === 0 ? (
+        <p className="mt-6 text-slate-600">No comments yet. Be the first to share your thoughts.</p>
+      ) : (
+        <ul className="mt-6 space-y-4">
+          {threads.map((t) => (
+            <ThreadItem key={t.id} thread={t} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

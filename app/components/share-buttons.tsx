@@ -1,0 +1,50 @@
+import type { MouseEvent } from "react";
+import { FacebookIcon, LinkedinIcon, XIcon } from "./social-icons";
+
+/** Spec: each share button opens a 600x400 popup. */
+export const SHARE_POPUP = { width: 600, height: 400 } as const;
+
+export function shareLinks(url: string, title: string) {
+  const u = encodeURIComponent(url);
+  const t = encodeURIComponent(title);
+  return [
+    { name: "Facebook", href: `https://www.facebook.com/sharer/sharer.php?u=${u}`, Icon: FacebookIcon, className: "bg-[#1877f2] hover:bg-[#0f5fc7]" },
+    { name: "Twitter", href: `https://twitter.com/intent/tweet?url=${u}&text=${t}`, Icon: XIcon, className: "bg-slate-900 hover:bg-black" },
+    { name: "LinkedIn", href: `https://www.linkedin.com/sharing/share-offsite/?url=${u}`, Icon: LinkedinIcon, className: "bg-[#0a66c2] hover:bg-[#084e96]" },
+  ];
+}
+
+function openPopup(event: MouseEvent<HTMLAnchorElement>) {
+  const { width, height } = SHARE_POPUP;
+  const left = Math.max(0, (window.screen.width - width) / 2);
+  const top = Math.max(0, (window.screen.height - height) / 2);
+  const popup = window.open(event.currentTarget.href, "share", `width=${width},height=${height},left=${left},top=${top}`);
+  // With popups blocked, the plain link (which also works without JavaScript) opens instead.
+  if (popup) {
+    popup.opener = null;
+    event.preventDefault();
+  }
+}
+
+/** Facebook, Twitter and LinkedIn share links: plain links without JavaScript, a 600x400 popup with it. */
+export function ShareButtons({ url, title }: { url: string; title: string }) {
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <span className="text-sm font-medium text-slate-700">Share:</span>
+      {shareLinks(url, title).map(({ name, href, Icon, className }) => (
+        <a
+          key={name}
+          href={href}
+          target="_blank"
+          rel="noopener noreferrer"
+          onClick={openPopup}
+          className={`inline-flex items-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium text-white ${className}`}
+        >
+          <Icon className="h-4 w-4" aria-hidden="true" />
+          {name}
+          <span className="sr-only"> (opens in a new window)</span>
+        </a>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { count, desc, eq } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { articles, comments } from "~/db/schema";
+import { isUuid } from "~/domain/articles/articles.schema";
+
+export interface ModeratedComment {
+  id: string;
+  authorName: string;
+  authorEmail: string;
+  content: string;
+  imageUrl: string | null;
+  videoUrl: string | null;
+  createdAt: Date;
+  isReply: boolean;
+  article: { title: string; slug: string };
+}
+
+/** One page of all comments (replies too) with their article's title and slug, newest first, and the total. */
+export async function listCommentsForModeration(db: Db, page: number, pageSize: number): Promise<{ rows: ModeratedComment[]; total: number }> {
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: comments.id,
+        authorName: comments.authorName,
+        authorEmail: comments.authorEmail,
+        content: comments.content,
+        imageUrl: comments.imageUrl,
+        videoUrl: comments.videoUrl,
+        createdAt: comments.createdAt,
+        parentCommentId: comments.parentCommentId,
+        articleTitle: articles.title,
+        articleSlug: articles.slug,
+      })
+      .from(comments)
+      .innerJoin(articles, eq(comments.articleId, articles.id))
+      .orderBy(desc(comments.createdAt), desc(comments.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(comments),
+  ]);
+  return {
+    rows: rows.map(({ parentCommentId, articleTitle, articleSlug, ...row }) => ({
+      ...row,
+      isReply: parentCommentId !== null,
+      article: { title: articleTitle, slug: articleSlug },
+    })),
+    total,
+  };
+}
+
+export class CommentNotFoundError extends Error {
+  readonly code = "not_found";
+  readonly status = 404;
+  constructor() {
+    super("This comment no longer exists.");
+    this.name = "CommentNotFoundError";
+  }
+}
+
+/** Deletes a comment by id; its replies go with it (foreign key ON DELETE CASCADE). */
+export async function deleteComment(db: Db, id: string): Promise<void> {
+  if (!isUuid(id)) throw new CommentNotFoundError();
+  const deleted = await db.delete(comments).where(eq(comments.id, id)).returning({ id: comments.id });
+  if (deleted.length === 0) throw new CommentNotFoundError();
+}

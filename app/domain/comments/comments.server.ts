@@ -1,0 +1,115 @@
+import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { articles, comments, media } from "~/db/schema";
+import type { CommentInput } from "./comments.schema";
+
+/** What a public page may show of a comment: never the author's e-mail. */
+export interface PublicComment {
+  id: string;
+  parentCommentId: string | null;
+  authorName: string;
+  content: string;
+  imageUrl: string | null;
+  videoUrl: string | null;
+  createdAt: Date;
+}
+export interface CommentThread extends PublicComment {
+  replies: PublicComment[];
+}
+
+const publicColumns = {
+  id: comments.id,
+  parentCommentId: comments.parentCommentId,
+  authorName: comments.authorName,
+  content: comments.content,
+  imageUrl: comments.imageUrl,
+  videoUrl: comments.videoUrl,
+  createdAt: comments.createdAt,
+};
+
+/** Top-level comments newest first, each with its replies underneath (oldest first). */
+export async function listArticleComments(db: Db, articleId: string, limit = 200): Promise<CommentThread[]> {
+  const topLevel = await db
+    .select(publicColumns)
+    .from(comments)
+    .where(and(eq(comments.articleId, articleId), isNull(comments.parentCommentId)))
+    .orderBy(desc(comments.createdAt), desc(comments.id))
+    .limit(limit);
+  if (topLevel.length === 0) return [];
+  const replies = await db
+    .select(publicColumns)
+    .from(comments)
+    .where(
+      and(
+        eq(comments.articleId, articleId),
+        inArray(
+          comments.parentCommentId,
+          topLevel.map((c) => c.id),
+        ),
+      ),
+    )
+    .orderBy(asc(comments.createdAt), asc(comments.id));
+  const byParent = new Map<string, PublicComment[]>();
+  for (const reply of replies) {
+    const list = byParent.get(reply.parentCommentId!) ?? [];
+    list.push(reply);
+    byParent.set(reply.parentCommentId!, list);
+  }
+  return topLevel.map((c) => ({ ...c, replies: byParent.get(c.id) ?? [] }));
+}
+
+export class CommentError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function assertStoredMedia(db: Db, url: string | undefined, bucket: "images" | "videos") {
+  if (!url) return;
+  const name = decodeURIComponent(url.slice(`/media/${bucket}/`.length));
+  const [row] = await db
+    .select({ contentType: media.contentType })
+    .from(media)
+    .where(and(eq(media.bucket, bucket), eq(media.name, name)))
+    .limit(1);
+  const kind = bucket === "images" ? "image/" : "video/";
+  if (!row || !row.contentType.startsWith(kind)) {
+    throw new CommentError(400, "The attachment was not found. Please upload it again.");
+  }
+}
+
+/**
+ * Adds a comment or a reply to an article. A reply must answer a top-level comment of the same
+ * article (replies are one level deep); attachments must be files uploaded to our store.
+ */
+export async function createComment(db: Db, articleId: string, input: CommentInput): Promise<PublicComment> {
+  const [article] = await db.select({ id: articles.id }).from(articles).where(eq(articles.id, articleId)).limit(1);
+  if (!article) throw new CommentError(404, "That article no longer exists.");
+  if (input.parentCommentId) {
+    const [parent] = await db
+      .select({ articleId: comments.articleId, parentCommentId: comments.parentCommentId })
+      .from(comments)
+      .where(eq(comments.id, input.parentCommentId))
+      .limit(1);
+    if (!parent || parent.articleId !== articleId) throw new CommentError(400, "The comment you are replying to no longer exists.");
+    if (parent.parentCommentId) throw new CommentError(400, "Replies can only be one level deep: reply to the original comment instead.");
+  }
+  await assertStoredMedia(db, input.imageUrl, "images");
+  await assertStoredMedia(db, input.videoUrl, "videos");
+  const [row] = await db
+    .insert(comments)
+    .values({
+      articleId,
+      parentCommentId: input.parentCommentId ?? null,
+      authorName: input.authorName,
+      authorEmail: input.authorEmail,
+      content: input.content,
+      imageUrl: input.imageUrl ?? null,
+      videoUrl: input.videoUrl ?? null,
+    })
+    .returning(publicColumns);
+  return row!;
+}
