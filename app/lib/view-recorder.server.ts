@@ -76,6 +76,7 @@ export class ViewRecorder {
     await this.flushing;
   }
 
+  // sql.param keeps each array one parameter; a bare array in drizzle's sql`` is expanded into a list.
   private async write(pageViews: { path: string; at: Date }[], articleViews: Map<string, number>) {
     await this.db.transaction(async (tx) => {
       if (articleViews.size > 0) {
@@ -83,14 +84,14 @@ export class ViewRecorder {
         const counts = slugs.map((slug) => articleViews.get(slug)!);
         await tx.execute(sql`
           update articles set views = articles.views + v.n
-          from unnest(${slugs}::text[], ${counts}::int[]) as v(slug, n)
+          from unnest(${sql.param(slugs)}::text[], ${sql.param(counts)}::int[]) as v(slug, n)
           where articles.slug = v.slug`);
       }
       for (let i = 0; i < pageViews.length; i += 1000) {
         const chunk = pageViews.slice(i, i + 1000);
         await tx.execute(sql`
           insert into page_views (path, viewed_at)
-          select * from unnest(${chunk.map((v) => v.path)}::text[], ${chunk.map((v) => v.at.toISOString())}::timestamptz[])`);
+          select * from unnest(${sql.param(chunk.map((v) => v.path))}::text[], ${sql.param(chunk.map((v) => v.at.toISOString()))}::timestamptz[])`);
       }
     });
   }

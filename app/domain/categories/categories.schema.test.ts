@@ -1,0 +1,39 @@
+import { describe, expect, test } from "vitest";
+import { categoryInputSchema, slugify } from "./categories.schema";
+
+describe("slugify", () => {
+  test('"Hello, World!" becomes "hello-world"', () => {
+    expect(slugify("Hello, World!")).toBe("hello-world");
+  });
+
+  test("leading and trailing hyphens are trimmed", () => {
+    expect(slugify("  --Breaking News--  ")).toBe("breaking-news");
+    expect(slugify("!!!Sports???")).toBe("sports");
+  });
+
+  test("a run of other characters collapses into one hyphen", () => {
+    expect(slugify("World   --  News & Views")).toBe("world-news-views");
+    expect(slugify("a___b...c")).toBe("a-b-c");
+  });
+
+  test("digits are kept and letters are lowercased", () => {
+    expect(slugify("Top 10 Tech Picks of 2025")).toBe("top-10-tech-picks-of-2025");
+  });
+
+  test("text with no letters or digits gives an empty slug", () => {
+    expect(slugify("?!  --")).toBe("");
+  });
+});
+
+describe("categoryInputSchema", () => {
+  test("a name with a slugified slug is accepted", () => {
+    const result = categoryInputSchema.safeParse({ name: "World News", slug: slugify("World News") });
+    expect(result.success).toBe(true);
+  });
+
+  test("a slug with capitals or doubled hyphens is refused with a message", () => {
+    const result = categoryInputSchema.safeParse({ name: "News", slug: "News--today" });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe("Use lowercase letters, digits and single hyphens only");
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, test } from "vitest";
+import { EnvError, loadEnv } from "./env.server";
+
+describe("loadEnv", () => {
+  test("with nothing set it falls back to the documented defaults", () => {
+    const env = loadEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.DATA_DIR).toBe("./data");
+    expect(env.publicUrl).toBe("http://localhost:3000");
+  });
+
+  test("a bad PORT gives an error message naming PORT", () => {
+    expect(() => loadEnv({ PORT: "eighty" })).toThrow(EnvError);
+    expect(() => loadEnv({ PORT: "eighty" })).toThrow(/PORT/);
+    expect(() => loadEnv({ PORT: "70000" })).toThrow(/PORT/);
+  });
+
+  test("a DATABASE_URL that is not a postgres URL is refused by name", () => {
+    expect(() => loadEnv({ DATABASE_URL: "mysql://localhost/db" })).toThrow(/DATABASE_URL/);
+  });
+
+  test("ADMIN_EMAIL without ADMIN_PASSWORD is refused", () => {
+    expect(() => loadEnv({ ADMIN_EMAIL: "admin@example.com" })).toThrow(/ADMIN_PASSWORD/);
+  });
+
+  test("PUBLIC_URL loses its trailing slash", () => {
+    expect(loadEnv({ PUBLIC_URL: "https://news.example.com/" }).publicUrl).toBe("https://news.example.com");
+  });
+});

@@ -1,0 +1,148 @@
+import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeEach, describe, expect, test } from "vitest";
+import { media } from "~/db/schema";
+import { createTestDatabase } from "../../tests/setup/test-database";
+import { createLocalStorage } from "./storage.server";
+import { receiveUpload, UploadError } from "./uploads.server";
+
+const MB = 1024 * 1024;
+const { db } = await createTestDatabase();
+const root = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-uploads-"));
+const storage = createLocalStorage(root);
+
+afterAll(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+  .png()
+  .toBuffer();
+
+/** A valid PNG followed by padding up to `size` bytes (decoders ignore bytes after IEND). */
+function paddedPng(size: number): Buffer {
+  const buffer = Buffer.alloc(size);
+  png.copy(buffer);
+  return buffer;
+}
+
+function uploadRequest(body: Buffer | string, fileName: string, type: string): Request {
+  const form = new FormData();
+  const bytes = typeof body === "string" ? body : new Uint8Array(body);
+  form.append("file", new File([bytes], fileName, { type }));
+  return new Request("http://localhost/api/uploads/comment", { method: "POST", body: form });
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+async function rejection(promise: Promise<unknown>): Promise<UploadError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UploadError);
+  return error as UploadError;
+}
+
+describe("receiveUpload", () => {
+  beforeEach(async () => {
+    await fs.rm(root, { recursive: true, force: true });
+    await fs.mkdir(root, { recursive: true });
+    await db.delete(media);
+  });
+
+  test("a real PNG is stored under a generated name, recorded, and written to disk", async () => {
+    const stored = await receiveUpload({
+      request: uploadRequest(png, "My Holiday Photo.png", "image/png"),
+      db,
+      storage,
+      kind: "image",
+      source: "comment",
+    });
+    expect(stored.name).toMatch(/^\d+-[a-z0-9]+\.png$/);
+    expect(stored.bucket).toBe("images");
+    expect(stored.contentType).toBe("image/png");
+    expect(stored.originalName).toBe("My Holiday Photo.png");
+    expect(stored.size).toBe(png.length);
+    expect(stored.url).toBe(`/media/images/${stored.name}`);
+
+    const rows = await db.select().from(media).where(eq(media.name, stored.name));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ bucket: "images", contentType: "image/png", size: png.length, source: "comment" });
+
+    const onDisk = await fs.readFile(path.join(root, "images", stored.name));
+    expect(onDisk.equals(png)).toBe(true);
+    expect(await filesUnder(storage.tempDir)).toEqual([]);
+  });
+
+  test("the type comes from the bytes: a PNG named photo.jpg is stored as .png", async () => {
+    const stored = await receiveUpload({ request: uploadRequest(png, "photo.jpg", "image/jpeg"), db, storage, kind: "image", source: "comment" });
+    expect(stored.contentType).toBe("image/png");
+    expect(stored.name).toMatch(/^\d+-[a-z0-9]+\.png$/);
+  });
+
+  test("an HTML file named photo.jpg is refused with 415 and leaves no file behind", async () => {
+    const htmlPage = "<!doctype html><html><body><script>alert(1)</script></body></html>";
+    const error = await rejection(
+      receiveUpload({ request: uploadRequest(htmlPage, "photo.jpg", "image/jpeg"), db, storage, kind: "image", source: "comment" }),
+    );
+    expect(error.status).toBe(415);
+    expect(error.message).toBe("Only JPEG, PNG, GIF and WebP images are accepted.");
+    expect(await filesUnder(root)).toEqual([]);
+    expect(await filesUnder(storage.tempDir)).toEqual([]);
+    expect(await db.select().from(media)).toHaveLength(0);
+  });
+
+  test("an image one byte over 10 MB is refused with 413 and leaves no file behind", async () => {
+    const error = await rejection(
+      receiveUpload({ request: uploadRequest(paddedPng(10 * MB + 1), "big.png", "image/png"), db, storage, kind: "image", source: "comment" }),
+    );
+    expect(error.status).toBe(413);
+    expect(error.message).toBe("Image is larger than the 10 MB limit.");
+    expect(await filesUnder(root)).toEqual([]);
+    expect(await filesUnder(storage.tempDir)).toEqual([]);
+    expect(await db.select().from(media)).toHaveLength(0);
+  });
+
+  test("an image of exactly 10 MB passes the size check and is stored", async () => {
+    const stored = await receiveUpload({
+      request: uploadRequest(paddedPng(10 * MB), "exact.png", "image/png"),
+      db,
+      storage,
+      kind: "image",
+      source: "comment",
+    });
+    expect(stored.size).toBe(10 * MB);
+    expect((await fs.stat(path.join(root, "images", stored.name))).size).toBe(10 * MB);
+  });
+
+  test("an empty file is refused with 400", async () => {
+    const error = await rejection(
+      receiveUpload({ request: uploadRequest(Buffer.alloc(0), "empty.png", "image/png"), db, storage, kind: "image", source: "comment" }),
+    );
+    expect(error.status).toBe(400);
+    expect(await filesUnder(root)).toEqual([]);
+  });
+
+  test("a request that is not multipart is refused with 400", async () => {
+    const request = new Request("http://localhost/api/uploads/comment", { method: "POST", body: "hello", headers: { "content-type": "text/plain" } });
+    const error = await rejection(receiveUpload({ request, db, storage, kind: "image", source: "comment" }));
+    expect(error.status).toBe(400);
+  });
+
+  test("a video upload refuses an image with the video message", async () => {
+    const error = await rejection(
+      receiveUpload({ request: uploadRequest(png, "clip.mp4", "video/mp4"), db, storage, kind: "video", source: "comment" }),
+    );
+    expect(error.status).toBe(415);
+    expect(error.message).toBe("Only MP4, WebM and QuickTime videos are accepted.");
+  });
+});

@@ -1,0 +1,119 @@
+import { count, eq } from "drizzle-orm";
+import pino from "pino";
+import { beforeEach, describe, expect, test } from "vitest";
+import { createDb } from "~/db/client.server";
+import { articles, categories, pageViews } from "~/db/schema";
+import { createTestDatabase } from "../../tests/setup/test-database";
+import { articleSlugFromPath, ViewRecorder } from "./view-recorder.server";
+
+const { db, url } = await createTestDatabase();
+const log = pino({ level: process.env.TEST_LOG ?? "silent" });
+
+async function createArticle(slug: string) {
+  const [category] = await db
+    .insert(categories)
+    .values({ name: `Cat ${slug}`, slug: `cat-${slug}` })
+    .returning();
+  await db.insert(articles).values({ title: slug, slug, content: "Body", categoryId: category!.id });
+}
+
+async function viewsOf(slug: string) {
+  const [row] = await db.select({ views: articles.views }).from(articles).where(eq(articles.slug, slug));
+  return row!.views;
+}
+
+async function pageViewRows(path: string) {
+  const [row] = await db.select({ n: count() }).from(pageViews).where(eq(pageViews.path, path));
+  return row!.n;
+}
+
+describe("articleSlugFromPath", () => {
+  test("an article path gives its decoded slug", () => {
+    expect(articleSlugFromPath("/article/hello-world")).toBe("hello-world");
+    expect(articleSlugFromPath("/article/caf%C3%A9?ref=home")).toBe("café");
+  });
+
+  test("any other path gives no slug", () => {
+    expect(articleSlugFromPath("/")).toBeNull();
+    expect(articleSlugFromPath("/category/news")).toBeNull();
+    expect(articleSlugFromPath("/article/a/b")).toBeNull();
+  });
+});
+
+describe("ViewRecorder", () => {
+  beforeEach(async () => {
+    await db.delete(pageViews);
+  });
+
+  test("200 concurrent views of an article plus a flush raise its views by exactly 200 and write 200 page views", async () => {
+    await createArticle("two-hundred");
+    const recorder = new ViewRecorder(db, log);
+    await Promise.all(Array.from({ length: 200 }, async () => recorder.record("/article/two-hundred")));
+    await recorder.flush();
+    expect(await viewsOf("two-hundred")).toBe(200);
+    expect(await pageViewRows("/article/two-hundred")).toBe(200);
+    expect(recorder.pending("two-hundred")).toBe(0);
+  });
+
+  test("views that are not of an article are written as page views only", async () => {
+    await createArticle("untouched");
+    const recorder = new ViewRecorder(db, log);
+    recorder.record("/category/news");
+    recorder.record("/");
+    await recorder.flush();
+    expect(await pageViewRows("/category/news")).toBe(1);
+    expect(await pageViewRows("/")).toBe(1);
+    expect(await viewsOf("untouched")).toBe(0);
+  });
+
+  test("flushes running at the same time in two processes never lose an increment (2 x 500)", async () => {
+    await createArticle("contended");
+    // Two pools stand for two app processes sharing one PostgreSQL.
+    const first = createDb(url, 5);
+    const second = createDb(url, 5);
+    try {
+      // A small buffer makes each recorder flush many times while the other is flushing too.
+      const a = new ViewRecorder(first.db, log, 25);
+      const b = new ViewRecorder(second.db, log, 25);
+      const flushes: Promise<void>[] = [];
+      for (let i = 0; i < 500; i++) {
+        a.record("/article/contended");
+        b.record("/article/contended");
+        if (i % 7 === 0) flushes.push(a.flush(), b.flush());
+        if (i % 50 === 0) await new Promise((r) => setImmediate(r));
+      }
+      await Promise.all([...flushes, a.flush(), b.flush()]);
+      expect(await viewsOf("contended")).toBe(1000);
+      expect(await pageViewRows("/article/contended")).toBe(1000);
+    } finally {
+      await first.pool.end();
+      await second.pool.end();
+    }
+  });
+
+  test("views whose write fails are kept and written by the next flush", async () => {
+    await createArticle("retried");
+    let failures = 1;
+    // The real database, except that the first transaction fails as a dropped connection would.
+    const flaky = new Proxy(db, {
+      get(target, key, receiver) {
+        if (key === "transaction" && failures > 0) {
+          return async () => {
+            failures--;
+            throw new Error("connection terminated unexpectedly");
+          };
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const recorder = new ViewRecorder(flaky, log);
+    recorder.record("/article/retried");
+    recorder.record("/article/retried");
+    await recorder.flush();
+    expect(await viewsOf("retried")).toBe(0);
+    expect(recorder.pending("retried")).toBe(2);
+    await recorder.flush();
+    expect(await viewsOf("retried")).toBe(2);
+    expect(await pageViewRows("/article/retried")).toBe(2);
+  });
+});

@@ -1,0 +1,70 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import pino from "pino";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "../../server/embedded-db";
+import { migrateDatabase } from "../../server/migrate";
+
+/** The database every test file's own database is copied from: migrations applied, no rows. */
+export const TEMPLATE_DATABASE = "frontpage_template";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Connection URL of the test run's PostgreSQL server (any database name; tests swap it). */
+    postgresUrl: string;
+    templateDatabase: string;
+  }
+}
+
+/**
+ * Starts ONE embedded PostgreSQL for the whole test run in a throw-away directory (never the
+ * developer's ./data), builds the migrated template database, and stops everything at the end.
+ */
+export default async function setup(project: TestProject) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-vitest-"));
+  // As root, PostgreSQL runs as a separate "postgres" user, which must be able to enter the directory.
+  await fs.chmod(dataDir, 0o755);
+  const log = pino({ level: process.env.TEST_PG_LOG ?? "warn" });
+  const server = await startEmbeddedPostgres(dataDir, log).catch(async (error) => {
+    await fs.rm(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  const stop = async () => {
+    await server.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    const admin = new pg.Client({ connectionString: server.url });
+    try {
+      await admin.connect();
+      await admin.query(`create database ${TEMPLATE_DATABASE}`);
+    } finally {
+      await admin.end();
+    }
+    const pool = new pg.Pool({ connectionString: withDatabase(server.url, TEMPLATE_DATABASE), max: 2 });
+    try {
+      await migrateDatabase(pool);
+    } finally {
+      // CREATE DATABASE … TEMPLATE refuses while anyone is connected to the template.
+      await pool.end();
+    }
+  } catch (error) {
+    // A failed setup must not leave its PostgreSQL running behind it.
+    await stop();
+    throw error;
+  }
+
+  project.provide("postgresUrl", server.url);
+  project.provide("templateDatabase", TEMPLATE_DATABASE);
+
+  return stop;
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.href;
+}

@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, inject } from "vitest";
+import { createDb, type Db } from "~/db/client.server";
+
+export interface TestDatabase {
+  db: Db;
+  pool: pg.Pool;
+  /** Connection URL of this test file's database, for a second "process" (its own pool). */
+  url: string;
+  name: string;
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.href;
+}
+
+async function createDatabaseFromTemplate(serverUrl: string, template: string, name: string) {
+  const admin = new pg.Client({ connectionString: withDatabase(serverUrl, "postgres") });
+  await admin.connect();
+  try {
+    // Copies from one template can collide for a moment ("source database is being accessed by
+    // other users", 55006) when several test files start together; a short retry settles it.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`create database "${name}" template "${template}"`);
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "55006" || attempt >= 20) throw error;
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+async function dropDatabase(serverUrl: string, name: string) {
+  const admin = new pg.Client({ connectionString: withDatabase(serverUrl, "postgres") });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A fresh, migrated, empty database for the calling test file, copied from the run's template.
+ * Call it at the top level of a test file (or in beforeAll); it is closed and dropped after the file.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = inject("postgresUrl");
+  const template = inject("templateDatabase");
+  const name = `test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  await createDatabaseFromTemplate(serverUrl, template, name);
+  const url = withDatabase(serverUrl, name);
+  const { db, pool } = createDb(url, 10);
+  afterAll(async () => {
+    await pool.end();
+    await dropDatabase(serverUrl, name);
+  });
+  return { db, pool, url, name };
+}
