@@ -1,0 +1,235 @@
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { articles, categories, comments } from "~/db/schema";
+import {
+  ACTIVITY_PERIODS,
+  ARTICLE_DIALOG_LIMIT,
+  PERIOD_ARTICLE_LIMITS,
+  PERIOD_COMMENT_LIMITS,
+  RECENT_COMMENTS_LIMIT,
+  TOP_ARTICLES_LIMIT,
+  type ActivityPeriod,
+} from "./periods";
+
+/** When "now" is and which wall clock the periods follow. Tests pass a fixed `now`. */
+export interface StatsClock {
+  timeZone: string;
+  now?: Date;
+}
+
+/** A half-open interval [start, end) of one period in the site's time zone. */
+export interface PeriodRange {
+  start: Date;
+  end: Date;
+}
+
+export type PeriodRanges = Record<ActivityPeriod, PeriodRange>;
+
+export interface PeriodFigures {
+  today: number;
+  month: number;
+  year: number;
+}
+
+export interface DashboardTotals {
+  /** The sum of every article's view count (the spec's "Total Site Views"). */
+  siteViews: number;
+  articles: number;
+  comments: number;
+  categories: number;
+}
+
+export interface DashboardArticle {
+  id: string;
+  title: string;
+  slug: string;
+  views: number;
+  createdAt: Date;
+  categoryName: string | null;
+}
+
+export interface DashboardComment {
+  id: string;
+  authorName: string;
+  content: string;
+  createdAt: Date;
+  articleTitle: string;
+  articleSlug: string;
+}
+
+export interface PeriodActivity {
+  articleCount: number;
+  commentCount: number;
+  viewCount: number;
+  articles: DashboardArticle[];
+  comments: DashboardComment[];
+}
+
+export interface DashboardStats {
+  totals: DashboardTotals;
+  /** Page views (page_views rows) by when the view happened. */
+  pageViews: PeriodFigures;
+  topArticles: DashboardArticle[];
+  /** The newest articles, for the "Total Articles" dialog (at most ARTICLE_DIALOG_LIMIT). */
+  allArticles: DashboardArticle[];
+  recentComments: DashboardComment[];
+  activity: Record<ActivityPeriod, PeriodActivity>;
+}
+
+const toNumber = (value: unknown) => Number(value ?? 0);
+const toDate = (value: unknown) => (value instanceof Date ? value : new Date(String(value)));
+
+/**
+ * Today, this month and this year in `timeZone`, computed by PostgreSQL: each starts at local
+ * midnight (today, the 1st of the month, 1 January) and ends where the next one starts, so daylight
+ * saving changes and month lengths follow the zone's own rules.
+ */
+export async function getPeriodRanges(db: Db, clock: StatsClock): Promise<PeriodRanges> {
+  const now = clock.now ?? new Date();
+  const tz = clock.timeZone;
+  const result = await db.execute(sql`
+    with local as (select (${now.toISOString()}::timestamptz at time zone ${tz}) as t)
+    select
+      date_trunc('day', t) at time zone ${tz} as day_start,
+      (date_trunc('day', t) + interval '1 day') at time zone ${tz} as day_end,
+      date_trunc('month', t) at time zone ${tz} as month_start,
+      (date_trunc('month', t) + interval '1 month') at time zone ${tz} as month_end,
+      date_trunc('year', t) at time zone ${tz} as year_start,
+      (date_trunc('year', t) + interval '1 year') at time zone ${tz} as year_end
+    from local
+  `);
+  const row = result.rows[0]!;
+  return {
+    today: { start: toDate(row.day_start), end: toDate(row.day_end) },
+    month: { start: toDate(row.month_start), end: toDate(row.month_end) },
+    year: { start: toDate(row.year_start), end: toDate(row.year_end) },
+  };
+}
+
+/** Site-wide totals: counts of articles, comments and categories, and the sum of article views. */
+export async function getTotals(db: Db): Promise<DashboardTotals> {
+  const result = await db.execute(sql`
+    select
+      (select count(*) from ${articles}) as articles,
+      (select coalesce(sum(${articles.views}), 0) from ${articles}) as site_views,
+      (select count(*) from ${comments}) as comments,
+      (select count(*) from ${categories}) as categories
+  `);
+  const row = result.rows[0]!;
+  return {
+    siteViews: toNumber(row.site_views),
+    articles: toNumber(row.articles),
+    comments: toNumber(row.comments),
+    categories: toNumber(row.categories),
+  };
+}
+
+/**
+ * How many rows of `table` fall in today, this month and this year, by `column`. One indexed range
+ * scan over the year; PostgreSQL does the counting.
+ */
+async function countByPeriod(db: Db, table: "page_views" | "articles" | "comments", ranges: PeriodRanges): Promise<PeriodFigures> {
+  const column = table === "page_views" ? sql.raw(`"viewed_at"`) : sql.raw(`"created_at"`);
+  const { today, month, year } = ranges;
+  const result = await db.execute(sql`
+    select
+      count(*) filter (where ${column} >= ${today.start.toISOString()}::timestamptz and ${column} < ${today.end.toISOString()}::timestamptz) as today,
+      count(*) filter (where ${column} >= ${month.start.toISOString()}::timestamptz and ${column} < ${month.end.toISOString()}::timestamptz) as month,
+      count(*) as year
+    from ${sql.identifier(table)}
+    where ${column} >= ${year.start.toISOString()}::timestamptz and ${column} < ${year.end.toISOString()}::timestamptz
+  `);
+  const row = result.rows[0]!;
+  return { today: toNumber(row.today), month: toNumber(row.month), year: toNumber(row.year) };
+}
+
+/** Page views by when they happened: today, this month and this year in the site's time zone. */
+export async function getPageViewFigures(db: Db, clock: StatsClock, ranges?: PeriodRanges): Promise<PeriodFigures> {
+  return countByPeriod(db, "page_views", ranges ?? (await getPeriodRanges(db, clock)));
+}
+
+const articleColumns = {
+  id: articles.id,
+  title: articles.title,
+  slug: articles.slug,
+  views: articles.views,
+  createdAt: articles.createdAt,
+  categoryName: categories.name,
+};
+
+function listArticles(db: Db) {
+  return db.select(articleColumns).from(articles).leftJoin(categories, eq(articles.categoryId, categories.id));
+}
+
+const commentColumns = {
+  id: comments.id,
+  authorName: comments.authorName,
+  content: comments.content,
+  createdAt: comments.createdAt,
+  articleTitle: articles.title,
+  articleSlug: articles.slug,
+};
+
+function listComments(db: Db) {
+  return db.select(commentColumns).from(comments).innerJoin(articles, eq(comments.articleId, articles.id));
+}
+
+/** The 10 most viewed articles. */
+export function getTopArticles(db: Db, limit = TOP_ARTICLES_LIMIT): Promise<DashboardArticle[]> {
+  return listArticles(db).orderBy(desc(articles.views), desc(articles.createdAt)).limit(limit);
+}
+
+/** The newest comments with the article they are on. */
+export function getRecentComments(db: Db, limit = RECENT_COMMENTS_LIMIT): Promise<DashboardComment[]> {
+  return listComments(db).orderBy(desc(comments.createdAt)).limit(limit);
+}
+
+/** Everything the admin dashboard shows, as of `clock.now` in `clock.timeZone`. */
+export async function getDashboardStats(db: Db, clock: StatsClock): Promise<DashboardStats> {
+  const ranges = await getPeriodRanges(db, clock);
+  const inRange = (column: typeof articles.createdAt | typeof comments.createdAt, range: PeriodRange) =>
+    and(gte(column, range.start), lt(column, range.end));
+
+  const [totals, pageViews, articleCounts, commentCounts, topArticles, allArticles, recentComments, ...lists] =
+    await Promise.all([
+      getTotals(db),
+      countByPeriod(db, "page_views", ranges),
+      countByPeriod(db, "articles", ranges),
+      countByPeriod(db, "comments", ranges),
+      getTopArticles(db),
+      listArticles(db).orderBy(desc(articles.createdAt)).limit(ARTICLE_DIALOG_LIMIT),
+      getRecentComments(db),
+      ...ACTIVITY_PERIODS.flatMap((period) => [
+        listArticles(db)
+          .where(inRange(articles.createdAt, ranges[period]))
+          .orderBy(desc(articles.createdAt))
+          .limit(PERIOD_ARTICLE_LIMITS[period]),
+        listComments(db)
+          .where(inRange(comments.createdAt, ranges[period]))
+          .orderBy(desc(comments.createdAt))
+          .limit(PERIOD_COMMENT_LIMITS[period]),
+      ]),
+    ]);
+
+  const activity = Object.fromEntries(
+    ACTIVITY_PERIODS.map((period, i) => [
+      period,
+      {
+        articleCount: articleCounts[period],
+        commentCount: commentCounts[period],
+        viewCount: pageViews[period],
+        articles: lists[i * 2] as DashboardArticle[],
+        comments: lists[i * 2 + 1] as DashboardComment[],
+      },
+    ]),
+  ) as Record<ActivityPeriod, PeriodActivity>;
+
+  return {
+    totals,
+    pageViews,
+    topArticles: topArticles as DashboardArticle[],
+    allArticles: allArticles as DashboardArticle[],
+    recentComments: recentComments as DashboardComment[],
+    activity,
+  };
+}
