@@ -12,19 +12,25 @@ import {
 import type { Route } from "./+types/root";
 import "./app.css";
 import { Toaster } from "./components/ui/toaster";
+import { getSessionUser, type SessionUser } from "./domain/accounts/guard.server";
 import { listCategoriesForNav } from "./domain/categories/categories.server";
 import { getSettings, publicSettings } from "./domain/settings/settings.server";
 import { VIEW_EVENT } from "./lib/page-view-event";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, env } = context;
-  const [settings, categories] = await Promise.all([getSettings(db), listCategoriesForNav(db)]);
+  const [settings, categories, user] = await Promise.all([
+    getSettings(db),
+    listCategoriesForNav(db),
+    getSessionUser(request, context),
+  ]);
   return {
     settings: publicSettings(settings, env.AD_CLIENT_ID),
     categories,
     publicUrl: env.publicUrl,
-    // Filled in by the accounts work: the signed-in user, if any, and whether they are an admin.
-    user: null as null | { id: string; email: string; isAdmin: boolean },
+    timeZone: env.TIME_ZONE,
+    // The signed-in user, if any, and whether they are an admin (checked on every request).
+    user: user as SessionUser | null,
   };
 }
 

@@ -1,12 +1,13 @@
 import { Eye, PlayCircle } from "lucide-react";
 import { Link } from "react-router";
 import type { ArticleCard as ArticleCardData } from "~/domain/articles/articles.server";
-import { formatCardDate } from "~/lib/dates";
+import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
 import { Skeleton } from "./ui/skeleton";
 
 export type SerializedCard = Omit<ArticleCardData, "createdAt"> & { createdAt: string | Date };
 
 export function ArticleCard({ article, priority = false }: { article: SerializedCard; priority?: boolean }) {
+  const timeZone = useSiteTimeZone();
   return (
     <article className="group flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md">
       <Link to={`/article/${article.slug}`} prefetch="intent" className="flex flex-1 flex-col">
@@ -40,7 +41,7 @@ export function ArticleCard({ article, priority = false }: { article: Serialized
           {article.excerpt ? <p className="line-clamp-2 text-sm text-slate-600">{article.excerpt}</p> : null}
           <div className="mt-auto flex items-center justify-between pt-2 text-xs text-slate-600">
             <span>
-              {article.authorName} · <time dateTime={new Date(article.createdAt).toISOString()}>{formatCardDate(article.createdAt)}</time>
+              {article.authorName} · <time dateTime={new Date(article.createdAt).toISOString()}>{formatCardDate(article.createdAt, timeZone)}</time>
             </span>
             <span className="inline-flex items-center gap-1">
               <Eye className="h-3.5 w-3.5" aria-hidden="true" />

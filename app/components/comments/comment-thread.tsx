@@ -2,19 +2,20 @@ import { MessageSquare } from "lucide-react";
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
 import type { PublicComment } from "~/domain/comments/comments.server";
-import { formatCommentDate } from "~/lib/dates";
+import { formatCommentDate, useSiteTimeZone } from "~/lib/dates";
 import { CommentForm } from "./comment-form";
 
 export type SerializedComment = Omit<PublicComment, "createdAt"> & { createdAt: string | Date };
 export type SerializedThread = SerializedComment & { replies: SerializedComment[] };
 
 function CommentBody({ comment }: { comment: SerializedComment }) {
+  const timeZone = useSiteTimeZone();
   return (
     <>
       <div className="flex flex-wrap items-baseline gap-x-2">
         <span className="font-semibold text-slate-900">{comment.authorName}</span>
         <time className="text-xs text-slate-600" dateTime={new Date(comment.createdAt).toISOString()}>
-          {formatCommentDate(comment.createdAt)}
+          {formatCommentDate(comment.createdAt, timeZone)}
         </time>
       </div>
       <p className="mt-1 whitespace-pre-line break-words text-slate-800">{comment.content}</p>

@@ -10,7 +10,7 @@ import { Badge } from "~/components/ui/badge";
 import { getArticleBySlug } from "~/domain/articles/articles.server";
 import { commentInputSchema, COMMENT_FAILED, MISSING_FIELDS } from "~/domain/comments/comments.schema";
 import { CommentError, createComment, listArticleComments } from "~/domain/comments/comments.server";
-import { formatArticleDate } from "~/lib/dates";
+import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
 import { pageMeta } from "~/lib/page-meta";
 import { VIEW_EVENT } from "~/lib/page-view-event";
 import { describeArticle } from "~/lib/seo";
@@ -97,6 +97,7 @@ export default function ArticlePage({ loaderData, matches }: Route.ComponentProp
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
   const publicUrl = matches[0].data.publicUrl;
+  const timeZone = useSiteTimeZone();
   return (
     <main className="mx-auto w-full max-w-4xl flex-1 px-4 py-8">
       <article>
@@ -121,7 +122,7 @@ export default function ArticlePage({ loaderData, matches }: Route.ComponentProp
             <span>
               By <span className="font-medium text-slate-900">{article.authorName}</span>
             </span>
-            <time dateTime={new Date(article.createdAt).toISOString()}>{formatArticleDate(article.createdAt)}</time>
+            <time dateTime={new Date(article.createdAt).toISOString()}>{formatArticleDate(article.createdAt, timeZone)}</time>
             <span className="inline-flex items-center gap-1" data-testid="view-count">
               <Eye className="h-4 w-4" aria-hidden="true" /> {views} views
             </span>
