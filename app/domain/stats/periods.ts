@@ -40,33 +40,5 @@ export function isActivityPeriod(value: unknown): value is ActivityPeriod {
   return typeof value === "string" && (ACTIVITY_PERIODS as readonly string[]).includes(value);
 }
 
-function parts(date: Date | string, timeZone: string, options: Intl.DateTimeFormatOptions) {
-  const formatted = new Intl.DateTimeFormat("en-US", { timeZone, ...options }).formatToParts(new Date(date));
-  const get = (type: Intl.DateTimeFormatPartTypes) => formatted.find((p) => p.type === type)?.value ?? "";
-  return get;
-}
-
-/**
- * The spec's card date format 'MMM d, yyyy', in the site's time zone, so the server render and the
- * browser agree whatever the machine's own zone is.
- */
-export function formatZonedCardDate(date: Date | string, timeZone: string): string {
-  const get = parts(date, timeZone, { month: "short", day: "numeric", year: "numeric" });
-  return `${get("month")} ${get("day")}, ${get("year")}`;
-}
-
-/** The spec's comment date format 'MMM d, yyyy at h:mm a', in the site's time zone. */
-export function formatZonedCommentDate(date: Date | string, timeZone: string): string {
-  const get = parts(date, timeZone, {
-    month: "short",
-    day: "numeric",
-    year: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    hour12: true,
-  });
-  return `${get("month")} ${get("day")}, ${get("year")} at ${get("hour")}:${get("minute")} ${get("dayPeriod").toUpperCase()}`;
-}
-
 /** Numbers as the dashboard shows them: 12,345. */
 export const formatCount = (n: number) => new Intl.NumberFormat("en-US").format(n);

@@ -1,4 +1,77 @@
-// Placeholder until the admin work fills this route in.
-export default function Placeholder() {
-  return null;
+import { ExternalLink, LogOut } from "lucide-react";
+import { data, Form, Link } from "react-router";
+import { DashboardActivity } from "~/components/admin/dashboard-activity";
+import { useDashboardLiveRefresh } from "~/components/admin/dashboard-live-refresh";
+import { DashboardLinks } from "~/components/admin/dashboard-links";
+import { DashboardStatCards } from "~/components/admin/dashboard-stat-cards";
+import { DashboardViewCards } from "~/components/admin/dashboard-view-cards";
+import { Button } from "~/components/ui/button";
+import { requireAdmin } from "~/domain/accounts/guard.server";
+import { getDashboardStats } from "~/domain/stats/stats.server";
+import { pageMeta } from "~/lib/page-meta";
+import type { Route } from "./+types/dashboard";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireAdmin(request, context);
+  const timeZone = context.env.TIME_ZONE;
+  const stats = await getDashboardStats(context.db, { timeZone });
+  return data({ email: user.email, timeZone, stats }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export function headers() {
+  return { "Cache-Control": "no-store" };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: "Admin Dashboard", path: "/admin" }),
+  { name: "robots", content: "noindex, nofollow" },
+];
+
+const LIVE_LABELS = {
+  connecting: "Connecting to live updates…",
+  live: "Live: updates as content changes",
+  reconnecting: "Reconnecting to live updates…",
+} as const;
+
+export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
+  const { email, timeZone, stats } = loaderData;
+  const live = useDashboardLiveRefresh();
+  return (
+    <main className="mx-auto w-full max-w-7xl flex-1 space-y-8 px-4 py-8">
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold text-slate-900">Admin Dashboard</h1>
+          <p className="mt-1 text-slate-700">
+            Welcome back, <span className="font-medium text-slate-900">{email}</span>
+          </p>
+          <p className="mt-1 flex items-center gap-2 text-xs text-slate-600" role="status" data-live-status={live}>
+            <span
+              className={`inline-block h-2 w-2 rounded-full ${live === "live" ? "bg-green-600" : "bg-amber-500"}`}
+              aria-hidden="true"
+            />
+            {LIVE_LABELS[live]}
+          </p>
+        </div>
+        <div className="flex gap-2">
+          <Button asChild variant="outline">
+            <Link to="/">
+              <ExternalLink className="h-4 w-4" aria-hidden="true" />
+              View Site
+            </Link>
+          </Button>
+          <Form method="post" action="/auth/sign-out" reloadDocument>
+            <Button type="submit" variant="secondary">
+              <LogOut className="h-4 w-4" aria-hidden="true" />
+              Logout
+            </Button>
+          </Form>
+        </div>
+      </header>
+
+      <DashboardStatCards stats={stats} pageViews={stats.pageViews} timeZone={timeZone} />
+      <DashboardViewCards pageViews={stats.pageViews} timeZone={timeZone} />
+      <DashboardActivity activity={stats.activity} timeZone={timeZone} />
+      <DashboardLinks />
+    </main>
+  );
 }
