@@ -1,4 +1,40 @@
-// Placeholder until the admin work fills this route in.
-export default function Placeholder() {
-  return null;
+import { data, redirect } from "react-router";
+import { ArticleForm } from "~/components/admin/article-form";
+import { withNotice } from "~/components/admin/use-notice-toast";
+import { requireAdmin } from "~/domain/accounts/guard.server";
+import { getArticleForEdit, saveArticleFromForm } from "~/domain/articles/article-admin.server";
+import { listCategories } from "~/domain/categories/categories.server";
+import { pageMeta } from "~/lib/page-meta";
+import type { Route } from "./+types/article-edit";
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const [article, categories] = await Promise.all([getArticleForEdit(context.db, params.id), listCategories(context.db)]);
+  // Spec: a failed load shows "Error" / "Failed to load article" and returns to the list.
+  if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
+  return { article, categories: categories.map(({ id, name }) => ({ id, name })) };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const result = await saveArticleFromForm(context.db, context.storage, await request.formData(), params.id);
+  if (!result.ok) return data(result.failure, { status: result.status });
+  context.log.info({ articleId: result.article.id, slug: result.article.slug }, "article updated");
+  return redirect(withNotice("/admin/articles", "article-updated"));
+}
+
+export const meta: Route.MetaFunction = ({ matches, params }) =>
+  pageMeta(matches, { title: "Edit Article", path: `/admin/articles/edit/${params.id}` });
+
+export default function EditArticle({ loaderData, actionData }: Route.ComponentProps) {
+  // Keyed by id: moving from one article's form to another's starts from that article's values.
+  return (
+    <ArticleForm
+      key={loaderData.article.id}
+      mode="edit"
+      article={loaderData.article}
+      categories={loaderData.categories}
+      failure={actionData}
+    />
+  );
 }

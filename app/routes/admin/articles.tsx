@@ -1,4 +1,174 @@
-// Placeholder until the admin work fills this route in.
-export default function Placeholder() {
-  return null;
+import { ArrowLeft, Pencil, Plus, Trash2, Video } from "lucide-react";
+import { useEffect } from "react";
+import { data, Link, useFetcher } from "react-router";
+import { AdminPagination, pageFromUrl } from "~/components/admin/admin-pagination";
+import { ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { useNoticeToast } from "~/components/admin/use-notice-toast";
+import { Button } from "~/components/ui/button";
+import { toast } from "~/components/ui/toaster";
+import { requireAdmin } from "~/domain/accounts/guard.server";
+import { ArticleAdminError, deleteArticle, listAdminArticles } from "~/domain/articles/article-admin.server";
+import { formatCardDate } from "~/lib/dates";
+import { pageMeta } from "~/lib/page-meta";
+import type { Route } from "./+types/articles";
+
+/** Articles per page of the admin list. */
+export const ADMIN_ARTICLES_PAGE_SIZE = 50;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const page = pageFromUrl(request.url);
+  const { rows, total } = await listAdminArticles(context.db, page, ADMIN_ARTICLES_PAGE_SIZE);
+  const pageCount = Math.max(1, Math.ceil(total / ADMIN_ARTICLES_PAGE_SIZE));
+  return {
+    articles: rows.map((a) => ({
+      id: a.id,
+      title: a.title,
+      slug: a.slug,
+      categoryName: a.categoryName,
+      authorName: a.authorName,
+      views: a.views,
+      hasVideo: a.hasVideo,
+      createdAt: a.createdAt.toISOString(),
+      date: formatCardDate(a.createdAt, context.env.TIME_ZONE),
+    })),
+    page: Math.min(page, pageCount),
+    pageCount,
+    total,
+  };
+}
+
+export type ArticleListActionData = { ok: true; intent: "delete" } | { ok: false; error: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const id = form.get("id");
+  if (intent !== "delete" || typeof id !== "string") {
+    return data<ArticleListActionData>({ ok: false, error: "Unknown action." }, { status: 400 });
+  }
+  try {
+    await deleteArticle(context.db, id);
+  } catch (error) {
+    if (error instanceof ArticleAdminError) {
+      return data<ArticleListActionData>({ ok: false, error: error.message }, { status: error.status });
+    }
+    throw error;
+  }
+  context.log.info({ articleId: id }, "article deleted");
+  return data<ArticleListActionData>({ ok: true, intent: "delete" });
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: "Manage Articles", path: "/admin/articles" });
+
+export default function AdminArticles({ loaderData }: Route.ComponentProps) {
+  const { articles, page, pageCount, total } = loaderData;
+  useNoticeToast();
+  const fetcher = useFetcher<ArticleListActionData>({ key: "delete-article" });
+  const deletingId = fetcher.state !== "idle" ? fetcher.formData?.get("id") : null;
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (fetcher.data.ok) toast.success("Article deleted", "The article has been deleted successfully.");
+    else toast.error("Error", fetcher.data.error);
+  }, [fetcher.state, fetcher.data]);
+
+  return (
+    <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-8">
+      <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
+        <div className="flex items-center gap-3">
+          <Button asChild variant="ghost" size="icon">
+            <Link to="/admin" aria-label="Back to Dashboard">
+              <ArrowLeft aria-hidden="true" className="size-5" />
+            </Link>
+          </Button>
+          <div>
+            <h1 className="text-3xl font-bold text-slate-900">Manage Articles</h1>
+            <p className="text-sm text-slate-700">
+              {total} {total === 1 ? "article" : "articles"}
+            </p>
+          </div>
+        </div>
+        <Button asChild>
+          <Link to="/admin/articles/new">
+            <Plus aria-hidden="true" className="size-4" />
+            New Article
+          </Link>
+        </Button>
+      </div>
+
+      {articles.length === 0 ? (
+        <p className="rounded-lg border border-slate-200 bg-white py-16 text-center text-slate-700">
+          No articles found. Create your first article!
+        </p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">All articles, newest first</caption>
+            <thead className="bg-slate-50 text-slate-800">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-semibold">Title</th>
+                <th scope="col" className="px-4 py-3 font-semibold">Category</th>
+                <th scope="col" className="px-4 py-3 font-semibold">Author</th>
+                <th scope="col" className="px-4 py-3 font-semibold">Date</th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">Views</th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {articles.map((article) => (
+                <tr key={article.id} className={deletingId === article.id ? "opacity-50" : undefined}>
+                  <td className="max-w-md px-4 py-3 font-medium text-slate-900">
+                    <span className="flex items-center gap-2">
+                      <span className="line-clamp-2">{article.title}</span>
+                      {article.hasVideo ? (
+                        <span title="Has video" className="shrink-0 text-brand-700">
+                          <Video aria-hidden="true" className="size-4" />
+                          <span className="sr-only">(has video)</span>
+                        </span>
+                      ) : null}
+                    </span>
+                  </td>
+                  <td className="px-4 py-3 text-slate-800">{article.categoryName ?? "—"}</td>
+                  <td className="px-4 py-3 text-slate-800">{article.authorName}</td>
+                  <td className="px-4 py-3 whitespace-nowrap text-slate-800">
+                    <time dateTime={article.createdAt}>{article.date}</time>
+                  </td>
+                  <td className="px-4 py-3 text-right text-slate-800 tabular-nums">{article.views.toLocaleString("en-US")}</td>
+                  <td className="px-4 py-3">
+                    <div className="flex justify-end gap-1">
+                      <Button asChild variant="ghost" size="icon">
+                        <Link to={`/admin/articles/edit/${article.id}`} aria-label={`Edit “${article.title}”`}>
+                          <Pencil aria-hidden="true" className="size-4" />
+                        </Link>
+                      </Button>
+                      <ConfirmDialog
+                        trigger={
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            className="text-red-700 hover:bg-red-50"
+                            aria-label={`Delete “${article.title}”`}
+                            disabled={deletingId === article.id}
+                          >
+                            <Trash2 aria-hidden="true" className="size-4" />
+                          </Button>
+                        }
+                        title="Delete Article"
+                        description="Are you sure you want to delete this article?"
+                        onConfirm={() => fetcher.submit({ intent: "delete", id: article.id }, { method: "post" })}
+                      />
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <AdminPagination basePath="/admin/articles" page={page} pageCount={pageCount} />
+    </main>
+  );
 }

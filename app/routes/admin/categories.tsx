@@ -1,4 +1,155 @@
-// Placeholder until the admin work fills this route in.
-export default function Placeholder() {
-  return null;
+import { ArrowLeft, Pencil, Plus, Trash2 } from "lucide-react";
+import { useEffect, useState } from "react";
+import { data, Link, useFetcher } from "react-router";
+import { CategoryDialog, type CategoryActionData, type CategoryFormData } from "~/components/admin/category-dialog";
+import { ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { Button } from "~/components/ui/button";
+import { toast } from "~/components/ui/toaster";
+import { requireAdmin } from "~/domain/accounts/guard.server";
+import { categoryInputSchema } from "~/domain/categories/categories.schema";
+import {
+  CategoryAdminError,
+  createCategory,
+  deleteCategory,
+  listAdminCategories,
+  updateCategory,
+} from "~/domain/categories/category-admin.server";
+import { pageMeta } from "~/lib/page-meta";
+import type { Route } from "./+types/categories";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const categories = await listAdminCategories(context.db);
+  return { categories: categories.map(({ id, name, slug }) => ({ id, name, slug })) };
+}
+
+const refused = (intent: string, status: number, fields: Omit<Extract<CategoryActionData, { ok: false }>, "ok" | "intent">) =>
+  data<CategoryActionData>({ ok: false, intent, ...fields }, { status });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const id = String(form.get("id") ?? "");
+  try {
+    if (intent === "delete") {
+      await deleteCategory(context.db, id);
+      context.log.info({ categoryId: id }, "category deleted");
+      return data<CategoryActionData>({ ok: true, intent });
+    }
+    if (intent !== "create" && intent !== "update") {
+      return refused(intent, 400, { missingFields: false, fieldErrors: {}, formError: "Unknown action." });
+    }
+    const values = { name: String(form.get("name") ?? ""), slug: String(form.get("slug") ?? "") };
+    const parsed = categoryInputSchema.safeParse(values);
+    if (!parsed.success) {
+      const fieldErrors: Partial<Record<"name" | "slug", string>> = {};
+      for (const issue of parsed.error.issues) fieldErrors[issue.path[0] as "name" | "slug"] ??= issue.message;
+      const missingFields = !values.name.trim() || !values.slug.trim();
+      return refused(intent, 400, { missingFields, fieldErrors, formError: null });
+    }
+    const category =
+      intent === "create" ? await createCategory(context.db, parsed.data) : await updateCategory(context.db, id, parsed.data);
+    context.log.info({ categoryId: category.id, slug: category.slug }, `category ${intent}d`);
+    return data<CategoryActionData>({ ok: true, intent });
+  } catch (error) {
+    if (!(error instanceof CategoryAdminError)) throw error;
+    return refused(intent, error.status, {
+      missingFields: false,
+      fieldErrors: error.field ? { [error.field]: error.message } : {},
+      formError: error.message,
+    });
+  }
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Manage Categories", path: "/admin/categories" });
+
+export default function AdminCategories({ loaderData }: Route.ComponentProps) {
+  const { categories } = loaderData;
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [editing, setEditing] = useState<CategoryFormData | null>(null);
+  const deleter = useFetcher<CategoryActionData>({ key: "category-delete" });
+  const deletingId = deleter.state !== "idle" ? deleter.formData?.get("id") : null;
+
+  useEffect(() => {
+    if (deleter.state !== "idle" || !deleter.data) return;
+    if (deleter.data.ok) toast.success("Category deleted");
+    else toast.error("Error", deleter.data.formError ?? "The category could not be deleted.");
+  }, [deleter.state, deleter.data]);
+
+  function openDialog(category: CategoryFormData | null) {
+    setEditing(category);
+    setDialogOpen(true);
+  }
+
+  return (
+    <main className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
+      <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
+        <div className="flex items-center gap-3">
+          <Button asChild variant="ghost" size="icon">
+            <Link to="/admin" aria-label="Back to Dashboard">
+              <ArrowLeft aria-hidden="true" className="size-5" />
+            </Link>
+          </Button>
+          <h1 className="text-3xl font-bold text-slate-900">Manage Categories</h1>
+        </div>
+        <Button onClick={() => openDialog(null)}>
+          <Plus aria-hidden="true" className="size-4" />
+          New Category
+        </Button>
+      </div>
+
+      {categories.length === 0 ? (
+        <p className="rounded-lg border border-slate-200 bg-white py-16 text-center text-slate-700">
+          No categories found. Create your first category!
+        </p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">All categories by name</caption>
+            <thead className="bg-slate-50 text-slate-800">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-semibold">Name</th>
+                <th scope="col" className="px-4 py-3 font-semibold">Slug</th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {categories.map((category) => (
+                <tr key={category.id} className={deletingId === category.id ? "opacity-50" : undefined}>
+                  <td className="px-4 py-3 font-medium text-slate-900">{category.name}</td>
+                  <td className="px-4 py-3 font-mono text-slate-800">{category.slug}</td>
+                  <td className="px-4 py-3">
+                    <div className="flex justify-end gap-1">
+                      <Button variant="ghost" size="icon" aria-label={`Edit ${category.name}`} onClick={() => openDialog(category)}>
+                        <Pencil aria-hidden="true" className="size-4" />
+                      </Button>
+                      <ConfirmDialog
+                        trigger={
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            className="text-red-700 hover:bg-red-50"
+                            aria-label={`Delete ${category.name}`}
+                            disabled={deletingId === category.id}
+                          >
+                            <Trash2 aria-hidden="true" className="size-4" />
+                          </Button>
+                        }
+                        title="Delete Category"
+                        description="Are you sure you want to delete this category?"
+                        onConfirm={() => deleter.submit({ intent: "delete", id: category.id }, { method: "post" })}
+                      />
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <CategoryDialog open={dialogOpen} editing={editing} onOpenChange={setDialogOpen} />
+    </main>
+  );
 }

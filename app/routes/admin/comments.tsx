@@ -1,4 +1,139 @@
-// Placeholder until the admin work fills this route in.
-export default function Placeholder() {
-  return null;
+import { ArrowLeft, Trash2 } from "lucide-react";
+import { useEffect } from "react";
+import { data, Link, useFetcher } from "react-router";
+import { AdminPagination, pageFromUrl } from "~/components/admin/admin-pagination";
+import { ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { Button } from "~/components/ui/button";
+import { toast } from "~/components/ui/toaster";
+import { requireAdmin } from "~/domain/accounts/guard.server";
+import { CommentNotFoundError, deleteComment, listCommentsForModeration } from "~/domain/comments/comment-moderation.server";
+import { formatCommentDate } from "~/lib/dates";
+import { pageMeta } from "~/lib/page-meta";
+import type { Route } from "./+types/comments";
+
+/** Comments per page of the moderation list. */
+export const MODERATION_PAGE_SIZE = 50;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const page = pageFromUrl(request.url);
+  const { rows, total } = await listCommentsForModeration(context.db, page, MODERATION_PAGE_SIZE);
+  const pageCount = Math.max(1, Math.ceil(total / MODERATION_PAGE_SIZE));
+  return {
+    comments: rows.map((c) => ({
+      ...c,
+      createdAt: c.createdAt.toISOString(),
+      when: formatCommentDate(c.createdAt, context.env.TIME_ZONE),
+    })),
+    page: Math.min(page, pageCount),
+    pageCount,
+    total,
+  };
+}
+
+type CommentActionData = { ok: true } | { ok: false; error: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const form = await request.formData();
+  const id = form.get("id");
+  if (form.get("intent") !== "delete" || typeof id !== "string") {
+    return data<CommentActionData>({ ok: false, error: "Unknown action." }, { status: 400 });
+  }
+  try {
+    await deleteComment(context.db, id);
+  } catch (error) {
+    if (error instanceof CommentNotFoundError) return data<CommentActionData>({ ok: false, error: error.message }, { status: 404 });
+    throw error;
+  }
+  context.log.info({ commentId: id }, "comment deleted by an admin");
+  return data<CommentActionData>({ ok: true });
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Moderate Comments", path: "/admin/comments" });
+
+export default function ModerateComments({ loaderData }: Route.ComponentProps) {
+  const { comments, page, pageCount, total } = loaderData;
+  const fetcher = useFetcher<CommentActionData>({ key: "comment-delete" });
+  const deletingId = fetcher.state !== "idle" ? fetcher.formData?.get("id") : null;
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (fetcher.data.ok) toast.success("Comment deleted", "The comment has been removed successfully");
+    else toast.error("Error", fetcher.data.error);
+  }, [fetcher.state, fetcher.data]);
+
+  return (
+    <main className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
+      <Button asChild variant="outline" className="mb-6">
+        <Link to="/admin">
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          Back to Dashboard
+        </Link>
+      </Button>
+      <h1 className="text-3xl font-bold text-slate-900">Moderate Comments</h1>
+      <p className="mb-6 text-sm text-slate-700">
+        {total} {total === 1 ? "comment" : "comments"}, newest first
+      </p>
+
+      {comments.length === 0 ? (
+        <p className="rounded-lg border border-slate-200 bg-white py-16 text-center text-slate-700">No comments yet</p>
+      ) : (
+        <ul className="space-y-4">
+          {comments.map((comment) => (
+            <li
+              key={comment.id}
+              className={`rounded-lg border border-slate-200 bg-white p-5 ${deletingId === comment.id ? "opacity-50" : ""}`}
+            >
+              <article aria-labelledby={`comment-${comment.id}-author`} className="flex items-start justify-between gap-4">
+                <div className="min-w-0 flex-1 space-y-2">
+                  <h2 id={`comment-${comment.id}-author`} className="text-base font-semibold text-slate-900">
+                    {comment.authorName} <span className="font-normal text-slate-700">({comment.authorEmail})</span>
+                    {comment.isReply ? <span className="ml-2 text-xs font-normal text-slate-600">reply</span> : null}
+                  </h2>
+                  <p className="break-words whitespace-pre-line text-slate-800">{comment.content}</p>
+                  {comment.imageUrl ? (
+                    <img
+                      src={comment.imageUrl}
+                      alt={`Image attached by ${comment.authorName}`}
+                      loading="lazy"
+                      className="max-h-64 rounded-md border border-slate-200 object-contain"
+                    />
+                  ) : null}
+                  {comment.videoUrl ? (
+                    <video src={comment.videoUrl} controls preload="metadata" className="max-h-64 max-w-full rounded-md bg-black">
+                      <track kind="captions" />
+                    </video>
+                  ) : null}
+                  <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-700">
+                    <time dateTime={comment.createdAt}>{comment.when}</time>
+                    <Link to={`/article/${comment.article.slug}`} className="text-brand-700 underline-offset-4 hover:underline">
+                      On: {comment.article.title}
+                    </Link>
+                  </div>
+                </div>
+                <ConfirmDialog
+                  trigger={
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      className="shrink-0 text-red-700 hover:bg-red-50"
+                      aria-label={`Delete comment by ${comment.authorName}`}
+                      disabled={deletingId === comment.id}
+                    >
+                      <Trash2 aria-hidden="true" className="size-4" />
+                    </Button>
+                  }
+                  title="Delete Comment"
+                  description="Are you sure you want to delete this comment? This action cannot be undone."
+                  onConfirm={() => fetcher.submit({ intent: "delete", id: comment.id }, { method: "post" })}
+                />
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+      <AdminPagination basePath="/admin/comments" page={page} pageCount={pageCount} />
+    </main>
+  );
 }

@@ -1,0 +1,31 @@
+import { Link } from "react-router";
+
+/** Reads `?page=` (1 when absent or malformed). */
+export function pageFromUrl(url: string): number {
+  const value = new URL(url).searchParams.get("page");
+  return value && /^\d{1,6}$/.test(value) ? Math.max(1, Number(value)) : 1;
+}
+
+/** Newer/older links for a paginated admin list; nothing when everything fits on one page. */
+export function AdminPagination({ basePath, page, pageCount }: { basePath: string; page: number; pageCount: number }) {
+  if (pageCount <= 1) return null;
+  const href = (p: number) => (p === 1 ? basePath : `${basePath}?page=${p}`);
+  const linkClass = "rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50";
+  return (
+    <nav aria-label="Pagination" className="mt-6 flex items-center justify-center gap-3">
+      {page > 1 ? (
+        <Link to={href(page - 1)} className={linkClass} rel="prev">
+          ← Newer
+        </Link>
+      ) : null}
+      <span className="text-sm text-slate-700">
+        Page {page} of {pageCount}
+      </span>
+      {page < pageCount ? (
+        <Link to={href(page + 1)} className={linkClass} rel="next">
+          Older →
+        </Link>
+      ) : null}
+    </nav>
+  );
+}

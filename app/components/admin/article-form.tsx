@@ -1,0 +1,216 @@
+import { ArrowLeft, Loader2 } from "lucide-react";
+import { useEffect, useState, type FormEvent } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Input, Label, Textarea } from "~/components/ui/input";
+import { toast } from "~/components/ui/toaster";
+import { MISSING_FIELDS, REQUIRED_ARTICLE_FIELDS, type ArticleFieldName, type ArticleFormFailure } from "~/domain/articles/articles.schema";
+import { slugify } from "~/domain/categories/categories.schema";
+import { ArticleUploadField } from "./article-upload-field";
+
+export interface ArticleFormValues {
+  title: string;
+  slug: string;
+  categoryId: string | null;
+  authorName: string;
+  excerpt: string | null;
+  content: string;
+  featuredImage: string | null;
+  videoUrl: string | null;
+}
+
+/** The form's answer from its action: a failure (400/404), absent after a redirect. */
+export type ArticleFormActionData = ArticleFormFailure | undefined;
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="text-sm text-red-700">
+      {message}
+    </p>
+  );
+}
+
+/** The article form of both create and edit mode: one component, posted to the route's action. */
+export function ArticleForm({
+  mode,
+  article,
+  categories,
+  failure,
+}: {
+  mode: "create" | "edit";
+  article: ArticleFormValues | null;
+  categories: { id: string; name: string }[];
+  failure: ArticleFormActionData;
+}) {
+  // After a refused save the submitted values are shown again (what the server received).
+  if (failure?.values) {
+    const v = failure.values;
+    article = { ...v, categoryId: v.categoryId || null, excerpt: v.excerpt, featuredImage: v.featuredImage || null, videoUrl: v.videoUrl || null };
+  }
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
+  const [title, setTitle] = useState(article?.title ?? "");
+  const [slug, setSlug] = useState(article?.slug ?? "");
+  const [uploads, setUploads] = useState(0);
+  const errors = failure?.fieldErrors ?? {};
+
+  // Each answer of the action is announced once as the spec's notice.
+  useEffect(() => {
+    if (!failure) return;
+    if (failure.missingFields) toast.error(MISSING_FIELDS.title, MISSING_FIELDS.description);
+    else if (failure.formError) toast.error("Error", failure.formError);
+    else toast.error("Error", "Please correct the highlighted fields.");
+  }, [failure]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const form = new FormData(event.currentTarget);
+    const blank = REQUIRED_ARTICLE_FIELDS.some((name) => String(form.get(name) ?? "").trim() === "");
+    if (blank) {
+      event.preventDefault();
+      toast.error(MISSING_FIELDS.title, MISSING_FIELDS.description);
+    } else if (uploads > 0) {
+      event.preventDefault();
+      toast.error("Upload in progress", "Please wait until the upload has finished.");
+    }
+  }
+
+  const describedBy = (name: ArticleFieldName) => (errors[name] ? `${name}-error` : undefined);
+  const invalid = (name: ArticleFieldName) => (errors[name] ? true : undefined);
+
+  return (
+    <main className="mx-auto w-full max-w-4xl flex-1 px-4 py-8">
+      <Link to="/admin/articles" className="mb-4 inline-flex items-center gap-2 text-sm font-medium text-brand-700 hover:underline">
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        Back to Articles
+      </Link>
+      <h1 className="mb-6 text-3xl font-bold text-slate-900">{mode === "create" ? "Create New Article" : "Edit Article"}</h1>
+
+      <Form method="post" noValidate onSubmit={onSubmit} className="space-y-6 rounded-lg border border-slate-200 bg-white p-6">
+        <div className="space-y-2">
+          <Label htmlFor="title">Title *</Label>
+          <Input
+            id="title"
+            name="title"
+            value={title}
+            aria-required="true"
+            aria-invalid={invalid("title")}
+            aria-describedby={describedBy("title")}
+            onChange={(e) => {
+              setTitle(e.target.value);
+              setSlug(slugify(e.target.value));
+            }}
+          />
+          <FieldError id="title-error" message={errors.title} />
+        </div>
+
+        <div className="space-y-2">
+          <Label htmlFor="slug">Slug *</Label>
+          <Input
+            id="slug"
+            name="slug"
+            value={slug}
+            aria-required="true"
+            aria-invalid={invalid("slug")}
+            aria-describedby={describedBy("slug") ?? "slug-hint"}
+            onChange={(e) => setSlug(e.target.value)}
+          />
+          {errors.slug ? (
+            <FieldError id="slug-error" message={errors.slug} />
+          ) : (
+            <p id="slug-hint" className="text-xs text-slate-600">
+              The article's address: /article/{slug || "…"}
+            </p>
+          )}
+        </div>
+
+        <div className="grid gap-6 sm:grid-cols-2">
+          <div className="space-y-2">
+            <Label htmlFor="categoryId">Category</Label>
+            <select
+              id="categoryId"
+              name="categoryId"
+              defaultValue={article?.categoryId ?? ""}
+              aria-invalid={invalid("categoryId")}
+              aria-describedby={describedBy("categoryId")}
+              className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900"
+            >
+              <option value="">No category</option>
+              {categories.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+            <FieldError id="categoryId-error" message={errors.categoryId} />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="authorName">Author Name</Label>
+            <Input
+              id="authorName"
+              name="authorName"
+              defaultValue={article?.authorName ?? ""}
+              aria-invalid={invalid("authorName")}
+              aria-describedby={describedBy("authorName")}
+            />
+            <FieldError id="authorName-error" message={errors.authorName} />
+          </div>
+        </div>
+
+        <div className="space-y-2">
+          <Label htmlFor="excerpt">Excerpt</Label>
+          <Textarea
+            id="excerpt"
+            name="excerpt"
+            rows={3}
+            defaultValue={article?.excerpt ?? ""}
+            aria-invalid={invalid("excerpt")}
+            aria-describedby={describedBy("excerpt")}
+          />
+          <FieldError id="excerpt-error" message={errors.excerpt} />
+        </div>
+
+        <div className="space-y-2">
+          <Label htmlFor="content">Content *</Label>
+          <Textarea
+            id="content"
+            name="content"
+            rows={12}
+            defaultValue={article?.content ?? ""}
+            aria-required="true"
+            aria-invalid={invalid("content")}
+            aria-describedby={describedBy("content")}
+          />
+          <FieldError id="content-error" message={errors.content} />
+        </div>
+
+        <div className="grid gap-6 md:grid-cols-2">
+          <ArticleUploadField
+            kind="image"
+            name="featuredImage"
+            defaultUrl={article?.featuredImage ?? null}
+            error={errors.featuredImage}
+            onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
+          />
+          <ArticleUploadField
+            kind="video"
+            name="videoUrl"
+            defaultUrl={article?.videoUrl ?? null}
+            error={errors.videoUrl}
+            onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
+          />
+        </div>
+
+        <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-6">
+          <Button type="submit" disabled={saving || uploads > 0}>
+            {saving ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
+            {mode === "create" ? (saving ? "Creating..." : "Create Article") : saving ? "Updating..." : "Update Article"}
+          </Button>
+          <Button asChild variant="outline">
+            <Link to="/admin/articles">Cancel</Link>
+          </Button>
+        </div>
+      </Form>
+    </main>
+  );
+}

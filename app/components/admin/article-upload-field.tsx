@@ -1,0 +1,138 @@
+import { ImageIcon, Loader2, Upload, Video, X } from "lucide-react";
+import { useId, useRef, useState } from "react";
+import { Button } from "~/components/ui/button";
+import { toast } from "~/components/ui/toaster";
+import { UPLOAD_RULES } from "~/domain/media/media.schema";
+
+type Kind = "image" | "video";
+
+const TEXT: Record<Kind, { legend: string; upload: string; remove: string; successTitle: string; successText: string }> = {
+  image: {
+    legend: "Featured Image",
+    upload: "Upload Image",
+    remove: "Remove featured image",
+    successTitle: "Image uploaded",
+    successText: "Featured image uploaded successfully",
+  },
+  video: {
+    legend: "Video",
+    upload: "Upload Video",
+    remove: "Remove video",
+    successTitle: "Video uploaded",
+    successText: "Video uploaded successfully",
+  },
+};
+
+/** Sends one file to the admin upload route; resolves with its public URL or rejects with the server's message. */
+async function uploadFile(kind: Kind, file: File): Promise<string> {
+  const body = new FormData();
+  body.append("file", file);
+  let response: Response;
+  try {
+    response = await fetch(`/api/admin/uploads/${kind}`, { method: "POST", body, credentials: "same-origin" });
+  } catch {
+    throw new Error("The upload could not reach the server. Check your connection and try again.");
+  }
+  const result = (await response.json().catch(() => null)) as { url?: string; error?: string } | null;
+  if (!response.ok || !result?.url) {
+    throw new Error(result?.error || `The server refused the upload (HTTP ${response.status}).`);
+  }
+  return result.url;
+}
+
+/**
+ * The article form's featured image or video: a preview, a remove button and an upload button.
+ * The chosen URL travels in a hidden input named `name`; the server checks it is ours.
+ */
+export function ArticleUploadField({
+  kind,
+  name,
+  defaultUrl,
+  error,
+  onUploadingChange,
+}: {
+  kind: Kind;
+  name: string;
+  defaultUrl: string | null;
+  error?: string;
+  onUploadingChange: (uploading: boolean) => void;
+}) {
+  const [url, setUrl] = useState(defaultUrl ?? "");
+  const [uploading, setUploading] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const text = TEXT[kind];
+  const errorId = `${id}-error`;
+
+  async function onFileChosen(file: File | undefined) {
+    if (!file) return;
+    setUploading(true);
+    onUploadingChange(true);
+    try {
+      setUrl(await uploadFile(kind, file));
+      toast.success(text.successTitle, text.successText);
+    } catch (e) {
+      toast.error("Upload failed", e instanceof Error ? e.message : String(e));
+    } finally {
+      setUploading(false);
+      onUploadingChange(false);
+      if (inputRef.current) inputRef.current.value = "";
+    }
+  }
+
+  return (
+    <fieldset className="space-y-2" aria-describedby={error ? errorId : undefined}>
+      <legend className="text-sm font-medium text-slate-800">{text.legend}</legend>
+      <input type="hidden" name={name} value={url} />
+      {url ? (
+        <div className="relative inline-block max-w-full">
+          {kind === "image" ? (
+            <img src={url} alt="Featured image preview" className="max-h-64 rounded-md border border-slate-200 object-contain" />
+          ) : (
+            <video src={url} controls preload="metadata" className="max-h-64 max-w-full rounded-md border border-slate-200 bg-black">
+              <track kind="captions" />
+            </video>
+          )}
+          <Button
+            type="button"
+            variant="destructive"
+            size="icon"
+            className="absolute top-2 right-2 size-8"
+            onClick={() => setUrl("")}
+            aria-label={text.remove}
+          >
+            <X aria-hidden="true" className="size-4" />
+          </Button>
+        </div>
+      ) : (
+        <div className="flex h-32 items-center justify-center rounded-md border-2 border-dashed border-slate-300 text-slate-600">
+          {kind === "image" ? <ImageIcon aria-hidden="true" className="size-8" /> : <Video aria-hidden="true" className="size-8" />}
+          <span className="sr-only">No {kind} chosen</span>
+        </div>
+      )}
+      <div>
+        <input
+          ref={inputRef}
+          type="file"
+          accept={UPLOAD_RULES[kind].accept}
+          className="sr-only"
+          tabIndex={-1}
+          aria-label={text.upload}
+          onChange={(e) => void onFileChosen(e.currentTarget.files?.[0])}
+        />
+        <Button type="button" variant="outline" disabled={uploading} onClick={() => inputRef.current?.click()}>
+          {uploading ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : <Upload aria-hidden="true" className="size-4" />}
+          {uploading ? "Uploading..." : text.upload}
+        </Button>
+        <p className="mt-1 text-xs text-slate-600">
+          {kind === "image" ? "JPEG, PNG, GIF or WebP, up to 10 MB" : "MP4, WebM or QuickTime, up to 100 MB"}
+        </p>
+      </div>
+      {error ? (
+        <p id={errorId} className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,44 @@
+import { AlertDialog } from "radix-ui";
+import type { ReactNode } from "react";
+import { Button } from "~/components/ui/button";
+
+/**
+ * An accessible confirmation (role="alertdialog", focus trapped, Escape cancels) opened by `trigger`.
+ * `onConfirm` runs when the destructive button is pressed.
+ */
+export function ConfirmDialog({
+  trigger,
+  title,
+  description,
+  confirmLabel = "Delete",
+  onConfirm,
+}: {
+  trigger: ReactNode;
+  title: string;
+  description: string;
+  confirmLabel?: string;
+  onConfirm: () => void;
+}) {
+  return (
+    <AlertDialog.Root>
+      <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/50" />
+        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl">
+          <AlertDialog.Title className="text-lg font-semibold text-slate-900">{title}</AlertDialog.Title>
+          <AlertDialog.Description className="mt-2 text-sm text-slate-700">{description}</AlertDialog.Description>
+          <div className="mt-6 flex justify-end gap-3">
+            <AlertDialog.Cancel asChild>
+              <Button variant="outline">Cancel</Button>
+            </AlertDialog.Cancel>
+            <AlertDialog.Action asChild>
+              <Button variant="destructive" onClick={onConfirm}>
+                {confirmLabel}
+              </Button>
+            </AlertDialog.Action>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}

@@ -1,0 +1,197 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { articles, comments, DEFAULT_AUTHOR_NAME } from "~/db/schema";
+import { createCategory } from "~/domain/categories/category-admin.server";
+import { createLocalStorage, type Storage } from "~/lib/storage.server";
+import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import {
+  ArticleAdminError,
+  createArticle,
+  deleteArticle,
+  getArticleForEdit,
+  listAdminArticles,
+  saveArticleFromForm,
+  updateArticle,
+} from "./article-admin.server";
+import { ARTICLE_SLUG_TAKEN, type ArticleInput } from "./articles.schema";
+
+let t: TestDatabase;
+let storage: Storage;
+let mediaRoot: string;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  mediaRoot = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-article-admin-"));
+  storage = createLocalStorage(mediaRoot);
+  await fs.mkdir(path.join(mediaRoot, "images"), { recursive: true });
+  await fs.mkdir(path.join(mediaRoot, "videos"), { recursive: true });
+  await fs.writeFile(path.join(mediaRoot, "images", "1700000000000-abc123.png"), "png");
+  await fs.writeFile(path.join(mediaRoot, "videos", "1700000000000-def456.mp4"), "mp4");
+});
+
+afterAll(async () => {
+  await fs.rm(mediaRoot, { recursive: true, force: true });
+});
+
+const input = (over: Partial<ArticleInput> = {}): ArticleInput => ({
+  title: "A headline",
+  slug: "a-headline",
+  categoryId: null,
+  authorName: null,
+  excerpt: null,
+  content: "Body text",
+  featuredImage: null,
+  videoUrl: null,
+  ...over,
+});
+
+function form(values: Record<string, string>) {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(values)) fd.append(k, v);
+  return fd;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<ArticleAdminError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ArticleAdminError);
+  return error as ArticleAdminError;
+}
+
+describe("creating an article", () => {
+  it("stores the fields and gives an empty author the default byline", async () => {
+    const category = await createCategory(t.db, { name: "Tech", slug: "tech-create" });
+    const created = await createArticle(
+      t.db,
+      storage,
+      input({
+        slug: "stored-fields",
+        categoryId: category.id,
+        excerpt: "Short",
+        featuredImage: "/media/images/1700000000000-abc123.png",
+        videoUrl: "/media/videos/1700000000000-def456.mp4",
+      }),
+    );
+    const stored = await getArticleForEdit(t.db, created.id);
+    expect(stored).toMatchObject({
+      slug: "stored-fields",
+      categoryId: category.id,
+      authorName: DEFAULT_AUTHOR_NAME,
+      excerpt: "Short",
+      featuredImage: "/media/images/1700000000000-abc123.png",
+      videoUrl: "/media/videos/1700000000000-def456.mp4",
+    });
+  });
+
+  it("a slug already taken is refused with a clear message and nothing is saved", async () => {
+    await createArticle(t.db, storage, input({ slug: "taken-slug", title: "First" }));
+    const error = await refusal(createArticle(t.db, storage, input({ slug: "taken-slug", title: "Second" })));
+    expect(error.code).toBe("slug_taken");
+    expect(error.field).toBe("slug");
+    expect(error.message).toBe(ARTICLE_SLUG_TAKEN);
+    const rows = await t.db.select().from(articles).where(eq(articles.slug, "taken-slug"));
+    expect(rows.map((r) => r.title)).toEqual(["First"]);
+  });
+
+  it("two creates racing for one slug: one wins, the other gets the slug message, not a database error", async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => createArticle(t.db, storage, input({ slug: "race-slug", title: `Racer ${i}` }))),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === "rejected")) {
+      expect(r.reason).toBeInstanceOf(ArticleAdminError);
+      expect((r.reason as ArticleAdminError).message).toBe(ARTICLE_SLUG_TAKEN);
+    }
+  });
+
+  it("an image that is not a file of our media store is refused", async () => {
+    for (const url of [
+      "https://evil.example/x.png",
+      "/media/images/missing-file.png",
+      "/media/videos/1700000000000-def456.mp4",
+      "javascript:alert(1)",
+      "/media/images/..%2F..%2Fetc%2Fpasswd",
+    ]) {
+      const error = await refusal(createArticle(t.db, storage, input({ slug: `bad-media-${Math.random().toString(36).slice(2)}`, featuredImage: url })));
+      expect(error.code).toBe("invalid_media");
+      expect(error.field).toBe("featuredImage");
+    }
+  });
+
+  it("an unknown category is refused", async () => {
+    const error = await refusal(
+      createArticle(t.db, storage, input({ slug: "no-such-category", categoryId: "00000000-0000-4000-8000-000000000000" })),
+    );
+    expect(error.code).toBe("unknown_category");
+  });
+});
+
+describe("the form's action", () => {
+  it("blank title, slug or content is a 400 with the missing-fields notice and saves nothing", async () => {
+    const before = (await listAdminArticles(t.db, 1, 1000)).total;
+    const result = await saveArticleFromForm(t.db, storage, form({ title: " ", slug: "", content: "" }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.status).toBe(400);
+    expect(result.failure.missingFields).toBe(true);
+    expect(Object.keys(result.failure.fieldErrors).sort()).toEqual(["content", "slug", "title"]);
+    expect((await listAdminArticles(t.db, 1, 1000)).total).toBe(before);
+  });
+
+  it("a slug taken by another article comes back as a 400 beside the slug field", async () => {
+    await createArticle(t.db, storage, input({ slug: "form-taken" }));
+    const result = await saveArticleFromForm(t.db, storage, form({ title: "T", slug: "form-taken", content: "C" }));
+    expect(result).toMatchObject({ ok: false, status: 400, failure: { fieldErrors: { slug: ARTICLE_SLUG_TAKEN } } });
+  });
+});
+
+describe("updating an article", () => {
+  it("keeps its own slug, refuses another article's slug, and reports an unknown id", async () => {
+    const a = await createArticle(t.db, storage, input({ slug: "update-a" }));
+    await createArticle(t.db, storage, input({ slug: "update-b" }));
+    await updateArticle(t.db, storage, a.id, input({ slug: "update-a", title: "Renamed" }));
+    expect((await getArticleForEdit(t.db, a.id))?.title).toBe("Renamed");
+    expect((await refusal(updateArticle(t.db, storage, a.id, input({ slug: "update-b" })))).code).toBe("slug_taken");
+    expect((await refusal(updateArticle(t.db, storage, "00000000-0000-4000-8000-000000000000", input({ slug: "x" })))).code).toBe(
+      "not_found",
+    );
+  });
+
+  it("an unknown or malformed id loads nothing", async () => {
+    expect(await getArticleForEdit(t.db, "not-a-uuid")).toBeNull();
+    expect(await getArticleForEdit(t.db, "00000000-0000-4000-8000-000000000000")).toBeNull();
+  });
+});
+
+describe("deleting an article", () => {
+  it("removes the article and its comments and replies with it", async () => {
+    const a = await createArticle(t.db, storage, input({ slug: "delete-me" }));
+    const [top] = await t.db
+      .insert(comments)
+      .values({ articleId: a.id, authorName: "R", authorEmail: "r@example.com", content: "Hi" })
+      .returning();
+    await t.db.insert(comments).values({ articleId: a.id, parentCommentId: top!.id, authorName: "S", authorEmail: "s@example.com", content: "Re" });
+    await deleteArticle(t.db, a.id);
+    expect(await getArticleForEdit(t.db, a.id)).toBeNull();
+    expect(await t.db.select().from(comments).where(eq(comments.articleId, a.id))).toEqual([]);
+    expect((await refusal(deleteArticle(t.db, a.id))).code).toBe("not_found");
+  });
+});
+
+describe("the admin list", () => {
+  it("is newest first with the category name, a video flag and a total", async () => {
+    const category = await createCategory(t.db, { name: "Listing", slug: "listing" });
+    await createArticle(t.db, storage, input({ slug: "list-old", categoryId: category.id }));
+    await createArticle(t.db, storage, input({ slug: "list-new", videoUrl: "/media/videos/1700000000000-def456.mp4" }));
+    const { rows, total } = await listAdminArticles(t.db, 1, 2);
+    expect(rows.map((r) => r.slug)).toEqual(["list-new", "list-old"]);
+    expect(rows[0]).toMatchObject({ hasVideo: true, categoryName: null });
+    expect(rows[1]).toMatchObject({ hasVideo: false, categoryName: "Listing" });
+    expect(total).toBeGreaterThan(2);
+  });
+});

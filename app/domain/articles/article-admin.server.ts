@@ -1,0 +1,274 @@
+import { and, count, desc, eq, ne } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { articles, categories, DEFAULT_AUTHOR_NAME } from "~/db/schema";
+import { UPLOAD_RULES } from "~/domain/media/media.schema";
+import type { Bucket, Storage } from "~/lib/storage.server";
+import {
+  ARTICLE_SLUG_TAKEN,
+  articleFormValues,
+  isUuid,
+  parseArticleInput,
+  type ArticleFormFailure,
+  type ArticleFieldName,
+  type ArticleInput,
+} from "./articles.schema";
+
+export type ArticleAdminErrorCode = "slug_taken" | "invalid_media" | "unknown_category" | "not_found";
+
+/** An expected refusal of an admin article write: a stable code, a message for people, the field it concerns. */
+export class ArticleAdminError extends Error {
+  constructor(
+    readonly code: ArticleAdminErrorCode,
+    message: string,
+    readonly field?: ArticleFieldName,
+  ) {
+    super(message);
+    this.name = "ArticleAdminError";
+  }
+
+  get status() {
+    return this.code === "not_found" ? 404 : 400;
+  }
+}
+
+/** The PostgreSQL error code of a failed query (Drizzle wraps the driver's error in `cause`). */
+export function pgErrorCode(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------- reads
+
+export interface AdminArticleRow {
+  id: string;
+  title: string;
+  slug: string;
+  authorName: string;
+  views: number;
+  createdAt: Date;
+  hasVideo: boolean;
+  categoryName: string | null;
+}
+
+/** One page of all articles with their category name, newest first, and the total count. */
+export async function listAdminArticles(db: Db, page: number, pageSize: number): Promise<{ rows: AdminArticleRow[]; total: number }> {
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: articles.id,
+        title: articles.title,
+        slug: articles.slug,
+        authorName: articles.authorName,
+        views: articles.views,
+        createdAt: articles.createdAt,
+        videoUrl: articles.videoUrl,
+        categoryName: categories.name,
+      })
+      .from(articles)
+      .leftJoin(categories, eq(articles.categoryId, categories.id))
+      .orderBy(desc(articles.createdAt), desc(articles.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(articles),
+  ]);
+  return {
+    rows: rows.map(({ videoUrl, ...row }) => ({ ...row, hasVideo: Boolean(videoUrl) })),
+    total,
+  };
+}
+
+export interface EditableArticle {
+  id: string;
+  title: string;
+  slug: string;
+  categoryId: string | null;
+  authorName: string;
+  excerpt: string | null;
+  content: string;
+  featuredImage: string | null;
+  videoUrl: string | null;
+}
+
+/** The stored fields of one article for the edit form, or null (an id that is not a UUID names nothing). */
+export async function getArticleForEdit(db: Db, id: string): Promise<EditableArticle | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select({
+      id: articles.id,
+      title: articles.title,
+      slug: articles.slug,
+      categoryId: articles.categoryId,
+      authorName: articles.authorName,
+      excerpt: articles.excerpt,
+      content: articles.content,
+      featuredImage: articles.featuredImage,
+      videoUrl: articles.videoUrl,
+    })
+    .from(articles)
+    .where(eq(articles.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+// ---------------------------------------------------------------- writes
+
+const MEDIA_FIELDS = {
+  featuredImage: { bucket: "images", extensions: UPLOAD_RULES.image.types.flatMap((t) => t.extensions), what: "featured image" },
+  videoUrl: { bucket: "videos", extensions: UPLOAD_RULES.video.types.flatMap((t) => t.extensions), what: "video" },
+} as const satisfies Record<string, { bucket: Bucket; extensions: string[]; what: string }>;
+
+const SAFE_NAME = /^[a-z0-9][a-z0-9.-]{0,120}$/i;
+
+/**
+ * True when `url` is the public URL of a file in our own media store's bucket with an accepted
+ * extension, and that file exists. (Nothing else may be saved as an article's image or video.)
+ */
+export async function isOwnMediaUrl(storage: Storage, bucket: Bucket, url: string, extensions: readonly string[]) {
+  const lastSlash = url.lastIndexOf("/");
+  if (lastSlash === -1) return false;
+  let name: string;
+  try {
+    name = decodeURIComponent(url.slice(lastSlash + 1));
+  } catch {
+    return false;
+  }
+  if (!SAFE_NAME.test(name) || name.includes("..")) return false;
+  const ext = name.slice(name.lastIndexOf(".") + 1).toLowerCase();
+  if (!name.includes(".") || !extensions.includes(ext)) return false;
+  if (storage.publicUrl(bucket, name) !== url) return false;
+  return storage.exists(bucket, name);
+}
+
+async function checkMedia(storage: Storage, input: ArticleInput, previous?: EditableArticle) {
+  for (const field of ["featuredImage", "videoUrl"] as const) {
+    const url = input[field];
+    // An unchanged value was accepted when it was saved; only a new URL is checked.
+    if (!url || url === previous?.[field]) continue;
+    const rule = MEDIA_FIELDS[field];
+    if (!(await isOwnMediaUrl(storage, rule.bucket, url, rule.extensions))) {
+      throw new ArticleAdminError(
+        "invalid_media",
+        `The ${rule.what} must be a file uploaded to this site's media library.`,
+        field,
+      );
+    }
+  }
+}
+
+async function checkSlugFree(db: Db, slug: string, exceptId?: string) {
+  const [taken] = await db
+    .select({ id: articles.id })
+    .from(articles)
+    .where(exceptId ? and(eq(articles.slug, slug), ne(articles.id, exceptId)) : eq(articles.slug, slug))
+    .limit(1);
+  if (taken) throw new ArticleAdminError("slug_taken", ARTICLE_SLUG_TAKEN, "slug");
+}
+
+async function checkCategory(db: Db, categoryId: string | null) {
+  if (!categoryId) return;
+  const [row] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, categoryId)).limit(1);
+  if (!row) throw unknownCategory();
+}
+
+const unknownCategory = () =>
+  new ArticleAdminError("unknown_category", "The chosen category no longer exists. Choose another one.", "categoryId");
+
+/** Turns the database's refusals that a concurrent write can still cause into the same clear errors. */
+function translateWriteError(error: unknown): never {
+  const code = pgErrorCode(error);
+  if (code === "23505") throw new ArticleAdminError("slug_taken", ARTICLE_SLUG_TAKEN, "slug");
+  if (code === "23503") throw unknownCategory();
+  throw error;
+}
+
+function columns(input: ArticleInput) {
+  return {
+    title: input.title,
+    slug: input.slug,
+    categoryId: input.categoryId,
+    authorName: input.authorName ?? DEFAULT_AUTHOR_NAME,
+    excerpt: input.excerpt,
+    content: input.content,
+    featuredImage: input.featuredImage,
+    videoUrl: input.videoUrl,
+  };
+}
+
+/** Creates an article from checked form input; refuses a taken slug, an unknown category and foreign media. */
+export async function createArticle(db: Db, storage: Storage, input: ArticleInput): Promise<{ id: string; slug: string }> {
+  await checkSlugFree(db, input.slug);
+  await checkCategory(db, input.categoryId);
+  await checkMedia(storage, input);
+  try {
+    const [row] = await db.insert(articles).values(columns(input)).returning({ id: articles.id, slug: articles.slug });
+    return row!;
+  } catch (error) {
+    translateWriteError(error);
+  }
+}
+
+/** Updates an article by id with the same rules as create; an unknown id is "not_found". */
+export async function updateArticle(db: Db, storage: Storage, id: string, input: ArticleInput): Promise<{ id: string; slug: string }> {
+  const previous = await getArticleForEdit(db, id);
+  if (!previous) throw new ArticleAdminError("not_found", "This article no longer exists.");
+  await checkSlugFree(db, input.slug, id);
+  await checkCategory(db, input.categoryId);
+  await checkMedia(storage, input, previous);
+  try {
+    const [row] = await db
+      .update(articles)
+      .set({ ...columns(input), updatedAt: new Date() })
+      .where(eq(articles.id, id))
+      .returning({ id: articles.id, slug: articles.slug });
+    if (!row) throw new ArticleAdminError("not_found", "This article no longer exists.");
+    return row;
+  } catch (error) {
+    if (error instanceof ArticleAdminError) throw error;
+    translateWriteError(error);
+  }
+}
+
+/** Deletes an article by id; its comments go with it (foreign key ON DELETE CASCADE). */
+export async function deleteArticle(db: Db, id: string): Promise<void> {
+  if (!isUuid(id)) throw new ArticleAdminError("not_found", "This article no longer exists.");
+  const deleted = await db.delete(articles).where(eq(articles.id, id)).returning({ id: articles.id });
+  if (deleted.length === 0) throw new ArticleAdminError("not_found", "This article no longer exists.");
+}
+
+// ---------------------------------------------------------------- the form's action
+
+export type ArticleSaveResult =
+  | { ok: true; article: { id: string; slug: string } }
+  | { ok: false; status: number; failure: ArticleFormFailure };
+
+/** Validates a submitted article form and creates (no id) or updates (id) the article. */
+export async function saveArticleFromForm(db: Db, storage: Storage, formData: FormData, id?: string): Promise<ArticleSaveResult> {
+  const values = articleFormValues(formData);
+  const parsed = parseArticleInput(values);
+  if (!parsed.ok) {
+    return {
+      ok: false,
+      status: 400,
+      failure: { missingFields: parsed.missingFields, fieldErrors: parsed.fieldErrors, formError: null, values },
+    };
+  }
+  try {
+    const article = id ? await updateArticle(db, storage, id, parsed.input) : await createArticle(db, storage, parsed.input);
+    return { ok: true, article };
+  } catch (error) {
+    if (!(error instanceof ArticleAdminError)) throw error;
+    return {
+      ok: false,
+      status: error.status,
+      failure: {
+        missingFields: false,
+        fieldErrors: error.field ? { [error.field]: error.message } : {},
+        formError: error.message,
+        values,
+      },
+    };
+  }
+}

@@ -1,0 +1,99 @@
+import { and, asc, count, eq, ne } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { articles, categories } from "~/db/schema";
+import { isUuid } from "~/domain/articles/articles.schema";
+import { pgErrorCode } from "~/domain/articles/article-admin.server";
+import type { CategoryInput } from "./categories.schema";
+
+export const CATEGORY_SLUG_TAKEN = "This slug is already used by another category.";
+
+export type CategoryAdminErrorCode = "slug_taken" | "not_found";
+
+/** An expected refusal of a category write: a stable code, a message for people, the field it concerns. */
+export class CategoryAdminError extends Error {
+  constructor(
+    readonly code: CategoryAdminErrorCode,
+    message: string,
+    readonly field?: "name" | "slug",
+  ) {
+    super(message);
+    this.name = "CategoryAdminError";
+  }
+
+  get status() {
+    return this.code === "not_found" ? 404 : 400;
+  }
+}
+
+export interface AdminCategoryRow {
+  id: string;
+  name: string;
+  slug: string;
+  articleCount: number;
+}
+
+/** All categories ordered by name, with how many articles each holds. */
+export async function listAdminCategories(db: Db): Promise<AdminCategoryRow[]> {
+  return db
+    .select({ id: categories.id, name: categories.name, slug: categories.slug, articleCount: count(articles.id) })
+    .from(categories)
+    .leftJoin(articles, eq(articles.categoryId, categories.id))
+    .groupBy(categories.id)
+    .orderBy(asc(categories.name), asc(categories.slug));
+}
+
+const notFound = () => new CategoryAdminError("not_found", "This category no longer exists.");
+const slugTaken = () => new CategoryAdminError("slug_taken", CATEGORY_SLUG_TAKEN, "slug");
+
+async function checkSlugFree(db: Db, slug: string, exceptId?: string) {
+  const [taken] = await db
+    .select({ id: categories.id })
+    .from(categories)
+    .where(exceptId ? and(eq(categories.slug, slug), ne(categories.id, exceptId)) : eq(categories.slug, slug))
+    .limit(1);
+  if (taken) throw slugTaken();
+}
+
+function translateWriteError(error: unknown): never {
+  if (pgErrorCode(error) === "23505") throw slugTaken();
+  throw error;
+}
+
+/** Creates a category; a slug already taken is refused with a clear message (checked, and caught on a race). */
+export async function createCategory(db: Db, input: CategoryInput) {
+  await checkSlugFree(db, input.slug);
+  try {
+    const [row] = await db
+      .insert(categories)
+      .values({ name: input.name, slug: input.slug })
+      .returning({ id: categories.id, name: categories.name, slug: categories.slug });
+    return row!;
+  } catch (error) {
+    translateWriteError(error);
+  }
+}
+
+/** Renames a category or changes its slug; the same slug rule as create. */
+export async function updateCategory(db: Db, id: string, input: CategoryInput) {
+  if (!isUuid(id)) throw notFound();
+  await checkSlugFree(db, input.slug, id);
+  let row: { id: string; name: string; slug: string } | undefined;
+  try {
+    [row] = await db
+      .update(categories)
+      .set({ name: input.name, slug: input.slug })
+      .where(eq(categories.id, id))
+      .returning({ id: categories.id, name: categories.name, slug: categories.slug });
+  } catch (error) {
+    translateWriteError(error);
+  }
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Deletes a category; its articles stay, without a category (foreign key ON DELETE SET NULL). */
+export async function deleteCategory(db: Db, id: string): Promise<void> {
+  if (!isUuid(id)) throw notFound();
+  const deleted = await db.delete(categories).where(eq(categories.id, id)).returning({ id: categories.id });
+  if (deleted.length === 0) throw notFound();
+}
