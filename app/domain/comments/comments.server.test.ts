@@ -1,0 +1,83 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { articles, comments, media } from "~/db/schema";
+import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import { commentInputSchema } from "./comments.schema";
+import { CommentError, createComment, listArticleComments } from "./comments.server";
+
+let t: TestDatabase;
+let articleId: string;
+
+const input = (over: Record<string, string> = {}) =>
+  commentInputSchema.parse({ authorName: "Ann", authorEmail: "ann@example.org", content: "Hello", ...over });
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const [a] = await t.db.insert(articles).values({ title: "A", slug: "a", content: "Body" }).returning({ id: articles.id });
+  articleId = a!.id;
+});
+afterAll(async () => {
+  await t?.pool.end().catch(() => {});
+});
+
+describe("comments", () => {
+  it("lists top-level comments newest first with replies underneath, oldest first", async () => {
+    const first = await createComment(t.db, articleId, input({ content: "first" }));
+    await new Promise((r) => setTimeout(r, 5));
+    const second = await createComment(t.db, articleId, input({ content: "second" }));
+    await createComment(t.db, articleId, input({ content: "reply 1", parentCommentId: first.id }));
+    await new Promise((r) => setTimeout(r, 5));
+    await createComment(t.db, articleId, input({ content: "reply 2", parentCommentId: first.id }));
+
+    const threads = await listArticleComments(t.db, articleId);
+    expect(threads.map((c) => c.content)).toEqual(["second", "first"]);
+    expect(threads[0]!.id).toBe(second.id);
+    expect(threads[1]!.replies.map((r) => r.content)).toEqual(["reply 1", "reply 2"]);
+  });
+
+  it("never returns the commenter's e-mail address", async () => {
+    const threads = await listArticleComments(t.db, articleId);
+    expect(JSON.stringify(threads)).not.toContain("ann@example.org");
+    expect(Object.keys(threads[0]!)).not.toContain("authorEmail");
+  });
+
+  it("refuses a reply to a reply", async () => {
+    const top = await createComment(t.db, articleId, input());
+    const reply = await createComment(t.db, articleId, input({ parentCommentId: top.id }));
+    const attempt = createComment(t.db, articleId, input({ parentCommentId: reply.id }));
+    await expect(attempt).rejects.toBeInstanceOf(CommentError);
+    await expect(attempt).rejects.toMatchObject({ status: 400, message: expect.stringContaining("one level deep") });
+  });
+
+  it("refuses a reply to a comment of another article", async () => {
+    const [other] = await t.db.insert(articles).values({ title: "B", slug: "b", content: "Body" }).returning({ id: articles.id });
+    const foreign = await createComment(t.db, other!.id, input());
+    await expect(createComment(t.db, articleId, input({ parentCommentId: foreign.id }))).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("accepts only attachments that were uploaded to our store, of the right kind", async () => {
+    await expect(createComment(t.db, articleId, input({ imageUrl: "/media/images/1-abc.png" }))).rejects.toMatchObject({ status: 400 });
+    await t.db.insert(media).values([
+      { bucket: "images", name: "1-abc.png", originalName: "a.png", contentType: "image/png", size: 10, source: "comment" },
+      { bucket: "videos", name: "2-def.mp4", originalName: "b.mp4", contentType: "video/mp4", size: 10, source: "comment" },
+    ]);
+    const ok = await createComment(t.db, articleId, input({ imageUrl: "/media/images/1-abc.png", videoUrl: "/media/videos/2-def.mp4" }));
+    expect(ok.imageUrl).toBe("/media/images/1-abc.png");
+    expect(ok.videoUrl).toBe("/media/videos/2-def.mp4");
+    expect(() => input({ imageUrl: "https://evil.example/x.png" })).toThrow();
+  });
+
+  it("requires name, e-mail and text after trimming", () => {
+    for (const blank of [{ authorName: "  " }, { authorEmail: " " }, { content: "\n " }]) {
+      const result = commentInputSchema.safeParse({ authorName: "Ann", authorEmail: "ann@example.org", content: "x", ...blank });
+      expect(result.success).toBe(false);
+      expect(result.error!.issues[0]!.message).toBe("Please fill in all required fields.");
+    }
+    expect(commentInputSchema.safeParse({ authorName: "Ann", authorEmail: "not-an-email", content: "x" }).success).toBe(false);
+  });
+
+  it("deleting an article deletes its comments", async () => {
+    await t.db.delete(articles).where(eq(articles.id, articleId));
+    expect(await t.db.select().from(comments).where(eq(comments.articleId, articleId))).toHaveLength(0);
+  });
+});

@@ -1,0 +1,128 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { someArticlePath, STATIC_PAGES } from "./routes";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "frontpage-comments-"));
+const pngPath = path.join(tmp, "reader-photo.png");
+const fakeJpegPath = path.join(tmp, "photo.jpg");
+
+test.beforeAll(async () => {
+  await sharp({ create: { width: 240, height: 160, channels: 3, background: "#2255aa" } }).png().toFile(pngPath);
+  fs.writeFileSync(fakeJpegPath, "<!doctype html><html><body><script>alert(1)</script></body></html>");
+});
+
+test.afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+async function openArticle(page: Page) {
+  const articlePath = await someArticlePath(page.request);
+  await page.goto(articlePath);
+  await page.waitForLoadState("networkidle");
+  return articlePath;
+}
+
+/** The top-level comment form (the first one on the page). */
+const mainForm = (page: Page) => page.locator("form").filter({ has: page.getByRole("button", { name: "Post Comment" }) });
+
+test.describe("comments", () => {
+  test("posting with blank fields shows the spec's notice and posts nothing", async ({ page }) => {
+    await openArticle(page);
+    const before = await page.getByTestId("comment").count();
+    const form = mainForm(page);
+    await form.getByLabel("Name *").fill("   ");
+    await form.getByRole("button", { name: "Post Comment" }).click();
+    await expect(page.getByText("Missing fields")).toBeVisible();
+    await expect(page.getByText("Please fill in all required fields.")).toBeVisible();
+    await expect(page.getByTestId("comment")).toHaveCount(before);
+  });
+
+  test("an HTML file named photo.jpg is refused with a clear message", async ({ page }) => {
+    await openArticle(page);
+    await mainForm(page).getByTestId("image-input").setInputFiles(fakeJpegPath);
+    await expect(page.getByText("Upload failed")).toBeVisible();
+    await expect(page.getByText("Only JPEG, PNG, GIF and WebP images are accepted.")).toBeVisible();
+    await expect(mainForm(page).getByRole("button", { name: "Add image" })).toBeEnabled();
+  });
+
+  test("a comment with an image and a reply to it are posted and appear", async ({ page }) => {
+    const articlePath = await openArticle(page);
+    const stamp = Date.now().toString(36);
+    const form = mainForm(page);
+
+    await form.getByTestId("image-input").setInputFiles(pngPath);
+    await expect(page.getByText("Upload successful")).toBeVisible();
+    await expect(page.getByText("Image uploaded successfully")).toBeVisible();
+    // One image at a time: the button stays disabled until the preview is removed.
+    await expect(form.getByRole("button", { name: "Add image" })).toBeDisabled();
+    await expect(form.getByRole("img", { name: "Attached image preview" })).toBeVisible();
+
+    await form.getByLabel("Name *").fill(`Reader ${stamp}`);
+    await form.getByLabel("Email *").fill(`reader-${stamp}@example.org`);
+    await form.getByLabel("Comment *").fill(`First line ${stamp}\nSecond line`);
+    await form.getByRole("button", { name: "Post Comment" }).click();
+
+    await expect(page.getByText("Comment posted!")).toBeVisible();
+    await expect(page.getByText("Your comment has been added successfully.")).toBeVisible();
+    const comment = page.getByTestId("comment").filter({ hasText: `Reader ${stamp}` });
+    await expect(comment).toBeVisible();
+    await expect(comment.getByText(`First line ${stamp}`)).toBeVisible();
+    await expect(comment.getByRole("img", { name: `Image attached by Reader ${stamp}` })).toBeVisible();
+    // Newest first: it heads the list. The form is cleared.
+    await expect(page.getByTestId("comment").first()).toContainText(`Reader ${stamp}`);
+    await expect(form.getByLabel("Name *")).toHaveValue("");
+    await expect(form.getByLabel("Comment *")).toHaveValue("");
+    await expect(form.getByRole("button", { name: "Add image" })).toBeEnabled();
+
+    // The attachment is served with its stored type and nosniff.
+    const src = await comment.getByRole("img", { name: `Image attached by Reader ${stamp}` }).getAttribute("src");
+    expect(src).toMatch(/^\/media\/images\/\d+-[a-z0-9]+\.png$/);
+    const media = await page.request.get(src!);
+    expect(media.status()).toBe(200);
+    expect(media.headers()["content-type"]).toBe("image/png");
+    expect(media.headers()["x-content-type-options"]).toBe("nosniff");
+
+    // Reply, with Cancel first.
+    await comment.getByRole("button", { name: "Reply" }).click();
+    await comment.getByRole("button", { name: "Cancel" }).click();
+    await expect(comment.getByLabel("Reply *")).toHaveCount(0);
+    await comment.getByRole("button", { name: "Reply" }).click();
+    await comment.getByLabel("Name *").fill(`Replier ${stamp}`);
+    await comment.getByLabel("Email *").fill(`replier-${stamp}@example.org`);
+    await comment.getByLabel("Reply *").fill(`Reply text ${stamp}`);
+    await comment.getByRole("button", { name: "Post Reply" }).click();
+    await expect(comment.getByTestId("reply").filter({ hasText: `Reply text ${stamp}` })).toBeVisible();
+
+    // After a reload (a fresh server render) both are still there, and no e-mail address is in
+    // the page, its data request, or any other public page.
+    await page.reload();
+    await expect(page.getByTestId("comment").filter({ hasText: `Reader ${stamp}` }).getByTestId("reply")).toContainText(`Replier ${stamp}`);
+    const publicPaths = [articlePath, `${articlePath}.data`, "/", "/category/news", ...STATIC_PAGES];
+    for (const p of publicPaths) {
+      const body = await (await page.request.get(p)).text();
+      expect(body, p).not.toContain(`reader-${stamp}@example.org`);
+      expect(body, p).not.toContain(`replier-${stamp}@example.org`);
+      expect(body, p).not.toContain("authorEmail");
+    }
+  });
+
+  test("replies are one level deep: a reply offers no Reply button", async ({ page }) => {
+    await openArticle(page);
+    const stamp = Date.now().toString(36);
+    const form = mainForm(page);
+    await form.getByLabel("Name *").fill(`Top ${stamp}`);
+    await form.getByLabel("Email *").fill(`top-${stamp}@example.org`);
+    await form.getByLabel("Comment *").fill(`Top ${stamp}`);
+    await form.getByRole("button", { name: "Post Comment" }).click();
+    const top = page.getByTestId("comment").filter({ hasText: `Top ${stamp}` });
+    await expect(top).toBeVisible();
+    await top.getByRole("button", { name: "Reply" }).click();
+    await top.getByLabel("Name *").fill("R1");
+    await top.getByLabel("Email *").fill(`r1-${stamp}@example.org`);
+    await top.getByLabel("Reply *").fill(`Reply one ${stamp}`);
+    await top.getByRole("button", { name: "Post Reply" }).click();
+    await expect(top.getByTestId("reply")).toHaveCount(1);
+    await expect(top.getByTestId("reply").getByRole("button", { name: "Reply" })).toHaveCount(0);
+  });
+});
