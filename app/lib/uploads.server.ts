@@ -63,8 +63,11 @@ export async function receiveUpload(options: {
   storage: Storage;
   kind: UploadKind;
   source: string;
-  /** Runs on the stored file before it is recorded (e.g. sanitising an SVG); may rewrite it. */
-  transform?: (file: string, contentType: string) => Promise<void>;
+  /**
+   * Runs on the received file before it is stored (e.g. rasterising an SVG); may rewrite it in place.
+   * When it returns a type, the file is stored and recorded as that type (name extension included).
+   */
+  transform?: (file: string, contentType: string) => Promise<AcceptedType | void>;
 }): Promise<StoredUpload> {
   const { request, db, storage, kind } = options;
   const rule = UPLOAD_RULES[kind];
@@ -135,10 +138,10 @@ export async function receiveUpload(options: {
       mime = "image/svg+xml";
       extension = "svg";
     }
-    const accepted = rule.types.find((t) => t.mime === mime || (t.detectedAs && t.detectedAs === extension));
-    if (!mime || !accepted) throw new UploadError(415, rule.wrongTypeMessage);
+    const detectedType = rule.types.find((t) => t.mime === mime || (t.detectedAs && t.detectedAs === extension));
+    if (!mime || !detectedType) throw new UploadError(415, rule.wrongTypeMessage);
 
-    if (options.transform) await options.transform(tempFile, accepted.mime);
+    const accepted = (options.transform && (await options.transform(tempFile, detectedType.mime))) || detectedType;
     const { size } = await fs.stat(tempFile);
     const name = generateFileName(received.originalName, accepted);
     const originalName = path.basename(received.originalName).slice(0, 200) || name;

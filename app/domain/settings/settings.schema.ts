@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** The settings row a new site starts with. */
 export const DEFAULT_SETTINGS = {
   siteName: "Frontpage",
@@ -25,3 +27,86 @@ export const DEFAULT_KEYWORDS = [
   "United States",
   "New York",
 ];
+
+// ---------------------------------------------------------------- the Website Settings form
+
+/** An optional text field: trimmed, at most `max` characters, empty becomes null. */
+const optionalText = (label: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .transform((v) => v || null);
+
+/** An optional link: empty, or an absolute http(s) URL. */
+const optionalHttpUrl = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(500, `${label} must be at most 500 characters`)
+    .refine((v) => {
+      if (!v) return true;
+      try {
+        const url = new URL(v);
+        return (url.protocol === "http:" || url.protocol === "https:") && Boolean(url.hostname);
+      } catch {
+        return false;
+      }
+    }, `${label} must be a link starting with http:// or https://`)
+    .transform((v) => v || null);
+
+/** A logo or favicon: empty, or one of our own uploaded images ("/media/images/<generated name>"). */
+export const OWN_IMAGE_URL = /^\/media\/images\/[a-z0-9][a-z0-9.-]{0,120}$/i;
+const optionalOwnImage = (label: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => !v || (OWN_IMAGE_URL.test(v) && !v.includes("..")), `${label} must be an image uploaded here`)
+    .transform((v) => v || null);
+
+export const settingsFormSchema = z.object({
+  siteName: z.string().trim().min(1, "Site name is required").max(100, "Site name must be at most 100 characters"),
+  siteTagline: optionalText("Tagline", 200),
+  siteDescription: optionalText("Description", 1000),
+  footerText: optionalText("Footer text", 500),
+  logoUrl: optionalOwnImage("Logo"),
+  faviconUrl: optionalOwnImage("Favicon"),
+  contactEmail: z
+    .string()
+    .trim()
+    .max(254, "Email must be at most 254 characters")
+    .refine((v) => !v || z.email().safeParse(v).success, "Enter a valid email address")
+    .transform((v) => v || null),
+  contactPhone: z
+    .string()
+    .trim()
+    .max(40, "Phone must be at most 40 characters")
+    .refine((v) => !v || /^\+?[0-9 ().\-\/]{3,40}$/.test(v), "Phone may hold only digits, spaces, +, -, ( ) and .")
+    .transform((v) => v || null),
+  facebookUrl: optionalHttpUrl("Facebook URL"),
+  twitterUrl: optionalHttpUrl("Twitter/X URL"),
+  instagramUrl: optionalHttpUrl("Instagram URL"),
+  linkedinUrl: optionalHttpUrl("LinkedIn URL"),
+  youtubeUrl: optionalHttpUrl("YouTube URL"),
+});
+export type SettingsFormInput = z.input<typeof settingsFormSchema>;
+export type SettingsUpdate = z.output<typeof settingsFormSchema>;
+export type SettingsField = keyof SettingsFormInput;
+export const SETTINGS_FIELDS = Object.keys(settingsFormSchema.shape) as SettingsField[];
+
+/** The tab each field lives on, so a refused save can show the tab holding the problem. */
+export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | "contact" | "social"> = {
+  siteName: "general",
+  siteTagline: "general",
+  siteDescription: "general",
+  footerText: "general",
+  logoUrl: "branding",
+  faviconUrl: "branding",
+  contactEmail: "contact",
+  contactPhone: "contact",
+  facebookUrl: "social",
+  twitterUrl: "social",
+  instagramUrl: "social",
+  linkedinUrl: "social",
+  youtubeUrl: "social",
+};

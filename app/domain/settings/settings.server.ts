@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { websiteSettings, type WebsiteSettings } from "~/db/schema";
-import { DEFAULT_SETTINGS } from "./settings.schema";
+import { media, websiteSettings, type WebsiteSettings } from "~/db/schema";
+import { DEFAULT_SETTINGS, type SettingsUpdate } from "./settings.schema";
 
 /** The one settings row (defaults if it is somehow missing). */
 export async function getSettings(db: Db): Promise<WebsiteSettings> {
@@ -42,3 +42,42 @@ export function publicSettings(settings: WebsiteSettings, envAdClientId?: string
   };
 }
 export type PublicSettings = ReturnType<typeof publicSettings>;
+
+/** Why a settings save was refused, field by field (server-only checks beyond the form schema). */
+export class SettingsError extends Error {
+  constructor(readonly fieldErrors: Partial<Record<keyof SettingsUpdate, string>>) {
+    super(Object.values(fieldErrors)[0] ?? "The settings could not be saved.");
+  }
+}
+
+/**
+ * Saves the Website Settings form. Logo and favicon must be images uploaded here (a row in `media`).
+ * The row's trigger announces the change, which clears every process's page cache.
+ */
+export async function updateSettings(db: Db, input: SettingsUpdate): Promise<WebsiteSettings> {
+  const fieldErrors: Partial<Record<keyof SettingsUpdate, string>> = {};
+  for (const [field, label] of [
+    ["logoUrl", "Logo"],
+    ["faviconUrl", "Favicon"],
+  ] as const) {
+    const url = input[field];
+    if (!url) continue;
+    const name = decodeURIComponent(url.slice("/media/images/".length));
+    const [row] = await db
+      .select({ contentType: media.contentType })
+      .from(media)
+      .where(and(eq(media.bucket, "images"), eq(media.name, name)))
+      .limit(1);
+    if (!row) fieldErrors[field] = `${label} must be an image uploaded here`;
+    else if (row.contentType === "image/svg+xml") fieldErrors[field] = `${label} must not be an SVG file`;
+  }
+  if (Object.keys(fieldErrors).length > 0) throw new SettingsError(fieldErrors);
+
+  const values = { ...input, updatedAt: new Date() };
+  const [row] = await db
+    .insert(websiteSettings)
+    .values({ id: 1, ...values })
+    .onConflictDoUpdate({ target: websiteSettings.id, set: values })
+    .returning();
+  return row;
+}

@@ -1,4 +1,171 @@
-// Placeholder until the admin work fills this route in.
-export default function Placeholder() {
-  return null;
+import { ArrowLeft } from "lucide-react";
+import { Tabs } from "radix-ui";
+import { useEffect, useState } from "react";
+import { data, Link, useFetcher, useRevalidator } from "react-router";
+import { MediaFileCard, type MediaCardItem } from "~/components/admin/media-file-card";
+import { MediaPublishDialog } from "~/components/admin/media-publish-dialog";
+import { MediaUploadCard } from "~/components/admin/media-upload-card";
+import { Button } from "~/components/ui/button";
+import { toast } from "~/components/ui/toaster";
+import { requireAdmin } from "~/domain/accounts/guard.server";
+import { listCategories } from "~/domain/categories/categories.server";
+import { MEDIA_LIST_LIMIT, MEDIA_TABS, mediaRefSchema, publishMediaSchema } from "~/domain/media/media-publish.schema";
+import { deleteMedia, listMedia, MediaError, publishMediaArticle } from "~/domain/media/media.server";
+import { pageMeta } from "~/lib/page-meta";
+import type { Route } from "./+types/media";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: "Media Library", path: "/admin/media" });
+
+export function headers() {
+  return { "Cache-Control": "no-store" };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const { db, storage } = context;
+  const [images, videos, files, categories] = await Promise.all([
+    listMedia(db, storage, "images"),
+    listMedia(db, storage, "videos"),
+    listMedia(db, storage, "files"),
+    listCategories(db),
+  ]);
+  return data(
+    { media: { images, videos, files }, categories: categories.map(({ id, name }) => ({ id, name })) },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+type ActionResult =
+  | { intent: "delete"; ok: true; name: string }
+  | { intent: "publish"; ok: true; slug: string }
+  | { intent: "delete" | "publish" | "unknown"; ok: false; error: string };
+
+function field(form: FormData, key: string): string {
+  const value = form.get(key);
+  return typeof value === "string" ? value : "";
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const { db, storage, log } = context;
+  const noStore = { "Cache-Control": "no-store" };
+  const fail = (intent: "delete" | "publish" | "unknown", error: string, status: number) =>
+    data<ActionResult>({ intent, ok: false, error }, { status, headers: noStore });
+
+  const form = await request.formData();
+  const intent = field(form, "intent");
+  try {
+    if (intent === "delete") {
+      const parsed = mediaRefSchema.safeParse({ bucket: field(form, "bucket"), name: field(form, "name") });
+      if (!parsed.success) return fail("delete", parsed.error.issues[0].message, 400);
+      await deleteMedia(db, storage, parsed.data.bucket, parsed.data.name);
+      return data<ActionResult>({ intent: "delete", ok: true, name: parsed.data.name }, { headers: noStore });
+    }
+    if (intent === "publish") {
+      const parsed = publishMediaSchema.safeParse({
+        bucket: field(form, "bucket"),
+        name: field(form, "name"),
+        title: field(form, "title"),
+        categoryId: field(form, "categoryId"),
+        excerpt: field(form, "excerpt"),
+        content: field(form, "content"),
+      });
+      if (!parsed.success) return fail("publish", parsed.error.issues[0].message, 400);
+      const article = await publishMediaArticle(db, storage, parsed.data);
+      return data<ActionResult>({ intent: "publish", ok: true, slug: article.slug }, { headers: noStore });
+    }
+    return fail("unknown", "Unknown action.", 400);
+  } catch (error) {
+    if (error instanceof MediaError) return fail(intent === "publish" ? "publish" : "delete", error.message, error.status);
+    log.error({ err: error, intent }, "media library action failed");
+    return fail(intent === "publish" ? "publish" : "delete", "Something went wrong on the server. Please try again.", 500);
+  }
+}
+
+/** A file card wired to its own delete request, so several deletes can run at once. */
+function MediaCardWithActions({ item, onPublish }: { item: MediaCardItem; onPublish: (item: MediaCardItem) => void }) {
+  const fetcher = useFetcher<ActionResult>({ key: `media-delete-${item.bucket}-${item.name}` });
+  // The answer arrives before the list is reloaded (which may remove this card), so react to it at once.
+  useEffect(() => {
+    if (!fetcher.data || fetcher.data.intent !== "delete") return;
+    if (fetcher.data.ok) toast.success("File deleted", "File deleted successfully");
+    else toast.error("Delete failed", fetcher.data.error);
+  }, [fetcher.data]);
+  return (
+    <MediaFileCard
+      item={item}
+      deleting={fetcher.state !== "idle"}
+      onPublish={() => onPublish(item)}
+      onDelete={() =>
+        fetcher.submit({ intent: "delete", bucket: item.bucket, name: item.name }, { method: "post", action: "/admin/media" })
+      }
+    />
+  );
+}
+
+export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
+  const { media, categories } = loaderData;
+  const revalidator = useRevalidator();
+  const [publishing, setPublishing] = useState<MediaCardItem | null>(null);
+  const loading = revalidator.state === "loading";
+
+  return (
+    <div className="mx-auto w-full max-w-6xl px-4 py-8">
+      <Button asChild variant="ghost" className="mb-4 -ml-2">
+        <Link to="/admin">
+          <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+          Back to Dashboard
+        </Link>
+      </Button>
+      <h1 className="text-3xl font-bold text-slate-900">Media Library</h1>
+      <p className="mt-1 text-slate-700">Upload images, videos and files, copy their links, or publish them as articles.</p>
+
+      <Tabs.Root defaultValue="images" className="mt-6">
+        <Tabs.List aria-label="Media type" className="inline-flex rounded-md bg-slate-100 p-1">
+          {MEDIA_TABS.map((tab) => (
+            <Tabs.Trigger
+              key={tab.bucket}
+              value={tab.bucket}
+              className="rounded px-4 py-1.5 text-sm font-medium text-slate-700 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm"
+            >
+              {tab.label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        {MEDIA_TABS.map((tab) => {
+          const { items, total } = media[tab.bucket];
+          return (
+            <Tabs.Content key={tab.bucket} value={tab.bucket} className="mt-6 space-y-6">
+              <h2 className="sr-only">{tab.label}</h2>
+              <MediaUploadCard kind={tab.kind} hint={tab.hint} onUploaded={() => void revalidator.revalidate()} />
+              <div aria-live="polite" className="text-sm text-slate-700">
+                {loading ? <p>Loading...</p> : null}
+                {total > items.length ? (
+                  <p>
+                    Showing the newest {MEDIA_LIST_LIMIT} of {total} files.
+                  </p>
+                ) : null}
+              </div>
+              {items.length === 0 ? (
+                loading ? null : (
+                  <p className="rounded-lg border border-dashed border-slate-300 py-12 text-center text-slate-700">
+                    No files uploaded yet
+                  </p>
+                )
+              ) : (
+                <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
+                  {items.map((item) => (
+                    <MediaCardWithActions key={item.name} item={item} onPublish={setPublishing} />
+                  ))}
+                </ul>
+              )}
+            </Tabs.Content>
+          );
+        })}
+      </Tabs.Root>
+
+      <MediaPublishDialog item={publishing} categories={categories} onClose={() => setPublishing(null)} />
+    </div>
+  );
 }

@@ -1,4 +1,216 @@
-// Placeholder until the admin work fills this route in.
-export default function Placeholder() {
-  return null;
+import { ArrowLeft } from "lucide-react";
+import { Tabs } from "radix-ui";
+import { useEffect, useRef, useState } from "react";
+import { data, Link, useFetcher } from "react-router";
+import { SettingsInput, SettingsTextarea } from "~/components/admin/settings-field";
+import { SettingsImageField } from "~/components/admin/settings-image-field";
+import { Button } from "~/components/ui/button";
+import { toast } from "~/components/ui/toaster";
+import { requireAdmin } from "~/domain/accounts/guard.server";
+import {
+  SETTINGS_FIELD_TAB,
+  SETTINGS_FIELDS,
+  settingsFormSchema,
+  type SettingsField,
+  type SettingsFormInput,
+} from "~/domain/settings/settings.schema";
+import { getSettings, SettingsError, updateSettings } from "~/domain/settings/settings.server";
+import { pageMeta } from "~/lib/page-meta";
+import type { Route } from "./+types/settings";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Website Settings", path: "/admin/settings" });
+
+export function headers() {
+  return { "Cache-Control": "no-store" };
+}
+
+const TABS = [
+  { value: "general", label: "General" },
+  { value: "branding", label: "Branding" },
+  { value: "contact", label: "Contact" },
+  { value: "social", label: "Social Media" },
+] as const;
+type TabValue = (typeof TABS)[number]["value"];
+
+type FieldErrors = Partial<Record<SettingsField, string>>;
+type ActionResult = { ok: true } | { ok: false; error: string; fieldErrors: FieldErrors };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const settings = await getSettings(context.db);
+  const values = Object.fromEntries(
+    SETTINGS_FIELDS.map((key) => [key, (settings as Record<string, unknown>)[key] ?? ""]),
+  ) as Record<SettingsField, string>;
+  return data({ values }, { headers: { "Cache-Control": "no-store" } });
+}
+
+/** The form's fields as strings (a missing field is empty, anything else is refused by the schema). */
+function readForm(form: FormData): SettingsFormInput {
+  return Object.fromEntries(
+    SETTINGS_FIELDS.map((key) => {
+      const value = form.get(key);
+      return [key, typeof value === "string" ? value : ""];
+    }),
+  ) as SettingsFormInput;
+}
+
+function firstErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path[0] as SettingsField;
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const noStore = { "Cache-Control": "no-store" };
+  const parsed = settingsFormSchema.safeParse(readForm(await request.formData()));
+  if (!parsed.success) {
+    const fieldErrors = firstErrors(parsed.error.issues);
+    return data<ActionResult>({ ok: false, error: parsed.error.issues[0].message, fieldErrors }, { status: 400, headers: noStore });
+  }
+  try {
+    await updateSettings(context.db, parsed.data);
+  } catch (error) {
+    if (error instanceof SettingsError) {
+      return data<ActionResult>({ ok: false, error: error.message, fieldErrors: error.fieldErrors }, { status: 400, headers: noStore });
+    }
+    context.log.error({ err: error }, "settings save failed");
+    return data<ActionResult>(
+      { ok: false, error: "The settings could not be saved. Please try again.", fieldErrors: {} },
+      { status: 500, headers: noStore },
+    );
+  }
+  return data<ActionResult>({ ok: true }, { headers: noStore });
+}
+
+export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
+  const { values } = loaderData;
+  const fetcher = useFetcher<ActionResult>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [tab, setTab] = useState<TabValue>("general");
+  const [logoUrl, setLogoUrl] = useState(values.logoUrl);
+  const [faviconUrl, setFaviconUrl] = useState(values.faviconUrl);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const saving = fetcher.state !== "idle";
+
+  function showProblem(fieldErrors: FieldErrors, message: string) {
+    setErrors(fieldErrors);
+    toast.error("Error", message);
+    const first = SETTINGS_FIELDS.find((key) => fieldErrors[key]);
+    if (!first) return;
+    setTab(SETTINGS_FIELD_TAB[first]);
+    // Focus the field once its tab is shown.
+    requestAnimationFrame(() => {
+      const element = formRef.current?.querySelector<HTMLElement>(`#settings-${first}, #settings-${first.replace("Url", "")}-file`);
+      element?.focus();
+    });
+  }
+
+  useEffect(() => {
+    if (!fetcher.data) return;
+    if (fetcher.data.ok) {
+      setErrors({});
+      toast.success("Settings updated", "Website settings have been updated successfully");
+    } else {
+      showProblem(fetcher.data.fieldErrors, fetcher.data.error);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.data]);
+
+  function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    // Same schema as the server: refuse early with the same messages; the server checks again.
+    const parsed = settingsFormSchema.safeParse(readForm(form));
+    if (!parsed.success) {
+      showProblem(firstErrors(parsed.error.issues), parsed.error.issues[0].message);
+      return;
+    }
+    setErrors({});
+    void fetcher.submit(form, { method: "post" });
+  }
+
+  const tabContent = "space-y-5 rounded-lg border border-slate-200 bg-white p-6 shadow-sm data-[state=inactive]:hidden";
+
+  return (
+    <div className="mx-auto w-full max-w-4xl px-4 py-8">
+      <Button asChild variant="ghost" className="mb-4 -ml-2">
+        <Link to="/admin">
+          <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+          Back to Dashboard
+        </Link>
+      </Button>
+      <h1 className="text-3xl font-bold text-slate-900">Website Settings</h1>
+      <p className="mt-1 text-slate-700">Manage your website configuration and appearance</p>
+
+      <fetcher.Form ref={formRef} method="post" noValidate onSubmit={submit} className="mt-6">
+        <Tabs.Root value={tab} onValueChange={(value) => setTab(value as TabValue)}>
+          <Tabs.List aria-label="Settings sections" className="grid w-full grid-cols-2 gap-1 rounded-md bg-slate-100 p-1 sm:grid-cols-4">
+            {TABS.map((t) => (
+              <Tabs.Trigger
+                key={t.value}
+                value={t.value}
+                className="rounded px-3 py-1.5 text-sm font-medium text-slate-700 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm"
+              >
+                {t.label}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+
+          {/* forceMount keeps every tab's inputs in the form, so one save sends them all. */}
+          <Tabs.Content value="general" forceMount className={`mt-4 ${tabContent}`}>
+            <h2 className="text-xl font-semibold text-slate-900">General</h2>
+            <SettingsInput name="siteName" label="Site Name" required defaultValue={values.siteName} error={errors.siteName} maxLength={100} />
+            <SettingsInput name="siteTagline" label="Tagline" defaultValue={values.siteTagline} error={errors.siteTagline} maxLength={200} />
+            <SettingsTextarea name="siteDescription" label="Description" rows={3} defaultValue={values.siteDescription} error={errors.siteDescription} maxLength={1000} />
+            <SettingsTextarea name="footerText" label="Footer Text" rows={2} defaultValue={values.footerText} error={errors.footerText} maxLength={500} />
+          </Tabs.Content>
+
+          <Tabs.Content value="branding" forceMount className={`mt-4 ${tabContent}`}>
+            <h2 className="text-xl font-semibold text-slate-900">Branding</h2>
+            <SettingsImageField
+              kind="logo"
+              label="Logo"
+              description="JPEG, PNG, SVG or WebP. SVG logos are converted to PNG."
+              value={logoUrl}
+              onChange={setLogoUrl}
+              error={errors.logoUrl}
+            />
+            <SettingsImageField
+              kind="favicon"
+              label="Favicon"
+              description="ICO or PNG, ideally square."
+              value={faviconUrl}
+              onChange={setFaviconUrl}
+              error={errors.faviconUrl}
+            />
+          </Tabs.Content>
+
+          <Tabs.Content value="contact" forceMount className={`mt-4 ${tabContent}`}>
+            <h2 className="text-xl font-semibold text-slate-900">Contact</h2>
+            <SettingsInput name="contactEmail" label="Email" type="email" autoComplete="email" defaultValue={values.contactEmail} error={errors.contactEmail} maxLength={254} />
+            <SettingsInput name="contactPhone" label="Phone" type="tel" autoComplete="tel" defaultValue={values.contactPhone} error={errors.contactPhone} maxLength={40} />
+          </Tabs.Content>
+
+          <Tabs.Content value="social" forceMount className={`mt-4 ${tabContent}`}>
+            <h2 className="text-xl font-semibold text-slate-900">Social Media</h2>
+            <SettingsInput name="facebookUrl" label="Facebook" type="url" placeholder="https://facebook.com/yourpage" defaultValue={values.facebookUrl} error={errors.facebookUrl} />
+            <SettingsInput name="twitterUrl" label="Twitter/X" type="url" placeholder="https://x.com/yourhandle" defaultValue={values.twitterUrl} error={errors.twitterUrl} />
+            <SettingsInput name="instagramUrl" label="Instagram" type="url" placeholder="https://instagram.com/yourhandle" defaultValue={values.instagramUrl} error={errors.instagramUrl} />
+            <SettingsInput name="linkedinUrl" label="LinkedIn" type="url" placeholder="https://linkedin.com/company/yourcompany" defaultValue={values.linkedinUrl} error={errors.linkedinUrl} />
+            <SettingsInput name="youtubeUrl" label="YouTube" type="url" placeholder="https://youtube.com/@yourchannel" defaultValue={values.youtubeUrl} error={errors.youtubeUrl} />
+          </Tabs.Content>
+        </Tabs.Root>
+
+        <div className="mt-6 flex justify-end">
+          <Button type="submit" disabled={saving}>
+            {saving ? "Saving..." : "Save Settings"}
+          </Button>
+        </div>
+      </fetcher.Form>
+    </div>
+  );
 }

@@ -1,0 +1,199 @@
+import fs from "node:fs/promises";
+import { and, count, desc, eq, like, or } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import sharp from "sharp";
+import type { Db } from "~/db/client.server";
+import { articles, categories, comments, media, websiteSettings } from "~/db/schema";
+import { slugify } from "~/domain/categories/categories.schema";
+import type { Bucket, Storage } from "~/lib/storage.server";
+import { UploadError } from "~/lib/uploads.server";
+import type { AcceptedType } from "./media.schema";
+import { MEDIA_LIST_LIMIT, type PublishMediaInput } from "./media-publish.schema";
+
+/** An expected refusal of a media operation: a stable code for programs, a message for people. */
+export class MediaError extends Error {
+  constructor(
+    readonly code: "not_found" | "in_use" | "slug_taken" | "unknown_category",
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface MediaItem {
+  id: string;
+  bucket: string;
+  name: string;
+  originalName: string;
+  contentType: string;
+  size: number;
+  createdAt: Date;
+  url: string;
+}
+
+/** One bucket's files, newest first, capped at MEDIA_LIST_LIMIT, with the bucket's total. */
+export async function listMedia(db: Db, storage: Storage, bucket: Bucket, limit = MEDIA_LIST_LIMIT) {
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: media.id,
+        bucket: media.bucket,
+        name: media.name,
+        originalName: media.originalName,
+        contentType: media.contentType,
+        size: media.size,
+        createdAt: media.createdAt,
+      })
+      .from(media)
+      .where(eq(media.bucket, bucket))
+      .orderBy(desc(media.createdAt), desc(media.id))
+      .limit(limit),
+    db.select({ total: count() }).from(media).where(eq(media.bucket, bucket)),
+  ]);
+  const items: MediaItem[] = rows.map((row) => ({ ...row, url: storage.publicUrl(bucket, row.name) }));
+  return { items, total };
+}
+
+/** Matches a stored URL column that points at this file, relative ("/media/…") or absolute. */
+function pointsAt(column: AnyPgColumn, path: string) {
+  // Generated names hold only letters, digits, dots and hyphens: no LIKE wildcards to escape.
+  return or(eq(column, path), like(column, `%${path}`));
+}
+
+/**
+ * Where a stored file is still used: an article (featured image, video), a comment (image, video)
+ * or the website settings (logo, favicon). Null when nothing uses it.
+ */
+export async function findMediaUsage(db: Db, storage: Storage, bucket: Bucket, name: string): Promise<string | null> {
+  const path = storage.publicUrl(bucket, name);
+  const [article] = await db
+    .select({ title: articles.title })
+    .from(articles)
+    .where(or(pointsAt(articles.featuredImage, path), pointsAt(articles.videoUrl, path)))
+    .limit(1);
+  if (article) return `This file is used by the article “${article.title}”. Remove it there first.`;
+
+  const [comment] = await db
+    .select({ author: comments.authorName, article: articles.title })
+    .from(comments)
+    .innerJoin(articles, eq(comments.articleId, articles.id))
+    .where(or(pointsAt(comments.imageUrl, path), pointsAt(comments.videoUrl, path)))
+    .limit(1);
+  if (comment) {
+    return `This file is attached to a comment by ${comment.author} on “${comment.article}”. Delete that comment first.`;
+  }
+
+  const [settings] = await db
+    .select({ logoUrl: websiteSettings.logoUrl, faviconUrl: websiteSettings.faviconUrl })
+    .from(websiteSettings)
+    .where(or(pointsAt(websiteSettings.logoUrl, path), pointsAt(websiteSettings.faviconUrl, path)))
+    .limit(1);
+  if (settings) {
+    const what = settings.logoUrl?.endsWith(path) ? "logo" : "favicon";
+    return `This file is the website ${what}. Remove it in Website Settings first.`;
+  }
+  return null;
+}
+
+async function getMediaRow(db: Db, bucket: Bucket, name: string) {
+  const [row] = await db
+    .select({ id: media.id, bucket: media.bucket, name: media.name, contentType: media.contentType })
+    .from(media)
+    .where(and(eq(media.bucket, bucket), eq(media.name, name)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Deletes a stored file, refusing while an article, a comment or the settings use it. The row goes
+ * first, then the file: a crash in between leaves an unlisted file, never a row without its file.
+ */
+export async function deleteMedia(db: Db, storage: Storage, bucket: Bucket, name: string): Promise<void> {
+  const row = await getMediaRow(db, bucket, name);
+  if (!row) throw new MediaError("not_found", 404, "This file no longer exists.");
+  const usage = await findMediaUsage(db, storage, bucket, name);
+  if (usage) throw new MediaError("in_use", 409, usage);
+  await db.delete(media).where(eq(media.id, row.id));
+  await storage.delete(bucket, name);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === "23505") return true;
+  }
+  return false;
+}
+
+/**
+ * "Publish Article with Media": a new article whose slug comes from the title. An image becomes the
+ * featured image, a video the video; a document sets neither.
+ */
+export async function publishMediaArticle(db: Db, storage: Storage, input: PublishMediaInput) {
+  const row = await getMediaRow(db, input.bucket, input.name);
+  if (!row) throw new MediaError("not_found", 404, "This file no longer exists.");
+  if (input.categoryId) {
+    const [category] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, input.categoryId));
+    if (!category) throw new MediaError("unknown_category", 400, "The selected category no longer exists.");
+  }
+  const slug = slugify(input.title);
+  const slugTaken = () =>
+    new MediaError("slug_taken", 409, `An article with the slug “${slug}” already exists. Choose a different title.`);
+  const [existing] = await db.select({ id: articles.id }).from(articles).where(eq(articles.slug, slug)).limit(1);
+  if (existing) throw slugTaken();
+  const url = storage.publicUrl(input.bucket, input.name);
+  try {
+    const [article] = await db
+      .insert(articles)
+      .values({
+        title: input.title,
+        slug,
+        excerpt: input.excerpt,
+        content: input.content,
+        categoryId: input.categoryId,
+        featuredImage: input.bucket === "images" ? url : null,
+        videoUrl: input.bucket === "videos" ? url : null,
+      })
+      .returning({ id: articles.id, slug: articles.slug });
+    return article;
+  } catch (error) {
+    // Two publishes of the same title at once: the unique index decides, with the same message.
+    if (isUniqueViolation(error)) throw slugTaken();
+    throw error;
+  }
+}
+
+const PNG_TYPE: AcceptedType = { mime: "image/png", extension: "png", extensions: ["png"] };
+/** Rasterised logos are at least this wide (when the SVG is smaller) and fit in this box. */
+const LOGO_TARGET_WIDTH = 800;
+const LOGO_MAX_SIZE = 2000;
+const UNREADABLE_SVG = "This SVG logo could not be read. Upload a valid SVG, PNG, JPEG or WebP image.";
+
+/**
+ * An uploaded SVG logo is never stored as SVG (it could carry scripts): it is rasterised to PNG.
+ * librsvg gets the bytes without a base location, so it cannot fetch external references.
+ */
+export async function rasteriseSvgLogo(file: string, contentType: string): Promise<AcceptedType | void> {
+  if (contentType !== "image/svg+xml") return;
+  const svg = await fs.readFile(file);
+  let meta;
+  try {
+    meta = await sharp(svg).metadata();
+  } catch {
+    throw new UploadError(415, UNREADABLE_SVG);
+  }
+  const width = meta.width || LOGO_TARGET_WIDTH;
+  // Render small drawings at a higher density so the PNG stays sharp.
+  const density = Math.min(72 * Math.max(1, LOGO_TARGET_WIDTH / width), 2400);
+  let png: Buffer;
+  try {
+    png = await sharp(svg, { density, limitInputPixels: 100_000_000 })
+      .resize({ width: LOGO_MAX_SIZE, height: LOGO_MAX_SIZE, fit: "inside", withoutEnlargement: true })
+      .png()
+      .toBuffer();
+  } catch {
+    throw new UploadError(415, UNREADABLE_SVG);
+  }
+  await fs.writeFile(file, png);
+  return PNG_TYPE;
+}
