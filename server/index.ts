@@ -7,6 +7,7 @@ import expressStaticGzip from "express-static-gzip";
 import type { AppLoadContext, ServerBuild } from "react-router";
 import { createDb } from "../app/db/client.server";
 import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
+import { getSessionUser } from "../app/domain/accounts/guard.server";
 import { CLIENT_IP_HEADER, createAuth } from "../app/lib/auth.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
 import { EnvError, loadEnv } from "../app/lib/env.server";
@@ -153,6 +154,25 @@ async function main() {
     log.warn({ method: req.method, path: req.path, origin: source }, "cross-site request refused");
     res.status(403).setHeader("Cache-Control", "no-store");
     res.type("text/plain").send("Forbidden: cross-site request refused");
+  });
+
+  // Defence in depth at the door of the back office: a state change under /admin, and any request
+  // under /api/admin, from someone who is not an admin right now is answered 401/403 before routing
+  // (so even a screen without an action never answers 405 to an anonymous caller). Every loader,
+  // action and resource route still calls the guard itself.
+  app.use(async (req, res, next) => {
+    const adminPage = /^\/admin(\/|\.data$|$)/.test(req.path) && !/^\/admin\/login(\.data)?\/?$/.test(req.path);
+    const adminApi = /^\/api\/admin(\/|$)/.test(req.path);
+    if (!(adminApi || (adminPage && req.method !== "GET" && req.method !== "HEAD"))) return next();
+    try {
+      const headers = new Headers();
+      if (req.headers.cookie) headers.set("cookie", req.headers.cookie);
+      const user = await getSessionUser(new Request(`${publicOrigin}${req.originalUrl}`, { headers }), services);
+      if (user?.isAdmin) return next();
+      res.status(user ? 403 : 401).json({ error: user ? "Admin access required" : "Sign in required" });
+    } catch (error) {
+      next(error);
+    }
   });
 
   app.get("/healthz", async (_req, res) => {

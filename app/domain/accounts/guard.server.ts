@@ -1,4 +1,6 @@
 import { data, redirect, type AppLoadContext } from "react-router";
+import { isSessionCookiePresent } from "~/lib/auth-cookie";
+import { isAdmin } from "./accounts.server";
 
 export interface SessionUser {
   id: string;
@@ -6,12 +8,28 @@ export interface SessionUser {
   isAdmin: boolean;
 }
 
+// One lookup per incoming request (root, layout and page loaders share the Request object); nothing
+// outlives the request, so a grant, a revoke or a sign-out counts from the very next request.
+const perRequest = new WeakMap<Request, Promise<SessionUser | null>>();
+
+async function lookUpSessionUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
+  if (!isSessionCookiePresent(request.headers.get("cookie") ?? undefined)) return null;
+  const session = await context.auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true } });
+  if (!session) return null;
+  return { id: session.user.id, email: session.user.email, isAdmin: await isAdmin(context.db, session.user.id) };
+}
+
 /**
- * The signed-in user of a request, or null. (The accounts work implements this with Better Auth's
- * session and the user_roles table; until then nobody is signed in.)
+ * The signed-in user of a request, or null: Better Auth's database session, and admin only while
+ * user_roles holds (user, 'admin'), read on every request.
  */
-export async function getSessionUser(_request: Request, _context: AppLoadContext): Promise<SessionUser | null> {
-  return null;
+export function getSessionUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
+  let pending = perRequest.get(request);
+  if (!pending) {
+    pending = lookUpSessionUser(request, context);
+    perRequest.set(request, pending);
+  }
+  return pending;
 }
 
 /**
@@ -21,13 +39,15 @@ export async function getSessionUser(_request: Request, _context: AppLoadContext
 export async function requireAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {
   const user = await getSessionUser(request, context);
   if (user?.isAdmin) return user;
-  if (request.method === "GET" || request.method === "HEAD") throw redirect("/admin/login");
-  throw data({ error: user ? "Admin access required" : "Sign in required" }, { status: user ? 403 : 401 });
+  if (request.method === "GET" || request.method === "HEAD") {
+    throw redirect("/admin/login", { headers: { "Cache-Control": "no-store" } });
+  }
+  throw data({ error: user ? "Admin access required" : "Sign in required" }, { status: user ? 403 : 401, headers: { "Cache-Control": "no-store" } });
 }
 
 /** The guard of every admin resource route (uploads, media, settings, event stream): 401/403, never a redirect. */
 export async function requireAdminApi(request: Request, context: AppLoadContext): Promise<SessionUser> {
   const user = await getSessionUser(request, context);
   if (user?.isAdmin) return user;
-  throw data({ error: user ? "Admin access required" : "Sign in required" }, { status: user ? 403 : 401 });
+  throw data({ error: user ? "Admin access required" : "Sign in required" }, { status: user ? 403 : 401, headers: { "Cache-Control": "no-store" } });
 }

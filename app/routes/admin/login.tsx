@@ -1,4 +1,160 @@
-// Placeholder until the admin work fills this route in.
-export default function Placeholder() {
-  return null;
+import { useState, type FormEvent } from "react";
+import { data, redirect } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Input, Label } from "~/components/ui/input";
+import { toast } from "~/components/ui/toaster";
+import { getSessionUser } from "~/domain/accounts/guard.server";
+import { pageMeta } from "~/lib/page-meta";
+import type { Route } from "./+types/login";
+
+/** The spec's post-login redirect delay. */
+const REDIRECT_DELAY_MS = 100;
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageMeta(matches, { title: "Admin Login", path: "/admin/login" }), { name: "robots", content: "noindex" }];
+}
+
+export function headers() {
+  return { "Cache-Control": "no-store" };
+}
+
+/** A signed-in admin has nothing to do here and goes straight to the dashboard. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getSessionUser(request, context);
+  if (user?.isAdmin) throw redirect("/admin", { headers: { "Cache-Control": "no-store" } });
+  return data({ signedInAs: user?.email ?? null }, { headers: { "Cache-Control": "no-store" } });
+}
+
+type Mode = "signIn" | "signUp";
+
+/** The message Better Auth (or the sign-in limit) answered with, for the failure toast. */
+async function errorMessageOf(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { message?: unknown };
+    if (typeof body?.message === "string" && body.message) return body.message;
+  } catch {
+    // not JSON: fall through to the status line
+  }
+  return response.statusText || `Request failed with status ${response.status}`;
+}
+
+async function postJson(path: string, body: unknown): Promise<Response> {
+  return fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    credentials: "same-origin",
+    body: JSON.stringify(body),
+  });
+}
+
+export default function AdminLogin({ loaderData }: Route.ComponentProps) {
+  const [mode, setMode] = useState<Mode>("signIn");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [submitting, setSubmitting] = useState(false);
+  const signingUp = mode === "signUp";
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!email.trim() || !password) {
+      toast.error("Missing fields", "Please enter both email and password");
+      return;
+    }
+    setSubmitting(true);
+    const failureTitle = signingUp ? "Signup failed" : "Login failed";
+    try {
+      const address = email.trim();
+      if (signingUp) {
+        const response = await postJson("/api/auth/sign-up/email", {
+          email: address,
+          password,
+          name: address.split("@")[0] || address,
+          callbackURL: "/",
+        });
+        if (!response.ok) {
+          toast.error(failureTitle, await errorMessageOf(response));
+          return;
+        }
+        toast.success("Account created!", "Please contact an admin to grant you admin access.");
+        setMode("signIn");
+        setPassword("");
+      } else {
+        const response = await postJson("/api/auth/sign-in/email", { email: address, password });
+        if (!response.ok) {
+          toast.error(failureTitle, await errorMessageOf(response));
+          return;
+        }
+        // A full document load, so every loader (header, guard) sees the new session cookie.
+        setTimeout(() => window.location.assign("/admin"), REDIRECT_DELAY_MS);
+      }
+    } catch (error) {
+      toast.error(failureTitle, error instanceof Error ? error.message : "Network error. Please try again.");
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  const buttonLabel = submitting ? (signingUp ? "Creating account..." : "Signing in...") : signingUp ? "Sign Up" : "Sign In";
+
+  return (
+    <main className="flex flex-1 items-center justify-center bg-slate-50 px-4 py-12">
+      <div className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-8 shadow-sm">
+        <h1 className="text-center text-2xl font-bold text-slate-900">{signingUp ? "Create Account" : "Admin Login"}</h1>
+        <p className="mt-2 text-center text-sm text-slate-600">
+          {signingUp ? "Sign up for a new account" : "Sign in to access the admin dashboard"}
+        </p>
+        {loaderData.signedInAs ? (
+          <p className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900" role="status">
+            You are signed in as {loaderData.signedInAs}, but this account does not have admin access.
+          </p>
+        ) : null}
+        <form className="mt-6 space-y-4" onSubmit={handleSubmit} noValidate>
+          <div className="space-y-2">
+            <Label htmlFor="login-email">Email</Label>
+            <Input
+              id="login-email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              placeholder="admin@example.com"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              disabled={submitting}
+            />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="login-password">Password</Label>
+            <Input
+              id="login-password"
+              name="password"
+              type="password"
+              autoComplete={signingUp ? "new-password" : "current-password"}
+              placeholder="••••••••"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              disabled={submitting}
+            />
+          </div>
+          <Button type="submit" className="w-full" disabled={submitting}>
+            {buttonLabel}
+          </Button>
+        </form>
+        <div className="mt-4 text-center">
+          <Button
+            type="button"
+            variant="link"
+            onClick={() => setMode(signingUp ? "signIn" : "signUp")}
+            disabled={submitting}
+          >
+            {signingUp ? "Already have an account? Sign In" : "Don't have an account? Sign Up"}
+          </Button>
+        </div>
+        <p className="mt-2 text-center text-sm">
+          <a href="/" className="text-brand-700 underline-offset-4 hover:underline">
+            Back to site
+          </a>
+        </p>
+      </div>
+    </main>
+  );
 }

@@ -1,0 +1,136 @@
+import { randomBytes } from "node:crypto";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { user, userRoles } from "~/db/schema";
+import { defaultNameFor, type Auth } from "~/lib/auth.server";
+import { ADMIN_ROLE, accountEmailSchema, accountPasswordSchema } from "./accounts.schema";
+
+/** An expected problem with an account operation: `code` for programs, `message` for people. */
+export class AccountError extends Error {
+  constructor(
+    readonly code: "invalid_email" | "invalid_password" | "unknown_user" | "already_exists",
+    message: string,
+  ) {
+    super(message);
+    this.name = "AccountError";
+  }
+}
+
+export function normalizeEmail(input: string): string {
+  const parsed = accountEmailSchema.safeParse(input);
+  if (!parsed.success) throw new AccountError("invalid_email", `"${input}" is not a valid e-mail address.`);
+  return parsed.data;
+}
+
+function checkPassword(password: string): void {
+  const parsed = accountPasswordSchema.safeParse(password);
+  if (!parsed.success) throw new AccountError("invalid_password", `The password ${parsed.error.issues[0]!.message}.`);
+}
+
+/** True when user_roles holds (userId, 'admin'). Read on every request: a grant or revoke counts at once. */
+export async function isAdmin(db: Db, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ role: userRoles.role })
+    .from(userRoles)
+    .where(and(eq(userRoles.userId, userId), eq(userRoles.role, ADMIN_ROLE)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [row] = await db
+    .select({ id: user.id, email: user.email })
+    .from(user)
+    .where(eq(user.email, normalizeEmail(email)))
+    .limit(1);
+  return row ?? null;
+}
+
+async function requireUserByEmail(db: Db, email: string) {
+  const found = await findUserByEmail(db, email);
+  if (!found) throw new AccountError("unknown_user", `No account with the e-mail address ${normalizeEmail(email)}.`);
+  return found;
+}
+
+/** Makes the account an admin. Returns false when it already was one. */
+export async function grantAdmin(db: Db, email: string): Promise<boolean> {
+  const found = await requireUserByEmail(db, email);
+  const inserted = await db
+    .insert(userRoles)
+    .values({ userId: found.id, role: ADMIN_ROLE })
+    .onConflictDoNothing()
+    .returning({ userId: userRoles.userId });
+  return inserted.length > 0;
+}
+
+/** Takes the admin role away. Returns false when the account was not an admin. */
+export async function revokeAdmin(db: Db, email: string): Promise<boolean> {
+  const found = await requireUserByEmail(db, email);
+  const deleted = await db
+    .delete(userRoles)
+    .where(and(eq(userRoles.userId, found.id), eq(userRoles.role, ADMIN_ROLE)))
+    .returning({ userId: userRoles.userId });
+  return deleted.length > 0;
+}
+
+export interface AccountSummary {
+  email: string;
+  isAdmin: boolean;
+  emailVerified: boolean;
+  createdAt: Date;
+}
+
+export async function listAccounts(db: Db): Promise<AccountSummary[]> {
+  return db
+    .select({
+      email: user.email,
+      emailVerified: user.emailVerified,
+      createdAt: user.createdAt,
+      isAdmin: sql<boolean>`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${user.id} and ${userRoles.role} = ${ADMIN_ROLE})`,
+    })
+    .from(user)
+    .orderBy(asc(user.email));
+}
+
+/** A password for `admin create` without --password: 18 random bytes, URL-safe. */
+export function generatePassword(): string {
+  return randomBytes(18).toString("base64url");
+}
+
+/**
+ * Creates an e-mail + password account the way Better Auth's sign-up does (its own user creation
+ * and its own password hasher), already verified since an operator vouches for it. Never an admin
+ * by itself.
+ */
+export async function createPasswordAccount(auth: Auth, db: Db, email: string, password: string) {
+  const normalized = normalizeEmail(email);
+  checkPassword(password);
+  if (await findUserByEmail(db, normalized)) throw new AccountError("already_exists", `An account with the e-mail address ${normalized} already exists.`);
+  const ctx = await auth.$context;
+  const hash = await ctx.password.hash(password);
+  const created = await ctx.internalAdapter.createUser(
+    { email: normalized, name: defaultNameFor(normalized), emailVerified: true },
+    { method: "email-password" },
+  );
+  await ctx.internalAdapter.linkAccount({ userId: created.id, providerId: "credential", accountId: created.id, password: hash });
+  return { id: created.id, email: created.email };
+}
+
+/**
+ * ADMIN_EMAIL + ADMIN_PASSWORD at start: the account exists (created with that password when
+ * missing; an existing account keeps its password) and is an admin.
+ */
+export async function ensureAdminAccount(auth: Auth, db: Db, email: string, password: string) {
+  let created = false;
+  if (!(await findUserByEmail(db, email))) {
+    try {
+      await createPasswordAccount(auth, db, email, password);
+      created = true;
+    } catch (error) {
+      // Another process starting at the same moment may have created it first.
+      if (!(error instanceof AccountError && error.code === "already_exists") && !(await findUserByEmail(db, email))) throw error;
+    }
+  }
+  const granted = await grantAdmin(db, email);
+  return { created, granted };
+}

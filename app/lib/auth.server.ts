@@ -1,0 +1,80 @@
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { betterAuth } from "better-auth/minimal";
+import type { Db } from "~/db/client.server";
+import * as schema from "~/db/schema";
+import { getSettings } from "~/domain/settings/settings.server";
+import type { Logger } from "./logger.server";
+import { verificationMail, type Mailer } from "./mail.server";
+
+/**
+ * The header server/index.ts overwrites on every request with the client address Express derived
+ * (honouring `trust proxy`), so a client cannot choose the IP its sign-in attempts are counted under.
+ */
+export const CLIENT_IP_HEADER = "x-frontpage-client-ip";
+
+/** Better Auth's sign-up and sign-in need a name; the login form has none, so the address's local part serves. */
+export function defaultNameFor(email: string): string {
+  return email.split("@")[0] || email;
+}
+
+export interface AuthOptions {
+  db: Db;
+  /** The site's canonical origin (env.publicUrl): links in mails and the secure-cookie decision. */
+  baseURL: string;
+  secret: string;
+  mailer: Mailer;
+  log: Logger;
+}
+
+/**
+ * Better Auth for e-mail + password with sessions in PostgreSQL (through Drizzle). Sign-up makes an
+ * ordinary account and does not sign in; the confirmation mail's link returns to the site root.
+ * Sign-in attempts are limited by the /api/auth route against the login_attempts table, so Better
+ * Auth's own in-memory limiter is off.
+ */
+export function createAuth({ db, baseURL, secret, mailer, log }: AuthOptions) {
+  const secure = baseURL.startsWith("https://");
+  return betterAuth({
+    appName: "Frontpage",
+    baseURL,
+    basePath: "/api/auth",
+    secret,
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: false,
+      autoSignIn: false,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: false,
+      autoSignInAfterVerification: false,
+      async sendVerificationEmail({ user, url }) {
+        const settings = await getSettings(db).catch(() => null);
+        await mailer.send(verificationMail({ to: user.email, siteName: settings?.siteName ?? "Frontpage", url }));
+      },
+    },
+    // A browser on this very origin is trusted as well as PUBLIC_URL (server/index.ts refuses cross-site posts first).
+    trustedOrigins: (request) => (request ? [new URL(request.url).origin] : []),
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    advanced: {
+      useSecureCookies: secure,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure, path: "/" },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    logger: {
+      log: (level, message, ...args) => {
+        const fn = level === "error" ? log.error : level === "warn" ? log.warn : level === "info" ? log.info : log.debug;
+        fn.call(log, { betterAuth: args.length ? args : undefined }, message);
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
