@@ -1,0 +1,235 @@
+import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeEach, describe, expect, test } from "vitest";
+import { articles, categories, comments, media, websiteSettings } from "~/db/schema";
+import { createLocalStorage } from "~/lib/storage.server";
+import { receiveUpload, UploadError } from "~/lib/uploads.server";
+import { createTestDatabase } from "../../../tests/setup/test-database";
+import { publishMediaSchema } from "./media-publish.schema";
+import { deleteMedia, findMediaUsage, listMedia, MediaError, publishMediaArticle, rasteriseSvgLogo } from "./media.server";
+
+const { db } = await createTestDatabase();
+const root = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-media-"));
+const storage = createLocalStorage(root);
+afterAll(() => fs.rm(root, { recursive: true, force: true }));
+
+const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#c33" } }).png().toBuffer();
+
+function uploadRequest(body: Buffer | string, fileName: string, type: string) {
+  const form = new FormData();
+  form.append("file", new File([typeof body === "string" ? body : new Uint8Array(body)], fileName, { type }));
+  return new Request("http://localhost/api/admin/uploads/x", { method: "POST", body: form });
+}
+
+async function storeFile(bucket: "images" | "videos" | "files", name: string, contentType: string) {
+  const tmp = path.join(root, `tmp-${name}`);
+  await fs.writeFile(tmp, "x");
+  await storage.put(bucket, name, tmp, contentType);
+  await db.insert(media).values({ bucket, name, originalName: name, contentType, size: 1 });
+  return storage.publicUrl(bucket, name);
+}
+
+async function refusal(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(MediaError);
+  return error as MediaError;
+}
+
+beforeEach(async () => {
+  await db.delete(comments);
+  await db.delete(articles);
+  await db.delete(categories);
+  await db.delete(media);
+  await db.delete(websiteSettings);
+});
+
+describe("listMedia", () => {
+  test("lists one bucket's files newest first, with their URLs and the bucket's total", async () => {
+    await db.insert(media).values([
+      { bucket: "images", name: "1-old.png", originalName: "old.png", contentType: "image/png", size: 1, createdAt: new Date("2026-01-01") },
+      { bucket: "images", name: "2-new.png", originalName: "new.png", contentType: "image/png", size: 1, createdAt: new Date("2026-02-01") },
+      { bucket: "videos", name: "3-clip.mp4", originalName: "clip.mp4", contentType: "video/mp4", size: 1 },
+    ]);
+    const { items, total } = await listMedia(db, storage, "images");
+    expect(total).toBe(2);
+    expect(items.map((i) => i.name)).toEqual(["2-new.png", "1-old.png"]);
+    expect(items[0].url).toBe("/media/images/2-new.png");
+  });
+
+  test("caps the list and still reports the full total", async () => {
+    await db.insert(media).values(
+      Array.from({ length: 5 }, (_, i) => ({ bucket: "files", name: `${i}-f.pdf`, originalName: "f.pdf", contentType: "application/pdf", size: 1 })),
+    );
+    const { items, total } = await listMedia(db, storage, "files", 3);
+    expect(items).toHaveLength(3);
+    expect(total).toBe(5);
+  });
+});
+
+describe("deleteMedia", () => {
+  test("deletes an unused file's row and its bytes", async () => {
+    await storeFile("images", "10-free.png", "image/png");
+    await deleteMedia(db, storage, "images", "10-free.png");
+    expect(await db.select().from(media)).toHaveLength(0);
+    expect(existsSync(path.join(root, "images", "10-free.png"))).toBe(false);
+  });
+
+  test("refuses to delete an article's featured image and names the article", async () => {
+    const url = await storeFile("images", "11-cover.png", "image/png");
+    await db.insert(articles).values({ title: "Harbour Lights", slug: "harbour-lights", content: "c", featuredImage: url });
+    const error = await refusal(deleteMedia(db, storage, "images", "11-cover.png"));
+    expect(error.code).toBe("in_use");
+    expect(error.status).toBe(409);
+    expect(error.message).toBe("This file is used by the article “Harbour Lights”. Remove it there first.");
+    expect(await db.select().from(media)).toHaveLength(1);
+    expect(existsSync(path.join(root, "images", "11-cover.png"))).toBe(true);
+  });
+
+  test("refuses to delete an article's video, also when the article stored an absolute URL", async () => {
+    const url = await storeFile("videos", "12-clip.mp4", "video/mp4");
+    await db.insert(articles).values({ title: "Clip", slug: "clip", content: "c", videoUrl: `https://news.example${url}` });
+    const error = await refusal(deleteMedia(db, storage, "videos", "12-clip.mp4"));
+    expect(error.message).toContain("“Clip”");
+  });
+
+  test("refuses to delete a comment's attachment", async () => {
+    const url = await storeFile("images", "13-att.png", "image/png");
+    const [article] = await db.insert(articles).values({ title: "Town Hall", slug: "town-hall", content: "c" }).returning();
+    await db.insert(comments).values({ articleId: article.id, authorName: "Ada", authorEmail: "ada@example.com", content: "hi", imageUrl: url });
+    const error = await refusal(deleteMedia(db, storage, "images", "13-att.png"));
+    expect(error.message).toBe("This file is attached to a comment by Ada on “Town Hall”. Delete that comment first.");
+  });
+
+  test("refuses to delete the website logo or favicon", async () => {
+    const logo = await storeFile("images", "14-logo.png", "image/png");
+    const favicon = await storeFile("images", "15-fav.png", "image/png");
+    await db.insert(websiteSettings).values({ id: 1, siteName: "Site", logoUrl: logo, faviconUrl: favicon });
+    expect((await refusal(deleteMedia(db, storage, "images", "14-logo.png"))).message).toBe(
+      "This file is the website logo. Remove it in Website Settings first.",
+    );
+    expect((await refusal(deleteMedia(db, storage, "images", "15-fav.png"))).message).toBe(
+      "This file is the website favicon. Remove it in Website Settings first.",
+    );
+  });
+
+  test("a file whose name only starts like a used one is not considered used", async () => {
+    const used = await storeFile("images", "16-a.png", "image/png");
+    await storeFile("images", "116-a.png", "image/png");
+    await db.insert(articles).values({ title: "A", slug: "a", content: "c", featuredImage: used });
+    expect(await findMediaUsage(db, storage, "images", "116-a.png")).toBeNull();
+  });
+
+  test("an unknown file is a 404", async () => {
+    const error = await refusal(deleteMedia(db, storage, "images", "17-missing.png"));
+    expect(error.status).toBe(404);
+  });
+});
+
+describe("publishMediaArticle", () => {
+  const input = (bucket: "images" | "videos" | "files", name: string, extra: Record<string, string> = {}) =>
+    publishMediaSchema.parse({ bucket, name, title: "Storm Over The Bay!", categoryId: "", excerpt: "", content: "Body", ...extra });
+
+  test("an image sets the featured image only; an empty category and excerpt become null", async () => {
+    const url = await storeFile("images", "20-pic.png", "image/png");
+    const article = await publishMediaArticle(db, storage, input("images", "20-pic.png"));
+    expect(article.slug).toBe("storm-over-the-bay");
+    const [row] = await db.select().from(articles).where(eq(articles.id, article.id));
+    expect(row).toMatchObject({ featuredImage: url, videoUrl: null, categoryId: null, excerpt: null, content: "Body" });
+  });
+
+  test("a video sets the video only, and the chosen category is kept", async () => {
+    const url = await storeFile("videos", "21-v.mp4", "video/mp4");
+    const [category] = await db.insert(categories).values({ name: "News", slug: "news" }).returning();
+    const article = await publishMediaArticle(db, storage, input("videos", "21-v.mp4", { categoryId: category.id, excerpt: "Short" }));
+    const [row] = await db.select().from(articles).where(eq(articles.id, article.id));
+    expect(row).toMatchObject({ featuredImage: null, videoUrl: url, categoryId: category.id, excerpt: "Short" });
+  });
+
+  test("a document sets neither the featured image nor the video", async () => {
+    await storeFile("files", "22-doc.pdf", "application/pdf");
+    const article = await publishMediaArticle(db, storage, input("files", "22-doc.pdf"));
+    const [row] = await db.select().from(articles).where(eq(articles.id, article.id));
+    expect(row).toMatchObject({ featuredImage: null, videoUrl: null });
+  });
+
+  test("a taken slug is refused with a clear message and nothing is inserted", async () => {
+    await storeFile("images", "23-pic.png", "image/png");
+    await db.insert(articles).values({ title: "Old", slug: "storm-over-the-bay", content: "c" });
+    const error = await refusal(publishMediaArticle(db, storage, input("images", "23-pic.png")));
+    expect(error.code).toBe("slug_taken");
+    expect(error.message).toBe("An article with the slug “storm-over-the-bay” already exists. Choose a different title.");
+    expect(await db.select().from(articles)).toHaveLength(1);
+  });
+
+  test("an unknown category or media file is refused", async () => {
+    await storeFile("images", "24-pic.png", "image/png");
+    const unknownCategory = await refusal(
+      publishMediaArticle(db, storage, input("images", "24-pic.png", { categoryId: "00000000-0000-4000-8000-000000000000" })),
+    );
+    expect(unknownCategory.code).toBe("unknown_category");
+    expect((await refusal(publishMediaArticle(db, storage, input("images", "25-gone.png")))).status).toBe(404);
+  });
+
+  test("the form schema requires title and content", () => {
+    const result = publishMediaSchema.safeParse({ bucket: "images", name: "a.png", title: " ", categoryId: "", excerpt: "", content: "" });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => i.message)).toEqual(expect.arrayContaining(["Title is required", "Content is required"]));
+  });
+});
+
+describe("logo uploads", () => {
+  test("an SVG logo is rasterised and stored as a PNG, never as SVG", async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><script>alert(1)</script><rect width="120" height="40" fill="#036"/></svg>`;
+    const stored = await receiveUpload({
+      request: uploadRequest(svg, "brand.svg", "image/svg+xml"),
+      db,
+      storage,
+      kind: "logo",
+      source: "branding",
+      transform: rasteriseSvgLogo,
+    });
+    expect(stored.contentType).toBe("image/png");
+    expect(stored.name).toMatch(/^\d+-[a-z0-9]+\.png$/);
+    const bytes = await fs.readFile(path.join(root, "images", stored.name));
+    const meta = await sharp(bytes).metadata();
+    expect(meta.format).toBe("png");
+    expect(meta.width).toBeGreaterThanOrEqual(120);
+    expect(bytes.includes("<script")).toBe(false);
+    const [row] = await db.select().from(media).where(eq(media.name, stored.name));
+    expect(row.contentType).toBe("image/png");
+  });
+
+  test("a PNG logo is stored unchanged", async () => {
+    const stored = await receiveUpload({
+      request: uploadRequest(png, "logo.png", "image/png"),
+      db,
+      storage,
+      kind: "logo",
+      source: "branding",
+      transform: rasteriseSvgLogo,
+    });
+    expect(stored.contentType).toBe("image/png");
+    expect(stored.size).toBe(png.length);
+  });
+
+  test("a broken SVG logo is refused with 415 and leaves nothing behind", async () => {
+    const error = await receiveUpload({
+      request: uploadRequest("<svg xmlns='http://www.w3.org/2000/svg'><rect", "bad.svg", "image/svg+xml"),
+      db,
+      storage,
+      kind: "logo",
+      source: "branding",
+      transform: rasteriseSvgLogo,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UploadError);
+    expect((error as UploadError).status).toBe(415);
+    expect(await db.select().from(media)).toHaveLength(0);
+  });
+});

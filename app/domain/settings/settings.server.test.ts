@@ -1,0 +1,99 @@
+import { beforeEach, describe, expect, test } from "vitest";
+import { media, websiteSettings } from "~/db/schema";
+import { createTestDatabase } from "../../../tests/setup/test-database";
+import { settingsFormSchema, type SettingsFormInput } from "./settings.schema";
+import { getSettings, SettingsError, updateSettings } from "./settings.server";
+
+const { db } = await createTestDatabase();
+
+const valid: SettingsFormInput = {
+  siteName: "  The Daily Harbour ",
+  siteTagline: "News by the water",
+  siteDescription: "",
+  footerText: "Made in New York",
+  logoUrl: "",
+  faviconUrl: "",
+  contactEmail: "desk@harbour.example",
+  contactPhone: "+1 (212) 555-0100",
+  facebookUrl: "https://facebook.com/harbour",
+  twitterUrl: "",
+  instagramUrl: "",
+  linkedinUrl: "http://linkedin.com/company/harbour",
+  youtubeUrl: "",
+};
+
+function errorsOf(input: Partial<SettingsFormInput>) {
+  const result = settingsFormSchema.safeParse({ ...valid, ...input });
+  return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path[0], i.message]));
+}
+
+describe("settingsFormSchema", () => {
+  test("trims values and turns empty optional fields into null", () => {
+    const parsed = settingsFormSchema.parse(valid);
+    expect(parsed.siteName).toBe("The Daily Harbour");
+    expect(parsed.siteDescription).toBeNull();
+    expect(parsed.twitterUrl).toBeNull();
+    expect(parsed.logoUrl).toBeNull();
+  });
+
+  test("the site name is required", () => {
+    expect(errorsOf({ siteName: "   " })).toEqual({ siteName: "Site name is required" });
+  });
+
+  test("the contact e-mail must be valid or empty", () => {
+    expect(errorsOf({ contactEmail: "not-an-email" })).toEqual({ contactEmail: "Enter a valid email address" });
+    expect(errorsOf({ contactEmail: "" })).toEqual({});
+  });
+
+  test("social links must be http(s) URLs or empty", () => {
+    expect(errorsOf({ youtubeUrl: "javascript:alert(1)" })).toEqual({ youtubeUrl: "YouTube URL must be a link starting with http:// or https://" });
+    expect(errorsOf({ twitterUrl: "x.com/someone" })).toEqual({ twitterUrl: "Twitter/X URL must be a link starting with http:// or https://" });
+  });
+
+  test("logo and favicon must be our own uploaded images", () => {
+    expect(errorsOf({ logoUrl: "https://evil.example/logo.png" })).toEqual({ logoUrl: "Logo must be an image uploaded here" });
+    expect(errorsOf({ faviconUrl: "/media/files/123-a.pdf" })).toEqual({ faviconUrl: "Favicon must be an image uploaded here" });
+    expect(errorsOf({ logoUrl: "/media/images/../secret" })).toEqual({ logoUrl: "Logo must be an image uploaded here" });
+    expect(errorsOf({ logoUrl: "/media/images/123-abc.png" })).toEqual({});
+  });
+});
+
+describe("updateSettings", () => {
+  beforeEach(async () => {
+    await db.delete(websiteSettings);
+    await db.delete(media);
+  });
+
+  test("saves every field of the form into the one settings row", async () => {
+    await db.insert(media).values({ bucket: "images", name: "1-logo.png", originalName: "logo.png", contentType: "image/png", size: 1 });
+    await updateSettings(db, settingsFormSchema.parse({ ...valid, logoUrl: "/media/images/1-logo.png" }));
+    await updateSettings(db, settingsFormSchema.parse({ ...valid, siteName: "Second Save", logoUrl: "/media/images/1-logo.png" }));
+    const rows = await db.select().from(websiteSettings);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      id: 1,
+      siteName: "Second Save",
+      siteTagline: "News by the water",
+      siteDescription: null,
+      logoUrl: "/media/images/1-logo.png",
+      contactEmail: "desk@harbour.example",
+      linkedinUrl: "http://linkedin.com/company/harbour",
+    });
+    expect((await getSettings(db)).siteName).toBe("Second Save");
+  });
+
+  test("a logo that is not a stored upload is refused and nothing changes", async () => {
+    await db.insert(websiteSettings).values({ id: 1, siteName: "Before" });
+    const error = await updateSettings(db, settingsFormSchema.parse({ ...valid, logoUrl: "/media/images/9-missing.png" })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SettingsError);
+    expect((error as SettingsError).fieldErrors).toEqual({ logoUrl: "Logo must be an image uploaded here" });
+    expect((await getSettings(db)).siteName).toBe("Before");
+  });
+
+  test("saving leaves settings the form does not show untouched", async () => {
+    await db.insert(websiteSettings).values({ id: 1, siteName: "Before", adClientId: "ca-pub-123", analyticsId: "G-XYZ" });
+    await updateSettings(db, settingsFormSchema.parse(valid));
+    const saved = await getSettings(db);
+    expect(saved).toMatchObject({ siteName: "The Daily Harbour", adClientId: "ca-pub-123", analyticsId: "G-XYZ" });
+  });
+});
