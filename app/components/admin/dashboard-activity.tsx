@@ -16,12 +16,14 @@ import { CommentList } from "./dashboard-stat-cards";
 
 function Count({ icon: Icon, label, value }: { icon: typeof Eye; label: string; value: number }) {
   return (
-    <div className="flex items-center gap-3 rounded-md border border-slate-200 bg-white p-4">
-      <Icon className="h-5 w-5 text-brand-700" aria-hidden="true" />
-      <div>
-        <dt className="text-xs font-medium text-slate-700">{label}</dt>
-        <dd className="text-2xl font-bold text-slate-900">{formatCount(value)}</dd>
-      </div>
+    <div className="rounded-md border border-slate-200 bg-white p-4">
+      <dt className="flex items-center gap-2 text-xs font-medium text-slate-700">
+        <Icon className="h-4 w-4 text-brand-700" aria-hidden="true" />
+        {label}
+      </dt>
+      <dd className="mt-1 text-2xl font-bold text-slate-900" data-testid={`activity-${label.toLowerCase()}`}>
+        {formatCount(value)}
+      </dd>
     </div>
   );
 }
