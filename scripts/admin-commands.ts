@@ -1,0 +1,128 @@
+import type { Db } from "../app/db/client.server";
+import {
+  AccountError,
+  createPasswordAccount,
+  generatePassword,
+  grantAdmin,
+  listAccounts,
+  normalizeEmail,
+  revokeAdmin,
+} from "../app/domain/accounts/accounts.server";
+import type { Auth } from "../app/lib/auth.server";
+
+export const USAGE = `Usage: npm run admin -- <command>
+
+Commands:
+  create <email> [--password <password>]  Create an account (prints a generated password when none is given)
+  grant <email>                           Make an account an admin
+  revoke <email>                          Take the admin role away from an account
+  list                                    List every account and whether it is an admin
+
+The database is the server's: DATABASE_URL when set, otherwise the embedded one in DATA_DIR (default ./data).`;
+
+/** Exit codes: 0 done, 1 the operation was refused (unknown account, already exists), 2 bad usage or input. */
+export const EXIT_OK = 0;
+export const EXIT_REFUSED = 1;
+export const EXIT_USAGE = 2;
+
+export interface Output {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface ParsedCommand {
+  command: "create" | "grant" | "revoke" | "list" | "help";
+  email?: string;
+  password?: string;
+}
+
+export class UsageError extends Error {}
+
+/** Parses the arguments after `npm run admin --`; throws UsageError with a message for people. */
+export function parseAdminArgs(argv: string[]): ParsedCommand {
+  const [command, ...rest] = argv;
+  if (!command || command === "help" || command === "--help" || command === "-h") return { command: "help" };
+  const positional: string[] = [];
+  let password: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === "--password") {
+      if (command !== "create") throw new UsageError(`--password is only accepted by "create".`);
+      const value = rest[++i];
+      if (value === undefined) throw new UsageError("--password needs a value.");
+      password = value;
+    } else if (arg.startsWith("--password=")) {
+      if (command !== "create") throw new UsageError(`--password is only accepted by "create".`);
+      password = arg.slice("--password=".length);
+    } else if (arg.startsWith("--")) {
+      throw new UsageError(`Unknown option ${arg}.`);
+    } else {
+      positional.push(arg);
+    }
+  }
+  switch (command) {
+    case "list":
+      if (positional.length) throw new UsageError(`"list" takes no arguments.`);
+      return { command };
+    case "create":
+    case "grant":
+    case "revoke":
+      if (positional.length !== 1) throw new UsageError(`"${command}" needs exactly one e-mail address.`);
+      return { command, email: positional[0], password };
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+/** Runs one admin command against a database; returns the process exit code. */
+export async function runAdminCommand(parsed: ParsedCommand, services: { db: Db; auth: () => Auth }, io: Output): Promise<number> {
+  const { db } = services;
+  try {
+    switch (parsed.command) {
+      case "help":
+        io.out(USAGE);
+        return EXIT_OK;
+      case "list": {
+        const accounts = await listAccounts(db);
+        if (accounts.length === 0) {
+          io.out("No accounts yet.");
+          return EXIT_OK;
+        }
+        const width = Math.max(5, ...accounts.map((a) => a.email.length));
+        io.out(`${"EMAIL".padEnd(width)}  ADMIN  VERIFIED  CREATED`);
+        for (const a of accounts) {
+          io.out(`${a.email.padEnd(width)}  ${(a.isAdmin ? "yes" : "no").padEnd(5)}  ${(a.emailVerified ? "yes" : "no").padEnd(8)}  ${a.createdAt.toISOString().slice(0, 10)}`);
+        }
+        return EXIT_OK;
+      }
+      case "create": {
+        const email = normalizeEmail(parsed.email!);
+        const generated = parsed.password === undefined;
+        const password = parsed.password ?? generatePassword();
+        await createPasswordAccount(services.auth(), db, email, password);
+        io.out(`Created the account ${email}.`);
+        if (generated) io.out(`Password: ${password}`);
+        io.out(`It is not an admin yet; make it one with: npm run admin -- grant ${email}`);
+        return EXIT_OK;
+      }
+      case "grant": {
+        const email = normalizeEmail(parsed.email!);
+        const changed = await grantAdmin(db, email);
+        io.out(changed ? `${email} is now an admin.` : `${email} is already an admin.`);
+        return EXIT_OK;
+      }
+      case "revoke": {
+        const email = normalizeEmail(parsed.email!);
+        const changed = await revokeAdmin(db, email);
+        io.out(changed ? `${email} is no longer an admin.` : `${email} was not an admin.`);
+        return EXIT_OK;
+      }
+    }
+  } catch (error) {
+    if (error instanceof AccountError) {
+      io.err(`Error: ${error.message}`);
+      return error.code === "invalid_email" || error.code === "invalid_password" ? EXIT_USAGE : EXIT_REFUSED;
+    }
+    throw error;
+  }
+}
