@@ -1,0 +1,152 @@
+import { expect, test, type Page } from "@playwright/test";
+
+// The e2e server (tests/setup/e2e-server.mjs) starts with this admin and the demo content.
+const ADMIN = { email: "admin@example.com", password: "admin-password-123" };
+
+// A valid 1×1 PNG: uploads are checked from their bytes, so it has to be a real image.
+const PNG_1PX = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+async function signIn(page: Page) {
+  // Wait for hydration: the sign-in form is handled by the page's script.
+  await page.goto("/admin/login", { waitUntil: "networkidle" });
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL(/\/admin$/);
+}
+
+/** The sonner toast holding `text` (title or description). */
+const toastWith = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
+
+test.describe("admin content screens", () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page);
+  });
+
+  test("create a category, create an article with an image, see it on the site, edit it, delete it", async ({ page }) => {
+    const run = Date.now().toString(36);
+    const categoryName = `E2E Desk ${run}`;
+    const categorySlug = `e2e-desk-${run}`;
+
+    // Category: the slug follows the name; on success the dialog closes and the row appears.
+    await page.goto("/admin/categories", { waitUntil: "networkidle" });
+    await page.getByRole("button", { name: "New Category" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create New Category" });
+    await dialog.getByLabel("Name *").fill(categoryName);
+    await expect(dialog.getByLabel("Slug *")).toHaveValue(categorySlug);
+    await dialog.getByRole("button", { name: "Create", exact: true }).click();
+    await expect(toastWith(page, "Category created")).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("row", { name: new RegExp(categoryName) })).toBeVisible();
+
+    // Article: blank required fields are refused with the spec's notice first.
+    const title = `Harbour lights festival ${run} draws crowds`;
+    const slug = `harbour-lights-festival-${run}-draws-crowds`;
+    await page.goto("/admin/articles/new", { waitUntil: "networkidle" });
+    await expect(page.getByRole("heading", { level: 1, name: "Create New Article" })).toBeVisible();
+    await page.getByRole("button", { name: "Create Article" }).click();
+    await expect(toastWith(page, "Please fill in all required fields")).toBeVisible();
+    await expect(page).toHaveURL(/\/admin\/articles\/new$/);
+
+    await page.getByLabel("Title *").fill(title);
+    await expect(page.getByLabel("Slug *")).toHaveValue(slug);
+    await page.getByLabel("Category").selectOption({ label: categoryName });
+    await page.getByLabel("Author Name").fill("E2E Reporter");
+    await page.getByLabel("Excerpt").fill("Lanterns along the quay for three nights.");
+    await page.getByLabel("Content *").fill("The festival opened on Friday.\nThousands walked the quay.");
+    await page.getByLabel("Upload Image").setInputFiles({ name: "lantern.png", mimeType: "image/png", buffer: PNG_1PX });
+    await expect(toastWith(page, "Featured image uploaded successfully")).toBeVisible();
+    await expect(page.getByRole("img", { name: "Featured image preview" })).toHaveAttribute("src", /^\/media\/images\//);
+    await page.getByRole("button", { name: "Create Article" }).click();
+    await expect(page).toHaveURL(/\/admin\/articles$/);
+    await expect(toastWith(page, "Article created successfully")).toBeVisible();
+    const row = page.getByRole("row", { name: new RegExp(title) });
+    await expect(row).toContainText(categoryName);
+    await expect(row).toContainText("E2E Reporter");
+
+    // The reader site shows it: home, its category page, its own page with the image.
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: new RegExp(title) }).first()).toBeVisible();
+    await page.goto(`/category/${categorySlug}`);
+    await expect(page.getByText(title).first()).toBeVisible();
+    await page.goto(`/article/${slug}`);
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    await expect(page.locator('img[src^="/media/images/"]').first()).toBeVisible();
+
+    // A slug another article uses is refused with a clear message, not a database error.
+    await page.goto("/admin/articles/new", { waitUntil: "networkidle" });
+    await page.getByLabel("Title *").fill(title);
+    await page.getByLabel("Content *").fill("Duplicate");
+    await page.getByRole("button", { name: "Create Article" }).click();
+    await expect(page.getByText("This slug is already used by another article.").first()).toBeVisible();
+    await expect(page).toHaveURL(/\/admin\/articles\/new$/);
+
+    // Edit: the form is filled with the stored values; the new title shows on the article page.
+    await page.goto("/admin/articles", { waitUntil: "networkidle" });
+    await page.getByRole("link", { name: `Edit “${title}”` }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Edit Article" })).toBeVisible();
+    await expect(page.getByLabel("Content *")).toHaveValue(/The festival opened on Friday/);
+    const newTitle = `${title} (updated)`;
+    await page.getByLabel("Title *").fill(newTitle);
+    await page.getByLabel("Slug *").fill(slug); // the slug stays editable: keep the old address
+    await page.getByRole("button", { name: "Update Article" }).click();
+    await expect(page).toHaveURL(/\/admin\/articles$/);
+    await expect(toastWith(page, "Article updated successfully")).toBeVisible();
+    await page.goto(`/article/${slug}`);
+    await expect(page.getByRole("heading", { level: 1, name: newTitle })).toBeVisible();
+
+    // Delete, after the confirmation.
+    await page.goto("/admin/articles", { waitUntil: "networkidle" });
+    await page.getByRole("button", { name: `Delete “${newTitle}”` }).click();
+    const confirm = page.getByRole("alertdialog");
+    await expect(confirm).toContainText("Are you sure you want to delete this article?");
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await expect(toastWith(page, "The article has been deleted successfully.")).toBeVisible();
+    await expect(page.getByRole("row", { name: new RegExp(newTitle.replace(/[()]/g, "\\$&")) })).toHaveCount(0);
+    expect((await page.request.get(`/article/${slug}`)).status()).toBe(404);
+
+    // And the category goes too.
+    await page.goto("/admin/categories", { waitUntil: "networkidle" });
+    await page.getByRole("button", { name: `Delete ${categoryName}` }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await expect(toastWith(page, "Category deleted")).toBeVisible();
+    await expect(page.getByRole("row", { name: new RegExp(categoryName) })).toHaveCount(0);
+  });
+
+  test("an unknown article id returns to the list with the spec's error", async ({ page }) => {
+    await page.goto("/admin/articles/edit/00000000-0000-4000-8000-000000000000");
+    await expect(page).toHaveURL(/\/admin\/articles$/);
+    await expect(toastWith(page, "Failed to load article")).toBeVisible();
+  });
+
+  test("a moderator deletes a comment after confirming", async ({ page }) => {
+    await page.goto("/admin/comments", { waitUntil: "networkidle" });
+    await expect(page.getByRole("heading", { level: 1, name: "Moderate Comments" })).toBeVisible();
+    const first = page.getByRole("listitem").filter({ has: page.getByRole("button", { name: /^Delete comment by / }) }).first();
+    const text = (await first.locator("p").first().textContent())!.trim();
+    await first.getByRole("button", { name: /^Delete comment by / }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Delete Comment" });
+    await expect(confirm).toContainText("Are you sure you want to delete this comment? This action cannot be undone.");
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await expect(toastWith(page, "The comment has been removed successfully")).toBeVisible();
+    await expect(page.getByText(text, { exact: true })).toHaveCount(0);
+  });
+});
+
+test("the content screens refuse anonymous visitors", async ({ browser }) => {
+  const anonymous = await browser.newContext();
+  const page = await anonymous.newPage();
+  for (const path of ["/admin/articles", "/admin/articles/new", "/admin/categories", "/admin/comments"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/admin\/login$/);
+  }
+  const response = await anonymous.request.post("/admin/categories", {
+    form: { intent: "create", name: "Intruder", slug: "intruder" },
+    headers: { Origin: "http://localhost" },
+  });
+  expect([401, 403]).toContain(response.status());
+  await anonymous.close();
+});
