@@ -1,0 +1,46 @@
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = 3203;
+const BASE_URL = `http://localhost:${PORT}`;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  // Two cores: one browser at a time keeps the server and the tests from timing each other out.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  // "list" prints every test and a closing "N passed" summary.
+  reporter: [["list"]],
+  use: {
+    baseURL: BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    // Builds the app, then runs the production server on a fresh data directory with demo content.
+    command: "node tests/setup/e2e-server.mjs",
+    url: `${BASE_URL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe", // the server logs at LOG_LEVEL=warn: only problems show
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
+  },
+});

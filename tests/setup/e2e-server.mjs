@@ -1,0 +1,68 @@
+// The production server for the end-to-end tests: builds the app, then runs server/index.ts with
+// NODE_ENV=production on a fresh data directory (its own embedded PostgreSQL, demo content seeded).
+// Playwright starts this as its webServer and stops it with SIGTERM; we pass the signal on so the
+// server stops its PostgreSQL, then remove the data directory.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const port = process.env.E2E_PORT ?? "3203";
+
+if (process.env.E2E_SKIP_BUILD !== "1") {
+  // The build's output is shown only when it fails, to keep the test report readable.
+  const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  if (build.status !== 0) {
+    process.stderr.write(build.stdout ?? "");
+    process.stderr.write(build.stderr ?? "");
+    console.error(`e2e-server: npm run build failed (exit ${build.status ?? build.signal})`);
+    process.exit(1);
+  }
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "frontpage-e2e-"));
+// As root, PostgreSQL runs as its own user, which must be able to enter the directory.
+fs.chmodSync(dataDir, 0o755);
+
+const server = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server/index.ts"], {
+  cwd: root,
+  stdio: ["ignore", "inherit", "inherit"],
+  // Its own process group: Playwright signals our whole group on shutdown, and PostgreSQL (the
+  // server's child) must be stopped by the server, after its connections close, not signalled directly.
+  detached: true,
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: port,
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    SEED_DEMO: "1",
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
+    ADMIN_EMAIL: "admin@example.com",
+    ADMIN_PASSWORD: "admin-password-123",
+    DATABASE_URL: "",
+    PUBLIC_URL: "",
+  },
+});
+
+let stopping = false;
+function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  if (server.exitCode === null) server.kill(signal);
+  // If the server hangs, do not leave PostgreSQL's directory (or this process) behind forever.
+  setTimeout(() => server.kill("SIGKILL"), 15_000).unref();
+}
+process.on("SIGTERM", () => stop("SIGTERM"));
+process.on("SIGINT", () => stop("SIGINT"));
+
+// Whatever ends this process, do not leave the server running on its own.
+process.on("exit", () => {
+  if (server.exitCode === null && server.signalCode === null) server.kill("SIGTERM");
+});
+
+server.on("exit", (code, signal) => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0)));
+});
