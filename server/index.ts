@@ -20,7 +20,7 @@ import { withoutTheirExitHooks } from "./exit-hooks";
 import { mediaRouter } from "./media-route";
 import { migrateDatabase } from "./migrate";
 import { PageCache } from "./page-cache";
-import { createAppHandler } from "./request-handler";
+import { createAppHandler, openEventStreams } from "./request-handler";
 import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
 
@@ -244,6 +244,8 @@ async function main() {
           resolve();
         });
         server.closeIdleConnections();
+        // Event streams never finish on their own; browsers reconnect to another process.
+        for (const stream of openEventStreams) stream.end();
       }),
   );
 }

@@ -34,6 +34,9 @@ function toFetchRequest(req: express.Request, res: express.Response): Request {
   return new Request(url.href, init);
 }
 
+/** Open server-sent event streams: they never end by themselves, so shutdown ends them. */
+export const openEventStreams = new Set<express.Response>();
+
 async function sendFetchResponse(res: express.Response, response: Response) {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel();
@@ -41,7 +44,11 @@ async function sendFetchResponse(res: express.Response, response: Response) {
   }
   res.status(response.status);
   for (const [key, value] of response.headers.entries()) res.append(key, value);
-  if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
+  if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) {
+    res.flushHeaders();
+    openEventStreams.add(res);
+    res.on("close", () => openEventStreams.delete(res));
+  }
   if (!response.body) {
     res.end();
     return;
