@@ -1,0 +1,148 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, test } from "vitest";
+import { user, userRoles } from "~/db/schema";
+import { createTestDatabase } from "../../../tests/setup/test-database";
+import { EXIT_OK, EXIT_REFUSED, EXIT_USAGE, parseAdminArgs, runAdminCommand } from "../../../scripts/admin-commands";
+import { ensureAdminAccount, grantAdmin, isAdmin, revokeAdmin } from "./accounts.server";
+import { getSessionUser, requireAdmin, requireAdminApi } from "./guard.server";
+import { adminRequest, createTestAuth, describeThrown, signIn, signUp } from "./test-auth.server";
+
+const { db } = await createTestDatabase();
+const t = createTestAuth(db);
+
+async function guardOutcome(guard: typeof requireAdmin, method: string, cookie: string | null) {
+  try {
+    const u = await guard(adminRequest(method, cookie), t.context);
+    return { status: 200, email: u.email };
+  } catch (thrown) {
+    return describeThrown(thrown);
+  }
+}
+
+function cli(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = runAdminCommand(parseAdminArgs(args), { db, auth: () => t.auth }, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return code.then((c) => ({ code: c, out: out.join("\n"), err: err.join("\n") }));
+}
+
+describe("the admin guard", () => {
+  test("an anonymous page request is redirected to /admin/login, any other method gets 401", async () => {
+    expect(await guardOutcome(requireAdmin, "GET", null)).toEqual({ status: 302, location: "/admin/login" });
+    expect(await guardOutcome(requireAdmin, "HEAD", null)).toEqual({ status: 302, location: "/admin/login" });
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) expect(await guardOutcome(requireAdmin, method, null)).toEqual({ status: 401 });
+    expect(await guardOutcome(requireAdminApi, "GET", null)).toEqual({ status: 401 });
+  });
+
+  test("a forged or unknown session cookie counts as anonymous", async () => {
+    expect(await guardOutcome(requireAdmin, "POST", "better-auth.session_token=forged.value")).toEqual({ status: 401 });
+  });
+
+  test("a signed-up ordinary user is redirected from pages and refused 403 elsewhere", async () => {
+    const response = await signUp(t, "reader@example.com", "reader-password-1");
+    expect(response.status).toBe(200);
+    const { response: signedIn, cookie } = await signIn(t, "reader@example.com", "reader-password-1");
+    expect(signedIn.status).toBe(200);
+    expect(cookie).toBeTruthy();
+    expect(await getSessionUser(adminRequest("GET", cookie), t.context)).toMatchObject({ email: "reader@example.com", isAdmin: false });
+    expect(await guardOutcome(requireAdmin, "GET", cookie)).toEqual({ status: 302, location: "/admin/login" });
+    expect(await guardOutcome(requireAdmin, "POST", cookie)).toEqual({ status: 403 });
+    expect(await guardOutcome(requireAdminApi, "GET", cookie)).toEqual({ status: 403 });
+  });
+
+  test("sign-up makes an ordinary account and mails a confirmation link that returns to the site root", async () => {
+    await signUp(t, "newcomer@example.com", "newcomer-password");
+    const [row] = await db.select({ id: user.id }).from(user).where(eq(user.email, "newcomer@example.com"));
+    expect(row).toBeDefined();
+    expect(await isAdmin(db, row!.id)).toBe(false);
+    const mail = t.mails.find((m) => m.to === "newcomer@example.com");
+    expect(mail?.link).toMatch(/\/api\/auth\/verify-email\?token=[^&]+&callbackURL=%2F$/);
+  });
+
+  test("grant takes effect on the user's next request and revoke takes it away again", async () => {
+    await signUp(t, "editor@example.com", "editor-password-1");
+    const { cookie } = await signIn(t, "editor@example.com", "editor-password-1");
+    expect(await guardOutcome(requireAdmin, "POST", cookie)).toEqual({ status: 403 });
+
+    expect(await grantAdmin(db, "editor@example.com")).toBe(true);
+    expect(await guardOutcome(requireAdmin, "POST", cookie)).toEqual({ status: 200, email: "editor@example.com" });
+    expect(await guardOutcome(requireAdminApi, "DELETE", cookie)).toEqual({ status: 200, email: "editor@example.com" });
+
+    expect(await revokeAdmin(db, "editor@example.com")).toBe(true);
+    expect(await guardOutcome(requireAdmin, "GET", cookie)).toEqual({ status: 302, location: "/admin/login" });
+    expect(await revokeAdmin(db, "editor@example.com")).toBe(false);
+  });
+
+  test("after sign-out, replaying the old session cookie gets no admin access", async () => {
+    await ensureAdminAccount(t.auth, db, "boss@example.com", "boss-password-1");
+    const { cookie } = await signIn(t, "boss@example.com", "boss-password-1");
+    expect(await guardOutcome(requireAdmin, "GET", cookie)).toEqual({ status: 200, email: "boss@example.com" });
+
+    await t.auth.api.signOut({ headers: new Headers({ cookie: cookie! }) });
+
+    expect(await getSessionUser(adminRequest("GET", cookie), t.context)).toBeNull();
+    expect(await guardOutcome(requireAdmin, "GET", cookie)).toEqual({ status: 302, location: "/admin/login" });
+    expect(await guardOutcome(requireAdmin, "POST", cookie)).toEqual({ status: 401 });
+  });
+});
+
+describe("ADMIN_EMAIL at start", () => {
+  test("creates the account with that password and makes it an admin, once", async () => {
+    expect(await ensureAdminAccount(t.auth, db, "Chief@Example.com", "chief-password-1")).toEqual({ created: true, granted: true });
+    expect(await ensureAdminAccount(t.auth, db, "chief@example.com", "another-password")).toEqual({ created: false, granted: false });
+    // The existing account kept its first password.
+    expect((await signIn(t, "chief@example.com", "chief-password-1")).response.status).toBe(200);
+    expect((await signIn(t, "chief@example.com", "another-password", "198.51.100.7")).response.status).toBe(401);
+  });
+
+  test("an existing ordinary account is made an admin without touching its password", async () => {
+    await signUp(t, "promoted@example.com", "promoted-password");
+    expect(await ensureAdminAccount(t.auth, db, "promoted@example.com", "ignored-password")).toEqual({ created: false, granted: true });
+    const { cookie } = await signIn(t, "promoted@example.com", "promoted-password");
+    expect(await guardOutcome(requireAdmin, "GET", cookie)).toEqual({ status: 200, email: "promoted@example.com" });
+  });
+});
+
+describe("npm run admin", () => {
+  test("create without --password prints a generated password that signs in; the account is not an admin", async () => {
+    const result = await cli(["create", "Writer@Example.com"]);
+    expect(result.code).toBe(EXIT_OK);
+    expect(result.out).toContain("Created the account writer@example.com.");
+    const password = /Password: (\S+)/.exec(result.out)?.[1];
+    expect(password).toBeTruthy();
+    const { response, cookie } = await signIn(t, "writer@example.com", password!);
+    expect(response.status).toBe(200);
+    expect(await guardOutcome(requireAdmin, "POST", cookie)).toEqual({ status: 403 });
+  });
+
+  test("create --password uses that password; creating it twice is refused", async () => {
+    expect((await cli(["create", "given@example.com", "--password", "given-password-1"])).code).toBe(EXIT_OK);
+    expect((await signIn(t, "given@example.com", "given-password-1")).response.status).toBe(200);
+    const again = await cli(["create", "given@example.com", "--password", "given-password-1"]);
+    expect(again).toMatchObject({ code: EXIT_REFUSED, err: "Error: An account with the e-mail address given@example.com already exists." });
+  });
+
+  test("grant and revoke change user_roles; list shows who is an admin", async () => {
+    await cli(["create", "listed@example.com"]);
+    expect(await cli(["grant", "listed@example.com"])).toMatchObject({ code: EXIT_OK, out: "listed@example.com is now an admin." });
+    expect(await cli(["grant", "listed@example.com"])).toMatchObject({ code: EXIT_OK, out: "listed@example.com is already an admin." });
+    expect((await cli(["list"])).out).toMatch(/listed@example\.com\s+yes/);
+    expect(await cli(["revoke", "listed@example.com"])).toMatchObject({ code: EXIT_OK, out: "listed@example.com is no longer an admin." });
+    expect((await cli(["list"])).out).toMatch(/listed@example\.com\s+no/);
+    const [row] = await db.select({ id: user.id }).from(user).where(eq(user.email, "listed@example.com"));
+    expect(await db.select().from(userRoles).where(eq(userRoles.userId, row!.id))).toEqual([]);
+  });
+
+  test("unknown accounts, bad e-mails, short passwords and bad usage get clear messages and exit codes", async () => {
+    expect(await cli(["grant", "ghost@example.com"])).toMatchObject({ code: EXIT_REFUSED, err: "Error: No account with the e-mail address ghost@example.com." });
+    expect(await cli(["revoke", "ghost@example.com"])).toMatchObject({ code: EXIT_REFUSED });
+    expect(await cli(["grant", "not-an-email"])).toMatchObject({ code: EXIT_USAGE, err: 'Error: "not-an-email" is not a valid e-mail address.' });
+    expect(await cli(["create", "short@example.com", "--password", "short"])).toMatchObject({
+      code: EXIT_USAGE,
+      err: "Error: The password must be at least 8 characters.",
+    });
+    expect(() => parseAdminArgs(["frobnicate"])).toThrow('Unknown command "frobnicate".');
+    expect(() => parseAdminArgs(["grant"])).toThrow('"grant" needs exactly one e-mail address.');
+    expect(() => parseAdminArgs(["create", "a@example.com", "--password"])).toThrow("--password needs a value.");
+  });
+});

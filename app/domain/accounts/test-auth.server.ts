@@ -1,0 +1,73 @@
+import pino from "pino";
+import type { AppLoadContext } from "react-router";
+import type { Db } from "~/db/client.server";
+import { CLIENT_IP_HEADER, createAuth } from "~/lib/auth.server";
+import type { MailMessage } from "~/lib/mail.server";
+import { handleAuthRequest } from "./auth-handler.server";
+
+// Test helpers for the accounts area: a real Better Auth on a test database, requests as a browser
+// (or curl) would send them, and the mail it would have sent.
+
+export const ORIGIN = "http://localhost:3000";
+
+export function createTestAuth(db: Db) {
+  const log = pino({ level: "silent" });
+  const mails: MailMessage[] = [];
+  const auth = createAuth({
+    db,
+    baseURL: ORIGIN,
+    secret: "test-secret-test-secret-test-secret-0123456789",
+    mailer: { send: async (message) => void mails.push(message) },
+    log,
+  });
+  const context = { db, auth, log } as unknown as AppLoadContext;
+  return { auth, log, mails, context };
+}
+
+export type TestAuth = ReturnType<typeof createTestAuth>;
+
+export function authRequest(path: string, body: unknown, options: { ip?: string; cookie?: string } = {}) {
+  const headers = new Headers({ "content-type": "application/json", [CLIENT_IP_HEADER]: options.ip ?? "203.0.113.1" });
+  if (options.cookie) {
+    headers.set("cookie", options.cookie);
+    headers.set("origin", ORIGIN);
+  }
+  return new Request(`${ORIGIN}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+}
+
+/** Signs in through the /api/auth route (limit included); returns the response and the session cookie. */
+export async function signIn(t: TestAuth, email: string, password: string, ip?: string) {
+  const response = await handleAuthRequest(authRequest("/api/auth/sign-in/email", { email, password }, { ip }), {
+    auth: t.auth,
+    db: (t.context as { db: Db }).db,
+    log: t.log,
+  });
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .find((c) => c.startsWith("better-auth.session_token="));
+  return { response, cookie: cookie ?? null };
+}
+
+export async function signUp(t: TestAuth, email: string, password: string) {
+  return handleAuthRequest(authRequest("/api/auth/sign-up/email", { email, password, name: email.split("@")[0], callbackURL: "/" }), {
+    auth: t.auth,
+    db: (t.context as { db: Db }).db,
+    log: t.log,
+  });
+}
+
+/** A page or API request to the back office carrying (or not) a session cookie. */
+export function adminRequest(method: string, cookie: string | null, path = "/admin") {
+  const headers = new Headers();
+  if (cookie) headers.set("cookie", cookie);
+  return new Request(`${ORIGIN}${path}`, { method, headers });
+}
+
+/** What a guard threw: a redirect Response, or React Router's data() with a status. */
+export function describeThrown(thrown: unknown): { status: number; location?: string | null } {
+  if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("location") };
+  const init = (thrown as { init?: { status?: number } })?.init;
+  if (init?.status) return { status: init.status };
+  throw thrown;
+}
