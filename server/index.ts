@@ -187,7 +187,7 @@ async function main() {
       res.status(503).json({ status: "error", database: "down" });
     }
   });
-  app.use("/media", mediaRouter(db, storage));
+  app.use("/media", mediaRouter(db, storage, path.join(env.dataDir, "media", ".variants")));
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   if (dev) {

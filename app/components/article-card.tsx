@@ -2,6 +2,7 @@ import { Eye, PlayCircle } from "lucide-react";
 import { Link } from "react-router";
 import type { ArticleCard as ArticleCardData } from "~/domain/articles/articles.server";
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
+import { imageSrcSet } from "~/lib/image-variants";
 import { Skeleton } from "./ui/skeleton";
 
 export type SerializedCard = Omit<ArticleCardData, "createdAt"> & { createdAt: string | Date };
@@ -15,6 +16,8 @@ export function ArticleCard({ article, priority = false }: { article: Serialized
           {article.featuredImage ? (
             <img
               src={article.featuredImage}
+              srcSet={imageSrcSet(article.featuredImage, [480, 640, 960])}
+              sizes="(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"
               alt=""
               width={640}
               height={360}

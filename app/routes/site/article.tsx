@@ -11,6 +11,7 @@ import { getArticleBySlug } from "~/domain/articles/articles.server";
 import { commentInputSchema, COMMENT_FAILED, MISSING_FIELDS } from "~/domain/comments/comments.schema";
 import { CommentError, createComment, listArticleComments } from "~/domain/comments/comments.server";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
+import { imageSrcSet } from "~/lib/image-variants";
 import { pageMeta } from "~/lib/page-meta";
 import { VIEW_EVENT } from "~/lib/page-view-event";
 import { describeArticle } from "~/lib/seo";
@@ -104,6 +105,8 @@ export default function ArticlePage({ loaderData, matches }: Route.ComponentProp
         {article.featuredImage ? (
           <img
             src={article.featuredImage}
+            srcSet={imageSrcSet(article.featuredImage, [640, 960, 1280, 1600])}
+            sizes="(min-width: 896px) 864px, 100vw"
             alt=""
             width={1200}
             height={675}
