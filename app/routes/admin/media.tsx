@@ -111,7 +111,7 @@ export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
   const loading = revalidator.state === "loading";
 
   return (
-    <div className="mx-auto w-full max-w-6xl px-4 py-8">
+    <main className="mx-auto w-full max-w-6xl px-4 py-8">
       <Button asChild variant="ghost" className="mb-4 -ml-2">
         <Link to="/admin">
           <ArrowLeft className="h-4 w-4" aria-hidden="true" />
@@ -166,6 +166,6 @@ export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
       </Tabs.Root>
 
       <MediaPublishDialog item={publishing} categories={categories} onClose={() => setPublishing(null)} />
-    </div>
+    </main>
   );
 }

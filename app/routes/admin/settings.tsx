@@ -136,7 +136,7 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
   const tabContent = "space-y-5 rounded-lg border border-slate-200 bg-white p-6 shadow-sm data-[state=inactive]:hidden";
 
   return (
-    <div className="mx-auto w-full max-w-4xl px-4 py-8">
+    <main className="mx-auto w-full max-w-4xl px-4 py-8">
       <Button asChild variant="ghost" className="mb-4 -ml-2">
         <Link to="/admin">
           <ArrowLeft className="h-4 w-4" aria-hidden="true" />
@@ -205,12 +205,12 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
           </Tabs.Content>
         </Tabs.Root>
 
-        <div className="mt-6 flex justify-end">
+        <div className="mt-6 flex">
           <Button type="submit" disabled={saving}>
             {saving ? "Saving..." : "Save Settings"}
           </Button>
         </div>
       </fetcher.Form>
-    </div>
+    </main>
   );
 }
