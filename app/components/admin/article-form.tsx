@@ -58,6 +58,8 @@ export function ArticleForm({
   // Each answer of the action is announced once as the spec's notice.
   useEffect(() => {
     if (!failure) return;
+    // Take the keyboard (and the eye) to the first field the server refused.
+    document.querySelector<HTMLElement>('#article-form [aria-invalid="true"]')?.focus();
     if (failure.missingFields) toast.error(MISSING_FIELDS.title, MISSING_FIELDS.description);
     else if (failure.formError) toast.error("Error", failure.formError);
     else toast.error("Error", "Please correct the highlighted fields.");
@@ -86,7 +88,7 @@ export function ArticleForm({
       </Link>
       <h1 className="mb-6 text-3xl font-bold text-slate-900">{mode === "create" ? "Create New Article" : "Edit Article"}</h1>
 
-      <Form method="post" noValidate onSubmit={onSubmit} className="space-y-6 rounded-lg border border-slate-200 bg-white p-6">
+      <Form id="article-form" method="post" noValidate onSubmit={onSubmit} className="space-y-6 rounded-lg border border-slate-200 bg-white p-6">
         <div className="space-y-2">
           <Label htmlFor="title">Title *</Label>
           <Input

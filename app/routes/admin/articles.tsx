@@ -1,6 +1,6 @@
-import { ArrowLeft, Pencil, Plus, Trash2, Video } from "lucide-react";
+import { ArrowLeft, Loader2, Pencil, Plus, Trash2, Video } from "lucide-react";
 import { useEffect } from "react";
-import { data, Link, useFetcher } from "react-router";
+import { data, Link, useFetcher, useNavigation } from "react-router";
 import { AdminPagination, pageFromUrl } from "~/components/admin/admin-pagination";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
@@ -68,6 +68,10 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
   useNoticeToast();
   const fetcher = useFetcher<ArticleListActionData>({ key: "delete-article" });
   const deletingId = fetcher.state !== "idle" ? fetcher.formData?.get("id") : null;
+  // While an article's edit form loads, its row shows a spinner.
+  const navigation = useNavigation();
+  const openingId =
+    navigation.state === "loading" ? /^\/admin\/articles\/edit\/([^/]+)$/.exec(navigation.location.pathname)?.[1] : undefined;
 
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data) return;
@@ -141,7 +145,11 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                     <div className="flex justify-end gap-1">
                       <Button asChild variant="ghost" size="icon">
                         <Link to={`/admin/articles/edit/${article.id}`} aria-label={`Edit “${article.title}”`}>
-                          <Pencil aria-hidden="true" className="size-4" />
+                          {openingId === article.id ? (
+                            <Loader2 aria-hidden="true" className="size-4 animate-spin" />
+                          ) : (
+                            <Pencil aria-hidden="true" className="size-4" />
+                          )}
                         </Link>
                       </Button>
                       <ConfirmDialog
@@ -168,6 +176,9 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
+      <p role="status" className="sr-only">
+        {openingId ? "Loading article..." : ""}
+      </p>
       <AdminPagination basePath="/admin/articles" page={page} pageCount={pageCount} />
     </main>
   );
