@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from "react";
-import { data, redirect } from "react-router";
+import { data, redirect, useActionData } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
+import { handleAuthRequest } from "~/domain/accounts/auth-handler.server";
 import { getSessionUser } from "~/domain/accounts/guard.server";
 import { pageMeta } from "~/lib/page-meta";
 import type { Route } from "./+types/login";
@@ -27,6 +28,39 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type Mode = "signIn" | "signUp";
 
+/**
+ * Without JavaScript (or before hydration) the form posts here instead of being sent by fetch: the
+ * same Better Auth endpoints, the same attempt limit, the same messages.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const mode: Mode = form.get("mode") === "signUp" ? "signUp" : "signIn";
+  const email = String(form.get("email") ?? "").trim();
+  const password = String(form.get("password") ?? "");
+  const noStore = { "Cache-Control": "no-store" };
+  if (!email || !password) {
+    return data({ mode, title: "Missing fields", message: "Please enter both email and password", ok: false }, { status: 400, headers: noStore });
+  }
+  const headers = new Headers({ "content-type": "application/json" });
+  for (const name of ["cookie", "origin", "referer", "user-agent", "x-frontpage-client-ip"]) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  const path = mode === "signUp" ? "/api/auth/sign-up/email" : "/api/auth/sign-in/email";
+  const body = mode === "signUp" ? { email, password, name: email.split("@")[0] || email, callbackURL: "/" } : { email, password };
+  const response = await handleAuthRequest(new Request(new URL(path, request.url), { method: "POST", headers, body: JSON.stringify(body) }), context);
+  if (!response.ok) {
+    const title = mode === "signUp" ? "Signup failed" : "Login failed";
+    return data({ mode, title, message: await errorMessageOf(response), ok: false }, { status: response.status, headers: noStore });
+  }
+  if (mode === "signUp") {
+    return data({ mode: "signIn" as Mode, title: "Account created!", message: "Please contact an admin to grant you admin access.", ok: true }, { headers: noStore });
+  }
+  const out = new Headers(noStore);
+  for (const cookie of response.headers.getSetCookie()) out.append("Set-Cookie", cookie);
+  throw redirect("/admin", { headers: out });
+}
+
 /** The message Better Auth (or the sign-in limit) answered with, for the failure toast. */
 async function errorMessageOf(response: Response): Promise<string> {
   try {
@@ -48,7 +82,8 @@ async function postJson(path: string, body: unknown): Promise<Response> {
 }
 
 export default function AdminLogin({ loaderData }: Route.ComponentProps) {
-  const [mode, setMode] = useState<Mode>("signIn");
+  const result = useActionData<typeof action>();
+  const [mode, setMode] = useState<Mode>(result?.mode ?? "signIn");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [submitting, setSubmitting] = useState(false);
@@ -108,7 +143,16 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
             You are signed in as {loaderData.signedInAs}, but this account does not have admin access.
           </p>
         ) : null}
-        <form className="mt-6 space-y-4" onSubmit={handleSubmit} noValidate>
+        {result ? (
+          <p
+            className={result.ok ? "mt-4 rounded-md bg-green-50 p-3 text-sm text-green-900" : "mt-4 rounded-md bg-red-50 p-3 text-sm text-red-900"}
+            role={result.ok ? "status" : "alert"}
+          >
+            <strong>{result.title}</strong> {result.message}
+          </p>
+        ) : null}
+        <form method="post" className="mt-6 space-y-4" onSubmit={handleSubmit} noValidate>
+          <input type="hidden" name="mode" value={mode} />
           <div className="space-y-2">
             <Label htmlFor="login-email">Email</Label>
             <Input
