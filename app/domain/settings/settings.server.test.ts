@@ -4,7 +4,7 @@ import { createTestDatabase } from "../../../tests/setup/test-database";
 import { settingsFormSchema, type SettingsFormInput } from "./settings.schema";
 import { getSettings, SettingsError, updateSettings } from "./settings.server";
 
-const { db } = await createTestDatabase();
+const { db, pool } = await createTestDatabase();
 
 const valid: SettingsFormInput = {
   siteName: "  The Daily Harbour ",
@@ -95,5 +95,19 @@ describe("updateSettings", () => {
     await updateSettings(db, settingsFormSchema.parse(valid));
     const saved = await getSettings(db);
     expect(saved).toMatchObject({ siteName: "The Daily Harbour", adClientId: "ca-pub-123", analyticsId: "G-XYZ" });
+  });
+
+  test("a save is announced on the change channel, which clears every process's page cache", async () => {
+    const client = await pool.connect();
+    try {
+      const heard = new Promise<string>((resolve) => client.on("notification", (n) => resolve(n.payload ?? "")));
+      await client.query("listen frontpage_changes");
+      await updateSettings(db, settingsFormSchema.parse(valid));
+      const payload = await Promise.race([heard, new Promise<string>((_, reject) => setTimeout(() => reject(new Error("no notification")), 3000))]);
+      expect(JSON.parse(payload)).toMatchObject({ table: "website_settings" });
+    } finally {
+      await client.query("unlisten *");
+      client.release();
+    }
   });
 });
