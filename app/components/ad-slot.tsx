@@ -4,13 +4,14 @@ import type { RootData } from "~/root";
 
 /** Every ad slot of the site, with its fixed id and size. */
 export const AD_SLOTS = {
-  "home-top": { id: "1000000001", height: 120 },
-  "home-middle": { id: "1000000002", height: 250 },
-  "home-bottom": { id: "1000000003", height: 120 },
-  article: { id: "1000000004", height: 250 },
-  category: { id: "1000000005", height: 120 },
-  contact: { id: "1000000006", height: 250 },
-  about: { id: "1000000007", height: 250 },
+  // Labels differ where a page has several slots: each landmark needs its own name (axe: landmark-unique).
+  "home-top": { id: "1000000001", height: 120, label: "Advertisement (top)" },
+  "home-middle": { id: "1000000002", height: 250, label: "Advertisement (middle)" },
+  "home-bottom": { id: "1000000003", height: 120, label: "Advertisement (bottom)" },
+  article: { id: "1000000004", height: 250, label: "Advertisement" },
+  category: { id: "1000000005", height: 120, label: "Advertisement" },
+  contact: { id: "1000000006", height: 250, label: "Advertisement" },
+  about: { id: "1000000007", height: 250, label: "Advertisement" },
 } as const;
 export type AdSlotName = keyof typeof AD_SLOTS;
 
@@ -53,7 +54,7 @@ export function AdSlot({ name, className }: { name: AdSlotName; className?: stri
     }
   }, [clientId]);
   return (
-    <aside aria-label="Advertisement" className={className}>
+    <aside aria-label={slot.label} className={className}>
       <div className="mx-auto w-full max-w-5xl overflow-hidden rounded-md" style={{ height: slot.height }}>
         {clientId ? (
           <ins

@@ -8,7 +8,7 @@ export function shareLinks(url: string, title: string) {
   const u = encodeURIComponent(url);
   const t = encodeURIComponent(title);
   return [
-    { name: "Facebook", href: `https://www.facebook.com/sharer/sharer.php?u=${u}`, Icon: FacebookIcon, className: "bg-[#1877f2] hover:bg-[#0f5fc7]" },
+    { name: "Facebook", href: `https://www.facebook.com/sharer/sharer.php?u=${u}`, Icon: FacebookIcon, className: "bg-[#1464d6] hover:bg-[#0f4fa8]" },
     { name: "Twitter", href: `https://twitter.com/intent/tweet?url=${u}&text=${t}`, Icon: XIcon, className: "bg-slate-900 hover:bg-black" },
     { name: "LinkedIn", href: `https://www.linkedin.com/sharing/share-offsite/?url=${u}`, Icon: LinkedinIcon, className: "bg-[#0a66c2] hover:bg-[#084e96]" },
   ];

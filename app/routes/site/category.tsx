@@ -67,11 +67,15 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
       {articles.length === 0 ? (
         <p className="py-16 text-center text-lg text-slate-600">No articles in this category yet.</p>
       ) : (
-        <CardGrid>
-          {articles.map((a, i) => (
-            <ArticleCard key={a.id} article={a} priority={i < 3} />
-          ))}
-        </CardGrid>
+        <>
+          {/* Cards title their stories with h3; this keeps heading levels in order under the h1. */}
+          <h2 className="sr-only">{`${category.name} stories`}</h2>
+          <CardGrid>
+            {articles.map((a, i) => (
+              <ArticleCard key={a.id} article={a} priority={i < 3} />
+            ))}
+          </CardGrid>
+        </>
       )}
       <Pagination slug={category.slug} page={page} pageCount={pageCount} />
       <AdSlot name="category" className="mt-12" />
