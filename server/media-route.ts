@@ -27,7 +27,9 @@ const baseHeaders = (contentType: string): Record<string, string> => ({
  */
 export function mediaRouter(db: Db, storage: Storage, variantDir: string): express.Router {
   const router = express.Router();
-  const types = new Map<string, string>();
+  // Content types by file, briefly: a deleted file stops being served within TYPE_TTL_MS everywhere.
+  const types = new Map<string, { contentType: string; at: number }>();
+  const TYPE_TTL_MS = 10_000;
   const making = new Map<string, Promise<string>>();
 
   async function variant(source: string, name: string, width: number): Promise<string> {
@@ -52,22 +54,32 @@ export function mediaRouter(db: Db, storage: Storage, variantDir: string): expre
     return job;
   }
 
+  async function removeVariants(name: string) {
+    await Promise.all(IMAGE_VARIANT_WIDTHS.map((w) => fs.rm(path.join(variantDir, `${name}.w${w}.webp`), { force: true })));
+  }
+
   router.get("/:bucket/:name", async (req, res, next) => {
     try {
       const { bucket, name } = req.params;
       if (!isBucket(bucket) || !/^[a-z0-9][a-z0-9.-]{0,120}$/i.test(name)) return next();
       const key = `${bucket}/${name}`;
-      let contentType = types.get(key);
+      const cached = types.get(key);
+      let contentType = cached && Date.now() - cached.at < TYPE_TTL_MS ? cached.contentType : undefined;
       if (!contentType) {
         const [row] = await db
           .select({ contentType: media.contentType })
           .from(media)
           .where(and(eq(media.bucket, bucket), eq(media.name, name)))
           .limit(1);
-        if (!row) return next();
+        if (!row) {
+          types.delete(key);
+          // The file was deleted: its resized copies go too.
+          if (bucket === "images") await removeVariants(name);
+          return next();
+        }
         contentType = row.contentType;
         if (types.size > 10_000) types.clear();
-        types.set(key, contentType);
+        types.set(key, { contentType, at: Date.now() });
       }
       const localPath = storage.localPath(bucket, name);
       if (!localPath) return res.redirect(302, storage.publicUrl(bucket, name));
