@@ -3,6 +3,7 @@ import { useId, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { UPLOAD_RULES } from "~/domain/media/media.schema";
+import { sendUpload } from "~/lib/upload-client";
 
 type Kind = "image" | "video";
 
@@ -22,23 +23,6 @@ const TEXT: Record<Kind, { legend: string; upload: string; remove: string; succe
     successText: "Video uploaded successfully",
   },
 };
-
-/** Sends one file to the admin upload route; resolves with its public URL or rejects with the server's message. */
-async function uploadFile(kind: Kind, file: File): Promise<string> {
-  const body = new FormData();
-  body.append("file", file);
-  let response: Response;
-  try {
-    response = await fetch(`/api/admin/uploads/${kind}`, { method: "POST", body, credentials: "same-origin" });
-  } catch {
-    throw new Error("The upload could not reach the server. Check your connection and try again.");
-  }
-  const result = (await response.json().catch(() => null)) as { url?: string; error?: string } | null;
-  if (!response.ok || !result?.url) {
-    throw new Error(result?.error || `The server refused the upload (HTTP ${response.status}).`);
-  }
-  return result.url;
-}
 
 /**
  * The article form's featured image or video: a preview, a remove button and an upload button.
@@ -69,7 +53,8 @@ export function ArticleUploadField({
     setUploading(true);
     onUploadingChange(true);
     try {
-      setUrl(await uploadFile(kind, file));
+      const stored = await sendUpload(`/api/admin/uploads/${kind}`, file, UPLOAD_RULES[kind]);
+      setUrl(stored.url);
       toast.success(text.successTitle, text.successText);
     } catch (e) {
       toast.error("Upload failed", e instanceof Error ? e.message : String(e));

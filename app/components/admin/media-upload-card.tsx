@@ -2,7 +2,7 @@ import { LoaderCircle, Upload } from "lucide-react";
 import { useId, useRef, useState } from "react";
 import { toast } from "~/components/ui/toaster";
 import { UPLOAD_RULES, type UploadKind } from "~/domain/media/media.schema";
-import { uploadAdminFile } from "./media-upload-request";
+import { sendUpload } from "~/lib/upload-client";
 
 /** The upload card of one media tab: a file picker with the spec's hint; uploads as soon as a file is chosen. */
 export function MediaUploadCard({ kind, hint, onUploaded }: { kind: UploadKind; hint: string; onUploaded: () => void }) {
@@ -13,7 +13,7 @@ export function MediaUploadCard({ kind, hint, onUploaded }: { kind: UploadKind; 
   async function upload(file: File) {
     setUploading(true);
     try {
-      await uploadAdminFile(kind, file);
+      await sendUpload(`/api/admin/uploads/${kind}`, file, UPLOAD_RULES[kind]);
       toast.success("Upload successful", "File uploaded successfully");
       onUploaded();
     } catch (error) {

@@ -3,7 +3,7 @@ import { useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { UPLOAD_RULES } from "~/domain/media/media.schema";
-import { uploadAdminFile } from "./media-upload-request";
+import { sendUpload } from "~/lib/upload-client";
 
 /**
  * Logo or favicon: a preview, an upload button (through /api/admin/uploads/logo|favicon) and a remove
@@ -32,7 +32,7 @@ export function SettingsImageField({
   async function upload(file: File) {
     setUploading(true);
     try {
-      const stored = await uploadAdminFile(kind, file);
+      const stored = await sendUpload(`/api/admin/uploads/${kind}`, file, UPLOAD_RULES[kind]);
       onChange(stored.url);
     } catch (e) {
       toast.error("Upload failed", e instanceof Error ? e.message : String(e));

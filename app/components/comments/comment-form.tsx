@@ -6,6 +6,7 @@ import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import { COMMENT_FAILED, MISSING_FIELDS } from "~/domain/comments/comments.schema";
 import { UPLOAD_RULES } from "~/domain/media/media.schema";
+import { sendUpload } from "~/lib/upload-client";
 
 export type CommentActionResult = { ok: true } | { ok: false; error: string; missingFields?: boolean };
 
@@ -13,15 +14,6 @@ type AttachmentKind = "image" | "video";
 
 interface Attachment {
   url: string;
-}
-
-async function uploadAttachment(kind: AttachmentKind, file: File): Promise<string> {
-  const body = new FormData();
-  body.append("file", file);
-  const response = await fetch(`/api/uploads/comment?kind=${kind}`, { method: "POST", body });
-  const result = (await response.json().catch(() => null)) as { url?: string; error?: string } | null;
-  if (!response.ok || !result?.url) throw new Error(result?.error ?? `The upload failed (HTTP ${response.status}).`);
-  return result.url;
 }
 
 /**
@@ -71,14 +63,9 @@ export function CommentForm({ parentCommentId, onDone, onCancel }: { parentComme
     const file = event.target.files?.[0];
     event.target.value = "";
     if (!file) return;
-    const rule = UPLOAD_RULES[kind];
-    if (file.size > rule.maxBytes) {
-      toast.error("Upload failed", `${rule.label} is larger than the ${rule.maxLabel} limit.`);
-      return;
-    }
     setUploading(kind);
     try {
-      const url = await uploadAttachment(kind, file);
+      const { url } = await sendUpload(`/api/uploads/comment?kind=${kind}`, file, UPLOAD_RULES[kind]);
       if (kind === "image") setImage({ url });
       else setVideo({ url });
       toast.success("Upload successful", kind === "image" ? "Image uploaded successfully" : "Video uploaded successfully");
