@@ -51,6 +51,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href={favicon} />
         <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
+        <link rel="alternate" type="application/rss+xml" title={`${data?.settings.siteName ?? "Frontpage"} RSS`} href="/rss.xml" />
         <Meta />
         <Links />
       </head>

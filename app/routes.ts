@@ -4,6 +4,9 @@ export default [
   // Resource routes: no UI.
   route("api/views", "routes/resources/views.ts"),
   route("api/uploads/comment", "routes/resources/comment-upload.ts"),
+  route("sitemap.xml", "routes/resources/sitemap.ts"),
+  route("robots.txt", "routes/resources/robots.ts"),
+  route("rss.xml", "routes/resources/rss.ts"),
 
   // Accounts (Better Auth's own endpoints live under /api/auth).
   route("api/auth/*", "routes/resources/auth.ts"),

@@ -84,3 +84,12 @@ export async function getArticleViews(db: Db, slug: string): Promise<number | nu
   const [row] = await db.select({ views: articles.views }).from(articles).where(eq(articles.slug, slug)).limit(1);
   return row?.views ?? null;
 }
+
+/** Every article's address and last change, newest first, for the sitemap. */
+export async function listArticlesForSitemap(db: Db, limit = 50_000) {
+  return db
+    .select({ slug: articles.slug, updatedAt: articles.updatedAt })
+    .from(articles)
+    .orderBy(desc(articles.createdAt))
+    .limit(limit);
+}
