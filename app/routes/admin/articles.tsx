@@ -1,7 +1,7 @@
 import { ArrowLeft, Loader2, Pencil, Plus, Trash2, Video } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, useFetcher, useNavigation } from "react-router";
-import { AdminPagination, pageFromUrl } from "~/components/admin/admin-pagination";
+import { Pagination, pageFromUrl } from "~/components/pagination";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
@@ -179,7 +179,7 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
       <p role="status" className="sr-only">
         {openingId ? "Loading article..." : ""}
       </p>
-      <AdminPagination basePath="/admin/articles" page={page} pageCount={pageCount} />
+      <Pagination basePath="/admin/articles" page={page} pageCount={pageCount} className="mt-6" />
     </main>
   );
 }

@@ -1,7 +1,7 @@
 import { ArrowLeft, Trash2 } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, useFetcher } from "react-router";
-import { AdminPagination, pageFromUrl } from "~/components/admin/admin-pagination";
+import { Pagination, pageFromUrl } from "~/components/pagination";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
@@ -133,7 +133,7 @@ export default function ModerateComments({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      <AdminPagination basePath="/admin/comments" page={page} pageCount={pageCount} />
+      <Pagination basePath="/admin/comments" page={page} pageCount={pageCount} className="mt-6" />
     </main>
   );
 }

@@ -1,7 +1,8 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
 import { ArticleCard, CardGrid } from "~/components/article-card";
 import { NotFound } from "~/components/not-found";
+import { Pagination, pageFromUrl } from "~/components/pagination";
 import { listCategoryArticles } from "~/domain/articles/articles.server";
 import { getCategoryBySlug } from "~/domain/categories/categories.server";
 import { pageMeta } from "~/lib/page-meta";
@@ -16,8 +17,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     context.log.warn({ path: new URL(request.url).pathname }, "404: unknown category");
     throw data("Category not found", { status: 404 });
   }
-  const pageParam = new URL(request.url).searchParams.get("page");
-  const page = pageParam && /^\d{1,6}$/.test(pageParam) ? Math.max(1, Number(pageParam)) : 1;
+  const page = pageFromUrl(request.url);
   const { articles, total } = await listCategoryArticles(context.db, category.id, page, CATEGORY_PAGE_SIZE);
   const pageCount = Math.max(1, Math.ceil(total / CATEGORY_PAGE_SIZE));
   if (page > pageCount) throw data("Page not found", { status: 404 });
@@ -33,29 +33,6 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
     path: `/category/${category.slug}${page > 1 ? `?page=${page}` : ""}`,
   });
 };
-
-function Pagination({ slug, page, pageCount }: { slug: string; page: number; pageCount: number }) {
-  if (pageCount <= 1) return null;
-  const href = (p: number) => (p === 1 ? `/category/${slug}` : `/category/${slug}?page=${p}`);
-  const linkClass = "rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50";
-  return (
-    <nav aria-label="Pagination" className="mt-10 flex items-center justify-center gap-3">
-      {page > 1 ? (
-        <Link to={href(page - 1)} className={linkClass} rel="prev">
-          ← Newer
-        </Link>
-      ) : null}
-      <span className="text-sm text-slate-600">
-        Page {page} of {pageCount}
-      </span>
-      {page < pageCount ? (
-        <Link to={href(page + 1)} className={linkClass} rel="next">
-          Older →
-        </Link>
-      ) : null}
-    </nav>
-  );
-}
 
 export default function CategoryPage({ loaderData }: Route.ComponentProps) {
   const { category, articles, page, pageCount } = loaderData;
@@ -77,7 +54,7 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
           </CardGrid>
         </>
       )}
-      <Pagination slug={category.slug} page={page} pageCount={pageCount} />
+      <Pagination basePath={`/category/${category.slug}`} page={page} pageCount={pageCount} className="mt-10" />
       <AdSlot name="category" className="mt-12" />
     </main>
   );

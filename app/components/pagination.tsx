@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { cn } from "~/lib/cn";
 
 /** Reads `?page=` (1 when absent or malformed). */
 export function pageFromUrl(url: string): number {
@@ -6,13 +7,27 @@ export function pageFromUrl(url: string): number {
   return value && /^\d{1,6}$/.test(value) ? Math.max(1, Number(value)) : 1;
 }
 
-/** Newer/older links for a paginated admin list; nothing when everything fits on one page. */
-export function AdminPagination({ basePath, page, pageCount }: { basePath: string; page: number; pageCount: number }) {
+/**
+ * Newer/older links for a paginated list (reader category pages and admin lists); nothing when
+ * everything fits on one page. Page 1 is `basePath` itself, later pages add `?page=N`.
+ */
+export function Pagination({
+  basePath,
+  page,
+  pageCount,
+  className,
+}: {
+  basePath: string;
+  page: number;
+  pageCount: number;
+  /** Spacing above the links, e.g. "mt-6". */
+  className?: string;
+}) {
   if (pageCount <= 1) return null;
   const href = (p: number) => (p === 1 ? basePath : `${basePath}?page=${p}`);
   const linkClass = "rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50";
   return (
-    <nav aria-label="Pagination" className="mt-6 flex items-center justify-center gap-3">
+    <nav aria-label="Pagination" className={cn("flex items-center justify-center gap-3", className)}>
       {page > 1 ? (
         <Link to={href(page - 1)} className={linkClass} rel="prev">
           ← Newer
