@@ -1,7 +1,14 @@
+import os from "node:os";
+import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = 3203;
 const BASE_URL = `http://localhost:${PORT}`;
+
+// The e2e server's fresh data directory, chosen here (not created) so the tests know it too: they read
+// its PostgreSQL and run the admin CLI against it. Set in the runner's environment before the web server
+// and the workers start; both inherit it (workers load this file again and keep the value).
+process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `frontpage-e2e-${process.pid}-${Date.now().toString(36)}`);
 
 export default defineConfig({
   testDir: "tests/e2e",

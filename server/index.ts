@@ -124,8 +124,10 @@ async function main() {
 
   // Personal answers are never stored by browsers or proxies: whatever a route set, these paths
   // leave with exactly "no-store" (set as the headers go out, so there is one value, not two).
+  // That includes the dashboard's data URL /admin.data, and any spelling React Router matches
+  // (its paths are case-insensitive).
   app.use((req, res, next) => {
-    if (/^\/(admin|api\/admin|api\/auth)(\/|$)/.test(req.path)) {
+    if (/^\/(admin|api\/admin|api\/auth)(\/|\.data$|$)/i.test(req.path)) {
       const writeHead = res.writeHead;
       res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
         this.setHeader("Cache-Control", "no-store");

@@ -21,7 +21,13 @@ if (process.env.E2E_SKIP_BUILD !== "1") {
   }
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "frontpage-e2e-"));
+// playwright.config.ts names the directory in E2E_DATA_DIR (the tests read it too); it must be new or empty.
+const dataDir = process.env.E2E_DATA_DIR || fs.mkdtempSync(path.join(os.tmpdir(), "frontpage-e2e-"));
+fs.mkdirSync(dataDir, { recursive: true });
+if (fs.readdirSync(dataDir).length > 0) {
+  console.error(`e2e-server: ${dataDir} is not empty; the e2e server needs a fresh data directory`);
+  process.exit(1);
+}
 // As root, PostgreSQL runs as its own user, which must be able to enter the directory.
 fs.chmodSync(dataDir, 0o755);
 
