@@ -1,5 +1,6 @@
 import { Cookie } from "lucide-react";
 import { Link } from "react-router";
+import { ExternalLink } from "~/components/static/external-link";
 import { LegalPage, type LegalSection } from "~/components/static/legal-page";
 import { useSiteContacts, type SiteContacts } from "~/components/static/site-contacts";
 import { pageMeta } from "~/lib/page-meta";
@@ -14,15 +15,6 @@ export const meta: Route.MetaFunction = ({ matches }) => {
     path: "/cookie-policy",
   });
 };
-
-function ExternalLink({ href, children }: { href: string; children: string }) {
-  return (
-    <a href={href} target="_blank" rel="noopener noreferrer">
-      {children}
-      <span className="sr-only"> (opens in a new tab)</span>
-    </a>
-  );
-}
 
 function cookieSections(c: SiteContacts): LegalSection[] {
   return [
