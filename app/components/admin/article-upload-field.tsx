@@ -1,9 +1,9 @@
 import { ImageIcon, Loader2, Upload, Video, X } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { useId, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { UPLOAD_RULES } from "~/domain/media/media.schema";
-import { sendUpload } from "~/lib/upload-client";
+import { useAdminUpload } from "./use-admin-upload";
 
 type Kind = "image" | "video";
 
@@ -42,28 +42,17 @@ export function ArticleUploadField({
   onUploadingChange: (uploading: boolean) => void;
 }) {
   const [url, setUrl] = useState(defaultUrl ?? "");
-  const [uploading, setUploading] = useState(false);
-  const inputRef = useRef<HTMLInputElement>(null);
-  const id = useId();
   const text = TEXT[kind];
-  const errorId = `${id}-error`;
-
-  async function onFileChosen(file: File | undefined) {
-    if (!file) return;
-    setUploading(true);
-    onUploadingChange(true);
-    try {
-      const stored = await sendUpload(`/api/admin/uploads/${kind}`, file, UPLOAD_RULES[kind]);
+  const { input: inputRef, uploading, upload } = useAdminUpload(
+    kind,
+    (stored) => {
       setUrl(stored.url);
       toast.success(text.successTitle, text.successText);
-    } catch (e) {
-      toast.error("Upload failed", e instanceof Error ? e.message : String(e));
-    } finally {
-      setUploading(false);
-      onUploadingChange(false);
-      if (inputRef.current) inputRef.current.value = "";
-    }
-  }
+    },
+    onUploadingChange,
+  );
+  const id = useId();
+  const errorId = `${id}-error`;
 
   return (
     <fieldset className="space-y-2" aria-describedby={error ? errorId : undefined}>
@@ -103,7 +92,10 @@ export function ArticleUploadField({
           className="sr-only"
           tabIndex={-1}
           aria-label={text.upload}
-          onChange={(e) => void onFileChosen(e.currentTarget.files?.[0])}
+          onChange={(e) => {
+            const file = e.currentTarget.files?.[0];
+            if (file) void upload(file);
+          }}
         />
         <Button type="button" variant="outline" disabled={uploading} onClick={() => inputRef.current?.click()}>
           {uploading ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : <Upload aria-hidden="true" className="size-4" />}

@@ -1,28 +1,16 @@
 import { LoaderCircle, Upload } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { useId } from "react";
 import { toast } from "~/components/ui/toaster";
 import { UPLOAD_RULES, type UploadKind } from "~/domain/media/media.schema";
-import { sendUpload } from "~/lib/upload-client";
+import { useAdminUpload } from "./use-admin-upload";
 
 /** The upload card of one media tab: a file picker with the spec's hint; uploads as soon as a file is chosen. */
 export function MediaUploadCard({ kind, hint, onUploaded }: { kind: UploadKind; hint: string; onUploaded: () => void }) {
   const inputId = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [uploading, setUploading] = useState(false);
-
-  async function upload(file: File) {
-    setUploading(true);
-    try {
-      await sendUpload(`/api/admin/uploads/${kind}`, file, UPLOAD_RULES[kind]);
-      toast.success("Upload successful", "File uploaded successfully");
-      onUploaded();
-    } catch (error) {
-      toast.error("Upload failed", error instanceof Error ? error.message : String(error));
-    } finally {
-      setUploading(false);
-      if (input.current) input.current.value = "";
-    }
-  }
+  const { input, uploading, upload } = useAdminUpload(kind, () => {
+    toast.success("Upload successful", "File uploaded successfully");
+    onUploaded();
+  });
 
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">

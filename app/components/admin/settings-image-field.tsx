@@ -1,9 +1,7 @@
 import { ImageIcon, LoaderCircle, Upload, X } from "lucide-react";
-import { useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
-import { toast } from "~/components/ui/toaster";
 import { UPLOAD_RULES } from "~/domain/media/media.schema";
-import { sendUpload } from "~/lib/upload-client";
+import { useAdminUpload } from "./use-admin-upload";
 
 /**
  * Logo or favicon: a preview, an upload button (through /api/admin/uploads/logo|favicon) and a remove
@@ -24,23 +22,9 @@ export function SettingsImageField({
   onChange: (url: string) => void;
   error?: string;
 }) {
-  const input = useRef<HTMLInputElement>(null);
-  const [uploading, setUploading] = useState(false);
+  const { input, uploading, upload } = useAdminUpload(kind, (stored) => onChange(stored.url));
   const inputId = `settings-${kind}-file`;
   const messageId = `settings-${kind}-message`;
-
-  async function upload(file: File) {
-    setUploading(true);
-    try {
-      const stored = await sendUpload(`/api/admin/uploads/${kind}`, file, UPLOAD_RULES[kind]);
-      onChange(stored.url);
-    } catch (e) {
-      toast.error("Upload failed", e instanceof Error ? e.message : String(e));
-    } finally {
-      setUploading(false);
-      if (input.current) input.current.value = "";
-    }
-  }
 
   return (
     <fieldset className="space-y-3" aria-describedby={messageId}>

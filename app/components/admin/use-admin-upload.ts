@@ -1,0 +1,34 @@
+import { useRef, useState } from "react";
+import { toast } from "~/components/ui/toaster";
+import { UPLOAD_RULES, type UploadKind } from "~/domain/media/media.schema";
+import { sendUpload, type UploadedFile } from "~/lib/upload-client";
+
+/**
+ * The upload behaviour of an admin file input: sends the chosen file to /api/admin/uploads/<kind>,
+ * hands the stored file to `onStored`, toasts "Upload failed" with the reason otherwise, and clears
+ * the input afterwards so the same file can be chosen again. Attach `input` to the file input.
+ */
+export function useAdminUpload(
+  kind: UploadKind,
+  onStored: (stored: UploadedFile) => void,
+  onUploadingChange?: (uploading: boolean) => void,
+) {
+  const input = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState(false);
+
+  async function upload(file: File) {
+    setUploading(true);
+    onUploadingChange?.(true);
+    try {
+      onStored(await sendUpload<UploadedFile>(`/api/admin/uploads/${kind}`, file, UPLOAD_RULES[kind]));
+    } catch (error) {
+      toast.error("Upload failed", error instanceof Error ? error.message : String(error));
+    } finally {
+      setUploading(false);
+      onUploadingChange?.(false);
+      if (input.current) input.current.value = "";
+    }
+  }
+
+  return { input, uploading, upload };
+}
