@@ -13,6 +13,7 @@ import { ChangeFeed } from "../app/lib/change-feed.server";
 import { EnvError, loadEnv } from "../app/lib/env.server";
 import { createLogger } from "../app/lib/logger.server";
 import { createMailer } from "../app/lib/mail.server";
+import { createS3Storage } from "../app/lib/storage-s3.server";
 import { createLocalStorage } from "../app/lib/storage.server";
 import { ViewRecorder } from "../app/lib/view-recorder.server";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded-db";
@@ -79,7 +80,16 @@ async function main() {
   onShutdown("database pool", () => pool.end());
   await migrateDatabase(pool);
 
-  const storage = createLocalStorage(path.join(env.dataDir, "media"));
+  const storage = env.S3_BUCKET
+    ? createS3Storage({
+        bucket: env.S3_BUCKET,
+        region: env.S3_REGION,
+        endpoint: env.S3_ENDPOINT,
+        accessKeyId: env.S3_ACCESS_KEY_ID!,
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+        publicUrl: env.S3_PUBLIC_URL,
+      })
+    : createLocalStorage(path.join(env.dataDir, "media"));
   await seedDatabase({ db, storage, log, demo: env.SEED_DEMO ?? Boolean(embedded?.created) });
 
   const changes = new ChangeFeed(databaseUrl, log);

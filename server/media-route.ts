@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
+import { Readable } from "node:stream";
 import express from "express";
 import sharp from "sharp";
 import type { Db } from "../app/db/client.server";
 import { media } from "../app/db/schema";
 import { IMAGE_VARIANT_WIDTHS } from "../app/lib/image-variants";
-import { isBucket, type Storage } from "../app/lib/storage.server";
+import { isBucket, type Bucket, type Storage } from "../app/lib/storage.server";
 
 const ONE_YEAR_S = 31_536_000;
 const RESIZABLE = new Set(["image/jpeg", "image/png", "image/webp"]);
@@ -30,9 +31,15 @@ export function mediaRouter(db: Db, storage: Storage, variantDir: string): expre
   // Content types by file, briefly: a deleted file stops being served within TYPE_TTL_MS everywhere.
   const types = new Map<string, { contentType: string; at: number }>();
   const TYPE_TTL_MS = 10_000;
-  const making = new Map<string, Promise<string>>();
+  const making = new Map<string, Promise<string | null>>();
 
-  async function variant(source: string, name: string, width: number): Promise<string> {
+  /** Remote stores: the original, fetched once into the variant folder for resizing. */
+  async function downloadSource(name: string): Promise<Buffer | null> {
+    const response = await storage.fetchObject("images", name);
+    return response ? Buffer.from(await response.arrayBuffer()) : null;
+  }
+
+  async function variant(source: string | (() => Promise<Buffer | null>), name: string, width: number): Promise<string | null> {
     const target = path.join(variantDir, `${name}.w${width}.webp`);
     try {
       await fs.access(target);
@@ -40,18 +47,35 @@ export function mediaRouter(db: Db, storage: Storage, variantDir: string): expre
     } catch {
       // not made yet
     }
-    let job = making.get(target);
+    let job: Promise<string | null> | undefined = making.get(target);
     if (!job) {
       job = (async () => {
+        const input = typeof source === "string" ? source : await source();
+        if (!input) return null;
         await fs.mkdir(variantDir, { recursive: true });
         const temp = `${target}.${randomBytes(4).toString("hex")}.tmp`;
-        await sharp(source).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: 78 }).toFile(temp);
+        await sharp(input).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: 78 }).toFile(temp);
         await fs.rename(temp, target);
         return target;
       })().finally(() => making.delete(target));
       making.set(target, job);
     }
     return job;
+  }
+
+  /** Remote stores without a CDN: stream the object through, passing ranges on. */
+  async function proxy(req: express.Request, res: express.Response, next: express.NextFunction, bucket: Bucket, name: string, contentType: string) {
+    const response = await storage.fetchObject(bucket, name, req.headers.range);
+    if (!response) return next();
+    const headers = baseHeaders(contentType);
+    if (bucket === "files") headers["Content-Disposition"] = `attachment; filename="${name}"`;
+    for (const header of ["content-length", "content-range", "accept-ranges", "etag", "last-modified"]) {
+      const value = response.headers.get(header);
+      if (value) headers[header] = value;
+    }
+    res.status(response.status).set(headers);
+    if (!response.body || req.method === "HEAD") return res.end();
+    Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).on("error", (error) => res.destroy(error)).pipe(res);
   }
 
   async function removeVariants(name: string) {
@@ -81,18 +105,21 @@ export function mediaRouter(db: Db, storage: Storage, variantDir: string): expre
         if (types.size > 10_000) types.clear();
         types.set(key, { contentType, at: Date.now() });
       }
+      const cdn = storage.cdnUrl(bucket, name);
+      if (cdn) return res.redirect(302, cdn);
       const localPath = storage.localPath(bucket, name);
-      if (!localPath) return res.redirect(302, storage.publicUrl(bucket, name));
 
       const requestedWidth = Number(req.query.w);
       if (bucket === "images" && RESIZABLE.has(contentType) && Number.isInteger(requestedWidth) && requestedWidth > 0) {
         const width = IMAGE_VARIANT_WIDTHS.find((w) => w >= requestedWidth) ?? IMAGE_VARIANT_WIDTHS.at(-1)!;
-        const file = await variant(localPath, name, width);
+        const file = await variant(localPath ?? (() => downloadSource(name)), name, width);
+        if (!file) return next();
         return res.sendFile(file, { headers: baseHeaders("image/webp"), acceptRanges: true, etag: true, dotfiles: "allow" }, (error) => {
           if (error && !res.headersSent) next(error);
         });
       }
 
+      if (!localPath) return proxy(req, res, next, bucket, name, contentType);
       const headers = baseHeaders(contentType);
       if (bucket === "files") headers["Content-Disposition"] = `attachment; filename="${name}"`;
       res.sendFile(localPath, { headers, acceptRanges: true, lastModified: true, etag: true }, (error) => {

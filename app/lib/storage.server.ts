@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 
 export const BUCKETS = ["images", "videos", "files"] as const;
 export type Bucket = (typeof BUCKETS)[number];
@@ -18,9 +18,12 @@ export interface Storage {
   exists(bucket: Bucket, name: string): Promise<boolean>;
   /** The URL a browser uses for the file. */
   publicUrl(bucket: Bucket, name: string): string;
-  /** The file on local disk, when the driver keeps one (used to serve with range support). */
+  /** The file on local disk, when the driver keeps one (served directly, with range support). */
   localPath(bucket: Bucket, name: string): string | null;
-  read(bucket: Bucket, name: string): Readable;
+  /** A public origin (CDN) URL to redirect media requests to, when one is configured. */
+  cdnUrl(bucket: Bucket, name: string): string | null;
+  /** The stored bytes (a `Range: bytes=…` header value gives a 206 part), or null when missing. */
+  fetchObject(bucket: Bucket, name: string, range?: string): Promise<Response | null>;
   /** A directory on the same file system as the store, for temporary files that are then renamed. */
   tempDir: string;
 }
@@ -62,8 +65,32 @@ export function createLocalStorage(root: string): Storage {
     localPath(bucket, name) {
       return filePath(bucket, name);
     },
-    read(bucket, name) {
-      return createReadStream(filePath(bucket, name));
+    cdnUrl() {
+      return null;
+    },
+    async fetchObject(bucket, name, range) {
+      const file = filePath(bucket, name);
+      let size: number;
+      try {
+        size = (await fs.stat(file)).size;
+      } catch {
+        return null;
+      }
+      const match = range ? /^bytes=(\d*)-(\d*)$/.exec(range.trim()) : null;
+      if (match && (match[1] || match[2])) {
+        const start = match[1] ? Number(match[1]) : Math.max(0, size - Number(match[2]));
+        const end = match[1] && match[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
+        if (start > end || start >= size) {
+          return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
+        }
+        const body = Readable.toWeb(createReadStream(file, { start, end })) as ReadableStream;
+        return new Response(body, {
+          status: 206,
+          headers: { "Content-Range": `bytes ${start}-${end}/${size}`, "Content-Length": String(end - start + 1), "Accept-Ranges": "bytes" },
+        });
+      }
+      const body = Readable.toWeb(createReadStream(file)) as ReadableStream;
+      return new Response(body, { headers: { "Content-Length": String(size), "Accept-Ranges": "bytes" } });
     },
   };
 }
