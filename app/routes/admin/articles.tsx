@@ -1,7 +1,8 @@
-import { ArrowLeft, Loader2, Pencil, Plus, Trash2, Video } from "lucide-react";
+import { Loader2, Pencil, Plus, Trash2, Video } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, useFetcher, useNavigation } from "react-router";
 import { Pagination, pageFromUrl } from "~/components/pagination";
+import { AdminListHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
@@ -81,27 +82,22 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
 
   return (
     <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-8">
-      <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
-        <div className="flex items-center gap-3">
-          <Button asChild variant="ghost" size="icon">
-            <Link to="/admin" aria-label="Back to Dashboard">
-              <ArrowLeft aria-hidden="true" className="size-5" />
+      <AdminListHeader
+        title="Manage Articles"
+        subtitle={
+          <>
+            {total} {total === 1 ? "article" : "articles"}
+          </>
+        }
+        action={
+          <Button asChild>
+            <Link to="/admin/articles/new">
+              <Plus aria-hidden="true" className="size-4" />
+              New Article
             </Link>
           </Button>
-          <div>
-            <h1 className="text-3xl font-bold text-slate-900">Manage Articles</h1>
-            <p className="text-sm text-slate-700">
-              {total} {total === 1 ? "article" : "articles"}
-            </p>
-          </div>
-        </div>
-        <Button asChild>
-          <Link to="/admin/articles/new">
-            <Plus aria-hidden="true" className="size-4" />
-            New Article
-          </Link>
-        </Button>
-      </div>
+        }
+      />
 
       {articles.length === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white py-16 text-center text-slate-700">

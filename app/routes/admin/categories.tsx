@@ -1,6 +1,7 @@
-import { ArrowLeft, Pencil, Plus, Trash2 } from "lucide-react";
+import { Pencil, Plus, Trash2 } from "lucide-react";
 import { useEffect, useState } from "react";
-import { data, Link, useFetcher } from "react-router";
+import { data, useFetcher } from "react-router";
+import { AdminListHeader } from "~/components/admin/admin-page-header";
 import { CategoryDialog, type CategoryActionData, type CategoryFormData } from "~/components/admin/category-dialog";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
@@ -84,20 +85,15 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
 
   return (
     <main className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
-      <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
-        <div className="flex items-center gap-3">
-          <Button asChild variant="ghost" size="icon">
-            <Link to="/admin" aria-label="Back to Dashboard">
-              <ArrowLeft aria-hidden="true" className="size-5" />
-            </Link>
+      <AdminListHeader
+        title="Manage Categories"
+        action={
+          <Button onClick={() => openDialog(null)}>
+            <Plus aria-hidden="true" className="size-4" />
+            New Category
           </Button>
-          <h1 className="text-3xl font-bold text-slate-900">Manage Categories</h1>
-        </div>
-        <Button onClick={() => openDialog(null)}>
-          <Plus aria-hidden="true" className="size-4" />
-          New Category
-        </Button>
-      </div>
+        }
+      />
 
       {categories.length === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white py-16 text-center text-slate-700">

@@ -1,11 +1,10 @@
-import { ArrowLeft } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useEffect, useState } from "react";
-import { data, Link, useFetcher, useRevalidator } from "react-router";
+import { data, useFetcher, useRevalidator } from "react-router";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { MediaFileCard, type MediaCardItem } from "~/components/admin/media-file-card";
 import { MediaPublishDialog } from "~/components/admin/media-publish-dialog";
 import { MediaUploadCard } from "~/components/admin/media-upload-card";
-import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { listCategories } from "~/domain/categories/categories.server";
@@ -112,14 +111,7 @@ export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
 
   return (
     <main className="mx-auto w-full max-w-6xl px-4 py-8">
-      <Button asChild variant="ghost" className="mb-4 -ml-2">
-        <Link to="/admin">
-          <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-          Back to Dashboard
-        </Link>
-      </Button>
-      <h1 className="text-3xl font-bold text-slate-900">Media Library</h1>
-      <p className="mt-1 text-slate-700">Upload images, videos and files, copy their links, or publish them as articles.</p>
+      <AdminPageHeader title="Media Library" description="Upload images, videos and files, copy their links, or publish them as articles." />
 
       <Tabs.Root defaultValue="images" className="mt-6">
         <Tabs.List aria-label="Media type" className="inline-flex rounded-md bg-slate-100 p-1">

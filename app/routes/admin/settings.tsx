@@ -1,7 +1,7 @@
-import { ArrowLeft } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useEffect, useRef, useState } from "react";
-import { data, Link, useFetcher } from "react-router";
+import { data, useFetcher } from "react-router";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { SettingsInput, SettingsTextarea } from "~/components/admin/settings-field";
 import { SettingsImageField } from "~/components/admin/settings-image-field";
 import { Button } from "~/components/ui/button";
@@ -137,14 +137,7 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
 
   return (
     <main className="mx-auto w-full max-w-4xl px-4 py-8">
-      <Button asChild variant="ghost" className="mb-4 -ml-2">
-        <Link to="/admin">
-          <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-          Back to Dashboard
-        </Link>
-      </Button>
-      <h1 className="text-3xl font-bold text-slate-900">Website Settings</h1>
-      <p className="mt-1 text-slate-700">Manage your website configuration and appearance</p>
+      <AdminPageHeader title="Website Settings" description="Manage your website configuration and appearance" />
 
       <fetcher.Form ref={formRef} method="post" noValidate onSubmit={submit} className="mt-6">
         <Tabs.Root value={tab} onValueChange={(value) => setTab(value as TabValue)}>
