@@ -1,6 +1,8 @@
+import { Trash2 } from "lucide-react";
 import { AlertDialog } from "radix-ui";
 import type { ReactNode } from "react";
 import { Button } from "~/components/ui/button";
+import { cn } from "~/lib/cn";
 
 /**
  * An accessible confirmation (role="alertdialog", focus trapped, Escape cancels) opened by `trigger`.
@@ -40,5 +42,36 @@ export function ConfirmDialog({
         </AlertDialog.Content>
       </AlertDialog.Portal>
     </AlertDialog.Root>
+  );
+}
+
+/** The red trash-can button of a list row that asks before deleting. */
+export function ConfirmDeleteButton({
+  label,
+  title,
+  description,
+  disabled,
+  className,
+  onConfirm,
+}: {
+  /** The button's accessible name, e.g. “Delete “Title””. */
+  label: string;
+  title: string;
+  description: string;
+  disabled?: boolean;
+  className?: string;
+  onConfirm: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="ghost" size="icon" className={cn("text-red-700 hover:bg-red-50", className)} aria-label={label} disabled={disabled}>
+          <Trash2 aria-hidden="true" className="size-4" />
+        </Button>
+      }
+      title={title}
+      description={description}
+      onConfirm={onConfirm}
+    />
   );
 }

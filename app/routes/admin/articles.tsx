@@ -1,9 +1,9 @@
-import { Loader2, Pencil, Plus, Trash2, Video } from "lucide-react";
+import { Loader2, Pencil, Plus, Video } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, useFetcher, useNavigation } from "react-router";
 import { Pagination, pageFromUrl } from "~/components/pagination";
 import { AdminListHeader } from "~/components/admin/admin-page-header";
-import { ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
@@ -148,18 +148,9 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                           )}
                         </Link>
                       </Button>
-                      <ConfirmDialog
-                        trigger={
-                          <Button
-                            variant="ghost"
-                            size="icon"
-                            className="text-red-700 hover:bg-red-50"
-                            aria-label={`Delete “${article.title}”`}
-                            disabled={deletingId === article.id}
-                          >
-                            <Trash2 aria-hidden="true" className="size-4" />
-                          </Button>
-                        }
+                      <ConfirmDeleteButton
+                        label={`Delete “${article.title}”`}
+                        disabled={deletingId === article.id}
                         title="Delete Article"
                         description="Are you sure you want to delete this article?"
                         onConfirm={() => fetcher.submit({ intent: "delete", id: article.id }, { method: "post" })}

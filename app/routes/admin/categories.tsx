@@ -1,9 +1,9 @@
-import { Pencil, Plus, Trash2 } from "lucide-react";
+import { Pencil, Plus } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
 import { AdminListHeader } from "~/components/admin/admin-page-header";
 import { CategoryDialog, type CategoryActionData, type CategoryFormData } from "~/components/admin/category-dialog";
-import { ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { requireAdmin } from "~/domain/accounts/guard.server";
@@ -120,18 +120,9 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
                       <Button variant="ghost" size="icon" aria-label={`Edit ${category.name}`} onClick={() => openDialog(category)}>
                         <Pencil aria-hidden="true" className="size-4" />
                       </Button>
-                      <ConfirmDialog
-                        trigger={
-                          <Button
-                            variant="ghost"
-                            size="icon"
-                            className="text-red-700 hover:bg-red-50"
-                            aria-label={`Delete ${category.name}`}
-                            disabled={deletingId === category.id}
-                          >
-                            <Trash2 aria-hidden="true" className="size-4" />
-                          </Button>
-                        }
+                      <ConfirmDeleteButton
+                        label={`Delete ${category.name}`}
+                        disabled={deletingId === category.id}
                         title="Delete Category"
                         description="Are you sure you want to delete this category?"
                         onConfirm={() => deleter.submit({ intent: "delete", id: category.id }, { method: "post" })}

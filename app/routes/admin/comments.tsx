@@ -1,8 +1,8 @@
-import { ArrowLeft, Trash2 } from "lucide-react";
+import { ArrowLeft } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, useFetcher } from "react-router";
 import { Pagination, pageFromUrl } from "~/components/pagination";
-import { ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { requireAdmin } from "~/domain/accounts/guard.server";
@@ -112,18 +112,10 @@ export default function ModerateComments({ loaderData }: Route.ComponentProps) {
                     </Link>
                   </div>
                 </div>
-                <ConfirmDialog
-                  trigger={
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      className="shrink-0 text-red-700 hover:bg-red-50"
-                      aria-label={`Delete comment by ${comment.authorName}`}
-                      disabled={deletingId === comment.id}
-                    >
-                      <Trash2 aria-hidden="true" className="size-4" />
-                    </Button>
-                  }
+                <ConfirmDeleteButton
+                  label={`Delete comment by ${comment.authorName}`}
+                  disabled={deletingId === comment.id}
+                  className="shrink-0"
                   title="Delete Comment"
                   description="Are you sure you want to delete this comment? This action cannot be undone."
                   onConfirm={() => fetcher.submit({ intent: "delete", id: comment.id }, { method: "post" })}
