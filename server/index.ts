@@ -6,6 +6,7 @@ import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import type { AppLoadContext, ServerBuild } from "react-router";
 import { createDb } from "../app/db/client.server";
+import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
 import { getSessionUser } from "../app/domain/accounts/guard.server";
 import { CLIENT_IP_HEADER, createAuth } from "../app/lib/auth.server";
@@ -98,6 +99,9 @@ async function main() {
   const views = new ViewRecorder(db, log);
   views.start();
   onShutdown("view recorder", () => views.stop());
+
+  const stopPruning = scheduleCommentUploadPruning(db, storage, log);
+  onShutdown("upload pruning", async () => stopPruning());
 
   const cache = dev ? null : new PageCache();
   changes.on("change", () => cache?.clear());
