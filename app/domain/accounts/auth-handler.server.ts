@@ -28,7 +28,8 @@ function json(body: unknown, status: number, headers: Record<string, string> = {
 /** Reads the sign-in body once (JSON or a form), keeping the text to hand on to Better Auth. */
 async function readSignInBody(request: Request): Promise<{ text: string; email: string | null }> {
   const text = await request.text();
-  const type = request.headers.get("content-type") ?? "";
+  // Media types are case-insensitive, and Better Auth reads "Application/JSON" too: so must the limit.
+  const type = (request.headers.get("content-type") ?? "").toLowerCase();
   let raw: unknown = null;
   try {
     if (type.includes("application/json")) raw = (JSON.parse(text) as { email?: unknown })?.email;
