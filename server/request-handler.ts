@@ -96,8 +96,10 @@ export function createAppHandler(options: {
       // A write through this process may change any page: drop the cache now rather than wait for
       // the database's change notification, so the revalidation that follows never sees stale data.
       if (req.method !== "GET" && req.method !== "HEAD") options.cache?.clear();
+      // Only a GET stores: React Router answers HEAD without a body, which must never become the page.
       if (
         cacheable &&
+        req.method === "GET" &&
         response.status === 200 &&
         !response.headers.has("Set-Cookie") &&
         !/no-store|private/.test(response.headers.get("Cache-Control") ?? "")
