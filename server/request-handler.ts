@@ -1,3 +1,4 @@
+import { Transform, type Readable } from "node:stream";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type express from "express";
 import { createRequestHandler as createReactRouterHandler, type AppLoadContext, type ServerBuild } from "react-router";
@@ -14,6 +15,44 @@ function isCacheableRequest(req: express.Request) {
   return !isSessionCookiePresent(req.headers.cookie);
 }
 
+/**
+ * The largest request body a form, JSON call or sign-in may send (the biggest is an article of
+ * 200,000 characters, form-encoded). Bodies are read into memory by request.formData()/json(), so
+ * without a limit one anonymous POST could take the process's memory. The upload routes stream to
+ * disk and enforce their own per-kind limits.
+ */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const OWN_LIMIT_PATHS = /^\/api\/(admin\/uploads\/[^/]+|uploads\/comment)\/?$/i;
+const TOO_LARGE = JSON.stringify({ error: "The request body is larger than the 4 MB limit." });
+
+/** The body limit of a request's path, or null where the route enforces its own (uploads). */
+export function bodyLimitFor(path: string): number | null {
+  return OWN_LIMIT_PATHS.test(path) ? null : MAX_BODY_BYTES;
+}
+
+function refuseTooLarge(res: express.Response) {
+  if (res.headersSent) return;
+  // Connection: close, so the rest of the body is never read.
+  res.status(413).set({ "Cache-Control": "no-store", Connection: "close", "Content-Type": "application/json" }).end(TOO_LARGE);
+}
+
+/** The request body, counted as it streams: past `limit` bytes the client gets 413 and the body an error. */
+function limitedBody(req: express.Request, res: express.Response, limit: number | null): Readable {
+  if (limit === null) return req;
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen <= limit) return callback(null, chunk);
+      refuseTooLarge(res);
+      req.unpipe(counter);
+      callback(new Error("request body too large"));
+    },
+  });
+  req.on("error", (error) => counter.destroy(error));
+  return req.pipe(counter);
+}
+
 function toFetchRequest(req: express.Request, res: express.Response): Request {
   const host = req.get("host") ?? "localhost";
   const url = new URL(`${req.protocol}://${host}${req.originalUrl}`);
@@ -28,7 +67,7 @@ function toFetchRequest(req: express.Request, res: express.Response): Request {
   });
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req);
+    init.body = createReadableStreamFromReadable(limitedBody(req, res, bodyLimitFor(req.path)));
     init.duplex = "half";
   }
   return new Request(url.href, init);
@@ -86,6 +125,10 @@ export function createAppHandler(options: {
   const handle = createReactRouterHandler(options.build, options.mode);
   return async (req, res, next) => {
     try {
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        const limit = bodyLimitFor(req.path);
+        if (limit !== null && Number(req.headers["content-length"]) > limit) return refuseTooLarge(res);
+      }
       const cacheable = options.cache !== null && isCacheableRequest(req);
       const key = req.originalUrl;
       if (cacheable) {
