@@ -27,6 +27,15 @@ import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+
+/** The request path as React Router matches it: percent-decoded (a malformed escape stays as sent). */
+function routedPath(req: express.Request): string {
+  try {
+    return decodeURIComponent(req.path);
+  } catch {
+    return req.path;
+  }
+}
 const SHUTDOWN_GRACE_MS = 10_000;
 
 let embedded: EmbeddedDatabase | null = null;
@@ -141,7 +150,7 @@ async function main() {
   // That includes the dashboard's data URL /admin.data, and any spelling React Router matches
   // (its paths are case-insensitive).
   app.use((req, res, next) => {
-    if (/^\/(admin|api\/admin|api\/auth)(\/|\.data$|$)/i.test(req.path)) {
+    if (/^\/(admin|api\/admin|api\/auth)(\/|\.data$|$)/i.test(routedPath(req))) {
       const writeHead = res.writeHead;
       res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
         this.setHeader("Cache-Control", "no-store");
@@ -177,8 +186,10 @@ async function main() {
   // (so even a screen without an action never answers 405 to an anonymous caller). Every loader,
   // action and resource route still calls the guard itself.
   app.use(async (req, res, next) => {
-    const adminPage = /^\/admin(\/|\.data$|$)/.test(req.path) && !/^\/admin\/login(\.data)?\/?$/.test(req.path);
-    const adminApi = /^\/api\/admin(\/|$)/.test(req.path);
+    // Case-insensitive and percent-decoded, as React Router matches: /ADMIN and /%61dmin are /admin.
+    const pathname = routedPath(req);
+    const adminPage = /^\/admin(\/|\.data$|$)/i.test(pathname) && !/^\/admin\/login(\.data)?\/?$/i.test(pathname);
+    const adminApi = /^\/api\/admin(\/|$)/i.test(pathname);
     if (!(adminApi || (adminPage && req.method !== "GET" && req.method !== "HEAD"))) return next();
     try {
       const headers = new Headers();
