@@ -119,7 +119,13 @@ async function main() {
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log });
   const auth = createAuth({ db, baseURL: env.publicUrl, secret: sessionSecret, mailer, log });
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
-    const { created, granted } = await ensureAdminAccount(auth, db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+    const { created, granted, refused } = await ensureAdminAccount(auth, db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+    if (refused) {
+      log.warn(
+        { email: env.ADMIN_EMAIL },
+        "an account with ADMIN_EMAIL exists with another password: not made admin. If it is yours, run `npm run admin -- grant <email>`",
+      );
+    }
     if (created) log.info({ email: env.ADMIN_EMAIL }, "created the ADMIN_EMAIL account");
     if (granted) log.info({ email: env.ADMIN_EMAIL }, "granted admin to the ADMIN_EMAIL account");
   }

@@ -88,17 +88,20 @@ describe("the admin guard", () => {
 
 describe("ADMIN_EMAIL at start", () => {
   test("creates the account with that password and makes it an admin, once", async () => {
-    expect(await ensureAdminAccount(t.auth, db, "Chief@Example.com", "chief-password-1")).toEqual({ created: true, granted: true });
-    expect(await ensureAdminAccount(t.auth, db, "chief@example.com", "another-password")).toEqual({ created: false, granted: false });
+    expect(await ensureAdminAccount(t.auth, db, "Chief@Example.com", "chief-password-1")).toEqual({ created: true, granted: true, refused: false });
+    expect(await ensureAdminAccount(t.auth, db, "chief@example.com", "chief-password-1")).toEqual({ created: false, granted: false, refused: false });
     // The existing account kept its first password.
     expect((await signIn(t, "chief@example.com", "chief-password-1")).response.status).toBe(200);
     expect((await signIn(t, "chief@example.com", "another-password", "198.51.100.7")).response.status).toBe(401);
   });
 
-  test("an existing ordinary account is made an admin without touching its password", async () => {
+  test("an account someone signed up with that address is not made admin unless its password is ADMIN_PASSWORD", async () => {
     await signUp(t, "promoted@example.com", "promoted-password");
-    expect(await ensureAdminAccount(t.auth, db, "promoted@example.com", "ignored-password")).toEqual({ created: false, granted: true });
+    expect(await ensureAdminAccount(t.auth, db, "promoted@example.com", "someone-elses-password")).toEqual({ created: false, granted: false, refused: true });
     const { cookie } = await signIn(t, "promoted@example.com", "promoted-password");
+    expect(await guardOutcome(requireAdminApi, "GET", cookie)).toEqual({ status: 403 });
+
+    expect(await ensureAdminAccount(t.auth, db, "promoted@example.com", "promoted-password")).toEqual({ created: false, granted: true, refused: false });
     expect(await guardOutcome(requireAdmin, "GET", cookie)).toEqual({ status: 200, email: "promoted@example.com" });
   });
 });

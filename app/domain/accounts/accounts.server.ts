@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { verifyPassword } from "better-auth/crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { user, userRoles } from "~/db/schema";
+import { account, user, userRoles } from "~/db/schema";
 import { defaultNameFor, type Auth } from "~/lib/auth.server";
 import { ADMIN_ROLE, accountEmailSchema, accountPasswordSchema } from "./accounts.schema";
 
@@ -131,6 +132,23 @@ export async function ensureAdminAccount(auth: Auth, db: Db, email: string, pass
       if (!(error instanceof AccountError && error.code === "already_exists") && !(await findUserByEmail(db, email))) throw error;
     }
   }
+  // An account someone else signed up with this address (before the operator set ADMIN_EMAIL) must
+  // not become admin: only an account whose password is ADMIN_PASSWORD is granted.
+  if (!created && !(await passwordMatches(db, email, password))) {
+    return { created, granted: false, refused: true as const };
+  }
   const granted = await grantAdmin(db, email);
-  return { created, granted };
+  return { created, granted, refused: false as const };
+}
+
+/** True when the account's e-mail/password credential has exactly this password. */
+export async function passwordMatches(db: Db, email: string, password: string): Promise<boolean> {
+  const [row] = await db
+    .select({ hash: account.password })
+    .from(account)
+    .innerJoin(user, eq(account.userId, user.id))
+    .where(and(eq(user.email, normalizeEmail(email)), eq(account.providerId, "credential")))
+    .limit(1);
+  if (!row?.hash) return false;
+  return verifyPassword({ hash: row.hash, password });
 }
