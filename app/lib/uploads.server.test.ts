@@ -89,6 +89,24 @@ describe("receiveUpload", () => {
     expect(stored.name).toMatch(/^\d+-[a-z0-9]+\.png$/);
   });
 
+  test("a small file holding a huge image (16000 × 16000 pixels) is refused and leaves no file behind", async () => {
+    const huge = await sharp({ create: { width: 16000, height: 16000, channels: 3, background: "#ffffff" } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    expect(huge.length).toBeLessThan(10 * MB);
+    const error = await rejection(receiveUpload({ request: uploadRequest(huge, "big.png", "image/png"), db, storage, kind: "image", source: "comment" }));
+    expect(error.status).toBe(413);
+    expect(error.message).toContain("16000 × 16000 pixels");
+    expect(await filesUnder(root)).toEqual([]);
+  });
+
+  test("bytes that look like a PNG but do not decode are refused", async () => {
+    const broken = Buffer.concat([png.subarray(0, 24), Buffer.alloc(200, 7)]);
+    const error = await rejection(receiveUpload({ request: uploadRequest(broken, "broken.png", "image/png"), db, storage, kind: "image", source: "comment" }));
+    expect(error.status).toBe(415);
+    expect(await filesUnder(root)).toEqual([]);
+  });
+
   test("an HTML file named photo.jpg is refused with 415 and leaves no file behind", async () => {
     const htmlPage = "<!doctype html><html><body><script>alert(1)</script></body></html>";
     const error = await rejection(

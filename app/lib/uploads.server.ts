@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { fileTypeFromFile } from "file-type";
+import sharp from "sharp";
 import type { Db } from "~/db/client.server";
 import { media } from "~/db/schema";
 import { UPLOAD_RULES, type AcceptedType, type UploadKind } from "~/domain/media/media.schema";
@@ -37,6 +38,25 @@ export function generateFileName(originalName: string, type: AcceptedType): stri
   const extension = type.extensions.includes(ext) ? `.${ext}` : `.${type.extension}`;
   const suffix = BigInt(`0x${randomBytes(8).toString("hex")}`).toString(36).slice(0, 10);
   return `${Date.now()}-${suffix}${extension}`;
+}
+
+/** Raster images are decoded to check their size in pixels (a small file can hold a huge image). */
+const RASTER_IMAGES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+export const MAX_IMAGE_PIXELS = 40_000_000;
+export const MAX_IMAGE_SIDE = 12_000;
+
+async function checkImageDimensions(file: string) {
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    ({ width, height } = await sharp(file, { limitInputPixels: false }).metadata());
+  } catch {
+    throw new UploadError(415, "The image could not be read. Please upload a valid image file.");
+  }
+  if (!width || !height) throw new UploadError(415, "The image could not be read. Please upload a valid image file.");
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
+    throw new UploadError(413, `The image is ${width} × ${height} pixels; images can be at most 40 megapixels and ${MAX_IMAGE_SIDE} pixels on a side.`);
+  }
 }
 
 /** The SVG check: a text file whose root element is <svg>. Sanitising happens where SVGs are accepted. */
@@ -140,6 +160,7 @@ export async function receiveUpload(options: {
     }
     const detectedType = rule.types.find((t) => t.mime === mime || (t.detectedAs && t.detectedAs === extension));
     if (!mime || !detectedType) throw new UploadError(415, rule.wrongTypeMessage);
+    if (RASTER_IMAGES.has(detectedType.mime)) await checkImageDimensions(tempFile);
 
     const accepted = (options.transform && (await options.transform(tempFile, detectedType.mime))) || detectedType;
     const { size } = await fs.stat(tempFile);
