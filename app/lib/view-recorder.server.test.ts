@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, test } from "vitest";
 import { createDb } from "~/db/client.server";
 import { articles, categories, pageViews } from "~/db/schema";
 import { createTestDatabase } from "../../tests/setup/test-database";
-import { articleSlugFromPath, ViewRecorder } from "./view-recorder.server";
+import { articleSlugFromPath, MAX_PENDING_ARTICLES, MAX_PENDING_PAGE_VIEWS, ViewRecorder } from "./view-recorder.server";
 
 const { db, url } = await createTestDatabase();
 const log = pino({ level: process.env.TEST_LOG ?? "silent" });
@@ -115,5 +115,22 @@ describe("ViewRecorder", () => {
     await recorder.flush();
     expect(await viewsOf("retried")).toBe(2);
     expect(await pageViewRows("/article/retried")).toBe(2);
+  });
+
+  test("while the database is down, what waits in memory is capped (oldest page views dropped)", async () => {
+    const down = new Proxy(db, {
+      get(target, key, receiver) {
+        if (key === "transaction") return async () => Promise.reject(new Error("database is down"));
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const recorder = new ViewRecorder(down, log, Number.MAX_SAFE_INTEGER);
+    for (let i = 0; i < MAX_PENDING_PAGE_VIEWS + 50; i++) recorder.record(i < 50 ? `/old-${i}` : "/page");
+    for (let i = 0; i < MAX_PENDING_ARTICLES + 5; i++) recorder.record(`/article/made-up-${i}`);
+    await recorder.flush();
+    const internals = recorder as unknown as { pageViews: { path: string }[]; articleViews: Map<string, number> };
+    expect(internals.pageViews.length).toBe(MAX_PENDING_PAGE_VIEWS);
+    expect(internals.pageViews.some((v) => v.path.startsWith("/old-"))).toBe(false);
+    expect(internals.articleViews.size).toBe(MAX_PENDING_ARTICLES);
   });
 });

@@ -2,6 +2,10 @@ import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import type { Logger } from "./logger.server";
 
+/** Caps on what waits in memory for the database (reached only while it is unavailable). */
+export const MAX_PENDING_PAGE_VIEWS = 100_000;
+export const MAX_PENDING_ARTICLES = 10_000;
+
 const ARTICLE_PATH = /^\/article\/([^/?#]+)\/?$/;
 
 /** The article slug a page path shows, if it is an article page. */
@@ -35,8 +39,14 @@ export class ViewRecorder {
   record(path: string, at = new Date()) {
     this.pageViews.push({ path, at });
     const slug = articleSlugFromPath(path);
-    if (slug) this.articleViews.set(slug, (this.articleViews.get(slug) ?? 0) + 1);
+    if (slug) this.addArticleViews(slug, 1);
     if (this.pageViews.length >= this.maxBuffered) void this.flush();
+  }
+
+  private addArticleViews(slug: string, n: number) {
+    // Distinct slugs are bounded too (a flood of made-up article paths must not grow memory).
+    if (!this.articleViews.has(slug) && this.articleViews.size >= MAX_PENDING_ARTICLES) return;
+    this.articleViews.set(slug, (this.articleViews.get(slug) ?? 0) + n);
   }
 
   /** Views of an article not yet written to the database. */
@@ -67,8 +77,9 @@ export class ViewRecorder {
       .catch((error) => {
         // Put them back so the next flush retries; nothing is lost on a passing database error.
         this.log.error({ err: error }, "could not write page views; will retry");
-        this.pageViews.unshift(...pageViews);
-        for (const [slug, n] of articleViews) this.articleViews.set(slug, (this.articleViews.get(slug) ?? 0) + n);
+        // During a long outage the buffer is capped: the oldest page views go first.
+        this.pageViews = pageViews.concat(this.pageViews).slice(-MAX_PENDING_PAGE_VIEWS);
+        for (const [slug, n] of articleViews) this.addArticleViews(slug, n);
       })
       .finally(() => {
         this.flushing = null;
