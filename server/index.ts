@@ -135,7 +135,8 @@ async function main() {
   const app = express();
   const server = http.createServer(app);
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback, linklocal, uniquelocal");
+  // Only proxies the operator names may set the client address (it keys the sign-in limits).
+  app.set("trust proxy", env.TRUST_PROXY);
   app.use((req, res, next) => {
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");

@@ -43,6 +43,10 @@ export const envSchema = z.object({
   LOG_LEVEL: opt(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])).default("info"),
   SESSION_SECRET: opt(z.string().min(32, { error: "must be at least 32 characters" })),
   AD_CLIENT_ID: opt(z.string()),
+  /** Express "trust proxy": which proxies' X-Forwarded-For to believe (client IPs count sign-in attempts). */
+  TRUST_PROXY: opt(z.string())
+    .default("loopback")
+    .transform((v): boolean | number | string => (v === "true" ? true : v === "false" ? false : /^\d+$/.test(v) ? Number(v) : v)),
   TIME_ZONE: opt(
     z.string().refine(
       (tz) => {
