@@ -104,3 +104,22 @@ describe("request body limit", () => {
     expect(await post("/api/admin/uploads/video", size)).toEqual({ status: 200, text: `read ${size}` });
   });
 });
+
+describe("page actions take forms", () => {
+  const send = (path: string, contentType?: string) =>
+    fetch(`${origin}${path}`, { method: "POST", headers: contentType ? { "Content-Type": contentType } : {}, body: "{}" });
+
+  test("a JSON or bare body to a page is refused with 415 before it reaches the action", async () => {
+    for (const type of ["application/json", "text/plain", undefined]) {
+      const response = await send("/admin/login", type);
+      expect(response.status, String(type)).toBe(415);
+      expect((await response.json()).error).toContain("as a form");
+    }
+  });
+
+  test("forms reach the action, and API routes keep their own body types", async () => {
+    expect((await send("/article/a", "application/x-www-form-urlencoded")).status).toBe(200);
+    expect((await send("/article/a", "multipart/form-data; boundary=x")).status).toBe(200);
+    expect((await send("/api/views", "application/json")).status).toBe(200);
+  });
+});

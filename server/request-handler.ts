@@ -25,6 +25,17 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const OWN_LIMIT_PATHS = /^\/api\/(admin\/uploads\/[^/]+|uploads\/comment)\/?$/i;
 const TOO_LARGE = JSON.stringify({ error: "The request body is larger than the 4 MB limit." });
 
+/**
+ * Page actions (everything outside /api/) read their input with request.formData(): another body
+ * type is refused with 415 here instead of failing inside the action with a 500.
+ */
+const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+const NOT_A_FORM = JSON.stringify({ error: "Send this request as a form (application/x-www-form-urlencoded or multipart/form-data)." });
+
+export function isUnacceptablePageActionBody(path: string, contentType: string | undefined): boolean {
+  return !/^\/api\//i.test(path) && !FORM_TYPES.test(contentType ?? "");
+}
+
 /** The body limit of a request's path, or null where the route enforces its own (uploads). */
 export function bodyLimitFor(path: string): number | null {
   return OWN_LIMIT_PATHS.test(path) ? null : MAX_BODY_BYTES;
@@ -128,6 +139,9 @@ export function createAppHandler(options: {
       if (req.method !== "GET" && req.method !== "HEAD") {
         const limit = bodyLimitFor(req.path);
         if (limit !== null && Number(req.headers["content-length"]) > limit) return refuseTooLarge(res);
+        if (isUnacceptablePageActionBody(req.path, req.headers["content-type"])) {
+          return res.status(415).set({ "Cache-Control": "no-store", "Content-Type": "application/json" }).end(NOT_A_FORM);
+        }
       }
       const cacheable = options.cache !== null && isCacheableRequest(req);
       const key = req.originalUrl;
