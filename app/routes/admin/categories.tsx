@@ -1,6 +1,6 @@
 import { Pencil, Plus } from "lucide-react";
 import { useEffect, useState } from "react";
-import { data, useFetcher } from "react-router";
+import { data, useFetcher, useFetchers, useNavigation } from "react-router";
 import { AdminListHeader } from "~/components/admin/admin-page-header";
 import { CategoryDialog, type CategoryActionData, type CategoryFormData } from "~/components/admin/category-dialog";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
@@ -71,6 +71,12 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
   const [editing, setEditing] = useState<CategoryFormData | null>(null);
   const deleter = useFetcher<CategoryActionData>({ key: "category-delete" });
   const deletingId = deleter.state !== "idle" ? deleter.formData?.get("id") : null;
+  // Spec: "Loading categories..." while the list loads: after a save or delete (the fetcher
+  // reloads the page data) or while this page's own data is fetched again.
+  const navigation = useNavigation();
+  const loading =
+    useFetchers().some((fetcher) => fetcher.state === "loading") ||
+    (navigation.state === "loading" && navigation.location.pathname === "/admin/categories");
 
   useEffect(() => {
     if (deleter.state !== "idle" || !deleter.data) return;
@@ -94,6 +100,10 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
           </Button>
         }
       />
+
+      <p role="status" className="mb-3 min-h-5 text-sm text-slate-700">
+        {loading ? "Loading categories..." : ""}
+      </p>
 
       {categories.length === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white py-16 text-center text-slate-700">
