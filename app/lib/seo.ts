@@ -42,7 +42,9 @@ function absolute(url: string, origin: string) {
 export function buildMeta(page: SeoInput, site: SeoSite | undefined): MetaDescriptor[] {
   const siteName = site?.siteName ?? "Frontpage";
   const origin = site?.publicUrl ?? "";
-  const title = page.title ? `${page.title} | ${siteName}` : `${siteName}${site?.siteTagline ? ` - ${site.siteTagline}` : ""}`;
+  // Every title ends with the brand (the home page leads with the tagline).
+  const lead = page.title ?? site?.siteTagline;
+  const title = lead ? `${lead} | ${siteName}` : siteName;
   const description = page.description?.trim() || site?.siteDescription || "";
   const url = `${origin}${page.path}`;
   const image = absolute(page.image || DEFAULT_SHARE_IMAGE, origin);

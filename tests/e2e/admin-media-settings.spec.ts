@@ -185,7 +185,8 @@ test.describe("website settings", () => {
     try {
       const reader = await anonymous.newPage();
       await reader.goto("/");
-      await expect(reader).toHaveTitle(new RegExp(`^${siteName}`));
+      // Every title ends with the brand.
+      await expect(reader).toHaveTitle(new RegExp(`\\| ${siteName}$`));
       await expect(reader.locator("header")).toContainText(siteName);
       await expect(reader.locator("header img").first()).toHaveAttribute("src", logoUrl);
       await expect(reader.locator('link[rel="icon"]')).toHaveAttribute("href", faviconUrl);

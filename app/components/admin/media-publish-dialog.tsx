@@ -118,7 +118,7 @@ export function MediaPublishDialog({
               />
             </div>
             <Button type="submit" className="w-full" disabled={!ready || pending} aria-busy={pending}>
-              Publish Article
+              {pending ? "Publishing..." : "Publish Article"}
             </Button>
           </form>
           <Dialog.Close asChild>
