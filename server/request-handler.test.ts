@@ -117,6 +117,11 @@ describe("page actions take forms", () => {
     }
   });
 
+  test("a POST without a body (a sign-out) reaches the action as an empty form", async () => {
+    const response = await fetch(`${origin}/auth/sign-out`, { method: "POST" });
+    expect(response.status).toBe(200);
+  });
+
   test("forms reach the action, and API routes keep their own body types", async () => {
     expect((await send("/article/a", "application/x-www-form-urlencoded")).status).toBe(200);
     expect((await send("/article/a", "multipart/form-data; boundary=x")).status).toBe(200);

@@ -36,6 +36,11 @@ export function isUnacceptablePageActionBody(path: string, contentType: string |
   return !/^\/api\//i.test(path) && !FORM_TYPES.test(contentType ?? "");
 }
 
+/** Whether a request carries a body at all (a bodiless POST, like a sign-out, is an empty form). */
+function hasBody(req: express.Request): boolean {
+  return Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+}
+
 /** The body limit of a request's path, or null where the route enforces its own (uploads). */
 export function bodyLimitFor(path: string): number | null {
   return OWN_LIMIT_PATHS.test(path) ? null : MAX_BODY_BYTES;
@@ -78,6 +83,8 @@ function toFetchRequest(req: express.Request, res: express.Response): Request {
   });
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
+    // No body and no type: an empty form, so an action reading formData() sees no fields (a 400), not a crash.
+    if (!headers.has("content-type") && !hasBody(req)) headers.set("content-type", "application/x-www-form-urlencoded");
     init.body = createReadableStreamFromReadable(limitedBody(req, res, bodyLimitFor(req.path)));
     init.duplex = "half";
   }
@@ -139,7 +146,7 @@ export function createAppHandler(options: {
       if (req.method !== "GET" && req.method !== "HEAD") {
         const limit = bodyLimitFor(req.path);
         if (limit !== null && Number(req.headers["content-length"]) > limit) return refuseTooLarge(res);
-        if (isUnacceptablePageActionBody(req.path, req.headers["content-type"])) {
+        if (hasBody(req) && isUnacceptablePageActionBody(req.path, req.headers["content-type"])) {
           return res.status(415).set({ "Cache-Control": "no-store", "Content-Type": "application/json" }).end(NOT_A_FORM);
         }
       }
