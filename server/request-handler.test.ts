@@ -20,7 +20,7 @@ vi.mock("react-router", () => ({
   },
 }));
 
-const { createAppHandler, MAX_BODY_BYTES } = await import("./request-handler");
+const { createAppHandler, MAX_BODY_BYTES, mayChangePages } = await import("./request-handler");
 
 const cache = new PageCache();
 let origin = "";
@@ -49,6 +49,36 @@ describe("the page cache in the request handler", () => {
     const head = await fetch(`${origin}/about`, { method: "HEAD", headers: { "Accept-Encoding": "identity" } });
     expect(head.headers.get("x-cache")).toBe("HIT");
     expect(await head.text()).toBe("");
+  });
+
+  test("the page-view beacon every browser sends keeps the cached pages", async () => {
+    await fetch(`${origin}/category/kept`);
+    expect((await fetch(`${origin}/category/kept`)).headers.get("x-cache")).toBe("HIT");
+    const beacon = await fetch(`${origin}/api/views`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"path":"/"}' });
+    expect(beacon.status).toBe(200);
+    expect((await fetch(`${origin}/category/kept`)).headers.get("x-cache")).toBe("HIT");
+  });
+
+  test("a page action through this process clears the cache at once", async () => {
+    await fetch(`${origin}/category/changed`);
+    expect((await fetch(`${origin}/category/changed`)).headers.get("x-cache")).toBe("HIT");
+    await fetch(`${origin}/admin/categories`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    expect((await fetch(`${origin}/category/changed`)).headers.get("x-cache")).toBe("MISS");
+  });
+});
+
+describe("which writes clear the page cache", () => {
+  test("successful content writes do; reads, refused writes, counting, attachments and sign-in do not", () => {
+    expect(mayChangePages("POST", "/admin/articles/new", 302)).toBe(true);
+    expect(mayChangePages("DELETE", "/api/admin/media/3", 200)).toBe(true);
+    expect(mayChangePages("POST", "/article/some-story", 200)).toBe(true);
+    expect(mayChangePages("POST", "/article/some-story", 400)).toBe(false);
+    expect(mayChangePages("GET", "/admin", 200)).toBe(false);
+    expect(mayChangePages("POST", "/api/views", 200)).toBe(false);
+    expect(mayChangePages("POST", "/API/Views", 200)).toBe(false);
+    expect(mayChangePages("POST", "/api/uploads/comment", 200)).toBe(false);
+    expect(mayChangePages("POST", "/api/auth/sign-in/email", 200)).toBe(false);
+    expect(mayChangePages("POST", "/auth/sign-out", 200)).toBe(false);
   });
 });
 

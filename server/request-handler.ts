@@ -9,6 +9,23 @@ import { PageCache, pickEncoding } from "./page-cache";
 const UNCACHED_PREFIXES = ["/admin", "/api/", "/media/", "/healthz"];
 export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=30, stale-while-revalidate=60";
 
+/**
+ * Writes that never change what a reader page shows: the view beacon (counts are not in cached pages'
+ * freshness contract; the beacon answers the live count), comment attachments (a page changes only
+ * when the comment is posted) and sign-in/sign-out (signed-in readers bypass the cache).
+ */
+const NON_CONTENT_WRITES = /^\/(api\/(views|uploads\/comment|auth)|auth\/sign-out)(\/|$)/i;
+
+/**
+ * Whether a finished request may have changed a cached page: a write that succeeded, through a route
+ * that can change content. The database's change notifications clear every process's cache too; this
+ * clears this process's at once, so the revalidation right after an action never sees a stale page.
+ */
+export function mayChangePages(method: string, path: string, status: number): boolean {
+  if (method === "GET" || method === "HEAD") return false;
+  return status < 400 && !NON_CONTENT_WRITES.test(path);
+}
+
 function isCacheableRequest(req: express.Request) {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   if (UNCACHED_PREFIXES.some((prefix) => req.path.startsWith(prefix))) return false;
@@ -157,9 +174,7 @@ export function createAppHandler(options: {
         if (hit) return sendCached(req, res, hit, "HIT");
       }
       const response = await handle(toFetchRequest(req, res), options.getLoadContext(req));
-      // A write through this process may change any page: drop the cache now rather than wait for
-      // the database's change notification, so the revalidation that follows never sees stale data.
-      if (req.method !== "GET" && req.method !== "HEAD") options.cache?.clear();
+      if (mayChangePages(req.method, req.path, response.status)) options.cache?.clear();
       // Only a GET stores: React Router answers HEAD without a body, which must never become the page.
       if (
         cacheable &&
