@@ -2,7 +2,9 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
-const PORT = 3203;
+// E2E_PORT lets two checkouts run their browser tests side by side.
+const PORT = Number(process.env.E2E_PORT ?? 3203);
+process.env.E2E_PORT = String(PORT);
 const BASE_URL = `http://localhost:${PORT}`;
 
 // The e2e server's fresh data directory, chosen here (not created) so the tests know it too: they read
