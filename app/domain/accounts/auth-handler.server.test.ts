@@ -35,3 +35,60 @@ describe("sign-in limit and the Content-Type spelling", () => {
     expect((await signInAs(contentType, body(email), ip)).status).toBe(429);
   });
 });
+
+describe("sign-in bodies the limit cannot read never reach the password check", () => {
+  test("a multipart sign-in is refused with 415 and no session", async () => {
+    const email = "multipart@example.com";
+    await ensureAdminAccount(t.auth, db, email, "right-password-1");
+    const form = new FormData();
+    form.set("email", email);
+    form.set("password", "right-password-1");
+    const request = new Request(`${ORIGIN}/api/auth/sign-in/email`, { method: "POST", headers: { [CLIENT_IP_HEADER]: "192.0.2.201" }, body: form });
+    const response = await handleAuthRequest(request, { auth: t.auth, db, log: t.log });
+    expect(response.status).toBe(415);
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect((await response.json()).message).toBe("Send the sign-in as JSON or as a URL-encoded form.");
+  });
+
+  test("an application/*+json sign-in is counted like JSON: the 6th attempt is refused with 429", async () => {
+    const email = "plus-json@example.com";
+    await ensureAdminAccount(t.auth, db, email, "right-password-1");
+    const body = JSON.stringify({ email, password: "wrong-password" });
+    for (let i = 0; i < MAX_FAILED_LOGINS; i++) {
+      expect((await signInAs("application/vnd.api+json", body, "192.0.2.202")).status).toBe(401);
+    }
+    expect((await signInAs("application/vnd.api+json", body, "192.0.2.202")).status).toBe(429);
+  });
+
+  test("a form naming the e-mail twice is refused with 400 before any password is checked", async () => {
+    const email = "twice@example.com";
+    await ensureAdminAccount(t.auth, db, email, "right-password-1");
+    const body = `email=decoy%40example.com&email=${encodeURIComponent(email)}&password=right-password-1`;
+    const response = await signInAs("application/x-www-form-urlencoded", body, "192.0.2.203");
+    expect(response.status).toBe(400);
+    expect(response.headers.get("set-cookie")).toBeNull();
+  });
+
+  test("failures are counted under the address Better Auth checks, whatever its case or spacing", async () => {
+    const email = "spaced@example.com";
+    await ensureAdminAccount(t.auth, db, email, "right-password-1");
+    for (let i = 0; i < MAX_FAILED_LOGINS; i++) {
+      const spelled = i % 2 ? "  SPACED@Example.com " : email;
+      expect((await signInAs("application/json", JSON.stringify({ email: spelled, password: "wrong-password" }), `192.0.2.${210 + i}`)).status).toBe(401);
+    }
+    // A new address each time: the account's own counter refuses the right password now.
+    const right = JSON.stringify({ email: "Spaced@example.com", password: "right-password-1" });
+    expect((await signInAs("application/json", right, "192.0.2.220")).status).toBe(429);
+  });
+
+  test("a body without a valid e-mail is refused with 400, and a right form sign-in still signs in", async () => {
+    expect((await signInAs("application/json", JSON.stringify({ password: "x" }), "192.0.2.230")).status).toBe(400);
+    expect((await signInAs("application/json", "[1,2]", "192.0.2.230")).status).toBe(400);
+    expect((await signInAs("application/json", "{not json", "192.0.2.230")).status).toBe(400);
+    const email = "form-ok@example.com";
+    await ensureAdminAccount(t.auth, db, email, "right-password-1");
+    const ok = await signInAs("application/x-www-form-urlencoded", new URLSearchParams({ email, password: "right-password-1" }).toString(), "192.0.2.231");
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("set-cookie")).toContain("session_token");
+  });
+});

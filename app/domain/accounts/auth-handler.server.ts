@@ -25,20 +25,44 @@ function json(body: unknown, status: number, headers: Record<string, string> = {
   });
 }
 
-/** Reads the sign-in body once (JSON or a form), keeping the text to hand on to Better Auth. */
-async function readSignInBody(request: Request): Promise<{ text: string; email: string | null }> {
+/** Any JSON media type (application/json, application/vnd.x+json), as Better Auth's body parser reads them. */
+const JSON_TYPE = /^application\/([\w!#$&^.-]+\+)?json$/;
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+type SignInBody = { ok: true; fields: Record<string, unknown>; email: string } | { ok: false; status: 400 | 415; message: string };
+
+/**
+ * Reads a sign-in body once, JSON or a URL-encoded form, into the fields Better Auth will see. The
+ * e-mail the limit counts must be the one whose password is checked, so only bodies read here go on,
+ * with one e-mail (a repeated field is refused: parsers disagree on which copy wins), normalised.
+ */
+async function readSignInBody(request: Request): Promise<SignInBody> {
+  // Media types are case-insensitive ("Application/JSON"), and may carry parameters.
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const text = await request.text();
-  // Media types are case-insensitive, and Better Auth reads "Application/JSON" too: so must the limit.
-  const type = (request.headers.get("content-type") ?? "").toLowerCase();
-  let raw: unknown = null;
-  try {
-    if (type.includes("application/json")) raw = (JSON.parse(text) as { email?: unknown })?.email;
-    else if (type.includes("application/x-www-form-urlencoded")) raw = new URLSearchParams(text).get("email");
-  } catch {
-    raw = null;
+  let fields: Record<string, unknown>;
+  if (JSON_TYPE.test(type)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return { ok: false, status: 400, message: "The sign-in body is not valid JSON." };
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      return { ok: false, status: 400, message: "Send the sign-in as a JSON object with email and password." };
+    }
+    fields = parsed as Record<string, unknown>;
+  } else if (type === FORM_TYPE) {
+    const form = new URLSearchParams(text);
+    const keys = [...form.keys()];
+    if (new Set(keys).size !== keys.length) return { ok: false, status: 400, message: "Each sign-in field may be sent once." };
+    fields = Object.fromEntries(form);
+  } else {
+    return { ok: false, status: 415, message: "Send the sign-in as JSON or as a URL-encoded form." };
   }
-  const parsed = typeof raw === "string" ? accountEmailSchema.safeParse(raw) : null;
-  return { text, email: parsed?.success ? parsed.data : null };
+  const email = typeof fields.email === "string" ? accountEmailSchema.safeParse(fields.email) : null;
+  if (!email?.success) return { ok: false, status: 400, message: "Please enter a valid email address." };
+  return { ok: true, fields: { ...fields, email: email.data }, email: email.data };
 }
 
 /**
@@ -54,9 +78,14 @@ export async function handleAuthRequest(request: Request, services: { auth: Auth
   }
 
   const ip = clientIpOf(request);
-  const { text, email } = await readSignInBody(request);
-  const forward = new Request(request.url, { method: "POST", headers: request.headers, body: text, signal: request.signal });
-  if (!email) return withNoStore(await auth.handler(forward));
+  const body = await readSignInBody(request);
+  if (!body.ok) return json({ code: body.status === 415 ? "UNSUPPORTED_MEDIA_TYPE" : "INVALID_REQUEST", message: body.message }, body.status);
+  const { email } = body;
+  // Better Auth gets the very fields read here, as JSON: it cannot read another e-mail than the one counted.
+  const headers = new Headers(request.headers);
+  headers.set("content-type", "application/json");
+  headers.delete("content-length");
+  const forward = new Request(request.url, { method: "POST", headers, body: JSON.stringify(body.fields), signal: request.signal });
 
   const limit = await checkLoginLimit(db, email, ip);
   if (limit.limited) {
