@@ -4,6 +4,7 @@ export default [
   // Resource routes: no UI.
   route("api/views", "routes/resources/views.ts"),
   route("api/uploads/comment", "routes/resources/comment-upload.ts"),
+  route("api/articles/:slug/comments", "routes/resources/article-comments.ts"),
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
   route("rss.xml", "routes/resources/rss.ts"),

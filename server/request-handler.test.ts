@@ -44,6 +44,13 @@ describe("the page cache in the request handler", () => {
     expect(await get.text()).toBe("<!doctype html><p>page /category/world</p>");
   });
 
+  test("cached pages tell browsers to ask again each time and let only CDNs serve a stale copy", async () => {
+    const page = await fetch(`${origin}/category/headers`);
+    expect(page.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30");
+    expect(page.headers.get("cache-control")).not.toContain("stale-while-revalidate");
+    expect(page.headers.get("cdn-cache-control")).toBe("max-age=30, stale-while-revalidate=60");
+  });
+
   test("a HEAD after a GET is answered from the stored page, without a body", async () => {
     expect(await (await fetch(`${origin}/about`)).text()).toContain("page /about");
     const head = await fetch(`${origin}/about`, { method: "HEAD", headers: { "Accept-Encoding": "identity" } });

@@ -7,7 +7,15 @@ import { PageCache, pickEncoding } from "./page-cache";
 
 /** Paths whose anonymous GET responses may be cached: the reader site, not admin or resources. */
 const UNCACHED_PREFIXES = ["/admin", "/api/", "/media/", "/healthz"];
-export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=30, stale-while-revalidate=60";
+/**
+ * Browsers ask again every time (the answer comes from the page cache in memory), so a reader's
+ * client-side navigation or the revalidation after posting a comment never shows a stale copy:
+ * stale-while-revalidate in Cache-Control would let the browser itself serve one for a minute.
+ * Shared caches keep a page 30 s, and CDNs that read CDN-Cache-Control (RFC 9213) may serve it
+ * stale for a minute while they fetch a fresh one.
+ */
+export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=30";
+export const CDN_CACHE_CONTROL = "max-age=30, stale-while-revalidate=60";
 
 /**
  * Writes that never change what a reader page shows: the view beacon (counts are not in cached pages'
@@ -184,7 +192,10 @@ export function createAppHandler(options: {
         !/no-store|private/.test(response.headers.get("Cache-Control") ?? "")
       ) {
         const body = Buffer.from(await response.arrayBuffer());
-        if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", PUBLIC_CACHE_CONTROL);
+        if (!response.headers.has("Cache-Control")) {
+          response.headers.set("Cache-Control", PUBLIC_CACHE_CONTROL);
+          response.headers.set("CDN-Cache-Control", CDN_CACHE_CONTROL);
+        }
         const headers = [...response.headers.entries()].filter(
           ([name]) => !["content-length", "content-encoding", "transfer-encoding"].includes(name),
         );

@@ -38,6 +38,32 @@ test.describe("comments", () => {
     await expect(page.getByTestId("comment")).toHaveCount(before);
   });
 
+  test("a comment that cannot reach the server gets the spec's error toast and the article stays", async ({ page }) => {
+    await openArticle(page);
+    const title = await page.getByRole("heading", { level: 1 }).textContent();
+    await page.route("**/api/articles/*/comments", (route) => route.abort("connectionrefused"));
+    const form = mainForm(page);
+    await form.getByLabel("Name *").fill("Offline Reader");
+    await form.getByLabel("Email *").fill("offline@example.org");
+    await form.getByLabel("Comment *").fill("This one never arrives.");
+    await form.getByRole("button", { name: "Post Comment" }).click();
+    await expect(page.getByText("Failed to post comment. Please try again.")).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(title!);
+    // What was typed is kept for another try.
+    await expect(form.getByLabel("Comment *")).toHaveValue("This one never arrives.");
+  });
+
+  test("a comment refused by the server shows its message under the spec's Error title", async ({ page }) => {
+    await openArticle(page);
+    const form = mainForm(page);
+    await form.getByLabel("Name *").fill("Reader");
+    await form.getByLabel("Email *").fill("not-an-address");
+    await form.getByLabel("Comment *").fill("Hello");
+    await form.getByRole("button", { name: "Post Comment" }).click();
+    await expect(page.getByText("Please enter a valid e-mail address.")).toBeVisible();
+    await expect(page.getByText("Error", { exact: true })).toBeVisible();
+  });
+
   test("an HTML file named photo.jpg is refused with a clear message", async ({ page }) => {
     await openArticle(page);
     await mainForm(page).getByTestId("image-input").setInputFiles(fakeJpegPath);

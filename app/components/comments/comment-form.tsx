@@ -1,14 +1,13 @@
 import { ImagePlus, Loader2, Video, X } from "lucide-react";
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
-import { useFetcher } from "react-router";
+import { useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { useParams, useRevalidator } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import { COMMENT_FAILED, MISSING_FIELDS } from "~/domain/comments/comments.schema";
+import type { PostCommentResult } from "~/domain/comments/comments.server";
 import { UPLOAD_RULES } from "~/domain/media/media.schema";
 import { sendUpload } from "~/lib/upload-client";
-
-export type CommentActionResult = { ok: true } | { ok: false; error: string; missingFields?: boolean };
 
 type AttachmentKind = "image" | "video";
 
@@ -21,34 +20,29 @@ interface Attachment {
  * uploaded first and then sent with the comment. Works without JavaScript for text comments.
  */
 export function CommentForm({ parentCommentId, onDone, onCancel }: { parentCommentId?: string; onDone?: () => void; onCancel?: () => void }) {
-  const fetcher = useFetcher<CommentActionResult>();
+  const { slug } = useParams();
+  const revalidator = useRevalidator();
   const formRef = useRef<HTMLFormElement>(null);
   const id = useId();
   const [image, setImage] = useState<Attachment | null>(null);
   const [video, setVideo] = useState<Attachment | null>(null);
   const [uploading, setUploading] = useState<AttachmentKind | null>(null);
-  const submitting = fetcher.state !== "idle";
+  const [submitting, setSubmitting] = useState(false);
   const busy = submitting || uploading !== null;
-  const handled = useRef<unknown>(null);
 
-  useEffect(() => {
-    const result = fetcher.data;
-    if (fetcher.state !== "idle" || !result || handled.current === result) return;
-    handled.current = result;
-    if (result.ok) {
-      toast.success("Comment posted!", "Your comment has been added successfully.");
-      formRef.current?.reset();
-      setImage(null);
-      setVideo(null);
-      onDone?.();
-    } else if (result.missingFields) {
-      toast.error(MISSING_FIELDS.title, MISSING_FIELDS.description);
-    } else {
-      toast.error("Error", result.error || COMMENT_FAILED);
+  /** Sends the comment; any answer but success, a network failure included, ends in the spec's toast. */
+  async function send(form: FormData): Promise<PostCommentResult> {
+    try {
+      const response = await fetch(`/api/articles/${encodeURIComponent(slug ?? "")}/comments`, { method: "POST", body: form });
+      const body = (await response.json().catch(() => null)) as Partial<PostCommentResult> & { error?: string } | null;
+      if (response.ok && body?.ok) return { ok: true };
+      return { ok: false, error: body?.error || COMMENT_FAILED, missingFields: body && "missingFields" in body ? body.missingFields : undefined };
+    } catch {
+      return { ok: false, error: COMMENT_FAILED };
     }
-  }, [fetcher.state, fetcher.data, onDone]);
+  }
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const blank = ["authorName", "authorEmail", "content"].some((name) => !String(form.get(name) ?? "").trim());
@@ -56,7 +50,22 @@ export function CommentForm({ parentCommentId, onDone, onCancel }: { parentComme
       toast.error(MISSING_FIELDS.title, MISSING_FIELDS.description);
       return;
     }
-    fetcher.submit(form, { method: "post" });
+    setSubmitting(true);
+    const result = await send(form);
+    if (result.ok) {
+      // The list is refetched before the form is reset, so the new comment is there when the toast shows.
+      await revalidator.revalidate().catch(() => {});
+      toast.success("Comment posted!", "Your comment has been added successfully.");
+      formRef.current?.reset();
+      setImage(null);
+      setVideo(null);
+      setSubmitting(false);
+      onDone?.();
+      return;
+    }
+    setSubmitting(false);
+    if (result.missingFields) toast.error(MISSING_FIELDS.title, MISSING_FIELDS.description);
+    else toast.error("Error", result.error);
   }
 
   async function onFile(kind: AttachmentKind, event: ChangeEvent<HTMLInputElement>) {
@@ -77,7 +86,7 @@ export function CommentForm({ parentCommentId, onDone, onCancel }: { parentComme
   }
 
   return (
-    <fetcher.Form method="post" ref={formRef} onSubmit={onSubmit} noValidate className="space-y-4" aria-busy={busy}>
+    <form method="post" ref={formRef} onSubmit={onSubmit} noValidate className="space-y-4" aria-busy={busy}>
       <fieldset disabled={busy} className="space-y-4">
         <legend className="sr-only">{parentCommentId ? "Write a reply" : "Leave a comment"}</legend>
         <input type="hidden" name="intent" value="comment" />
@@ -144,7 +153,7 @@ export function CommentForm({ parentCommentId, onDone, onCancel }: { parentComme
           </div>
         </div>
       </fieldset>
-    </fetcher.Form>
+    </form>
   );
 }
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { articles, comments, media } from "~/db/schema";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { commentInputSchema } from "./comments.schema";
-import { CommentError, createComment, listArticleComments } from "./comments.server";
+import { CommentError, createComment, listArticleComments, postComment } from "./comments.server";
+import { createLogger } from "~/lib/logger.server";
 
 let t: TestDatabase;
 let articleId: string;
@@ -79,5 +80,39 @@ describe("comments", () => {
   it("deleting an article deletes its comments", async () => {
     await t.db.delete(articles).where(eq(articles.id, articleId));
     expect(await t.db.select().from(comments).where(eq(comments.articleId, articleId))).toHaveLength(0);
+  });
+});
+
+describe("posting a comment from the form's fields", () => {
+  const log = createLogger("silent");
+  const fields = { authorName: " Bo ", authorEmail: "bo@example.org", content: "Posted through the form" };
+  let formArticleId = "";
+  beforeAll(async () => {
+    const [a] = await t.db.insert(articles).values({ title: "Form", slug: "form-article", content: "Body" }).returning({ id: articles.id });
+    formArticleId = a!.id;
+  });
+
+  it("saves a valid comment and answers 201 ok", async () => {
+    expect(await postComment(t.db, log, "form-article", fields)).toEqual({ status: 201, result: { ok: true } });
+    const threads = await listArticleComments(t.db, formArticleId);
+    expect(threads[0]).toMatchObject({ authorName: "Bo", content: "Posted through the form" });
+  });
+
+  it("a blank field answers 400 with the spec's missing-fields flag, and nothing is saved", async () => {
+    const before = (await t.db.select().from(comments)).length;
+    expect(await postComment(t.db, log, "form-article", { ...fields, content: "   " })).toEqual({
+      status: 400,
+      result: { ok: false, error: "Please fill in all required fields.", missingFields: true },
+    });
+    expect((await t.db.select().from(comments)).length).toBe(before);
+  });
+
+  it("an unknown article answers 404 and a reply to a reply 400, each with a message for the toast", async () => {
+    expect(await postComment(t.db, log, "no-such-article", fields)).toEqual({ status: 404, result: { ok: false, error: "That article no longer exists." } });
+    const top = await createComment(t.db, formArticleId, input({ content: "top" }));
+    const reply = await createComment(t.db, formArticleId, input({ content: "reply", parentCommentId: top.id }));
+    const answer = await postComment(t.db, log, "form-article", { ...fields, parentCommentId: reply.id });
+    expect(answer.status).toBe(400);
+    expect(answer.result).toEqual({ ok: false, error: "Replies can only be one level deep: reply to the original comment instead." });
   });
 });

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articles, comments, media } from "~/db/schema";
-import type { CommentInput } from "./comments.schema";
+import type { Logger } from "~/lib/logger.server";
+import { COMMENT_FAILED, commentInputSchema, MISSING_FIELDS, type CommentInput } from "./comments.schema";
 
 /** What a public page may show of a comment: never the author's e-mail. */
 export interface PublicComment {
@@ -112,4 +113,34 @@ export async function createComment(db: Db, articleId: string, input: CommentInp
     })
     .returning(publicColumns);
   return row!;
+}
+
+/** What posting a comment answers the form: the spec's toasts are chosen from it. */
+export type PostCommentResult = { ok: true } | { ok: false; error: string; missingFields?: boolean };
+
+/**
+ * Posts a comment from the fields a form sent to the article with this slug: validation, the
+ * one-level reply rule and attachment checks, answered as a result and an HTTP status.
+ */
+export async function postComment(
+  db: Db,
+  log: Logger,
+  articleSlug: string,
+  fields: Record<string, unknown>,
+): Promise<{ status: number; result: PostCommentResult }> {
+  const [article] = await db.select({ id: articles.id }).from(articles).where(eq(articles.slug, articleSlug)).limit(1);
+  if (!article) return { status: 404, result: { ok: false, error: "That article no longer exists." } };
+  const parsed = commentInputSchema.safeParse(fields);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]!.message;
+    return { status: 400, result: { ok: false, error: message, missingFields: message === MISSING_FIELDS.description } };
+  }
+  try {
+    await createComment(db, article.id, parsed.data);
+    return { status: 201, result: { ok: true } };
+  } catch (error) {
+    if (error instanceof CommentError) return { status: error.status, result: { ok: false, error: error.message } };
+    log.error({ err: error }, "could not save a comment");
+    return { status: 500, result: { ok: false, error: COMMENT_FAILED } };
+  }
 }

@@ -3,13 +3,11 @@ import { useEffect, useState } from "react";
 import { data, Link } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
 import { CommentsSection } from "~/components/comments/comment-thread";
-import type { CommentActionResult } from "~/components/comments/comment-form";
-import { NotFound } from "~/components/not-found";
+import { RouteError } from "~/components/not-found";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
 import { getArticleBySlug } from "~/domain/articles/articles.server";
-import { commentInputSchema, COMMENT_FAILED, MISSING_FIELDS } from "~/domain/comments/comments.schema";
-import { CommentError, createComment, listArticleComments } from "~/domain/comments/comments.server";
+import { listArticleComments, postComment, type PostCommentResult } from "~/domain/comments/comments.server";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
 import { imageSrcSet } from "~/lib/image-variants";
 import { pageMeta } from "~/lib/page-meta";
@@ -27,25 +25,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   return { article, comments };
 }
 
+/** A comment posted without JavaScript (the form's plain POST); with it, the form uses /api/articles/:slug/comments. */
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const article = await getArticleBySlug(context.db, params.slug);
-  if (!article) return data<CommentActionResult>({ ok: false, error: "That article no longer exists." }, { status: 404 });
   const form = await request.formData();
-  if (form.get("intent") !== "comment") return data<CommentActionResult>({ ok: false, error: "Unknown action." }, { status: 400 });
-  const parsed = commentInputSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const missing = issue.message === MISSING_FIELDS.description;
-    return data<CommentActionResult>({ ok: false, error: issue.message, missingFields: missing }, { status: 400 });
-  }
-  try {
-    await createComment(context.db, article.id, parsed.data);
-    return { ok: true } satisfies CommentActionResult;
-  } catch (error) {
-    if (error instanceof CommentError) return data<CommentActionResult>({ ok: false, error: error.message }, { status: error.status });
-    context.log.error({ err: error }, "could not save a comment");
-    return data<CommentActionResult>({ ok: false, error: COMMENT_FAILED }, { status: 500 });
-  }
+  if (form.get("intent") !== "comment") return data<PostCommentResult>({ ok: false, error: "Unknown action." }, { status: 400 });
+  const { status, result } = await postComment(context.db, context.log, params.slug, Object.fromEntries(form));
+  return data(result, { status });
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => {
@@ -151,6 +136,6 @@ export default function ArticlePage({ loaderData, matches }: Route.ComponentProp
   );
 }
 
-export function ErrorBoundary() {
-  return <NotFound title="Article not found" message="The article you're looking for doesn't exist." />;
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteError error={error} notFound={{ title: "Article not found", message: "The article you're looking for doesn't exist." }} />;
 }

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
 import { ArticleCard, CardGrid } from "~/components/article-card";
-import { NotFound } from "~/components/not-found";
+import { RouteError } from "~/components/not-found";
 import { Pagination, pageFromUrl } from "~/components/pagination";
 import { listCategoryArticles } from "~/domain/articles/articles.server";
 import { getCategoryBySlug } from "~/domain/categories/categories.server";
@@ -20,7 +20,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const page = pageFromUrl(request.url);
   const { articles, total } = await listCategoryArticles(context.db, category.id, page, CATEGORY_PAGE_SIZE);
   const pageCount = Math.max(1, Math.ceil(total / CATEGORY_PAGE_SIZE));
-  if (page > pageCount) throw data("Page not found", { status: 404 });
+  if (page > pageCount) {
+    context.log.warn({ path: `${new URL(request.url).pathname}?page=${page}` }, "404: past the last page");
+    throw data("Page not found", { status: 404 });
+  }
   return { category, articles, page, pageCount, total };
 }
 
@@ -60,6 +63,6 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function ErrorBoundary() {
-  return <NotFound />;
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteError error={error} />;
 }
