@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -15,7 +15,7 @@ import { Toaster } from "./components/ui/toaster";
 import { getSessionUser, type SessionUser } from "./domain/accounts/guard.server";
 import { listCategoriesForNav } from "./domain/categories/categories.server";
 import { getSettings, publicSettings } from "./domain/settings/settings.server";
-import { VIEW_EVENT } from "./lib/page-view-event";
+import { isCountedPath, VIEW_EVENT } from "./lib/page-view-event";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, env } = context;
@@ -65,11 +65,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** Records every route change (path + query string); article pages also count a view. */
+/** Records every route change of the reader site (path + query string); article pages also count a view. */
 function usePageViewBeacon() {
   const location = useLocation();
+  // One record per navigation, even where React runs effects twice (StrictMode in development).
+  const recorded = useRef<string | null>(null);
   useEffect(() => {
     const path = `${location.pathname}${location.search}`;
+    if (recorded.current === location.key || !isCountedPath(path)) return;
+    recorded.current = location.key;
     fetch("/api/views", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -81,7 +85,7 @@ function usePageViewBeacon() {
         if (result) window.dispatchEvent(new CustomEvent(VIEW_EVENT, { detail: result }));
       })
       .catch(() => {});
-  }, [location.pathname, location.search]);
+  }, [location.key, location.pathname, location.search]);
 }
 
 export default function App() {

@@ -13,7 +13,7 @@ import type { Auth } from "../app/lib/auth.server";
 export const USAGE = `Usage: npm run admin -- <command>
 
 Commands:
-  create <email> [--password <password>]  Create an account (prints a generated password when none is given)
+  create <email> [--password <password>]  Create an administrator account (prints a generated password when none is given)
   grant <email>                           Make an account an admin
   revoke <email>                          Take the admin role away from an account
   list                                    List every account and whether it is an admin
@@ -100,9 +100,10 @@ export async function runAdminCommand(parsed: ParsedCommand, services: { db: Db;
         const generated = parsed.password === undefined;
         const password = parsed.password ?? generatePassword();
         await createPasswordAccount(services.auth(), db, email, password);
-        io.out(`Created the account ${email}.`);
+        await grantAdmin(db, email);
+        io.out(`Created the administrator account ${email}.`);
         if (generated) io.out(`Password: ${password}`);
-        io.out(`It is not an admin yet; make it one with: npm run admin -- grant ${email}`);
+        io.out(`Sign in at /admin/login. Take the role away with: npm run admin -- revoke ${email}`);
         return EXIT_OK;
       }
       case "grant": {

@@ -160,7 +160,9 @@ async function main() {
     if (/^\/(admin|api\/admin|api\/auth)(\/|\.data$|$)/i.test(routedPath(req))) {
       const writeHead = res.writeHead;
       res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
-        this.setHeader("Cache-Control", "no-store");
+        // An event stream also keeps no-transform: a compressing proxy must not buffer it.
+        const stream = /^text\/event-stream/i.test(String(this.getHeader("content-type") ?? ""));
+        this.setHeader("Cache-Control", stream ? "no-store, no-transform" : "no-store");
         return writeHead.apply(this, args);
       } as typeof writeHead;
     }

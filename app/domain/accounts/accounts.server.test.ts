@@ -107,15 +107,15 @@ describe("ADMIN_EMAIL at start", () => {
 });
 
 describe("npm run admin", () => {
-  test("create without --password prints a generated password that signs in; the account is not an admin", async () => {
+  test("create without --password prints a generated password that signs in to the back office", async () => {
     const result = await cli(["create", "Writer@Example.com"]);
     expect(result.code).toBe(EXIT_OK);
-    expect(result.out).toContain("Created the account writer@example.com.");
+    expect(result.out).toContain("Created the administrator account writer@example.com.");
     const password = /Password: (\S+)/.exec(result.out)?.[1];
     expect(password).toBeTruthy();
     const { response, cookie } = await signIn(t, "writer@example.com", password!);
     expect(response.status).toBe(200);
-    expect(await guardOutcome(requireAdmin, "POST", cookie)).toEqual({ status: 403 });
+    expect(await guardOutcome(requireAdmin, "POST", cookie)).toEqual({ status: 200, email: "writer@example.com" });
   });
 
   test("create --password uses that password; creating it twice is refused", async () => {
@@ -127,6 +127,8 @@ describe("npm run admin", () => {
 
   test("grant and revoke change user_roles; list shows who is an admin", async () => {
     await cli(["create", "listed@example.com"]);
+    expect(await cli(["grant", "listed@example.com"])).toMatchObject({ code: EXIT_OK, out: "listed@example.com is already an admin." });
+    expect(await cli(["revoke", "listed@example.com"])).toMatchObject({ code: EXIT_OK, out: "listed@example.com is no longer an admin." });
     expect(await cli(["grant", "listed@example.com"])).toMatchObject({ code: EXIT_OK, out: "listed@example.com is now an admin." });
     expect(await cli(["grant", "listed@example.com"])).toMatchObject({ code: EXIT_OK, out: "listed@example.com is already an admin." });
     expect((await cli(["list"])).out).toMatch(/listed@example\.com\s+yes/);

@@ -90,6 +90,26 @@ describe("updateSettings", () => {
     expect((await getSettings(db)).siteName).toBe("Before");
   });
 
+  test("a favicon or logo of a kind their uploads refuse is refused on save too, and nothing changes", async () => {
+    await db.insert(websiteSettings).values({ id: 1, siteName: "Before" });
+    await db.insert(media).values([
+      { bucket: "images", name: "2-photo.jpg", originalName: "photo.jpg", contentType: "image/jpeg", size: 1 },
+      { bucket: "images", name: "3-anim.gif", originalName: "anim.gif", contentType: "image/gif", size: 1 },
+    ]);
+    const error = await updateSettings(
+      db,
+      settingsFormSchema.parse({ ...valid, faviconUrl: "/media/images/2-photo.jpg", logoUrl: "/media/images/3-anim.gif" }),
+    ).catch((e: unknown) => e);
+    expect((error as SettingsError).fieldErrors).toEqual({
+      faviconUrl: "Only ICO and PNG favicons are accepted.",
+      logoUrl: "Only JPEG, PNG, SVG and WebP logos are accepted.",
+    });
+    expect((await getSettings(db)).siteName).toBe("Before");
+    // The same JPEG is a fine logo.
+    await updateSettings(db, settingsFormSchema.parse({ ...valid, logoUrl: "/media/images/2-photo.jpg" }));
+    expect((await getSettings(db)).logoUrl).toBe("/media/images/2-photo.jpg");
+  });
+
   test("saving leaves settings the form does not show untouched", async () => {
     await db.insert(websiteSettings).values({ id: 1, siteName: "Before", adClientId: "ca-pub-123", analyticsId: "G-XYZ" });
     await updateSettings(db, settingsFormSchema.parse(valid));

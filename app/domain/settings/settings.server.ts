@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { media, websiteSettings, type WebsiteSettings } from "~/db/schema";
+import { UPLOAD_RULES } from "~/domain/media/media.schema";
 import { DEFAULT_SETTINGS, type SettingsUpdate } from "./settings.schema";
 
 /** The one settings row (defaults if it is somehow missing). */
@@ -56,9 +57,9 @@ export class SettingsError extends Error {
  */
 export async function updateSettings(db: Db, input: SettingsUpdate): Promise<WebsiteSettings> {
   const fieldErrors: Partial<Record<keyof SettingsUpdate, string>> = {};
-  for (const [field, label] of [
-    ["logoUrl", "Logo"],
-    ["faviconUrl", "Favicon"],
+  for (const [field, label, kind] of [
+    ["logoUrl", "Logo", "logo"],
+    ["faviconUrl", "Favicon", "favicon"],
   ] as const) {
     const url = input[field];
     if (!url) continue;
@@ -70,6 +71,8 @@ export async function updateSettings(db: Db, input: SettingsUpdate): Promise<Web
       .limit(1);
     if (!row) fieldErrors[field] = `${label} must be an image uploaded here`;
     else if (row.contentType === "image/svg+xml") fieldErrors[field] = `${label} must not be an SVG file`;
+    // The kinds the logo and favicon uploads accept (an SVG logo is stored rasterised, as PNG).
+    else if (!UPLOAD_RULES[kind].types.some((type) => type.mime === row.contentType)) fieldErrors[field] = UPLOAD_RULES[kind].wrongTypeMessage;
   }
   if (Object.keys(fieldErrors).length > 0) throw new SettingsError(fieldErrors);
 

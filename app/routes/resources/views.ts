@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { getArticleViews } from "~/domain/articles/articles.server";
+import { isCountedPath } from "~/lib/page-view-event";
 import { articleSlugFromPath } from "~/lib/view-recorder.server";
 import type { Route } from "./+types/views";
 
@@ -27,6 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = beaconSchema.safeParse(body);
   if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
   const { path } = parsed.data;
+  if (!isCountedPath(path)) return data({ path }, { headers: { "Cache-Control": "no-store" } });
   context.views.record(path);
   const slug = articleSlugFromPath(path);
   if (!slug) return data({ path }, { headers: { "Cache-Control": "no-store" } });
