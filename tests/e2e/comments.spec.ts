@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { someArticlePath, STATIC_PAGES } from "./routes";
 
@@ -21,6 +21,13 @@ async function openArticle(page: Page) {
   await page.goto(articlePath);
   await page.waitForLoadState("networkidle");
   return articlePath;
+}
+
+/** Fills a comment or reply form (inside `scope`): name, e-mail and the text. */
+async function fillComment(scope: Locator, name: string, email: string, text: string) {
+  await scope.getByLabel("Name *").fill(name);
+  await scope.getByLabel("Email *").fill(email);
+  await scope.getByLabel(/^(Comment|Reply) \*$/).fill(text);
 }
 
 /** The top-level comment form (the first one on the page). */
@@ -43,9 +50,7 @@ test.describe("comments", () => {
     const title = await page.getByRole("heading", { level: 1 }).textContent();
     await page.route("**/api/articles/*/comments", (route) => route.abort("connectionrefused"));
     const form = mainForm(page);
-    await form.getByLabel("Name *").fill("Offline Reader");
-    await form.getByLabel("Email *").fill("offline@example.org");
-    await form.getByLabel("Comment *").fill("This one never arrives.");
+    await fillComment(form, "Offline Reader", "offline@example.org", "This one never arrives.");
     await form.getByRole("button", { name: "Post Comment" }).click();
     await expect(page.getByText("Failed to post comment. Please try again.")).toBeVisible();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(title!);
@@ -56,9 +61,7 @@ test.describe("comments", () => {
   test("a comment refused by the server shows its message under the spec's Error title", async ({ page }) => {
     await openArticle(page);
     const form = mainForm(page);
-    await form.getByLabel("Name *").fill("Reader");
-    await form.getByLabel("Email *").fill("not-an-address");
-    await form.getByLabel("Comment *").fill("Hello");
+    await fillComment(form, "Reader", "not-an-address", "Hello");
     await form.getByRole("button", { name: "Post Comment" }).click();
     await expect(page.getByText("Please enter a valid e-mail address.")).toBeVisible();
     await expect(page.getByText("Error", { exact: true })).toBeVisible();
@@ -84,9 +87,7 @@ test.describe("comments", () => {
     await expect(form.getByRole("button", { name: "Add image" })).toBeDisabled();
     await expect(form.getByRole("img", { name: "Attached image preview" })).toBeVisible();
 
-    await form.getByLabel("Name *").fill(`Reader ${stamp}`);
-    await form.getByLabel("Email *").fill(`reader-${stamp}@example.org`);
-    await form.getByLabel("Comment *").fill(`First line ${stamp}\nSecond line`);
+    await fillComment(form, `Reader ${stamp}`, `reader-${stamp}@example.org`, `First line ${stamp}\nSecond line`);
     await form.getByRole("button", { name: "Post Comment" }).click();
 
     await expect(page.getByText("Comment posted!")).toBeVisible();
@@ -114,9 +115,7 @@ test.describe("comments", () => {
     await comment.getByRole("button", { name: "Cancel" }).click();
     await expect(comment.getByLabel("Reply *")).toHaveCount(0);
     await comment.getByRole("button", { name: "Reply" }).click();
-    await comment.getByLabel("Name *").fill(`Replier ${stamp}`);
-    await comment.getByLabel("Email *").fill(`replier-${stamp}@example.org`);
-    await comment.getByLabel("Reply *").fill(`Reply text ${stamp}`);
+    await fillComment(comment, `Replier ${stamp}`, `replier-${stamp}@example.org`, `Reply text ${stamp}`);
     await comment.getByRole("button", { name: "Post Reply" }).click();
     await expect(comment.getByTestId("reply").filter({ hasText: `Reply text ${stamp}` })).toBeVisible();
 
@@ -138,16 +137,12 @@ test.describe("comments", () => {
     await openArticle(page);
     const stamp = Date.now().toString(36);
     const form = mainForm(page);
-    await form.getByLabel("Name *").fill(`Top ${stamp}`);
-    await form.getByLabel("Email *").fill(`top-${stamp}@example.org`);
-    await form.getByLabel("Comment *").fill(`Top ${stamp}`);
+    await fillComment(form, `Top ${stamp}`, `top-${stamp}@example.org`, `Top ${stamp}`);
     await form.getByRole("button", { name: "Post Comment" }).click();
     const top = page.getByTestId("comment").filter({ hasText: `Top ${stamp}` });
     await expect(top).toBeVisible();
     await top.getByRole("button", { name: "Reply" }).click();
-    await top.getByLabel("Name *").fill("R1");
-    await top.getByLabel("Email *").fill(`r1-${stamp}@example.org`);
-    await top.getByLabel("Reply *").fill(`Reply one ${stamp}`);
+    await fillComment(top, "R1", `r1-${stamp}@example.org`, `Reply one ${stamp}`);
     await top.getByRole("button", { name: "Post Reply" }).click();
     await expect(top.getByTestId("reply")).toHaveCount(1);
     await expect(top.getByTestId("reply").getByRole("button", { name: "Reply" })).toHaveCount(0);
