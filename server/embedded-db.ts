@@ -119,7 +119,7 @@ async function stopPostmaster(pid: number, gone: () => boolean, log: Logger): Pr
   ] as const;
   for (const [i, { signal, ms }] of steps.entries()) {
     if (gone()) return;
-    if (i > 0) log.warn({ pid, signal }, "PostgreSQL did not stop in time; sending a harder signal");
+    if (i > 0) log.warn({ postgresPid: pid, signal }, "PostgreSQL did not stop in time; sending a harder signal");
     try {
       process.kill(pid, signal);
     } catch (error) {
@@ -230,7 +230,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
       return { url: url(running.port), owned: false, created: false, stop: async () => {} };
     }
     // Its starter died without stopping it (kill -9, a crash): nobody else will stop it, so we do.
-    log.warn({ pid: running.pid, port: running.port }, "adopting the embedded PostgreSQL left running by a previous process");
+    log.warn({ postgresPid: running.pid, port: running.port }, "adopting the embedded PostgreSQL left running by a previous process");
     await fs.writeFile(ownerFile, String(process.pid));
     const pidFile = path.join(databaseDir, "postmaster.pid");
     const gone = () => {
@@ -244,6 +244,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
       created: false,
       stop: onceOnly(async () => {
         await stopPostmaster(running.pid, gone, log);
+        await fs.rm(ownerFile, { force: true });
         log.info("embedded PostgreSQL stopped");
       }),
     };
