@@ -76,7 +76,7 @@ function logError(error: unknown, message: string) {
 async function shutdown(reason: string, code = 0) {
   exitCode = Math.max(exitCode, code);
   if (shuttingDown) {
-    processLog?.info({ reason }, "already shutting down");
+    processLog?.debug({ reason }, "already shutting down");
     return;
   }
   shuttingDown = true;
