@@ -12,7 +12,7 @@ import { getSessionUser } from "../app/domain/accounts/guard.server";
 import { CLIENT_IP_HEADER, createAuth } from "../app/lib/auth.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
 import { EnvError, loadEnv } from "../app/lib/env.server";
-import { createLogger } from "../app/lib/logger.server";
+import { createLogger, type Logger } from "../app/lib/logger.server";
 import { createMailer } from "../app/lib/mail.server";
 import { createS3Storage } from "../app/lib/storage-s3.server";
 import { createLocalStorage } from "../app/lib/storage.server";
@@ -38,7 +38,85 @@ function routedPath(req: express.Request): string {
 }
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/** A start that cannot go on, with a message for the operator (logged as one line, no stack). */
+class StartError extends Error {}
+
+let processLog: Logger | null = null;
 let embedded: EmbeddedDatabase | null = null;
+let embeddedStarting: Promise<EmbeddedDatabase> | null = null;
+const shutdownHooks: { name: string; run: () => Promise<unknown> }[] = [];
+const onShutdown = (name: string, run: () => Promise<unknown>) => shutdownHooks.push({ name, run });
+let shuttingDown = false;
+let exitCode = 0;
+
+let startup: Promise<void> | null = null;
+
+/** Waits until `promise` settles (true) or `ms` pass (false); never throws. */
+function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]).finally(() => clearTimeout(timer));
+}
+
+function logError(error: unknown, message: string) {
+  if (processLog) processLog.error({ err: error }, message);
+  else console.error(message, error);
+}
+
+/**
+ * Stops in order: the HTTP server (no new connections; in-flight requests get SHUTDOWN_GRACE_MS),
+ * the services (buffered page views are written), the database pool, and last the embedded
+ * PostgreSQL, also when the signal came while it was still starting. Then exits.
+ */
+async function shutdown(reason: string, code = 0) {
+  exitCode = Math.max(exitCode, code);
+  if (shuttingDown) {
+    processLog?.debug({ reason }, "already shutting down");
+    return;
+  }
+  shuttingDown = true;
+  if (processLog) processLog.info({ reason }, "shutting down");
+  // A signal during the start: the start stops at its next step (it checks shuttingDown), so that
+  // what it opened is all registered before the steps below close it.
+  if (startup) await settledWithin(startup, SHUTDOWN_GRACE_MS + 2000);
+  for (const hook of shutdownHooks.reverse()) {
+    processLog?.debug({ step: hook.name }, "shutdown step");
+    try {
+      // No step may hold the exit hostage: each gets the grace period and a little more.
+      // The timer stays referenced: it also keeps the process alive until every step has run.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([hook.run(), new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS + 2000)))]);
+      clearTimeout(timer);
+    } catch (error) {
+      processLog?.error({ err: error, step: hook.name }, "error during shutdown");
+    }
+  }
+  // PostgreSQL runs in its own process group (it never saw a terminal's Ctrl-C): stop it now that
+  // the pool is closed. If it is still starting, wait for that, so it is not left without an owner.
+  let database = embedded;
+  if (!database && embeddedStarting && (await settledWithin(embeddedStarting, 60_000))) {
+    database = await embeddedStarting.catch(() => null);
+  }
+  await database?.stop().catch((error) => logError(error, "could not stop PostgreSQL"));
+  processLog?.info("bye");
+  process.exit(exitCode);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
+// Whatever fails unexpectedly, PostgreSQL must not be left running behind the process.
+process.on("uncaughtException", (error) => {
+  logError(error, "uncaught exception");
+  void shutdown("uncaught exception", 1);
+});
+process.on("unhandledRejection", (error) => {
+  logError(error, "unhandled promise rejection");
+  void shutdown("unhandled promise rejection", 1);
+});
 
 async function main() {
   let env;
@@ -52,43 +130,20 @@ async function main() {
     throw error;
   }
   const log = createLogger(env.LOG_LEVEL);
+  processLog = log;
   const dev = env.NODE_ENV === "development";
-
-  const shutdownHooks: { name: string; run: () => Promise<unknown> }[] = [];
-  const onShutdown = (name: string, run: () => Promise<unknown>) => shutdownHooks.push({ name, run });
-  let shuttingDown = false;
-
-  async function shutdown(signal: string) {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    log.info({ signal }, "shutting down");
-    for (const hook of shutdownHooks.reverse()) {
-      log.debug({ step: hook.name }, "shutdown step");
-      try {
-        // No step may hold the exit hostage: each gets the grace period and a little more.
-        // The timer stays referenced: it also keeps the process alive until every step has run.
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([hook.run(), new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS + 2000)))]);
-        clearTimeout(timer);
-      } catch (error) {
-        log.error({ err: error, step: hook.name }, "error during shutdown");
-      }
-    }
-    await embedded?.stop().catch((error) => log.error({ err: error }, "could not stop PostgreSQL"));
-    log.info("bye");
-    process.exit(0);
-  }
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
 
   let databaseUrl = env.DATABASE_URL;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres(env.dataDir, log);
+    embeddedStarting = startEmbeddedPostgres(env.dataDir, log);
+    embedded = await embeddedStarting;
     databaseUrl = embedded.url;
   }
+  if (shuttingDown) return;
   const { db, pool } = createDb(databaseUrl);
   onShutdown("database pool", () => pool.end());
   await migrateDatabase(pool);
+  if (shuttingDown) return;
 
   const storage = env.S3_BUCKET
     ? createS3Storage({
@@ -101,10 +156,12 @@ async function main() {
       })
     : createLocalStorage(path.join(env.dataDir, "media"));
   await seedDatabase({ db, storage, log, demo: env.SEED_DEMO ?? Boolean(embedded?.created) });
+  if (shuttingDown) return;
 
   const changes = new ChangeFeed(databaseUrl, log);
   await changes.start();
   onShutdown("change feed", () => changes.stop());
+  if (shuttingDown) return;
   const views = new ViewRecorder(db, log);
   views.start();
   onShutdown("view recorder", () => views.stop());
@@ -259,11 +316,25 @@ async function main() {
     else res.end();
   });
 
-  server.listen(env.PORT, env.HOST, () => {
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : env.PORT;
-    log.info(`Frontpage is ready on http://localhost:${port}`);
+  if (shuttingDown) return;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(env.PORT, env.HOST, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "EADDRINUSE") {
+      throw new StartError(`port ${env.PORT} is already in use (HOST ${env.HOST}): stop what runs there or set PORT to another port`);
+    }
+    if (error.code === "EACCES") throw new StartError(`no permission to listen on port ${env.PORT} (HOST ${env.HOST}): set PORT to 1024 or above`);
+    if (error.code === "EADDRNOTAVAIL") throw new StartError(`HOST ${env.HOST} is not an address of this machine`);
+    throw error;
   });
+  server.on("error", (error) => log.error({ err: error }, "HTTP server error"));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : env.PORT;
+  log.info(`Frontpage is ready on http://localhost:${port}`);
   server.keepAliveTimeout = 65_000;
   onShutdown(
     "http server",
@@ -286,9 +357,16 @@ async function main() {
   );
 }
 
-main().catch(async (error) => {
-  console.error(error);
-  // A failed start must not leave its PostgreSQL running behind it.
-  await embedded?.stop().catch(() => {});
-  process.exit(1);
+startup = main();
+startup.catch((error) => {
+  // A step cut short by a shutdown already under way (its pool closed) is no failure of its own.
+  if (shuttingDown) return processLog?.debug({ err: error }, "start interrupted by the shutdown");
+  // A failed start stops what it started (the pool, PostgreSQL) and exits 1.
+  if (error instanceof StartError) {
+    if (processLog) processLog.fatal(error.message);
+    else console.error(error.message);
+  } else {
+    logError(error, "could not start");
+  }
+  void shutdown("start failed", 1);
 });

@@ -31,7 +31,9 @@ if (fs.readdirSync(dataDir).length > 0) {
 // As root, PostgreSQL runs as its own user, which must be able to enter the directory.
 fs.chmodSync(dataDir, 0o755);
 
-const server = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server/index.ts"], {
+// One process (node --import tsx): the tsx CLI would relay our signal to a child and SIGKILL it
+// when it does not acknowledge within 60 ms, leaving its PostgreSQL running.
+const server = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
   cwd: root,
   stdio: ["ignore", "inherit", "inherit"],
   // Its own process group: Playwright signals our whole group on shutdown, and PostgreSQL (the

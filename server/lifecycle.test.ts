@@ -1,0 +1,226 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import fs from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmbeddedPostgres } from "./embedded-db";
+
+// The server's whole life as an operator sees it: a terminal's Ctrl-C (SIGINT to the whole process
+// group), a busy port, and PostgreSQL left behind by a killed process. Real processes, one data
+// directory for the file (initdb once); the server runs in development mode so no build is needed.
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const silent = pino({ level: "silent" });
+let dataDir: string;
+
+/** PIDs of processes whose command line names this data directory (the postmaster does). */
+function postgresProcesses(dir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (cmdline.includes("postgres") && cmdline.includes(path.join(dir, "postgres"))) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+async function eventually(check: () => boolean, ms = 5000) {
+  for (const deadline = Date.now() + ms; Date.now() < deadline && !check(); ) await new Promise((r) => setTimeout(r, 50));
+  return check();
+}
+
+interface Server {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts server/index.ts in its own process group, as a terminal would run it in the foreground. */
+function startServer(env: Record<string, string>): Server {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      NODE_ENV: "development",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      PUBLIC_URL: "",
+      SEED_DEMO: "0",
+      LOG_LEVEL: "info",
+      ...env,
+    },
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
+}
+
+async function waitForReady(server: Server): Promise<string> {
+  for (const deadline = Date.now() + 80_000; Date.now() < deadline; ) {
+    const match = /Frontpage is ready on (http:\/\/localhost:\d+)/.exec(server.output());
+    if (match) return match[1]!.replace("localhost", "127.0.0.1");
+    if (server.child.exitCode !== null || server.child.signalCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the server did not become ready:\n${server.output()}`);
+}
+
+/** Runs startEmbeddedPostgres in a separate Node process and returns it with the URL it printed. */
+async function starterProcess(): Promise<{ child: ChildProcess; url: string }> {
+  const script = `import { startEmbeddedPostgres } from "./server/embedded-db.ts";
+    import pino from "pino";
+    const db = await startEmbeddedPostgres(${JSON.stringify(dataDir)}, pino({ level: "silent" }));
+    console.log(db.url);
+    setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk) => {
+      out += chunk;
+      if (out.includes("\n")) resolve(out.trim());
+    });
+    child.once("exit", (code) => reject(new Error(`starter exited with ${code}`)));
+  });
+  return { child, url };
+}
+
+async function query<T>(url: string, text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(process.platform !== "linux")("server lifecycle", () => {
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-lifecycle-"));
+    // As root, PostgreSQL runs as its own user, which must be able to enter the directory.
+    await fs.chmod(dataDir, 0o755);
+  });
+  afterAll(async () => {
+    for (const pid of postgresProcesses(dataDir)) process.kill(pid, "SIGKILL");
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("on a terminal's Ctrl-C finishes its work before PostgreSQL stops, then exits 0; a second start reuses the data", async () => {
+    const server = startServer({});
+    try {
+      const base = await waitForReady(server);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      const beacon = await fetch(`${base}/api/views`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ path: "/lifecycle-test?ctrl-c" }),
+      });
+      expect(beacon.status).toBe(200);
+      // Ctrl-C: SIGINT to every process of the foreground group at once.
+      process.kill(-server.child.pid!, "SIGINT");
+      const { code, signal } = await server.exited;
+      expect({ code, signal }, server.output()).toEqual({ code: 0, signal: null });
+      expect(server.output()).toContain('"msg":"bye"');
+      expect(server.output()).not.toMatch(/"level":[56]0/); // no error or fatal line
+    } finally {
+      if (server.child.exitCode === null) process.kill(-server.child.pid!, "SIGKILL");
+    }
+    expect(postgresProcesses(dataDir)).toEqual([]);
+    expect(existsSync(path.join(dataDir, "postgres", "postmaster.pid"))).toBe(false);
+
+    // The page view buffered when the signal came was written before PostgreSQL stopped.
+    const db = await startEmbeddedPostgres(dataDir, silent);
+    try {
+      expect(db.created).toBe(false);
+      const rows = await query<{ n: string }>(db.url, "select count(*) as n from page_views where path = '/lifecycle-test?ctrl-c'");
+      expect(rows[0]!.n).toBe("1");
+    } finally {
+      await db.stop();
+    }
+  }, 120_000);
+
+  it("with its port taken says so in one line, stops PostgreSQL and exits 1", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const server = startServer({ PORT: String(port) });
+    try {
+      const { code } = await Promise.race([
+        server.exited,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(server.output())), 80_000)),
+      ]);
+      expect(code, server.output()).toBe(1);
+      expect(server.output()).toContain(`port ${port} is already in use`);
+      expect(server.output()).not.toContain("EADDRINUSE"); // no stack trace
+    } finally {
+      blocker.close();
+      if (server.child.exitCode === null) process.kill(-server.child.pid!, "SIGKILL");
+    }
+    expect(await eventually(() => postgresProcesses(dataDir).length === 0)).toBe(true);
+  }, 120_000);
+
+  it("adopts a PostgreSQL whose starter was killed (kill -9) and stops it", async () => {
+    const starter = await starterProcess();
+    const [orphan] = postgresProcesses(dataDir);
+    expect(orphan).toBeDefined();
+    starter.child.kill("SIGKILL");
+    await new Promise((resolve) => starter.child.once("exit", resolve));
+
+    const db = await startEmbeddedPostgres(dataDir, silent);
+    expect(db.owned).toBe(true);
+    expect(await query(db.url, "select 1 as one")).toEqual([{ one: 1 }]);
+    await db.stop();
+    expect(await eventually(() => postgresProcesses(dataDir).length === 0)).toBe(true);
+  }, 60_000);
+
+  it("starts over the stale postmaster.pid of a PostgreSQL killed with its starter (kill -9 of both)", async () => {
+    const starter = await starterProcess();
+    const [postmaster] = postgresProcesses(dataDir);
+    process.kill(postmaster!, "SIGKILL");
+    starter.child.kill("SIGKILL");
+    await new Promise((resolve) => starter.child.once("exit", resolve));
+    expect(await eventually(() => postgresProcesses(dataDir).length === 0)).toBe(true);
+    expect(existsSync(path.join(dataDir, "postgres", "postmaster.pid"))).toBe(true);
+
+    const db = await startEmbeddedPostgres(dataDir, silent);
+    try {
+      expect(db.owned).toBe(true);
+      expect(await query(db.url, "select count(*)::int as n from page_views")).toEqual([{ n: 1 }]);
+    } finally {
+      await db.stop();
+    }
+    // stop() again, and on a PostgreSQL that is gone: a quick no-op.
+    const started = Date.now();
+    await db.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
+  }, 60_000);
+
+  it("stop() returns at once when PostgreSQL has already exited", async () => {
+    const db = await startEmbeddedPostgres(dataDir, silent);
+    const [postmaster] = postgresProcesses(dataDir);
+    process.kill(postmaster!, "SIGKILL");
+    expect(await eventually(() => postgresProcesses(dataDir).length === 0)).toBe(true);
+    const started = Date.now();
+    await db.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
+  }, 60_000);
+});
