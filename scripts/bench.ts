@@ -91,7 +91,8 @@ async function main() {
     spawnSync("chmod", ["755", dataDir]);
     const port = 3290;
     base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "server/index.ts"], {
+    // One process (node --import tsx, as npm start runs it): its pid is the server's, for the memory line.
+    server = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
       cwd: ROOT,
       stdio: ["ignore", "ignore", "inherit"],
       env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED_DEMO: "1", LOG_LEVEL: "warn" },
@@ -102,7 +103,7 @@ async function main() {
     const home = await request(`${base}/`);
     const article = /href="(\/article\/[^"?#]+)"/.exec(home.body)?.[1];
     if (!article) throw new Error("no article linked from the home page");
-    const serverPid = server?.pid ? Number(spawnSync("pgrep", ["-P", String(server.pid)], { encoding: "utf8" }).stdout.trim().split("\n")[0]) || server.pid : undefined;
+    const serverPid = server?.pid;
 
     console.log(`Frontpage bench: ${REQUESTS} requests per row, concurrency ${CONCURRENCY}, ${os.cpus().length} cores, Node ${process.version}`);
     console.log("path                                   mode       req/s    p50 ms   p99 ms  failures");
