@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse } from "@playwright/test";
-import pg from "pg";
+import { dataDir, withDb } from "./db";
 
 // Acceptance 3, 7 and 8 of the accounts issue, checked against the e2e server's own database:
 // - an anonymous visitor and a signed-up ordinary user sweep every admin page, action and resource
@@ -19,36 +19,6 @@ const ADMIN = { email: "admin@example.com", password: "admin-password-123" };
 const run = promisify(execFile);
 
 // ------------------------------------------------------------------ the e2e server's database
-
-function dataDir(): string {
-  const dir = process.env.E2E_DATA_DIR;
-  if (!dir) throw new Error("E2E_DATA_DIR is not set: run these tests through playwright.config.ts");
-  return dir;
-}
-
-/** The e2e server's embedded PostgreSQL: login from DATA_DIR/secrets.json, port from line 4 of postmaster.pid. */
-async function connect(): Promise<pg.Client> {
-  const { postgresPassword } = JSON.parse(await fs.readFile(path.join(dataDir(), "secrets.json"), "utf8")) as {
-    postgresPassword: string;
-  };
-  const pid = (await fs.readFile(path.join(dataDir(), "postgres", "postmaster.pid"), "utf8")).split("\n");
-  const port = Number(pid[3]);
-  expect(Number.isInteger(port) && port > 0, `port in postmaster.pid: ${pid[3]}`).toBe(true);
-  const client = new pg.Client({
-    connectionString: `postgres://frontpage:${encodeURIComponent(postgresPassword)}@127.0.0.1:${port}/frontpage`,
-  });
-  await client.connect();
-  return client;
-}
-
-async function withDb<T>(use: (db: pg.Client) => Promise<T>): Promise<T> {
-  const db = await connect();
-  try {
-    return await use(db);
-  } finally {
-    await db.end();
-  }
-}
 
 // Every table an admin can change, as a row count and a hash of the rows. articles.views is left out:
 // the view recorder flushes reader views in the background, which is no admin change.

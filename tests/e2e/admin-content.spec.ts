@@ -1,4 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { query } from "./db";
 
 // The e2e server (tests/setup/e2e-server.mjs) starts with this admin and the demo content.
 const ADMIN = { email: "admin@example.com", password: "admin-password-123" };
@@ -8,6 +11,9 @@ const PNG_1PX = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
   "base64",
 );
+
+// The demo video, a small real MP4 (uploads are checked from their bytes too).
+const MP4 = fs.readFileSync(path.resolve(import.meta.dirname, "../../server/demo/demo-video.mp4"));
 
 async function signIn(page: Page) {
   // Wait for hydration: the sign-in form is handled by the page's script.
@@ -26,7 +32,7 @@ test.describe("admin content screens", () => {
     await signIn(page);
   });
 
-  test("create a category, create an article with an image, see it on the site, edit it, delete it", async ({ page }) => {
+  test("create a category, create an article with an image and a video, see them on the site, edit it, delete it", async ({ page }) => {
     const run = Date.now().toString(36);
     const categoryName = `E2E Desk ${run}`;
     const categorySlug = `e2e-desk-${run}`;
@@ -59,22 +65,52 @@ test.describe("admin content screens", () => {
     await page.getByLabel("Content *").fill("The festival opened on Friday.\nThousands walked the quay.");
     await page.getByLabel("Upload Image").setInputFiles({ name: "lantern.png", mimeType: "image/png", buffer: PNG_1PX });
     await expect(toastWith(page, "Featured image uploaded successfully")).toBeVisible();
-    await expect(page.getByRole("img", { name: "Featured image preview" })).toHaveAttribute("src", /^\/media\/images\//);
+    await expect(page.getByRole("img", { name: "Featured image preview" })).toHaveAttribute("src", /^\/media\/images\/\d+-[a-z0-9]+\.png$/);
+    const imageUrl = (await page.getByRole("img", { name: "Featured image preview" }).getAttribute("src"))!;
+    await page.getByLabel("Upload Video").setInputFiles({ name: "quay.mp4", mimeType: "video/mp4", buffer: MP4 });
+    await expect(toastWith(page, "Video uploaded successfully")).toBeVisible();
+    const videoPreview = page.getByRole("group", { name: "Video" }).locator("video");
+    await expect(videoPreview).toHaveAttribute("src", /^\/media\/videos\/\d+-[a-z0-9]+\.mp4$/);
+    const videoUrl = (await videoPreview.getAttribute("src"))!;
     await page.getByRole("button", { name: "Create Article" }).click();
     await expect(page).toHaveURL(/\/admin\/articles$/);
     await expect(toastWith(page, "Article created successfully")).toBeVisible();
     const row = page.getByRole("row", { name: new RegExp(title) });
     await expect(row).toContainText(categoryName);
     await expect(row).toContainText("E2E Reporter");
+    // The list marks an article with a video by its icon, and only those.
+    await expect(row.getByTitle("Has video").locator("svg")).toBeVisible();
+    await expect(row.getByTitle("Has video")).toContainText("(has video)");
+    const [{ n: withVideo }] = await query<{ n: number }>(
+      `select count(video_url)::int as n from (select video_url from articles order by created_at desc limit 50) as first_page`,
+    );
+    await expect(page.getByRole("table").getByTitle("Has video")).toHaveCount(withVideo);
 
-    // The reader site shows it: home, its category page, its own page with the image.
+    // The reader site shows it: home and its category page as a card with the image (and the video
+    // badge), its own page with the image and the video.
+    const cardImage = (card: Locator) => card.locator(`img[src="${imageUrl}"]`);
     await page.goto("/");
-    await expect(page.getByRole("link", { name: new RegExp(title) }).first()).toBeVisible();
+    const homeCard = page.getByRole("article").filter({ has: page.getByRole("heading", { name: title }) });
+    await expect(homeCard).toHaveCount(1);
+    await expect(homeCard.getByRole("link")).toHaveAttribute("href", `/article/${slug}`);
+    await expect(cardImage(homeCard)).toBeVisible();
+    await expect(homeCard).toContainText("Video");
     await page.goto(`/category/${categorySlug}`);
-    await expect(page.getByText(title).first()).toBeVisible();
+    const categoryCard = page.getByRole("article").filter({ has: page.getByRole("heading", { name: title }) });
+    await expect(categoryCard).toHaveCount(1);
+    await expect(cardImage(categoryCard)).toBeVisible();
     await page.goto(`/article/${slug}`);
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
-    await expect(page.locator('img[src^="/media/images/"]').first()).toBeVisible();
+    await expect(page.locator(`main img[src="${imageUrl}"]`)).toBeVisible();
+    const video = page.locator(`main video[src="${videoUrl}"]`);
+    await expect(video).toBeVisible();
+    await expect(video).toHaveAttribute("controls", "");
+    // The browser can play it: the file is served as a video and its metadata loads.
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.duration)).toBeGreaterThan(0);
+    const served = await page.request.get(videoUrl);
+    expect(served.status()).toBe(200);
+    expect(served.headers()["content-type"]).toBe("video/mp4");
 
     // A slug another article uses is refused with a clear message, not a database error.
     await page.goto("/admin/articles/new", { waitUntil: "networkidle" });
@@ -89,6 +125,8 @@ test.describe("admin content screens", () => {
     await page.getByRole("link", { name: `Edit “${title}”` }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Edit Article" })).toBeVisible();
     await expect(page.getByLabel("Content *")).toHaveValue(/The festival opened on Friday/);
+    await expect(page.getByRole("img", { name: "Featured image preview" })).toHaveAttribute("src", imageUrl);
+    await expect(page.getByRole("group", { name: "Video" }).locator("video")).toHaveAttribute("src", videoUrl);
     const newTitle = `${title} (updated)`;
     await page.getByLabel("Title *").fill(newTitle);
     await page.getByLabel("Slug *").fill(slug); // the slug stays editable: keep the old address
@@ -97,6 +135,7 @@ test.describe("admin content screens", () => {
     await expect(toastWith(page, "Article updated successfully")).toBeVisible();
     await page.goto(`/article/${slug}`);
     await expect(page.getByRole("heading", { level: 1, name: newTitle })).toBeVisible();
+    await expect(page.locator(`main video[src="${videoUrl}"]`)).toBeVisible();
 
     // Delete, after the confirmation.
     await page.goto("/admin/articles", { waitUntil: "networkidle" });

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { query } from "./db";
+import { someArticlePath } from "./routes";
 
 // The e2e server (tests/setup/e2e-server.mjs) starts with this admin and the demo content.
 const ADMIN = { email: "admin@example.com", password: "admin-password-123" };
@@ -133,85 +135,198 @@ test.describe("media library", () => {
   });
 });
 
+/** The settings row as stored (every column; `updated_at` shows whether a save happened at all). */
+async function settingsRow(): Promise<Record<string, unknown>> {
+  const [row] = await query(`select * from website_settings where id = 1`);
+  expect(row, "the settings row").toBeDefined();
+  return row!;
+}
+
+const withoutUpdatedAt = ({ updated_at: _updatedAt, ...rest }: Record<string, unknown>) => rest;
+
+/** The value of a meta tag of the current page. */
+const metaContent = (page: Page, selector: string) => page.locator(`head meta[${selector}]`).getAttribute("content");
+
 test.describe("website settings", () => {
-  test("every tab's changes appear on the public pages at once", async ({ page, browser, baseURL }) => {
+  test("every field of every tab appears on the public pages at once, and a refused save changes nothing", async ({ page, browser, baseURL }) => {
     await signIn(page);
     const run = Date.now().toString(36);
-    const siteName = `Harbour Times ${run}`;
-    await page.goto("/admin/settings", { waitUntil: "networkidle" });
-    await expect(page.getByRole("heading", { level: 1, name: "Website Settings" })).toBeVisible();
-    await expect(page.getByText("Manage your website configuration and appearance")).toBeVisible();
+    const next = {
+      siteName: `Harbour Times ${run}`,
+      tagline: `Tide tables and town news ${run}`,
+      description: `Ferries, tides and council votes from the harbour, reported every morning ${run}.`,
+      footer: `Printed on the quay since 2024 ${run}`,
+      email: `desk-${run}@harbour.example`,
+      phone: "+1 (212) 555-0199",
+    };
+    // Footer link name (aria-label) -> settings label and the new address.
+    const social = [
+      { footer: "Facebook", label: "Facebook", url: `https://www.facebook.com/harbour${run}` },
+      { footer: "Twitter / X", label: "Twitter/X", url: `https://x.com/harbour${run}` },
+      { footer: "Instagram", label: "Instagram", url: `https://www.instagram.com/harbour${run}` },
+      { footer: "LinkedIn", label: "LinkedIn", url: `https://www.linkedin.com/company/harbour${run}` },
+      { footer: "YouTube", label: "YouTube", url: `https://www.youtube.com/@harbour${run}` },
+    ];
+    const original = await settingsRow();
 
-    // Keep what the site had, to put it back for the other journeys.
-    const fields = ["Site Name *", "Tagline", "Description", "Footer Text", "Email", "Phone", "Facebook", "Twitter/X", "Instagram", "LinkedIn", "YouTube"];
-    const before: Record<string, string> = {};
-    for (const label of fields) before[label] = await page.getByLabel(label, { exact: true }).inputValue();
-
-    // A bad value is refused on its tab, with the spec's error toast, and nothing is saved.
-    await page.getByRole("tab", { name: "Social Media" }).click();
-    await page.getByLabel("YouTube").fill("javascript:alert(1)");
-    await page.getByRole("button", { name: "Save Settings" }).click();
-    await expect(toastWith(page, "Error").filter({ hasText: "YouTube URL must be a link starting with http:// or https://" })).toBeVisible();
-
-    // General.
-    await page.getByRole("tab", { name: "General" }).click();
-    await page.getByLabel("Site Name *").fill(siteName);
-    await page.getByLabel("Tagline").fill(`Tide tables and town news ${run}`);
-    await page.getByLabel("Footer Text").fill(`Printed on the quay since 2024 ${run}`);
-    // Branding: an SVG logo is converted to a PNG; a PNG favicon.
-    await page.getByRole("tab", { name: "Branding" }).click();
-    await page.getByLabel("Upload Logo").setInputFiles({ name: "logo.svg", mimeType: "image/svg+xml", buffer: SVG_LOGO });
-    await expect(page.getByRole("img", { name: "Logo preview" })).toHaveAttribute("src", /^\/media\/images\/\d+-[a-z0-9]+\.png$/);
-    await page.getByLabel("Upload Favicon").setInputFiles({ name: "favicon.png", mimeType: "image/png", buffer: PNG_1PX });
-    await expect(page.getByRole("img", { name: "Favicon preview" })).toBeVisible();
-    const logoUrl = (await page.getByRole("img", { name: "Logo preview" }).getAttribute("src"))!;
-    const faviconUrl = (await page.getByRole("img", { name: "Favicon preview" }).getAttribute("src"))!;
-    // Contact.
-    await page.getByRole("tab", { name: "Contact" }).click();
-    await expect(page.getByLabel("Email", { exact: true })).toHaveAttribute("type", "email");
-    await expect(page.getByLabel("Phone")).toHaveAttribute("type", "tel");
-    await page.getByLabel("Email", { exact: true }).fill(`desk-${run}@harbour.example`);
-    await page.getByLabel("Phone").fill("+1 (212) 555-0199");
-    // Social Media.
-    await page.getByRole("tab", { name: "Social Media" }).click();
-    await expect(page.getByLabel("YouTube")).toHaveAttribute("type", "url");
-    await page.getByLabel("YouTube").fill(`https://www.youtube.com/@harbour${run}`);
-
-    await page.getByRole("button", { name: "Save Settings" }).click();
-    await expect(toastWith(page, "Website settings have been updated successfully")).toBeVisible();
-
-    // The public pages show it straight away (the page cache is cleared by the settings change).
-    const anonymous = await browser.newContext({ baseURL });
     try {
-      const reader = await anonymous.newPage();
-      await reader.goto("/");
-      // Every title ends with the brand.
-      await expect(reader).toHaveTitle(new RegExp(`\\| ${siteName}$`));
-      await expect(reader.locator("header")).toContainText(siteName);
-      await expect(reader.locator("header img").first()).toHaveAttribute("src", logoUrl);
-      await expect(reader.locator('link[rel="icon"]')).toHaveAttribute("href", faviconUrl);
-      await expect(reader.locator("footer")).toContainText(`Printed on the quay since 2024 ${run}`);
-      await expect(reader.locator("footer").getByRole("link", { name: /YouTube/ })).toHaveAttribute("href", `https://www.youtube.com/@harbour${run}`);
-      const logo = await reader.request.get(logoUrl);
-      expect(logo.headers()["content-type"]).toBe("image/png");
-      await reader.goto("/contact");
-      await expect(reader.locator("main")).toContainText(`desk-${run}@harbour.example`);
-      await expect(reader.locator("main")).toContainText("+1 (212) 555-0199");
-    } finally {
-      await anonymous.close();
-    }
+      await page.goto("/admin/settings", { waitUntil: "networkidle" });
+      await expect(page.getByRole("heading", { level: 1, name: "Website Settings" })).toBeVisible();
+      await expect(page.getByText("Manage your website configuration and appearance")).toBeVisible();
 
-    // Put the site back as it was (other journeys expect the default name and no logo).
-    await page.goto("/admin/settings", { waitUntil: "networkidle" });
-    for (const label of fields) {
-      const tab = { "Email": "Contact", "Phone": "Contact", "Facebook": "Social Media", "Twitter/X": "Social Media", "Instagram": "Social Media", "LinkedIn": "Social Media", "YouTube": "Social Media" }[label] ?? "General";
-      await page.getByRole("tab", { name: tab }).click();
-      await page.getByLabel(label, { exact: true }).fill(before[label]);
+      // Keep what the site had, to put it back for the other journeys.
+      const fields = ["Site Name *", "Tagline", "Description", "Footer Text", "Email", "Phone", "Facebook", "Twitter/X", "Instagram", "LinkedIn", "YouTube"];
+      const before: Record<string, string> = {};
+      for (const label of fields) before[label] = await page.getByLabel(label, { exact: true }).inputValue();
+
+      // A bad value is refused on its tab, with the spec's error toast, and nothing is saved: not even
+      // the valid change made on another tab.
+      await page.getByLabel("Site Name *").fill(next.siteName);
+      await page.getByRole("tab", { name: "Social Media" }).click();
+      await page.getByLabel("YouTube").fill("javascript:alert(1)");
+      await page.getByRole("button", { name: "Save Settings" }).click();
+      await expect(toastWith(page, "Error").filter({ hasText: "YouTube URL must be a link starting with http:// or https://" })).toBeVisible();
+      await expect(page.getByLabel("YouTube")).toBeFocused();
+      expect(await settingsRow()).toEqual(original);
+
+      // The server refuses on its own too (a logo that is no upload of ours), and stores nothing.
+      const refused = await page.request.post("/admin/settings", {
+        headers: { Origin: baseURL! },
+        form: {
+          siteName: next.siteName,
+          siteTagline: "",
+          siteDescription: "",
+          footerText: "",
+          logoUrl: "/media/images/1700000000000-not-uploaded.png",
+          faviconUrl: "",
+          contactEmail: "",
+          contactPhone: "",
+          facebookUrl: "",
+          twitterUrl: "",
+          instagramUrl: "",
+          linkedinUrl: "",
+          youtubeUrl: "",
+        },
+      });
+      expect(refused.status()).toBe(400);
+      expect(await refused.text()).toContain("Logo must be an image uploaded here");
+      expect(await settingsRow()).toEqual(original);
+
+      // General: every field.
+      await page.getByRole("tab", { name: "General" }).click();
+      await page.getByLabel("Site Name *").fill(next.siteName);
+      await page.getByLabel("Tagline").fill(next.tagline);
+      await page.getByLabel("Description").fill(next.description);
+      await page.getByLabel("Footer Text").fill(next.footer);
+      // Branding: an SVG logo is converted to a PNG; a PNG favicon.
+      await page.getByRole("tab", { name: "Branding" }).click();
+      await page.getByLabel("Upload Logo").setInputFiles({ name: "logo.svg", mimeType: "image/svg+xml", buffer: SVG_LOGO });
+      await expect(page.getByRole("img", { name: "Logo preview" })).toHaveAttribute("src", /^\/media\/images\/\d+-[a-z0-9]+\.png$/);
+      await page.getByLabel("Upload Favicon").setInputFiles({ name: "favicon.png", mimeType: "image/png", buffer: PNG_1PX });
+      await expect(page.getByRole("img", { name: "Favicon preview" })).toHaveAttribute("src", /^\/media\/images\/\d+-[a-z0-9]+\.png$/);
+      const logoUrl = (await page.getByRole("img", { name: "Logo preview" }).getAttribute("src"))!;
+      const faviconUrl = (await page.getByRole("img", { name: "Favicon preview" }).getAttribute("src"))!;
+      // Contact.
+      await page.getByRole("tab", { name: "Contact" }).click();
+      await expect(page.getByLabel("Email", { exact: true })).toHaveAttribute("type", "email");
+      await expect(page.getByLabel("Phone")).toHaveAttribute("type", "tel");
+      await page.getByLabel("Email", { exact: true }).fill(next.email);
+      await page.getByLabel("Phone").fill(next.phone);
+      // Social Media: all five.
+      await page.getByRole("tab", { name: "Social Media" }).click();
+      for (const { label, url } of social) {
+        await expect(page.getByLabel(label, { exact: true })).toHaveAttribute("type", "url");
+        await page.getByLabel(label, { exact: true }).fill(url);
+      }
+
+      await page.getByRole("button", { name: "Save Settings" }).click();
+      await expect(toastWith(page, "Website settings have been updated successfully")).toBeVisible();
+      expect(await settingsRow()).toMatchObject({
+        site_name: next.siteName,
+        site_tagline: next.tagline,
+        site_description: next.description,
+        footer_text: next.footer,
+        logo_url: logoUrl,
+        favicon_url: faviconUrl,
+        contact_email: next.email,
+        contact_phone: next.phone,
+        facebook_url: social[0]!.url,
+        twitter_url: social[1]!.url,
+        instagram_url: social[2]!.url,
+        linkedin_url: social[3]!.url,
+        youtube_url: social[4]!.url,
+      });
+
+      // The public pages show it straight away (the page cache is cleared by the settings change).
+      const anonymous = await browser.newContext({ baseURL });
+      try {
+        const reader = await anonymous.newPage();
+        await reader.goto("/");
+        // Home: the title leads with the tagline and ends with the brand; the description is the site's.
+        await expect(reader).toHaveTitle(`${next.tagline} | ${next.siteName}`);
+        expect(await metaContent(reader, 'name="description"')).toBe(next.description);
+        expect(await metaContent(reader, 'property="og:description"')).toBe(next.description);
+        expect(await metaContent(reader, 'property="og:title"')).toBe(`${next.tagline} | ${next.siteName}`);
+        expect(await metaContent(reader, 'property="og:site_name"')).toBe(next.siteName);
+        // Header: the name and the logo, linking home.
+        const home = reader.getByRole("banner").getByRole("link", { name: `${next.siteName} home` });
+        await expect(home).toContainText(next.siteName);
+        await expect(home.locator("img")).toHaveAttribute("src", logoUrl);
+        await expect(home.locator("img")).toBeVisible();
+        // Footer: the footer text and the five social links.
+        const footer = reader.locator("footer");
+        await expect(footer).toContainText(next.footer);
+        await expect(footer).toContainText(`© ${new Date().getFullYear()} ${next.siteName}. All rights reserved.`);
+        const socialLinks = footer.getByRole("list", { name: "Social media" }).getByRole("link");
+        await expect(socialLinks).toHaveCount(5);
+        for (const { footer: name, url } of social) {
+          await expect(footer.getByRole("link", { name, exact: true })).toHaveAttribute("href", url);
+        }
+        const logo = await reader.request.get(logoUrl);
+        expect(logo.headers()["content-type"]).toBe("image/png");
+
+        // An article: its own title, then the brand; the new favicon in the head; the name in the header.
+        await reader.goto(await someArticlePath(reader.request));
+        const articleTitle = (await reader.getByRole("heading", { level: 1 }).textContent())!.trim();
+        await expect(reader).toHaveTitle(`${articleTitle} | ${next.siteName}`);
+        await expect(reader.getByRole("banner")).toContainText(next.siteName);
+        await expect(reader.locator('head link[rel="icon"]')).toHaveAttribute("href", faviconUrl);
+        const favicon = await reader.request.get(faviconUrl);
+        expect(favicon.status()).toBe(200);
+        expect(favicon.headers()["content-type"]).toBe("image/png");
+
+        // Contact: the e-mail and phone, as links.
+        await reader.goto("/contact");
+        await expect(reader).toHaveTitle(new RegExp(`\\| ${next.siteName}$`));
+        await expect(reader.locator("main").getByRole("link", { name: next.email })).toHaveAttribute("href", `mailto:${next.email}`);
+        await expect(reader.locator("main").getByRole("link", { name: next.phone })).toHaveAttribute("href", "tel:+12125550199");
+      } finally {
+        await anonymous.close();
+      }
+
+      // Put the site back as it was (other journeys expect the default name and no logo).
+      await page.goto("/admin/settings", { waitUntil: "networkidle" });
+      for (const label of fields) {
+        const tab = { "Email": "Contact", "Phone": "Contact", "Facebook": "Social Media", "Twitter/X": "Social Media", "Instagram": "Social Media", "LinkedIn": "Social Media", "YouTube": "Social Media" }[label] ?? "General";
+        await page.getByRole("tab", { name: tab }).click();
+        await page.getByLabel(label, { exact: true }).fill(before[label]!);
+      }
+      await page.getByRole("tab", { name: "Branding" }).click();
+      await page.getByRole("button", { name: "Remove Logo" }).click();
+      await page.getByRole("button", { name: "Remove Favicon" }).click();
+      await page.getByRole("button", { name: "Save Settings" }).click();
+      await expect(toastWith(page, "Website settings have been updated successfully")).toBeVisible();
+      expect(withoutUpdatedAt(await settingsRow())).toEqual(withoutUpdatedAt(original));
+    } finally {
+      // If the journey stopped half way, put the stored row back directly (the change still clears the page cache).
+      const now = await settingsRow();
+      if (JSON.stringify(withoutUpdatedAt(now)) !== JSON.stringify(withoutUpdatedAt(original))) {
+        const columns = Object.keys(withoutUpdatedAt(original)).filter((c) => c !== "id");
+        await query(
+          `update website_settings set ${columns.map((c, i) => `${c} = $${i + 1}`).join(", ")}, updated_at = now() where id = 1`,
+          columns.map((c) => original[c]),
+        );
+      }
     }
-    await page.getByRole("tab", { name: "Branding" }).click();
-    await page.getByRole("button", { name: "Remove Logo" }).click();
-    await page.getByRole("button", { name: "Remove Favicon" }).click();
-    await page.getByRole("button", { name: "Save Settings" }).click();
-    await expect(toastWith(page, "Website settings have been updated successfully")).toBeVisible();
   });
 });

@@ -1,5 +1,24 @@
 import { expect, test } from "@playwright/test";
+import { articleViews, categoryId, query, siteDate } from "./db";
 import { CATEGORIES, someArticlePath, STATIC_PAGES } from "./routes";
+
+interface StoredArticle {
+  title: string;
+  slug: string;
+  author_name: string;
+  created_at: Date;
+  views: number;
+  category_name: string;
+  category_slug: string;
+}
+
+/** The 12 newest articles as stored, newest first (what the home page lists). */
+const newestArticles = () =>
+  query<StoredArticle>(
+    `select a.title, a.slug, a.author_name, a.created_at, a.views, c.name as category_name, c.slug as category_slug
+     from articles a left join categories c on c.id = a.category_id
+     order by a.created_at desc, a.id desc limit 12`,
+  );
 
 test.describe("the reader site", () => {
   test("the home page shows the hero, the topics and the latest stories", async ({ page }) => {
@@ -86,4 +105,143 @@ test.describe("the reader site", () => {
       await expect(page.getByRole("heading", { level: 1 })).not.toBeEmpty();
     });
   }
+
+  test("the home page shows 3 top stories, 9 latest stories, 3 ad slots and the closing call to action", async ({ page }) => {
+    const newest = await newestArticles();
+    expect(newest, "the demo content has at least 12 articles").toHaveLength(12);
+    await page.goto("/");
+    const main = page.getByRole("main");
+
+    const top = main.locator("section", { has: page.getByRole("heading", { name: "Top Stories" }) }).getByRole("article");
+    await expect(top).toHaveCount(3);
+    await expect(top.getByRole("heading")).toHaveText(newest.slice(0, 3).map((a) => a.title));
+    const latest = main.locator("section", { has: page.getByRole("heading", { name: "Latest Stories" }) }).getByRole("article");
+    await expect(latest).toHaveCount(9);
+    await expect(latest.getByRole("heading")).toHaveText(newest.slice(3, 12).map((a) => a.title));
+
+    // Three ad slots with their fixed identifiers (placeholders: the e2e site has no ad client id).
+    const ads = main.getByRole("complementary", { name: /^Advertisement/ });
+    await expect(ads).toHaveCount(3);
+    expect(await ads.locator("[data-ad-slot]").evaluateAll((slots) => slots.map((el) => el.getAttribute("data-ad-slot")))).toEqual([
+      "1000000001",
+      "1000000002",
+      "1000000003",
+    ]);
+
+    // The closing call to action, after everything else.
+    const cta = main.locator("section", { has: page.getByRole("heading", { name: "Never miss a story" }) });
+    await expect(cta).toBeVisible();
+    await expect(cta.getByRole("link", { name: "Read the latest news" })).toHaveAttribute("href", "/category/news");
+    await expect(cta.getByRole("link", { name: "Contact the newsroom" })).toHaveAttribute("href", "/contact");
+    const lastHeading = await main.getByRole("heading", { level: 2 }).last().textContent();
+    expect(lastHeading).toBe("Never miss a story");
+  });
+
+  test("article cards date their story as 'MMM d, yyyy' in New York time", async ({ page }) => {
+    const newest = await newestArticles();
+    await page.goto("/");
+    const cards = page.getByRole("main").getByRole("article");
+    await expect(cards).toHaveCount(12);
+    await expect(cards.locator("time")).toHaveText(newest.map((a) => siteDate(a.created_at, "short")));
+    expect(await cards.locator("time").first().getAttribute("datetime")).toBe(newest[0]!.created_at.toISOString());
+  });
+
+  test("an article shows its category badge, author, date, view count and three share links that open a 600x400 popup", async ({ page, baseURL }) => {
+    // An article no other journey opens, so no views of it wait unwritten in the server's buffer.
+    const [article] = await query<StoredArticle>(
+      `select a.title, a.slug, a.author_name, a.created_at, a.views, c.name as category_name, c.slug as category_slug
+       from articles a join categories c on c.id = a.category_id
+       order by a.created_at desc, a.id desc offset 7 limit 1`,
+    );
+    expect(article).toBeDefined();
+    const { slug } = article!;
+    await page.addInitScript(() => {
+      const calls: unknown[][] = [];
+      (window as unknown as { __openCalls: unknown[][] }).__openCalls = calls;
+      // A stand-in popup: the share link sees a window was opened and stays on the page.
+      window.open = ((...args: unknown[]) => {
+        calls.push(args);
+        return { opener: window } as unknown as Window;
+      }) as typeof window.open;
+    });
+    const beacon = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/views" && r.request().method() === "POST");
+    await page.goto(`/article/${slug}`, { waitUntil: "networkidle" });
+    const header = page.getByRole("main").locator("article header");
+    await expect(header.getByRole("heading", { level: 1 })).toHaveText(article!.title);
+    await expect(header.getByRole("link", { name: article!.category_name, exact: true })).toHaveAttribute("href", `/category/${article!.category_slug}`);
+    await expect(header).toContainText(`By ${article!.author_name}`);
+    await expect(header.locator("time")).toHaveText(siteDate(article!.created_at, "long"));
+    // This visit is counted once in the database, and the page shows the count the beacon answered.
+    // (Not checked here: that the answer is the stored count plus one. It is one short when the
+    // server's periodic flush runs while the beacon reads the count; see app/routes/resources/views.ts.)
+    const answer = (await (await beacon).json()) as { path: string; views: number };
+    expect(answer.path).toBe(`/article/${slug}`);
+    expect([article!.views + 1, article!.views /* the flush race above */]).toContain(answer.views);
+    await expect(page.getByTestId("view-count")).toHaveText(new RegExp(`^\\s*${answer.views} views$`));
+    await expect.poll(() => articleViews(slug), { timeout: 5_000 }).toBe(article!.views + 1);
+
+    // Share links carry the article's address (and Twitter its title).
+    const articleUrl = `${baseURL}/article/${slug}`;
+    const shareLink = (name: string) => header.getByRole("link", { name: new RegExp(`^${name}`) });
+    const params = async (name: string) => new URL((await shareLink(name).getAttribute("href"))!).searchParams;
+    expect(await shareLink("Facebook").getAttribute("href")).toMatch(/^https:\/\/www\.facebook\.com\/sharer\/sharer\.php\?/);
+    expect((await params("Facebook")).get("u")).toBe(articleUrl);
+    expect(await shareLink("Twitter").getAttribute("href")).toMatch(/^https:\/\/twitter\.com\/intent\/tweet\?/);
+    expect((await params("Twitter")).get("url")).toBe(articleUrl);
+    expect((await params("Twitter")).get("text")).toBe(article!.title);
+    expect(await shareLink("LinkedIn").getAttribute("href")).toMatch(/^https:\/\/www\.linkedin\.com\/sharing\/share-offsite\/\?/);
+    expect((await params("LinkedIn")).get("url")).toBe(articleUrl);
+
+    // A click opens a 600x400 popup with the share address, and the page stays where it is.
+    await shareLink("LinkedIn").click();
+    const calls = await page.evaluate(() => (window as unknown as { __openCalls: unknown[][] }).__openCalls);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]![0]).toBe(await shareLink("LinkedIn").getAttribute("href"));
+    expect(String(calls[0]![2])).toMatch(/(^|,)width=600,height=400(,|$)/);
+    expect(page.url()).toBe(articleUrl);
+    expect(page.context().pages()).toHaveLength(1);
+  });
+
+  test("an article's content is shown as text, markup and all, with its line breaks kept", async ({ page }) => {
+    const slug = `markup-as-text-${Date.now().toString(36)}`;
+    const content = "Plain words and <b>bold</b> markup.\nA second line right under it.\n\nA new paragraph <script>window.__ran = true</script>.";
+    await query(
+      `insert into articles (title, slug, content, category_id, created_at) values ($1, $2, $3, $4, now() - interval '400 days')`,
+      ["Markup stays text", slug, content, await categoryId("news")],
+    );
+    try {
+      await page.goto(`/article/${slug}`, { waitUntil: "networkidle" });
+      const body = page.getByRole("main").locator("article > div").last();
+      const paragraphs = body.locator("p");
+      await expect(paragraphs).toHaveCount(2);
+      // The tags are shown as characters, and no element was made from them.
+      await expect(paragraphs.first()).toContainText("Plain words and <b>bold</b> markup.");
+      await expect(body.locator("b, script")).toHaveCount(0);
+      expect(await page.evaluate(() => (window as unknown as { __ran?: boolean }).__ran)).toBeUndefined();
+      // The single line break is kept as a line break (innerText follows the rendering).
+      expect(await paragraphs.first().evaluate((p: HTMLElement) => p.innerText)).toBe("Plain words and <b>bold</b> markup.\nA second line right under it.");
+      const [first, second] = await paragraphs.first().evaluate((p) => {
+        const range = document.createRange();
+        range.selectNodeContents(p);
+        const lines = [...range.getClientRects()].map((r) => Math.round(r.top));
+        return [Math.min(...lines), Math.max(...lines)];
+      });
+      expect(second!, "the second line is rendered below the first").toBeGreaterThan(first!);
+      await expect(paragraphs.last()).toHaveText("A new paragraph <script>window.__ran = true</script>.");
+    } finally {
+      await query(`delete from articles where slug = $1`, [slug]);
+    }
+  });
+
+  test("the Disclaimer's Last Updated date is today's date", async ({ page }) => {
+    await page.goto("/disclaimer", { waitUntil: "networkidle" });
+    await expect(page.getByRole("main")).toContainText(`Last Updated: ${siteDate(new Date(), "long")}`);
+  });
+
+  test("the Terms of Service name New York law as the governing law", async ({ page }) => {
+    await page.goto("/terms-of-service");
+    const section = page.getByRole("region", { name: /Governing Law and Disputes/ });
+    await expect(section).toBeVisible();
+    await expect(section).toContainText("These terms are governed by the laws of the State of New York, United States");
+  });
 });

@@ -1,0 +1,94 @@
+import { expect, test } from "@playwright/test";
+import { articleViews, categoryId, pageViewCount, query } from "./db";
+
+// Views are counted by the beacon (POST /api/views), buffered in the server's memory and written
+// about once a second as `views = views + n` (app/lib/view-recorder.server.ts). These journeys check
+// what ends up in the database.
+
+/** How long a buffered view may wait before it is written: the flush runs every second. */
+const FLUSH_WAIT_MS = 5_000;
+
+/** Waits until `read` gives `expected`, then checks it stays there past another flush (nothing counted twice). */
+async function expectSettledAt(read: () => Promise<unknown>, expected: unknown, what: string) {
+  await expect.poll(read, { message: what, timeout: FLUSH_WAIT_MS }).toEqual(expected);
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(await read(), `${what}, after one more flush`).toEqual(expected);
+}
+
+test.describe("counting views", () => {
+  test("200 simultaneous beacons for an article raise its views by exactly 200", async ({ baseURL }) => {
+    const slug = `counting-rush-${Date.now().toString(36)}`;
+    const path = `/article/${slug}`;
+    await query(`insert into articles (title, slug, content, category_id, views, created_at) values ($1, $2, $3, $4, 0, now() - interval '500 days')`, [
+      "Two hundred readers at once",
+      slug,
+      "Counted by the beacon.",
+      await categoryId("news"),
+    ]);
+    try {
+      // Node's fetch: Playwright's request fixture queues concurrent requests (200 take ~15 s), which is no rush.
+      const post = () =>
+        fetch(new URL("/api/views", baseURL), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ path }) });
+      const responses = await Promise.all(Array.from({ length: 200 }, post));
+      for (const response of responses) expect(response.status).toBe(200);
+      const answers = await Promise.all(responses.map((r) => r.json() as Promise<{ path: string; views: number }>));
+      for (const answer of answers) expect(answer.path).toBe(path);
+
+      await expectSettledAt(() => articleViews(slug), 200, `views of ${path}`);
+      await expectSettledAt(() => pageViewCount(path), 200, `page_views rows for ${path}`);
+    } finally {
+      await query(`delete from articles where slug = $1`, [slug]);
+      await query(`delete from page_views where path = $1`, [path]);
+    }
+  });
+
+  test("moving through the site in the browser records each page, with its query string, and counts the article once", async ({ page }) => {
+    // 25 old News stories, so the News page has a second page (24 stories a page) to reach by a link.
+    const run = Date.now().toString(36);
+    const news = await categoryId("news");
+    await query(
+      `insert into articles (title, slug, content, category_id, views, created_at)
+       select 'Archive story ' || $1 || ' no. ' || g, 'counting-archive-' || $1 || '-' || g, 'From the archive.', $2, 0,
+              timestamptz '2001-01-01 12:00:00+00' + g * interval '1 hour'
+       from generate_series(1, 25) as g`,
+      [run, news],
+    );
+    try {
+      const paths = ["/", "/category/news", "/category/news?page=2"];
+      const before = await Promise.all(paths.map(pageViewCount));
+
+      await page.goto("/", { waitUntil: "networkidle" });
+      await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "News", exact: true }).click();
+      await expect(page).toHaveURL(/\/category\/news$/);
+      await expect(page.getByRole("heading", { level: 1, name: "News" })).toBeVisible();
+      await page.getByRole("navigation", { name: "Pagination" }).getByRole("link", { name: /Older/ }).click();
+      await expect(page).toHaveURL(/\/category\/news\?page=2$/);
+      await expect(page.getByText(/^Page 2 of \d+$/)).toBeVisible();
+
+      const card = page.getByRole("main").getByRole("article").first();
+      const href = (await card.getByRole("link").getAttribute("href"))!;
+      expect(href).toMatch(new RegExp(`^/article/counting-archive-${run}-\\d+$`));
+      const slug = href.slice("/article/".length);
+      await card.getByRole("link").click();
+      await expect(page).toHaveURL(new RegExp(`${href}$`));
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Archive story /);
+      // All of it happened in one document: client-side navigation, no reload.
+      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+
+      await expectSettledAt(() => Promise.all(paths.map(pageViewCount)), before.map((n) => n + 1), `page_views rows for ${paths.join(", ")}`);
+      await expectSettledAt(() => pageViewCount(href), 1, `page_views rows for ${href}`);
+      await expectSettledAt(() => articleViews(slug), 1, `views of ${href}`);
+    } finally {
+      await query(`delete from page_views where path like $1`, [`/article/counting-archive-${run}-%`]);
+      await query(`delete from articles where slug like $1`, [`counting-archive-${run}-%`]);
+    }
+  });
+});
+
+test("GET /healthz answers 200 with status ok", async ({ request }) => {
+  const response = await request.get("/healthz");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toContain("application/json");
+  expect(await response.json()).toMatchObject({ status: "ok" });
+});

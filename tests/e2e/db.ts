@@ -1,0 +1,71 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { expect } from "@playwright/test";
+import pg from "pg";
+
+// The e2e server's own embedded PostgreSQL (tests/setup/e2e-server.mjs), for tests that set up rows
+// directly or check what a journey stored.
+
+/** The e2e server's data directory (chosen by playwright.config.ts). */
+export function dataDir(): string {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error("E2E_DATA_DIR is not set: run these tests through playwright.config.ts");
+  return dir;
+}
+
+/** The e2e server's embedded PostgreSQL: login from DATA_DIR/secrets.json, port from line 4 of postmaster.pid. */
+export async function connect(): Promise<pg.Client> {
+  const { postgresPassword } = JSON.parse(await fs.readFile(path.join(dataDir(), "secrets.json"), "utf8")) as {
+    postgresPassword: string;
+  };
+  const pid = (await fs.readFile(path.join(dataDir(), "postgres", "postmaster.pid"), "utf8")).split("\n");
+  const port = Number(pid[3]);
+  expect(Number.isInteger(port) && port > 0, `port in postmaster.pid: ${pid[3]}`).toBe(true);
+  const client = new pg.Client({
+    connectionString: `postgres://frontpage:${encodeURIComponent(postgresPassword)}@127.0.0.1:${port}/frontpage`,
+  });
+  await client.connect();
+  return client;
+}
+
+export async function withDb<T>(use: (db: pg.Client) => Promise<T>): Promise<T> {
+  const db = await connect();
+  try {
+    return await use(db);
+  } finally {
+    await db.end();
+  }
+}
+
+/** One query on a short-lived connection: its rows. */
+export async function query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]> {
+  return withDb(async (db) => (await db.query<R>(text, values)).rows);
+}
+
+/** The id of the category with this slug. */
+export async function categoryId(slug: string): Promise<string> {
+  const [row] = await query<{ id: string }>(`select id from categories where slug = $1`, [slug]);
+  if (!row) throw new Error(`no category ${slug}`);
+  return row.id;
+}
+
+/** Rows in page_views for exactly this path (path + query string, as the beacon sends it). */
+export async function pageViewCount(viewPath: string): Promise<number> {
+  const [row] = await query<{ n: number }>(`select count(*)::int as n from page_views where path = $1`, [viewPath]);
+  return row!.n;
+}
+
+/** The stored view count of the article with this slug. */
+export async function articleViews(slug: string): Promise<number> {
+  const [row] = await query<{ views: number }>(`select views from articles where slug = $1`, [slug]);
+  if (!row) throw new Error(`no article ${slug}`);
+  return row.views;
+}
+
+/** The site time zone of the e2e server (TIME_ZONE is not set there: the default). */
+export const SITE_TIME_ZONE = "America/New_York";
+
+/** `date` as the site shows it: "long" gives 'MMMM d, yyyy' (article page), "short" 'MMM d, yyyy' (cards). */
+export function siteDate(date: Date, month: "long" | "short"): string {
+  return new Intl.DateTimeFormat("en-US", { timeZone: SITE_TIME_ZONE, month, day: "numeric", year: "numeric" }).format(date);
+}

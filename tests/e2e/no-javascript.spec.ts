@@ -1,0 +1,157 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { query, siteDate } from "./db";
+
+// Every public page is complete in the server's HTML: a reader (or a crawler) without JavaScript
+// gets the heading and the content. Script elements are left out of the checks, so text that only
+// sits in the hydration data does not count.
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+
+/** Visible text of an HTML fragment: no scripts or styles, no tags, entities decoded, whitespace collapsed. */
+function textOf(html: string): string {
+  return html
+    .replace(/<(script|style|template)\b[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<[^>]+>/g, "")
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+      if (name[0] === "#") return String.fromCodePoint(name[1]?.toLowerCase() === "x" ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+      return ENTITIES[name.toLowerCase()] ?? entity;
+    })
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+const normalize = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/** The page's server HTML: status, the text of its one h1, and the text of its <main>. */
+async function serverPage(request: APIRequestContext, path: string) {
+  const response = await request.get(path);
+  const html = await response.text();
+  const main = /<main\b[^>]*>([\s\S]*)<\/main>/i.exec(html)?.[1];
+  const headings = [...(main ?? "").matchAll(/<h1\b[^>]*>([\s\S]*?)<\/h1>/gi)].map((m) => textOf(m[1]!));
+  return {
+    status: response.status(),
+    type: response.headers()["content-type"] ?? "",
+    mainHtml: main ?? null,
+    main: main === undefined ? null : textOf(main),
+    headings,
+  };
+}
+
+interface Expected {
+  heading: string;
+  /** Text the page's main content must hold. */
+  content: string[];
+}
+
+async function expectServerRendered(request: APIRequestContext, path: string, expected: Expected) {
+  const page = await serverPage(request, path);
+  expect(page.status, path).toBe(200);
+  expect(page.type, path).toContain("text/html");
+  expect(page.main, `${path} has a <main>`).not.toBeNull();
+  expect(page.headings, `${path}: its one h1`).toEqual([expected.heading]);
+  for (const text of expected.content) expect(page.main, `${path} shows “${text}”`).toContain(normalize(text));
+}
+
+interface StoredArticle {
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  content: string;
+  author_name: string;
+  created_at: Date;
+}
+
+const newestArticle = async (categorySlug?: string) => {
+  const [row] = await query<StoredArticle>(
+    `select a.title, a.slug, a.excerpt, a.content, a.author_name, a.created_at
+     from articles a left join categories c on c.id = a.category_id
+     where $1::text is null or c.slug = $1
+     order by a.created_at desc, a.id desc limit 1`,
+    [categorySlug ?? null],
+  );
+  expect(row, `an article${categorySlug ? ` in ${categorySlug}` : ""}`).toBeDefined();
+  return row!;
+};
+
+const siteSettings = async () => (await query<{ site_name: string; contact_email: string; contact_phone: string }>(`select site_name, contact_email, contact_phone from website_settings`))[0]!;
+
+test.describe("every public page without JavaScript", () => {
+  test("the home page has its hero heading and the newest stories", async ({ request }) => {
+    const newest = await newestArticle();
+    await expectServerRendered(request, "/", {
+      heading: "Stay Informed, Stay Connected",
+      content: ["Top Stories", newest.title, "Explore Topics", "Latest Stories", "Never miss a story"],
+    });
+  });
+
+  test("a category page has its name and its newest story", async ({ request }) => {
+    const newest = await newestArticle("news");
+    await expectServerRendered(request, "/category/news", { heading: "News", content: [newest.title] });
+  });
+
+  test("an article page has its title, byline, date, excerpt and every paragraph of its body", async ({ request }) => {
+    const article = await newestArticle();
+    const paragraphs = article.content.split(/\n\s*\n/).filter((p) => p.trim());
+    expect(paragraphs.length).toBeGreaterThan(0);
+    await expectServerRendered(request, `/article/${article.slug}`, {
+      heading: article.title,
+      content: [`By ${article.author_name}`, siteDate(article.created_at, "long"), ...(article.excerpt ? [article.excerpt] : []), ...paragraphs],
+    });
+  });
+
+  test("About has its heading and the story of the site", async ({ request }) => {
+    const { site_name } = await siteSettings();
+    await expectServerRendered(request, "/about", {
+      heading: `About ${site_name}`,
+      content: ["Our Story", `${site_name} was founded in 2024 in New York`, "Our Mission"],
+    });
+  });
+
+  test("Contact has its heading, the contact details and the message form", async ({ request }) => {
+    const { contact_email, contact_phone } = await siteSettings();
+    await expectServerRendered(request, "/contact", {
+      heading: "Contact Us",
+      content: ["Get in Touch", contact_email, contact_phone, "Mon-Fri 9am-6pm EST", "Sat 10am-4pm EST", "Sun closed", "Send Us a Message", "Send Message"],
+    });
+    // The form's four fields are in the HTML too (the message box six rows high).
+    const html = await (await request.get("/contact")).text();
+    for (const id of ["contact-name", "contact-email", "contact-subject"]) expect(html).toMatch(new RegExp(`<input\\b[^>]*\\bid="${id}"`));
+    expect(html).toMatch(/<textarea\b[^>]*\bid="contact-message"[^>]*\brows="6"|<textarea\b[^>]*\brows="6"[^>]*\bid="contact-message"/);
+  });
+
+  test("the Disclaimer has its heading, today's date and its sections", async ({ request }) => {
+    await expectServerRendered(request, "/disclaimer", {
+      heading: "Disclaimer",
+      content: [`Last Updated: ${siteDate(new Date(), "long")}`, "Please read this disclaimer carefully.", "General Information", "Affiliate Disclosure"],
+    });
+  });
+
+  test("the Cookie Policy has its heading and its sections", async ({ request }) => {
+    await expectServerRendered(request, "/cookie-policy", {
+      heading: "Cookie Policy",
+      content: ["This Cookie Policy explains how", "What Are Cookies", "Managing Your Cookie Preferences", "How Long Cookies Last"],
+    });
+  });
+
+  test("the Privacy Policy has its heading and its sections", async ({ request }) => {
+    await expectServerRendered(request, "/privacy-policy", {
+      heading: "Privacy Policy",
+      content: ["Your privacy matters to us.", "Information We Collect", "Your Rights Under the GDPR", "Your California Privacy Rights (CCPA)"],
+    });
+  });
+
+  test("the Terms of Service have their heading and their sections", async ({ request }) => {
+    await expectServerRendered(request, "/terms-of-service", {
+      heading: "Terms of Service",
+      content: ["Please read these Terms of Service carefully", "Copyright Complaints (DMCA)", "Governing Law and Disputes", "governed by the laws of the State of New York"],
+    });
+  });
+
+  test("an unknown path answers 404 with \"Oops! Page not found\" and a link home", async ({ request }) => {
+    const page = await serverPage(request, "/no/such/page-here");
+    expect(page.status).toBe(404);
+    expect(page.type).toContain("text/html");
+    expect(page.headings).toEqual(["Oops! Page not found"]);
+    expect(page.mainHtml).toMatch(/<a\b[^>]*href="\/"[^>]*>Return to Home<\/a>/);
+  });
+});
