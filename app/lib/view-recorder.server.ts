@@ -28,6 +28,8 @@ export class ViewRecorder {
   private articleViews = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
+  /** Counts the flushes that took the buffers, so a read can tell whether one overlapped it. */
+  private flushesStarted = 0;
 
   constructor(
     private readonly db: Db,
@@ -54,6 +56,22 @@ export class ViewRecorder {
     return this.articleViews.get(slug) ?? 0;
   }
 
+  /**
+   * An article's count with what is buffered here: the stored count read by `readStored`, plus the
+   * views not yet written. A flush takes the buffer before its write commits, so a read that
+   * overlaps one could see the views in neither place; such a read waits for the flush and reads again.
+   */
+  async liveViews(slug: string, readStored: () => Promise<number | null>): Promise<number | null> {
+    for (let attempt = 1; ; attempt++) {
+      while (this.flushing) await this.flushing;
+      const started = this.flushesStarted;
+      const stored = await readStored();
+      if (stored === null) return null;
+      // Under a flood of flushes, give the nearest answer rather than wait on and on.
+      if (this.flushesStarted === started || attempt === 5) return stored + this.pending(slug);
+    }
+  }
+
   start(intervalMs = 1000) {
     this.timer = setInterval(() => void this.flush(), intervalMs);
     this.timer.unref();
@@ -73,6 +91,7 @@ export class ViewRecorder {
     const articleViews = this.articleViews;
     this.pageViews = [];
     this.articleViews = new Map();
+    this.flushesStarted++;
     this.flushing = this.write(pageViews, articleViews)
       .catch((error) => {
         // Put them back so the next flush retries; nothing is lost on a passing database error.

@@ -32,8 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   context.views.record(path);
   const slug = articleSlugFromPath(path);
   if (!slug) return data({ path }, { headers: { "Cache-Control": "no-store" } });
-  const stored = await getArticleViews(context.db, slug);
-  const views = stored === null ? undefined : stored + context.views.pending(slug);
+  const views = (await context.views.liveViews(slug, () => getArticleViews(context.db, slug))) ?? undefined;
   return data({ path, views }, { headers: { "Cache-Control": "no-store" } });
 }
 
