@@ -23,22 +23,47 @@ test.describe("search-engine metadata in the server-rendered HTML", () => {
   test("an article page carries a title, a description, Open Graph tags and a canonical link without JavaScript", async ({ request }) => {
     await checkMetadata(request, await someArticlePath(request));
   });
+
+  test("an article page is typed article, with its author, published time, title and excerpt", async ({ request }) => {
+    const path = await someArticlePath(request);
+    const html = await (await request.get(path)).text();
+    const heading = /<h1[^>]*>([^<]+)<\/h1>/.exec(html)?.[1];
+    expect(/<title>([^<]+)<\/title>/.exec(html)?.[1]).toBe(`${heading} | Frontpage`);
+    expect(metaContent(html, "property", "og:type")).toBe("article");
+    const byline = /By <span[^>]*>([^<]+)<\/span>/.exec(html)?.[1];
+    expect(metaContent(html, "property", "article:author")).toBe(byline);
+    const published = metaContent(html, "property", "article:published_time");
+    expect(published).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    // HTML attribute names are case-insensitive; React writes this one as dateTime.
+    expect(html.toLowerCase()).toContain(`<time datetime="${published!.toLowerCase()}"`);
+  });
 });
 
 async function checkMetadata(request: import("@playwright/test").APIRequestContext, path: string) {
+  const origin = new URL(test.info().project.use.baseURL!).origin;
   const response = await request.get(path);
   expect(response.status()).toBe(200);
   expect(response.headers()["content-type"]).toContain("text/html");
   const html = await response.text();
 
   const title = /<title>([^<]+)<\/title>/.exec(html)?.[1];
-  expect(title, "a non-empty <title>").toBeTruthy();
-  expect(metaContent(html, "name", "description"), "meta description").toBeTruthy();
-  expect(metaContent(html, "property", "og:title"), "og:title").toBeTruthy();
-  expect(metaContent(html, "property", "og:image"), "og:image").toMatch(/^https?:\/\//);
+  // Every title ends with the brand (the site name from settings).
+  expect(title, "<title>").toMatch(/^.+ \| Frontpage$/);
+  expect(metaContent(html, "property", "og:title"), "og:title").toBe(title);
+  expect(metaContent(html, "name", "twitter:title"), "twitter:title").toBe(title);
+  const description = metaContent(html, "name", "description");
+  expect(description?.length, "meta description").toBeGreaterThan(20);
+  expect(metaContent(html, "property", "og:description"), "og:description").toBe(description);
+  expect(metaContent(html, "name", "keywords"), "keywords").toMatch(/^news, /);
+  expect(metaContent(html, "name", "twitter:card"), "twitter:card").toBe("summary_large_image");
+  const image = metaContent(html, "property", "og:image");
+  expect(image, "og:image").toMatch(new RegExp(`^${origin}/`));
+  expect(metaContent(html, "name", "twitter:image"), "twitter:image").toBe(image);
 
   const canonical = /<link\b[^>]*\brel="canonical"[^>]*>/.exec(html)?.[0];
   expect(canonical, "link rel=canonical").toBeTruthy();
   const href = /\bhref="([^"]+)"/.exec(canonical!)?.[1];
-  expect(new URL(href!).pathname).toBe(new URL(path, "http://x").pathname);
+  // PUBLIC_URL's origin (the e2e server's own, where PUBLIC_URL is unset), and the page's path.
+  expect(href).toBe(`${origin}${new URL(path, origin).pathname}`);
+  expect(metaContent(html, "property", "og:url"), "og:url").toBe(href);
 }
