@@ -2,7 +2,6 @@ import { ImageIcon, Loader2, Upload, Video, X } from "lucide-react";
 import { useId, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
-import { UPLOAD_RULES } from "~/domain/media/media.schema";
 import { useAdminUpload } from "./use-admin-upload";
 
 type Kind = "image" | "video";
@@ -43,7 +42,7 @@ export function ArticleUploadField({
 }) {
   const [url, setUrl] = useState(defaultUrl ?? "");
   const text = TEXT[kind];
-  const { input: inputRef, uploading, upload } = useAdminUpload(
+  const { input: inputRef, inputProps, uploading } = useAdminUpload(
     kind,
     (stored) => {
       setUrl(stored.url);
@@ -85,18 +84,7 @@ export function ArticleUploadField({
         </div>
       )}
       <div>
-        <input
-          ref={inputRef}
-          type="file"
-          accept={UPLOAD_RULES[kind].accept}
-          className="sr-only"
-          tabIndex={-1}
-          aria-label={text.upload}
-          onChange={(e) => {
-            const file = e.currentTarget.files?.[0];
-            if (file) void upload(file);
-          }}
-        />
+        <input {...inputProps} tabIndex={-1} aria-label={text.upload} />
         <Button type="button" variant="outline" disabled={uploading} onClick={() => inputRef.current?.click()}>
           {uploading ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : <Upload aria-hidden="true" className="size-4" />}
           {uploading ? "Uploading..." : text.upload}

@@ -1,13 +1,13 @@
 import { LoaderCircle, Upload } from "lucide-react";
 import { useId } from "react";
 import { toast } from "~/components/ui/toaster";
-import { UPLOAD_RULES, type UploadKind } from "~/domain/media/media.schema";
+import type { UploadKind } from "~/domain/media/media.schema";
 import { useAdminUpload } from "./use-admin-upload";
 
 /** The upload card of one media tab: a file picker with the spec's hint; uploads as soon as a file is chosen. */
 export function MediaUploadCard({ kind, hint, onUploaded }: { kind: UploadKind; hint: string; onUploaded: () => void }) {
   const inputId = useId();
-  const { input, uploading, upload } = useAdminUpload(kind, () => {
+  const { inputProps, uploading } = useAdminUpload(kind, () => {
     toast.success("Upload successful", "File uploaded successfully");
     onUploaded();
   });
@@ -26,18 +26,7 @@ export function MediaUploadCard({ kind, hint, onUploaded }: { kind: UploadKind; 
         )}
         <span className="font-medium">{uploading ? "Uploading..." : hint}</span>
       </label>
-      <input
-        ref={input}
-        id={inputId}
-        type="file"
-        accept={UPLOAD_RULES[kind].accept}
-        className="sr-only"
-        disabled={uploading}
-        onChange={(event) => {
-          const file = event.currentTarget.files?.[0];
-          if (file) void upload(file);
-        }}
-      />
+      <input id={inputId} {...inputProps} />
     </div>
   );
 }

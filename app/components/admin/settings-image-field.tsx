@@ -1,6 +1,5 @@
 import { ImageIcon, LoaderCircle, Upload, X } from "lucide-react";
 import { Button } from "~/components/ui/button";
-import { UPLOAD_RULES } from "~/domain/media/media.schema";
 import { useAdminUpload } from "./use-admin-upload";
 
 /**
@@ -22,7 +21,7 @@ export function SettingsImageField({
   onChange: (url: string) => void;
   error?: string;
 }) {
-  const { input, uploading, upload } = useAdminUpload(kind, (stored) => onChange(stored.url));
+  const { inputProps, uploading } = useAdminUpload(kind, (stored) => onChange(stored.url));
   const inputId = `settings-${kind}-file`;
   const messageId = `settings-${kind}-message`;
 
@@ -55,18 +54,7 @@ export function SettingsImageField({
               {uploading ? "Uploading..." : `Upload ${label}`}
             </label>
           </Button>
-          <input
-            ref={input}
-            id={inputId}
-            type="file"
-            accept={UPLOAD_RULES[kind].accept}
-            className="sr-only"
-            disabled={uploading}
-            onChange={(event) => {
-              const file = event.currentTarget.files?.[0];
-              if (file) void upload(file);
-            }}
-          />
+          <input id={inputId} {...inputProps} />
           {value ? (
             <Button type="button" variant="outline" onClick={() => onChange("")} disabled={uploading}>
               <X className="h-4 w-4" aria-hidden="true" />

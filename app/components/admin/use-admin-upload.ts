@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useRef, useState, type ChangeEvent } from "react";
 import { toast } from "~/components/ui/toaster";
 import { UPLOAD_RULES, type UploadKind } from "~/domain/media/media.schema";
 import { sendUpload, type UploadedFile } from "~/lib/upload-client";
@@ -6,7 +6,8 @@ import { sendUpload, type UploadedFile } from "~/lib/upload-client";
 /**
  * The upload behaviour of an admin file input: sends the chosen file to /api/admin/uploads/<kind>,
  * hands the stored file to `onStored`, toasts "Upload failed" with the reason otherwise, and clears
- * the input afterwards so the same file can be chosen again. Attach `input` to the file input.
+ * the input afterwards so the same file can be chosen again. Spread `inputProps` on the (visually
+ * hidden) file input; it is disabled while an upload runs.
  */
 export function useAdminUpload(
   kind: UploadKind,
@@ -30,5 +31,17 @@ export function useAdminUpload(
     }
   }
 
-  return { input, uploading, upload };
+  const inputProps = {
+    ref: input,
+    type: "file",
+    accept: UPLOAD_RULES[kind].accept,
+    className: "sr-only",
+    disabled: uploading,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const file = event.currentTarget.files?.[0];
+      if (file) void upload(file);
+    },
+  } as const;
+
+  return { input, inputProps, uploading };
 }
