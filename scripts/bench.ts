@@ -83,7 +83,7 @@ async function main() {
   let server: ChildProcess | null = null;
   let dataDir: string | null = null;
   if (!base) {
-    if (!existsSync(path.join(ROOT, "build/server/index.js"))) {
+    if (!existsSync(path.join(ROOT, "build/server/index.js")) || !existsSync(path.join(ROOT, "build/node/index.js"))) {
       const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
       if (build.status !== 0) process.exit(1);
     }
@@ -91,8 +91,8 @@ async function main() {
     spawnSync("chmod", ["755", dataDir]);
     const port = 3290;
     base = `http://127.0.0.1:${port}`;
-    // One process (node --import tsx, as npm start runs it): its pid is the server's, for the memory line.
-    server = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    // The built server as npm start runs it, one process: its pid is the server's, for the memory line.
+    server = spawn(process.execPath, ["--enable-source-maps", "build/node/index.js"], {
       cwd: ROOT,
       stdio: ["ignore", "ignore", "inherit"],
       env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED_DEMO: "1", LOG_LEVEL: "warn" },

@@ -11,8 +11,9 @@ import type { Bucket, Storage } from "../app/lib/storage.server";
 import { generateFileName } from "../app/lib/uploads.server";
 import { DEMO_ARTICLES, type DemoArticle, type DemoComment } from "./demo/articles";
 import { createRng, hashString, writeCoverJpeg } from "./demo/cover-art";
+import { ROOT } from "./root";
 
-const DEMO_VIDEO = path.join(import.meta.dirname, "demo", "demo-video.mp4");
+const DEMO_VIDEO = path.join(ROOT, "server", "demo", "demo-video.mp4");
 const IMAGE_CONCURRENCY = 4;
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;

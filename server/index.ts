@@ -23,10 +23,9 @@ import { mediaRouter } from "./media-route";
 import { migrateDatabase } from "./migrate";
 import { PageCache } from "./page-cache";
 import { createAppHandler, openEventStreams } from "./request-handler";
+import { ROOT } from "./root";
 import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
-
-const ROOT = path.resolve(import.meta.dirname, "..");
 
 /** The request path as React Router matches it: percent-decoded (a malformed escape stays as sent). */
 function routedPath(req: express.Request): string {

@@ -2,6 +2,7 @@ import path from "node:path";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type pg from "pg";
+import { ROOT } from "./root";
 
 // An arbitrary constant shared by every process of this app: pg_advisory_lock serialises migrations.
 const MIGRATION_LOCK_ID = 727_114_001;
@@ -12,7 +13,7 @@ export async function migrateDatabase(pool: pg.Pool) {
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
     try {
-      await migrate(drizzle(client), { migrationsFolder: path.resolve(import.meta.dirname, "../drizzle") });
+      await migrate(drizzle(client), { migrationsFolder: path.join(ROOT, "drizzle") });
     } finally {
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]);
     }

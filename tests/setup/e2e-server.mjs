@@ -1,5 +1,5 @@
-// The production server for the end-to-end tests: builds the app, then runs server/index.ts with
-// NODE_ENV=production on a fresh data directory (its own embedded PostgreSQL, demo content seeded).
+// The production server for the end-to-end tests: builds the app, then runs the built server
+// (build/node/index.js, as npm start does) with NODE_ENV=production on a fresh data directory (its own embedded PostgreSQL, demo content seeded).
 // Playwright starts this as its webServer and stops it with SIGTERM; we pass the signal on so the
 // server stops its PostgreSQL, then remove the data directory.
 import { spawn, spawnSync } from "node:child_process";
@@ -31,9 +31,8 @@ if (fs.readdirSync(dataDir).length > 0) {
 // As root, PostgreSQL runs as its own user, which must be able to enter the directory.
 fs.chmodSync(dataDir, 0o755);
 
-// One process (node --import tsx): the tsx CLI would relay our signal to a child and SIGKILL it
-// when it does not acknowledge within 60 ms, leaving its PostgreSQL running.
-const server = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+// One process, the server itself (no npm or tsx CLI in between to relay, or escalate, our signal).
+const server = spawn(process.execPath, ["--enable-source-maps", "build/node/index.js"], {
   cwd: root,
   stdio: ["ignore", "inherit", "inherit"],
   // Its own process group: Playwright signals our whole group on shutdown, and PostgreSQL (the
