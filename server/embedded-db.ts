@@ -21,7 +21,7 @@ export interface EmbeddedDatabase {
 }
 
 /** How long each step of stopping PostgreSQL may take: fast shutdown, then immediate, then SIGKILL. */
-export const STOP_TIMEOUTS_MS = { fast: 10_000, immediate: 5_000, kill: 2_000 };
+export const STOP_TIMEOUTS_MS = { smart: 3_000, fast: 10_000, immediate: 5_000, kill: 2_000 };
 const START_TIMEOUT_MS = 60_000;
 
 /** Next to postgres/: the PID of the process that started the PostgreSQL running there. */
@@ -112,14 +112,19 @@ export async function findRunningPostgres(databaseDir: string): Promise<{ pid: n
  * then SIGKILL. Returns at once when it is already gone.
  */
 async function stopPostmaster(pid: number, gone: () => boolean, log: Logger): Promise<void> {
+  // Smart first: the pool has sent its goodbyes, but a backend may not have read it yet, and a fast
+  // shutdown would cut it off mid-close ("terminating connection due to administrator command").
+  // Sessions of other processes (the admin CLI) keep a smart shutdown waiting: then fast, and harder.
   const steps = [
+    { signal: "SIGTERM", ms: STOP_TIMEOUTS_MS.smart },
     { signal: "SIGINT", ms: STOP_TIMEOUTS_MS.fast },
     { signal: "SIGQUIT", ms: STOP_TIMEOUTS_MS.immediate },
     { signal: "SIGKILL", ms: STOP_TIMEOUTS_MS.kill },
   ] as const;
   for (const [i, { signal, ms }] of steps.entries()) {
     if (gone()) return;
-    if (i > 0) log.warn({ postgresPid: pid, signal }, "PostgreSQL did not stop in time; sending a harder signal");
+    if (i === 1) log.info({ postgresPid: pid }, "PostgreSQL still has open sessions; asking it to end them");
+    if (i > 1) log.warn({ postgresPid: pid, signal }, "PostgreSQL did not stop in time; sending a harder signal");
     try {
       process.kill(pid, signal);
     } catch (error) {

@@ -223,4 +223,45 @@ describe.skipIf(process.platform !== "linux")("server lifecycle", () => {
     await db.stop();
     expect(Date.now() - started).toBeLessThan(1000);
   }, 60_000);
+
+  describe("stopping the embedded PostgreSQL", () => {
+    /** A logger that keeps PostgreSQL's own log lines (logged at debug) and our messages. */
+    function recordingLogger() {
+      const lines: string[] = [];
+      const log = pino({ level: "debug" }, { write: (line: string) => void lines.push(line) });
+      return { log, lines: () => lines.join("") };
+    }
+
+    it("after a pool with many connections is ended, no session is cut off by the stop", async () => {
+      const { log, lines } = recordingLogger();
+      const db = await startEmbeddedPostgres(dataDir, log);
+      const pool = new pg.Pool({ connectionString: db.url, max: 12 });
+      const errors: string[] = [];
+      pool.on("error", (error) => errors.push(error.message));
+      // Twelve connections busy at once, then all idle in the pool.
+      await Promise.all(Array.from({ length: 12 }, () => pool.query("select pg_sleep(0.05)")));
+      expect(pool.totalCount).toBe(12);
+      await pool.end();
+      await db.stop();
+      expect(lines()).toContain("database system is shut down");
+      expect(lines()).not.toContain("terminating connection due to administrator command");
+      expect(errors).toEqual([]);
+      expect(postgresProcesses(dataDir)).toEqual([]);
+    }, 60_000);
+
+    it("a session another process keeps open does not hold the stop: it is ended after the smart wait", async () => {
+      const { log, lines } = recordingLogger();
+      const db = await startEmbeddedPostgres(dataDir, log);
+      const other = new pg.Client({ connectionString: db.url });
+      const lost = new Promise<string>((resolve) => other.on("error", (error) => resolve(error.message)));
+      await other.connect();
+      const started = Date.now();
+      await db.stop();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_500);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await lost).toContain("terminating connection due to administrator command");
+      expect(lines()).toContain("PostgreSQL still has open sessions; asking it to end them");
+      expect(postgresProcesses(dataDir)).toEqual([]);
+    }, 60_000);
+  });
 });
