@@ -20,7 +20,7 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-/** How long each step of stopping PostgreSQL may take: fast shutdown, then immediate, then SIGKILL. */
+/** How long each step of stopping PostgreSQL may take: smart shutdown, then fast, then immediate, then SIGKILL. */
 export const STOP_TIMEOUTS_MS = { smart: 3_000, fast: 10_000, immediate: 5_000, kill: 2_000 };
 const START_TIMEOUT_MS = 60_000;
 
@@ -107,14 +107,15 @@ export async function findRunningPostgres(databaseDir: string): Promise<{ pid: n
 }
 
 /**
- * Stops a postmaster by signals, each step bounded: SIGINT (fast shutdown: open transactions are
- * rolled back, a checkpoint is written), then SIGQUIT (immediate shutdown, recovery on next start),
- * then SIGKILL. Returns at once when it is already gone.
+ * Stops a postmaster by signals, each step bounded: SIGTERM (smart shutdown: no new sessions, the
+ * open ones end on their own), then SIGINT (fast shutdown: open transactions are rolled back, a
+ * checkpoint is written), then SIGQUIT (immediate shutdown, recovery on next start), then SIGKILL.
+ * Returns at once when it is already gone.
  */
 async function stopPostmaster(pid: number, gone: () => boolean, log: Logger): Promise<void> {
-  // Smart first: the pool has sent its goodbyes, but a backend may not have read it yet, and a fast
+  // Smart first: the pool has said goodbye, but a backend may not have read it yet, and a fast
   // shutdown would cut it off mid-close ("terminating connection due to administrator command").
-  // Sessions of other processes (the admin CLI) keep a smart shutdown waiting: then fast, and harder.
+  // A session of another process (the admin CLI) keeps a smart shutdown waiting: then fast.
   const steps = [
     { signal: "SIGTERM", ms: STOP_TIMEOUTS_MS.smart },
     { signal: "SIGINT", ms: STOP_TIMEOUTS_MS.fast },
