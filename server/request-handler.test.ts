@@ -66,6 +66,15 @@ describe("the page cache in the request handler", () => {
     expect((await fetch(`${origin}/category/kept`)).headers.get("x-cache")).toBe("HIT");
   });
 
+  test("a signed-in reader's page is kept by no shared cache", async () => {
+    const page = await fetch(`${origin}/category/personal`, { headers: { Cookie: "theme=dark; better-auth.session_token=abc" } });
+    expect(page.headers.get("x-cache")).toBeNull();
+    expect(page.headers.get("cache-control")).toBe("private, no-store");
+    expect(page.headers.get("vary")).toContain("Cookie");
+    // The same address without the session is the public, cached page.
+    expect((await fetch(`${origin}/category/personal`)).headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30");
+  });
+
   test("a page action through this process clears the cache at once", async () => {
     await fetch(`${origin}/category/changed`);
     expect((await fetch(`${origin}/category/changed`)).headers.get("x-cache")).toBe("HIT");

@@ -40,6 +40,11 @@ function isCacheableRequest(req: express.Request) {
   return !isSessionCookiePresent(req.headers.cookie);
 }
 
+/** A read of a page that is rendered for whoever holds the session cookie it carries. */
+function isPersonalRead(req: express.Request) {
+  return (req.method === "GET" || req.method === "HEAD") && isSessionCookiePresent(req.headers.cookie);
+}
+
 /**
  * The largest request body a form, JSON call or sign-in may send (the biggest is an article of
  * 200,000 characters, form-encoded). Bodies are read into memory by request.formData()/json(), so
@@ -205,6 +210,11 @@ export function createAppHandler(options: {
         res.status(response.status);
         for (const [name, value] of headers) res.append(name, value);
         return res.end(body);
+      }
+      if (isPersonalRead(req) && !response.headers.has("Cache-Control")) {
+        // A signed-in reader's page carries who they are: no shared cache (CDN, proxy) may keep it.
+        response.headers.set("Cache-Control", "private, no-store");
+        response.headers.append("Vary", "Cookie");
       }
       await sendFetchResponse(res, response);
     } catch (error) {

@@ -30,7 +30,15 @@ async function pageViewRows(path: string) {
 describe("articleSlugFromPath", () => {
   test("an article path gives its decoded slug", () => {
     expect(articleSlugFromPath("/article/hello-world")).toBe("hello-world");
-    expect(articleSlugFromPath("/article/caf%C3%A9?ref=home")).toBe("café");
+    expect(articleSlugFromPath("/article/hello-world/?ref=home")).toBe("hello-world");
+    expect(articleSlugFromPath("/article/hello%2Dworld")).toBe("hello-world");
+  });
+
+  test("a slug that cannot exist is none: no query is made with it", () => {
+    expect(articleSlugFromPath("/article/%00")).toBeNull();
+    expect(articleSlugFromPath("/article/caf%C3%A9")).toBeNull();
+    expect(articleSlugFromPath("/article/Hello")).toBeNull();
+    expect(articleSlugFromPath("/article/%E0%A4%A")).toBeNull();
   });
 
   test("any other path gives no slug", () => {
@@ -144,6 +152,19 @@ describe("ViewRecorder", () => {
     await recorder.flush();
     expect(await viewsOf("retried")).toBe(2);
     expect(await pageViewRows("/article/retried")).toBe(2);
+  });
+
+  test("a batch the database refuses (a NUL byte) is dropped, and later views are written again", async () => {
+    await createArticle("after-refusal");
+    const recorder = new ViewRecorder(db, log);
+    recorder.record("/bad\u0000path");
+    recorder.record("/article/after-refusal");
+    await recorder.flush();
+    expect(recorder.pending("after-refusal")).toBe(0);
+    recorder.record("/article/after-refusal");
+    await recorder.flush();
+    expect(await viewsOf("after-refusal")).toBe(1);
+    expect(await pageViewRows("/article/after-refusal")).toBe(1);
   });
 
   test("while the database is down, what waits in memory is capped (oldest page views dropped)", async () => {

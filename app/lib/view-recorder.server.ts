@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { isSlug } from "~/domain/categories/categories.schema";
 import type { Logger } from "./logger.server";
 
 /** Caps on what waits in memory for the database (reached only while it is unavailable). */
@@ -8,15 +9,24 @@ export const MAX_PENDING_ARTICLES = 10_000;
 
 const ARTICLE_PATH = /^\/article\/([^/?#]+)\/?$/;
 
-/** The article slug a page path shows, if it is an article page. */
+/** The article slug a page path shows, if it is an article page (a slug that cannot exist is none). */
 export function articleSlugFromPath(path: string): string | null {
   const match = ARTICLE_PATH.exec(path.split("?")[0]!);
   if (!match) return null;
   try {
-    return decodeURIComponent(match[1]!);
+    const slug = decodeURIComponent(match[1]!);
+    return isSlug(slug) ? slug : null;
   } catch {
     return null;
   }
+}
+
+/** A PostgreSQL "data exception" (SQLSTATE class 22: bad encoding, value out of range, …), also when wrapped. */
+function isDataError(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === "string" && e.code.startsWith("22")) return true;
+  }
+  return false;
 }
 
 /**
@@ -94,6 +104,11 @@ export class ViewRecorder {
     this.flushesStarted++;
     this.flushing = this.write(pageViews, articleViews)
       .catch((error) => {
+        if (isDataError(error)) {
+          // Values the database refuses would fail every retry and hold back every later view.
+          this.log.error({ err: error, pageViews: pageViews.length }, "dropped page views the database refuses");
+          return;
+        }
         // Put them back so the next flush retries; nothing is lost on a passing database error.
         this.log.error({ err: error }, "could not write page views; will retry");
         // During a long outage the buffer is capped: the oldest page views go first.

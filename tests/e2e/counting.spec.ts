@@ -86,6 +86,33 @@ test.describe("counting views", () => {
   });
 });
 
+test("a beacon or an address with bytes no page can have is refused, and counting goes on", async ({ request }) => {
+  const slug = `counting-after-nul-${Date.now().toString(36)}`;
+  const path = `/article/${slug}`;
+  await query(`insert into articles (title, slug, content, category_id, views) values ($1, $2, $3, $4, 0)`, [
+    "Counted after a bad beacon",
+    slug,
+    "Body.",
+    await categoryId("news"),
+  ]);
+  try {
+    for (const bad of ["/bad\u0000path", "/article/a b", "/caf\u00e9"]) {
+      const response = await request.post("/api/views", { data: { path: bad } });
+      expect(response.status(), `beacon for ${JSON.stringify(bad)}`).toBe(400);
+    }
+    for (const address of ["/article/%00", "/category/%00", "/article/Not-A-Slug"]) {
+      expect((await request.get(address)).status(), address).toBe(404);
+    }
+    const response = await request.post("/api/views", { data: { path } });
+    expect(response.status()).toBe(200);
+    await expectSettledAt(() => articleViews(slug), 1, `views of ${path}`);
+    await expectSettledAt(() => pageViewCount(path), 1, `page_views rows for ${path}`);
+  } finally {
+    await query(`delete from articles where slug = $1`, [slug]);
+    await query(`delete from page_views where path = $1`, [path]);
+  }
+});
+
 test("GET /healthz answers 200 with status ok", async ({ request }) => {
   const response = await request.get("/healthz");
   expect(response.status()).toBe(200);

@@ -1,6 +1,7 @@
 import { count, desc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articles, categories } from "~/db/schema";
+import { isSlug } from "~/domain/categories/categories.schema";
 
 /** The fields an article card shows. */
 export interface ArticleCard {
@@ -68,6 +69,7 @@ export interface ArticleDetail extends ArticleCard {
 }
 
 export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDetail | null> {
+  if (!isSlug(slug)) return null;
   const [row] = await db
     .select({ ...cardColumns, content: articles.content })
     .from(articles)
@@ -81,6 +83,7 @@ export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDet
 
 /** An article's stored view count, by slug (null when there is no such article). */
 export async function getArticleViews(db: Db, slug: string): Promise<number | null> {
+  if (!isSlug(slug)) return null;
   const [row] = await db.select({ views: articles.views }).from(articles).where(eq(articles.slug, slug)).limit(1);
   return row?.views ?? null;
 }

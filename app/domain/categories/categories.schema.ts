@@ -18,12 +18,20 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SLUG_MAX_LENGTH = 200;
+
 export const slugSchema = z
   .string()
   .trim()
   .min(1, "Slug is required")
-  .max(200, "Slug must be at most 200 characters")
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "Use lowercase letters, digits and single hyphens only");
+  .max(SLUG_MAX_LENGTH, `Slug must be at most ${SLUG_MAX_LENGTH} characters`)
+  .regex(SLUG_PATTERN, "Use lowercase letters, digits and single hyphens only");
+
+/** Whether a value from a URL can be a stored slug at all (anything else names nothing: a 404, no query). */
+export function isSlug(value: string): boolean {
+  return value.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(value);
+}
 
 export const categoryInputSchema = z.object({
   name: z.string().trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),

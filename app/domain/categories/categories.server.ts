@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { categories } from "~/db/schema";
-import { DEFAULT_CATEGORIES } from "./categories.schema";
+import { DEFAULT_CATEGORIES, isSlug } from "./categories.schema";
 
 export interface CategorySummary {
   id: string;
@@ -33,6 +33,7 @@ export async function listCategories(db: Db): Promise<CategorySummary[]> {
 }
 
 export async function getCategoryBySlug(db: Db, slug: string): Promise<CategorySummary | null> {
+  if (!isSlug(slug)) return null;
   const [row] = await db
     .select({ id: categories.id, name: categories.name, slug: categories.slug })
     .from(categories)

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articles, comments, media } from "~/db/schema";
+import { isSlug } from "~/domain/categories/categories.schema";
 import type { Logger } from "~/lib/logger.server";
 import { COMMENT_FAILED, commentInputSchema, MISSING_FIELDS, type CommentInput } from "./comments.schema";
 
@@ -128,7 +129,9 @@ export async function postComment(
   articleSlug: string,
   fields: Record<string, unknown>,
 ): Promise<{ status: number; result: PostCommentResult }> {
-  const [article] = await db.select({ id: articles.id }).from(articles).where(eq(articles.slug, articleSlug)).limit(1);
+  const [article] = isSlug(articleSlug)
+    ? await db.select({ id: articles.id }).from(articles).where(eq(articles.slug, articleSlug)).limit(1)
+    : [];
   if (!article) return { status: 404, result: { ok: false, error: "That article no longer exists." } };
   const parsed = commentInputSchema.safeParse(fields);
   if (!parsed.success) {

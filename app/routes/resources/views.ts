@@ -10,7 +10,8 @@ const beaconSchema = z.object({
     .string()
     .min(1)
     .max(2048)
-    .regex(/^\/[^\s]*$/, "path must start with /"),
+    // What location.pathname + location.search hold: printable ASCII (anything else is percent-encoded).
+    .regex(/^\/[!-~]*$/, "path must start with / and hold printable ASCII only"),
 });
 
 /**
