@@ -92,3 +92,19 @@ describe("sign-in bodies the limit cannot read never reach the password check", 
     expect(ok.headers.get("set-cookie")).toContain("session_token");
   });
 });
+
+describe("a burst of parallel guesses", () => {
+  test("30 wrong passwords sent at once: only MAX_FAILED_LOGINS reach the password check, the rest get 429", async () => {
+    const email = "burst@example.com";
+    await ensureAdminAccount(t.auth, db, email, "right-password-1");
+    const body = JSON.stringify({ email, password: "wrong-password" });
+    // Thirty addresses: only the account's own limit can hold the burst.
+    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => signInAs("application/json", body, `198.51.100.${i + 1}`)));
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 401)).toHaveLength(MAX_FAILED_LOGINS);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - MAX_FAILED_LOGINS);
+    // And the right password right after is refused too.
+    const right = JSON.stringify({ email, password: "right-password-1" });
+    expect((await signInAs("application/json", right, "198.51.100.99")).status).toBe(429);
+  });
+});

@@ -2,7 +2,7 @@ import type { Db } from "~/db/client.server";
 import { CLIENT_IP_HEADER, type Auth } from "~/lib/auth.server";
 import type { Logger } from "~/lib/logger.server";
 import { accountEmailSchema } from "./accounts.schema";
-import { checkLoginLimit, clearAccountFailures, recordFailedLogin } from "./login-limit.server";
+import { beginLoginAttempt, endLoginAttempt } from "./login-limit.server";
 
 const SIGN_IN_PATH = "/api/auth/sign-in/email";
 const NO_STORE = "no-store";
@@ -87,18 +87,22 @@ export async function handleAuthRequest(request: Request, services: { auth: Auth
   headers.delete("content-length");
   const forward = new Request(request.url, { method: "POST", headers, body: JSON.stringify(body.fields), signal: request.signal });
 
-  const limit = await checkLoginLimit(db, email, ip);
+  const { id, limit } = await beginLoginAttempt(db, email, ip);
   if (limit.limited) {
     log.warn({ email, ip }, "sign-in refused: too many failed attempts");
     return json({ code: "TOO_MANY_ATTEMPTS", message: limit.message }, 429, { "Retry-After": String(limit.retryAfterSeconds) });
   }
 
-  const response = await auth.handler(forward);
-  if (response.status === 401) {
-    await recordFailedLogin(db, email, ip);
-    log.info({ email, ip }, "sign-in failed");
-  } else if (response.ok) {
-    await clearAccountFailures(db, email, ip);
+  const attempt = { id, email, ip };
+  let response: Response;
+  try {
+    response = await auth.handler(forward);
+  } catch (error) {
+    await endLoginAttempt(db, attempt, "failed"); // an attempt that threw stays counted
+    throw error;
   }
+  const outcome = response.status === 401 ? "failed" : response.ok ? "signed-in" : "other";
+  await endLoginAttempt(db, attempt, outcome);
+  if (outcome === "failed") log.info({ email, ip }, "sign-in failed");
   return withNoStore(response);
 }

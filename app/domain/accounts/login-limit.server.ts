@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, or } from "drizzle-orm";
+import { and, desc, eq, gt, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { loginAttempts } from "~/db/schema";
 
@@ -17,7 +17,10 @@ export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
  * When the newest MAX_FAILED_LOGINS failures matching `where` all fall inside the window, the limit
  * lifts once the oldest of them leaves it. Returns that moment, or null when not limited.
  */
-async function blockedUntil(db: Db, where: ReturnType<typeof eq>, now: Date): Promise<Date | null> {
+/** What the checks read with: the pool, or the transaction of beginLoginAttempt. */
+type Reader = Pick<Db, "select">;
+
+async function blockedUntil(db: Reader, where: SQL | undefined, now: Date): Promise<Date | null> {
   const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
   const rows = await db
     .select({ at: loginAttempts.attemptedAt })
@@ -29,11 +32,16 @@ async function blockedUntil(db: Db, where: ReturnType<typeof eq>, now: Date): Pr
   return new Date(rows[MAX_FAILED_LOGINS - 1]!.at.getTime() + LOGIN_WINDOW_MS);
 }
 
-/** Whether a sign-in for this account from this IP must be refused before the password is even checked. */
-export async function checkLoginLimit(db: Db, email: string, ip: string, now = new Date()): Promise<LoginLimit> {
+/**
+ * Whether a sign-in for this account from this IP must be refused before the password is even
+ * checked. `ownAttempt` is the caller's reservation (see beginLoginAttempt), which does not count
+ * against itself.
+ */
+export async function checkLoginLimit(db: Reader, email: string, ip: string, now = new Date(), ownAttempt?: number): Promise<LoginLimit> {
+  const others = ownAttempt === undefined ? undefined : ne(loginAttempts.id, ownAttempt);
   const [byEmail, byIp] = await Promise.all([
-    blockedUntil(db, eq(loginAttempts.email, email), now),
-    blockedUntil(db, eq(loginAttempts.ip, ip), now),
+    blockedUntil(db, and(eq(loginAttempts.email, email), others), now),
+    blockedUntil(db, and(eq(loginAttempts.ip, ip), others), now),
   ]);
   const until = [byEmail, byIp].filter((d): d is Date => d !== null).sort((a, b) => b.getTime() - a.getTime())[0];
   if (!until) return { limited: false };
@@ -41,9 +49,40 @@ export async function checkLoginLimit(db: Db, email: string, ip: string, now = n
   return { limited: true, retryAfterSeconds, message: tooManyAttemptsMessage(retryAfterSeconds) };
 }
 
-/** Records a failed sign-in; old rows (outside any window) are pruned on the way. */
-export async function recordFailedLogin(db: Db, email: string, ip: string, now = new Date()): Promise<void> {
-  await db.insert(loginAttempts).values({ email, ip, attemptedAt: now });
+/**
+ * Starts a sign-in attempt: records it as a failure before the password is checked, then checks the
+ * limit. Attempts racing each other each see the others' rows, so a burst of parallel guesses gets
+ * no more than MAX_FAILED_LOGINS past the check (checking first and recording after let every
+ * request of a burst through). A refused attempt takes its row back; the caller ends an allowed one
+ * with endLoginAttempt.
+ */
+export async function beginLoginAttempt(db: Db, email: string, ip: string, now = new Date()): Promise<{ id: number; limit: LoginLimit }> {
+  // Record-and-check runs one at a time per account and per address (a lock held for these few
+  // statements, never across the password check), so the first MAX_FAILED_LOGINS of a burst pass.
+  // The account's lock is always taken first, so two attempts never wait on each other in a circle.
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sign-in account ${email}`}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sign-in address ${ip}`}))`);
+    const [row] = await tx.insert(loginAttempts).values({ email, ip, attemptedAt: now }).returning({ id: loginAttempts.id });
+    const limit = await checkLoginLimit(tx, email, ip, now, row!.id);
+    // A refused attempt is not a failure: it leaves no row.
+    if (limit.limited) await tx.delete(loginAttempts).where(eq(loginAttempts.id, row!.id));
+    return { id: row!.id, limit };
+  });
+}
+
+/**
+ * Ends an attempt begun with beginLoginAttempt: a refused password keeps its row (old rows are pruned
+ * on the way); a success clears the account's failures from this IP; anything else (a malformed
+ * request) takes the row back.
+ */
+export async function endLoginAttempt(db: Db, attempt: { id: number; email: string; ip: string }, outcome: "failed" | "signed-in" | "other", now = new Date()) {
+  if (outcome === "failed") return pruneLoginAttempts(db, attempt.email, attempt.ip, now);
+  await db.delete(loginAttempts).where(eq(loginAttempts.id, attempt.id));
+  if (outcome === "signed-in") await clearAccountFailures(db, attempt.email, attempt.ip);
+}
+
+async function pruneLoginAttempts(db: Db, email: string, ip: string, now: Date) {
   const expired = new Date(now.getTime() - 2 * LOGIN_WINDOW_MS);
   await db.delete(loginAttempts).where(and(or(eq(loginAttempts.email, email), eq(loginAttempts.ip, ip)), lt(loginAttempts.attemptedAt, expired)));
 }
@@ -52,7 +91,7 @@ export async function recordFailedLogin(db: Db, email: string, ip: string, now =
  * A successful sign-in clears the account's own failures (the owner got in). Failures counted for
  * the IP stay, so signing into one's own account cannot reset the counter of an IP guessing others.
  */
-export async function clearAccountFailures(db: Db, email: string, ip: string): Promise<void> {
+async function clearAccountFailures(db: Db, email: string, ip: string): Promise<void> {
   // Only this IP's rows for the account are removed: rows from other IPs still count against those IPs.
   await db.delete(loginAttempts).where(and(eq(loginAttempts.email, email), eq(loginAttempts.ip, ip)));
 }
