@@ -227,6 +227,21 @@ export const loginAttempts = pgTable(
   ],
 );
 
+/**
+ * Requests counted against a limit other than sign-in (sign-ups, comment uploads), per bucket and key
+ * (a client address), in the database so limits survive restarts and span processes.
+ */
+export const rateLimitHits = pgTable(
+  "rate_limit_hits",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    bucket: text("bucket").notNull(),
+    key: text("key").notNull(),
+    hitAt: timestamp("hit_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("rate_limit_hits_bucket_key_idx").on(t.bucket, t.key, t.hitAt)],
+);
+
 // ---------------------------------------------------------------- relations
 
 export const articlesRelations = relations(articles, ({ one, many }) => ({

@@ -89,6 +89,8 @@ test.describe("admin sign-in and the guard", () => {
 
   test("sign-up makes an ordinary account: the spec's notice, back to sign-in mode, and no admin access", async ({ page }) => {
     const email = `reader-${Date.now().toString(36)}@example.com`;
+    // Sign-ups are limited per client address; the e2e server trusts X-Forwarded-For from loopback.
+    await page.setExtraHTTPHeaders({ "X-Forwarded-For": `198.19.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
     await openLogin(page);
     await page.getByRole("button", { name: "Don't have an account? Sign Up" }).click();
     await page.getByLabel("Email").fill(email);

@@ -2,9 +2,9 @@ import { describe, expect, test } from "vitest";
 import { CLIENT_IP_HEADER } from "~/lib/auth.server";
 import { createTestDatabase } from "../../../tests/setup/test-database";
 import { ensureAdminAccount } from "./accounts.server";
-import { handleAuthRequest } from "./auth-handler.server";
+import { handleAuthRequest, SIGN_UP_LIMIT } from "./auth-handler.server";
 import { MAX_FAILED_LOGINS } from "./login-limit.server";
-import { createTestAuth, ORIGIN } from "./test-auth.server";
+import { createTestAuth, ORIGIN, signUp } from "./test-auth.server";
 
 const { db } = await createTestDatabase();
 const t = createTestAuth(db);
@@ -106,5 +106,39 @@ describe("a burst of parallel guesses", () => {
     // And the right password right after is refused too.
     const right = JSON.stringify({ email, password: "right-password-1" });
     expect((await signInAs("application/json", right, "198.51.100.99")).status).toBe(429);
+  });
+});
+
+describe("the Better Auth endpoints on offer", () => {
+  test.each([
+    ["POST", "/api/auth/verify-password"],
+    ["POST", "/api/auth/change-password"],
+    ["POST", "/api/auth/send-verification-email"],
+    ["POST", "/api/auth/request-password-reset"],
+    ["POST", "/api/auth/delete-user"],
+    ["POST", "/api/auth/SIGN-IN/email"],
+    ["GET", "/api/auth/list-sessions"],
+    ["GET", "/api/auth/sign-in/email"],
+  ])("%s %s has no screen here and answers 404", async (method, path) => {
+    const request = new Request(`${ORIGIN}${path}`, {
+      method,
+      headers: { "content-type": "application/json", [CLIENT_IP_HEADER]: "192.0.2.250", origin: ORIGIN },
+      body: method === "POST" ? JSON.stringify({ email: "x@example.com", password: "whatever-1" }) : undefined,
+    });
+    const response = await handleAuthRequest(request, { auth: t.auth, db, log: t.log });
+    expect(response.status).toBe(404);
+    expect(t.mails.filter((m) => m.to === "x@example.com")).toEqual([]);
+  });
+
+  test("sign-ups from one address are limited: the 6th within the hour gets 429 and sends no mail", async () => {
+    for (let i = 1; i <= SIGN_UP_LIMIT.max; i++) {
+      expect((await signUp(t, `crowd-${i}@example.com`, "crowd-password-1", "192.0.2.251")).status).toBe(200);
+    }
+    const refused = await signUp(t, "crowd-6@example.com", "crowd-password-1", "192.0.2.251");
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).message).toBe("Too many accounts were created from your address. Try again in 60 minutes.");
+    expect(t.mails.filter((m) => m.to === "crowd-6@example.com")).toEqual([]);
+    // Another address may still sign up.
+    expect((await signUp(t, "crowd-6@example.com", "crowd-password-1", "192.0.2.252")).status).toBe(200);
   });
 });

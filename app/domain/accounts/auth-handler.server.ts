@@ -2,9 +2,29 @@ import type { Db } from "~/db/client.server";
 import { CLIENT_IP_HEADER, type Auth } from "~/lib/auth.server";
 import type { Logger } from "~/lib/logger.server";
 import { accountEmailSchema } from "./accounts.schema";
+import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { beginLoginAttempt, endLoginAttempt } from "./login-limit.server";
 
 const SIGN_IN_PATH = "/api/auth/sign-in/email";
+const SIGN_UP_PATH = "/api/auth/sign-up/email";
+
+/** Each sign-up sends a confirmation mail: an address may create this many accounts an hour. */
+export const SIGN_UP_LIMIT: LimitRule = {
+  bucket: "sign-up",
+  max: 5,
+  windowMs: 60 * 60 * 1000,
+  refusal: "Too many accounts were created from your address.",
+};
+
+/**
+ * The Better Auth endpoints this site offers, by method. The others (password change and reset,
+ * verify-password, resending verification mail, account deletion, session lists, …) have no screen
+ * here, and several would check passwords or send mail without the limits below: they answer 404.
+ */
+const OFFERED_ENDPOINTS: Record<string, readonly string[]> = {
+  POST: [SIGN_IN_PATH, SIGN_UP_PATH, "/api/auth/sign-out"],
+  GET: ["/api/auth/get-session", "/api/auth/verify-email", "/api/auth/ok"],
+};
 const NO_STORE = "no-store";
 
 /** The client address server/index.ts put on the request ("unknown" outside that server, e.g. in tests). */
@@ -72,10 +92,18 @@ async function readSignInBody(request: Request): Promise<SignInBody> {
  */
 export async function handleAuthRequest(request: Request, services: { auth: Auth; db: Db; log: Logger }): Promise<Response> {
   const { auth, db, log } = services;
-  const url = new URL(request.url);
-  if (request.method !== "POST" || url.pathname.replace(/\/+$/, "") !== SIGN_IN_PATH) {
-    return withNoStore(await auth.handler(request));
+  const path = new URL(request.url).pathname.replace(/\/+$/, "");
+  if (!OFFERED_ENDPOINTS[request.method === "HEAD" ? "GET" : request.method]?.includes(path)) {
+    return json({ code: "NOT_FOUND", message: "Not found" }, 404);
   }
+  if (path === SIGN_UP_PATH) {
+    const limit = await takeAllowance(db, SIGN_UP_LIMIT, clientIpOf(request));
+    if (limit.limited) {
+      log.warn({ ip: clientIpOf(request) }, "sign-up refused: too many from this address");
+      return json({ code: "TOO_MANY_SIGN_UPS", message: limit.message }, 429, { "Retry-After": String(limit.retryAfterSeconds) });
+    }
+  }
+  if (path !== SIGN_IN_PATH) return withNoStore(await auth.handler(request));
 
   const ip = clientIpOf(request);
   const body = await readSignInBody(request);

@@ -1,16 +1,16 @@
 import { and, desc, eq, gt, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { loginAttempts } from "~/db/schema";
+import { tryAgainIn, type Allowance } from "~/lib/rate-limit.server";
 
 /** Failures allowed per account and per IP inside the window; the next attempt is refused. */
 export const MAX_FAILED_LOGINS = 5;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
-export type LoginLimit = { limited: false } | { limited: true; retryAfterSeconds: number; message: string };
+export type LoginLimit = Allowance;
 
 export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
-  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return `Too many sign-in attempts. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+  return `Too many sign-in attempts. ${tryAgainIn(retryAfterSeconds)}`;
 }
 
 /**

@@ -49,8 +49,11 @@ export async function signIn(t: TestAuth, email: string, password: string, ip?: 
   return { response, cookie: cookie ?? null };
 }
 
-export async function signUp(t: TestAuth, email: string, password: string) {
-  return handleAuthRequest(authRequest("/api/auth/sign-up/email", { email, password, name: email.split("@")[0], callbackURL: "/" }), {
+let signUpAddress = 0;
+
+/** Signs up through the /api/auth route, each time from another address unless one is given (sign-ups are limited per address). */
+export async function signUp(t: TestAuth, email: string, password: string, ip = `198.18.${Math.floor(++signUpAddress / 250)}.${signUpAddress % 250}`) {
+  return handleAuthRequest(authRequest("/api/auth/sign-up/email", { email, password, name: email.split("@")[0], callbackURL: "/" }, { ip }), {
     auth: t.auth,
     db: (t.context as { db: Db }).db,
     log: t.log,

@@ -4,7 +4,7 @@ import type { Logger } from "~/lib/logger.server";
 import type { Bucket, Storage } from "~/lib/storage.server";
 
 /** How long a reader's upload may wait for its comment before it is treated as abandoned. */
-export const ABANDONED_UPLOAD_AGE_HOURS = 24;
+export const ABANDONED_UPLOAD_AGE_HOURS = 6;
 
 /**
  * Deletes readers' comment attachments that no comment (nor an article or the settings) ever came

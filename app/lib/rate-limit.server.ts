@@ -1,0 +1,47 @@
+import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { rateLimitHits } from "~/db/schema";
+
+export type Allowance = { limited: false } | { limited: true; retryAfterSeconds: number; message: string };
+
+/** "Try again in N minutes." for a wait in seconds (never less than one minute). */
+export function tryAgainIn(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+}
+
+export interface LimitRule {
+  /** What is counted, e.g. "sign-up". */
+  bucket: string;
+  /** At most this many requests per key inside the window. */
+  max: number;
+  windowMs: number;
+  /** The sentence before "Try again in N minutes.". */
+  refusal: string;
+}
+
+/**
+ * Counts one request of `key` (a client address) against `rule`, or refuses it when `rule.max` were
+ * counted inside the window. Check-and-count runs one at a time per bucket and key (a lock held for
+ * these few statements), so a burst of parallel requests gets exactly `max` through.
+ */
+export async function takeAllowance(db: Db, rule: LimitRule, key: string, now = new Date()): Promise<Allowance> {
+  const since = new Date(now.getTime() - rule.windowMs);
+  const where = and(eq(rateLimitHits.bucket, rule.bucket), eq(rateLimitHits.key, key));
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`rate limit ${rule.bucket} ${key}`}))`);
+    const hits = await tx
+      .select({ at: rateLimitHits.hitAt })
+      .from(rateLimitHits)
+      .where(and(where, gt(rateLimitHits.hitAt, since)))
+      .orderBy(asc(rateLimitHits.hitAt))
+      .limit(rule.max);
+    if (hits.length >= rule.max) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((hits[0]!.at.getTime() + rule.windowMs - now.getTime()) / 1000));
+      return { limited: true, retryAfterSeconds, message: `${rule.refusal} ${tryAgainIn(retryAfterSeconds)}` };
+    }
+    await tx.insert(rateLimitHits).values({ bucket: rule.bucket, key, hitAt: now });
+    await tx.delete(rateLimitHits).where(and(where, lt(rateLimitHits.hitAt, since)));
+    return { limited: false };
+  });
+}
