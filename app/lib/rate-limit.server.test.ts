@@ -7,7 +7,8 @@ const rule: LimitRule = { bucket: "test", max: 3, windowMs: 60_000, refusal: "Sl
 
 describe("takeAllowance", () => {
   test("a burst of 20 parallel requests from one key lets exactly `max` through", async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => takeAllowance(db, rule, "burst")));
+    const now = new Date();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => takeAllowance(db, rule, "burst", now)));
     expect(answers.filter((a) => !a.limited)).toHaveLength(3);
     expect(answers.find((a) => a.limited)).toMatchObject({ limited: true, message: "Slow down. Try again in 1 minute." });
   });
