@@ -68,12 +68,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
 /** Records every route change of the reader site (path + query string); article pages also count a view. */
 function usePageViewBeacon() {
   const location = useLocation();
-  // One record per navigation, even where React runs effects twice (StrictMode in development).
-  const recorded = useRef<string | null>(null);
+  // One record per navigation, even where React runs effects twice (StrictMode in development); a
+  // move within the page (a "#" link such as "Skip to content", or Back to before it) is no new view.
+  const recorded = useRef<{ key: string; path: string; hash: string } | null>(null);
   useEffect(() => {
     const path = `${location.pathname}${location.search}`;
-    if (recorded.current === location.key || !isCountedPath(path)) return;
-    recorded.current = location.key;
+    const last = recorded.current;
+    if (last?.key === location.key || !isCountedPath(path)) return;
+    recorded.current = { key: location.key, path, hash: location.hash };
+    if (last?.path === path && last.hash !== location.hash) return;
     fetch("/api/views", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -85,7 +88,7 @@ function usePageViewBeacon() {
         if (result) window.dispatchEvent(new CustomEvent(VIEW_EVENT, { detail: result }));
       })
       .catch(() => {});
-  }, [location.key, location.pathname, location.search]);
+  }, [location.key, location.pathname, location.search, location.hash]);
 }
 
 export default function App() {

@@ -305,11 +305,17 @@ async function main() {
     build = (await import(path.join(ROOT, "build/server/index.js"))) as ServerBuild;
   }
 
-  app.all(
-    "/{*path}",
-    createAppHandler({ build, mode: dev ? "development" : "production", cache, getLoadContext: () => services }),
-  );
+  // app.use, not app.all("/{*path}"): Express would decode that parameter and answer a malformed
+  // escape (/%E0%A4%A) with an error; React Router answers it with the 404 page.
+  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, getLoadContext: () => services }));
   app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    // Express's own refusals (a malformed escape in a route parameter: 400) keep their status.
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      log.warn({ path: req.originalUrl, status }, "request refused");
+      if (!res.headersSent) return void res.status(status).type("text/plain").send(status === 404 ? "Not Found" : "Bad Request");
+      return void res.end();
+    }
     log.error({ err: error, path: req.originalUrl }, "unhandled request error");
     if (!res.headersSent) res.status(500).type("text/plain").send("Internal Server Error");
     else res.end();

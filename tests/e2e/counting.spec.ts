@@ -73,6 +73,12 @@ test.describe("counting views", () => {
       await card.getByRole("link").click();
       await expect(page).toHaveURL(new RegExp(`${href}$`));
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Archive story /);
+      // Moving within the page ("Skip to content", then Back to before it) is no new view.
+      await page.keyboard.press("Tab");
+      await page.getByRole("link", { name: "Skip to content" }).click();
+      await expect(page).toHaveURL(new RegExp(`${href}#main$`));
+      await page.goBack();
+      await expect(page).toHaveURL(new RegExp(`${href}$`));
       // All of it happened in one document: client-side navigation, no reload.
       expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 
@@ -100,7 +106,7 @@ test("a beacon or an address with bytes no page can have is refused, and countin
       const response = await request.post("/api/views", { data: { path: bad } });
       expect(response.status(), `beacon for ${JSON.stringify(bad)}`).toBe(400);
     }
-    for (const address of ["/article/%00", "/category/%00", "/article/Not-A-Slug"]) {
+    for (const address of ["/article/%00", "/category/%00", "/article/Not-A-Slug", "/%E0%A4%A", "/article/%E0%A4%A", "/category/%ZZ"]) {
       expect((await request.get(address)).status(), address).toBe(404);
     }
     const response = await request.post("/api/views", { data: { path } });
