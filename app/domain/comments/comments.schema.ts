@@ -14,14 +14,15 @@ const mediaUrl = (bucket: "images" | "videos") =>
 
 /** A new comment or reply, as the form sends it. */
 export const commentInputSchema = z.object({
-  authorName: z.string().trim().min(1, MISSING_FIELDS.description).max(100, "Name must be at most 100 characters."),
+  // A field left out altogether is missing too, not a type error.
+  authorName: z.string({ error: MISSING_FIELDS.description }).trim().min(1, MISSING_FIELDS.description).max(100, "Name must be at most 100 characters."),
   authorEmail: z
-    .string()
+    .string({ error: MISSING_FIELDS.description })
     .trim()
     .min(1, MISSING_FIELDS.description)
     .max(254, "E-mail must be at most 254 characters.")
     .pipe(z.email("Please enter a valid e-mail address.")),
-  content: z.string().trim().min(1, MISSING_FIELDS.description).max(5000, "Comments can be at most 5,000 characters."),
+  content: z.string({ error: MISSING_FIELDS.description }).trim().min(1, MISSING_FIELDS.description).max(5000, "Comments can be at most 5,000 characters."),
   parentCommentId: z
     .uuid("That comment does not exist.")
     .optional()

@@ -107,6 +107,14 @@ describe("posting a comment from the form's fields", () => {
     expect((await t.db.select().from(comments)).length).toBe(before);
   });
 
+  it.each(["authorName", "authorEmail", "content"])("a form without the %s field at all gets the same missing-fields answer", async (left) => {
+    const { [left as keyof typeof fields]: _, ...rest } = fields;
+    expect(await postComment(t.db, log, "form-article", rest)).toEqual({
+      status: 400,
+      result: { ok: false, error: "Please fill in all required fields.", missingFields: true },
+    });
+  });
+
   it("an unknown article answers 404 and a reply to a reply 400, each with a message for the toast", async () => {
     expect(await postComment(t.db, log, "no-such-article", fields)).toEqual({ status: 404, result: { ok: false, error: "That article no longer exists." } });
     const top = await createComment(t.db, formArticleId, input({ content: "top" }));
