@@ -156,6 +156,16 @@ describe("receiveUpload", () => {
     expect(error.status).toBe(400);
   });
 
+  test("an MP4 with the M4V brand (read as video/x-m4v) is accepted and stored as video/mp4", async () => {
+    const mp4 = await fs.readFile(path.join(import.meta.dirname, "../../server/demo/demo-video.mp4"));
+    const m4v = Buffer.from(mp4);
+    expect(m4v.subarray(4, 8).toString("latin1")).toBe("ftyp");
+    m4v.write("M4V ", 8, "latin1");
+    const stored = await receiveUpload({ request: uploadRequest(m4v, "clip.m4v", "video/x-m4v"), db, storage, kind: "video", source: "comment" });
+    expect(stored.contentType).toBe("video/mp4");
+    expect(stored.url).toMatch(/\.m4v$/);
+  });
+
   test("a video upload refuses an image with the video message", async () => {
     const error = await rejection(
       receiveUpload({ request: uploadRequest(png, "clip.mp4", "video/mp4"), db, storage, kind: "video", source: "comment" }),

@@ -11,6 +11,15 @@ describe("slugify", () => {
     expect(slugify("!!!Sports???")).toBe("sports");
   });
 
+  test("a long title gives a slug of at most 200 characters that the slug rule accepts", () => {
+    const title = "A very long headline about the council budget vote ".repeat(6);
+    const slug = slugify(title);
+    expect(slug.length).toBeLessThanOrEqual(200);
+    expect(slug.endsWith("-")).toBe(false);
+    expect(categoryInputSchema.shape.slug.safeParse(slug).success).toBe(true);
+    expect(slugify(`${"a".repeat(199)} b`)).toBe("a".repeat(199));
+  });
+
   test("a run of other characters collapses into one hyphen", () => {
     expect(slugify("World   --  News & Views")).toBe("world-news-views");
     expect(slugify("a___b...c")).toBe("a-b-c");

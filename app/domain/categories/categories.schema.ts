@@ -10,16 +10,22 @@ export const DEFAULT_CATEGORIES = [
   { slug: "schools", name: "Schools" },
 ] as const;
 
-/** Slug derivation: lowercase; every run of characters other than a–z and 0–9 becomes one hyphen; no hyphen at either end. */
+
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SLUG_MAX_LENGTH = 200;
+
+/**
+ * Slug derivation: lowercase; every run of characters other than a–z and 0–9 becomes one hyphen; no
+ * hyphen at either end; cut to the longest slug allowed (a long title still gives a slug that saves).
+ */
 export function slugify(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+    .replace(/^-+/, "")
+    .slice(0, SLUG_MAX_LENGTH)
+    .replace(/-+$/, "");
 }
-
-const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const SLUG_MAX_LENGTH = 200;
 
 export const slugSchema = z
   .string()

@@ -46,7 +46,8 @@ export const UPLOAD_RULES: Record<UploadKind, UploadRule> = {
     maxBytes: 100 * MB,
     maxLabel: "100 MB",
     types: [
-      { mime: "video/mp4", extension: "mp4", extensions: ["mp4", "m4v"] },
+      // An MP4 with the "M4V " brand is read as video/x-m4v; it plays as MP4 and is stored as one.
+      { mime: "video/mp4", extension: "mp4", extensions: ["mp4", "m4v"], detectedAs: "m4v" },
       { mime: "video/webm", extension: "webm", extensions: ["webm"] },
       { mime: "video/quicktime", extension: "mov", extensions: ["mov", "qt"] },
     ],

@@ -159,6 +159,22 @@ describe("publishMediaArticle", () => {
     expect(row).toMatchObject({ featuredImage: null, videoUrl: null });
   });
 
+  test("a favicon (.ico) in the images tab cannot become a featured image; nothing is inserted", async () => {
+    await storeFile("images", "25-fav.ico", "image/x-icon");
+    const error = await refusal(publishMediaArticle(db, storage, input("images", "25-fav.ico")));
+    expect(error.status).toBe(400);
+    expect(error.message).toBe("Only JPEG, PNG, GIF and WebP images are accepted.");
+    expect(await db.select().from(articles)).toHaveLength(0);
+  });
+
+  test("a title longer than a slug may be still publishes, under a slug cut to 200 characters", async () => {
+    await storeFile("images", "26-pic.png", "image/png");
+    const title = "The longest headline the newsroom ever wrote about the harbour ".repeat(4).trim();
+    const article = await publishMediaArticle(db, storage, input("images", "26-pic.png", { title }));
+    expect(article.slug.length).toBeLessThanOrEqual(200);
+    expect(article.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
   test("a taken slug is refused with a clear message and nothing is inserted", async () => {
     await storeFile("images", "23-pic.png", "image/png");
     await db.insert(articles).values({ title: "Old", slug: "storm-over-the-bay", content: "c" });

@@ -7,13 +7,13 @@ import { articles, categories, comments, media, websiteSettings } from "~/db/sch
 import { slugify } from "~/domain/categories/categories.schema";
 import type { Bucket, Storage } from "~/lib/storage.server";
 import { UploadError } from "~/lib/uploads.server";
-import type { AcceptedType } from "./media.schema";
+import { UPLOAD_RULES, type AcceptedType } from "./media.schema";
 import { MEDIA_LIST_LIMIT, type PublishMediaInput } from "./media-publish.schema";
 
 /** An expected refusal of a media operation: a stable code for programs, a message for people. */
 export class MediaError extends Error {
   constructor(
-    readonly code: "not_found" | "in_use" | "slug_taken" | "unknown_category",
+    readonly code: "not_found" | "in_use" | "slug_taken" | "unknown_category" | "not_article_image",
     readonly status: number,
     message: string,
   ) {
@@ -135,6 +135,11 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
   if (input.categoryId) {
     const [category] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, input.categoryId));
     if (!category) throw new MediaError("unknown_category", 400, "The selected category no longer exists.");
+  }
+  // The images tab also holds logo and favicon uploads (an .ico among them): only the article image
+  // types may become a featured image, as in the article form.
+  if (input.bucket === "images" && !UPLOAD_RULES.image.types.some((t) => t.mime === row.contentType)) {
+    throw new MediaError("not_article_image", 400, UPLOAD_RULES.image.wrongTypeMessage);
   }
   const slug = slugify(input.title);
   const slugTaken = () =>
