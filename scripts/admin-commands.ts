@@ -2,6 +2,7 @@ import type { Db } from "../app/db/client.server";
 import {
   AccountError,
   createPasswordAccount,
+  findUserByEmail,
   generatePassword,
   grantAdmin,
   listAccounts,
@@ -110,6 +111,11 @@ export async function runAdminCommand(parsed: ParsedCommand, services: { db: Db;
         const email = normalizeEmail(parsed.email!);
         const changed = await grantAdmin(db, email);
         io.out(changed ? `${email} is now an admin.` : `${email} is already an admin.`);
+        if (!(await findUserByEmail(db, email))?.emailVerified) {
+          // Anyone may sign up under any address: the confirmation link is what proves it is theirs.
+          io.out(`Note: ${email} has not confirmed its e-mail address. Make sure the account is really theirs,`);
+          io.out(`or take the role away again with: npm run admin -- revoke ${email}`);
+        }
         return EXIT_OK;
       }
       case "revoke": {

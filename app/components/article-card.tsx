@@ -1,14 +1,16 @@
 import { Eye, PlayCircle } from "lucide-react";
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import type { ArticleCard as ArticleCardData } from "~/domain/articles/articles.server";
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
 import { imageSrcSet } from "~/lib/image-variants";
+import type { RootData } from "~/root";
 import { Skeleton } from "./ui/skeleton";
 
 export type SerializedCard = Omit<ArticleCardData, "createdAt"> & { createdAt: string | Date };
 
 export function ArticleCard({ article, priority = false }: { article: SerializedCard; priority?: boolean }) {
   const timeZone = useSiteTimeZone();
+  const siteName = (useRouteLoaderData("root") as RootData | undefined)?.settings.siteName ?? "Frontpage";
   return (
     <article className="group flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md">
       <Link to={`/article/${article.slug}`} prefetch="intent" className="flex flex-1 flex-col">
@@ -27,7 +29,7 @@ export function ArticleCard({ article, priority = false }: { article: Serialized
             />
           ) : (
             <div className="flex h-full w-full items-center justify-center bg-gradient-to-br from-brand-700 to-brand-900 p-4 text-center font-serif text-lg font-semibold text-white">
-              {article.category?.name ?? "Frontpage"}
+              {article.category?.name ?? siteName}
             </div>
           )}
           {article.videoUrl ? (

@@ -138,6 +138,14 @@ describe("npm run admin", () => {
     expect(await db.select().from(userRoles).where(eq(userRoles.userId, row!.id))).toEqual([]);
   });
 
+  test("granting a signed-up account that never confirmed its address says so", async () => {
+    expect((await signUp(t, "unconfirmed@example.com", "unconfirmed-password-1")).status).toBe(200);
+    const result = await cli(["grant", "unconfirmed@example.com"]);
+    expect(result.code).toBe(EXIT_OK);
+    expect(result.out).toContain("unconfirmed@example.com is now an admin.");
+    expect(result.out).toContain("Note: unconfirmed@example.com has not confirmed its e-mail address.");
+  });
+
   test("unknown accounts, bad e-mails, short passwords and bad usage get clear messages and exit codes", async () => {
     expect(await cli(["grant", "ghost@example.com"])).toMatchObject({ code: EXIT_REFUSED, err: "Error: No account with the e-mail address ghost@example.com." });
     expect(await cli(["revoke", "ghost@example.com"])).toMatchObject({ code: EXIT_REFUSED });

@@ -40,7 +40,7 @@ export async function isAdmin(db: Db, userId: string): Promise<boolean> {
 
 export async function findUserByEmail(db: Db, email: string) {
   const [row] = await db
-    .select({ id: user.id, email: user.email })
+    .select({ id: user.id, email: user.email, emailVerified: user.emailVerified })
     .from(user)
     .where(eq(user.email, normalizeEmail(email)))
     .limit(1);
