@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
+import { categoryId, query } from "./db";
 import { someArticlePath, STATIC_PAGES } from "./routes";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "frontpage-comments-"));
@@ -147,4 +148,40 @@ test.describe("comments", () => {
     await expect(top.getByTestId("reply")).toHaveCount(1);
     await expect(top.getByTestId("reply").getByRole("button", { name: "Reply" })).toHaveCount(0);
   });
+});
+
+test("an article with more comments than a page shows the newest, counts them all, and shows older ones on request", async ({ page }) => {
+  const slug = `many-comments-${Date.now().toString(36)}`;
+  const [{ id }] = await query<{ id: string }>(
+    `insert into articles (title, slug, content, category_id) values ('Much discussed', $1, 'Body.', $2) returning id`,
+    [slug, await categoryId("news")],
+  );
+  try {
+    // 102 top-level comments, one minute apart (no. 102 the newest), and a reply to the oldest.
+    await query(
+      `insert into comments (article_id, author_name, author_email, content, created_at)
+       select $1, 'Reader ' || g, 'reader' || g || '@example.com', 'Comment no. ' || g, now() - (200 - g) * interval '1 minute'
+       from generate_series(1, 102) as g`,
+      [id],
+    );
+    await query(
+      `insert into comments (article_id, parent_comment_id, author_name, author_email, content)
+       select $1, c.id, 'Replier', 'replier@example.com', 'A reply to the oldest' from comments c where c.article_id = $1 and c.content = 'Comment no. 1'`,
+      [id],
+    );
+    await page.goto(`/article/${slug}`);
+    await expect(page.getByRole("heading", { name: "Comments (103)" })).toBeVisible();
+    const section = page.locator("section[aria-labelledby=comments-heading]");
+    await expect(section.getByText(/^Comment no\. \d+$/)).toHaveCount(100);
+    await expect(section.getByText("Comment no. 102", { exact: true })).toBeVisible();
+    await expect(section.getByText("Comment no. 2", { exact: true })).toHaveCount(0);
+
+    await section.getByRole("link", { name: "Show older comments (2 more)" }).click();
+    await expect(page).toHaveURL(new RegExp(`/article/${slug}\\?comments=102$`));
+    await expect(section.getByText(/^Comment no\. \d+$/)).toHaveCount(102);
+    await expect(section.getByText("A reply to the oldest")).toBeVisible();
+    await expect(section.getByRole("link", { name: /Show older comments/ })).toHaveCount(0);
+  } finally {
+    await query(`delete from articles where slug = $1`, [slug]);
+  }
 });

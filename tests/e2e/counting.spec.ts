@@ -74,8 +74,8 @@ test.describe("counting views", () => {
       await expect(page).toHaveURL(new RegExp(`${href}$`));
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Archive story /);
       // Moving within the page ("Skip to content", then Back to before it) is no new view.
-      await page.keyboard.press("Tab");
-      await page.getByRole("link", { name: "Skip to content" }).click();
+      await page.getByRole("link", { name: "Skip to content" }).focus();
+      await page.keyboard.press("Enter");
       await expect(page).toHaveURL(new RegExp(`${href}#main$`));
       await page.goBack();
       await expect(page).toHaveURL(new RegExp(`${href}$`));

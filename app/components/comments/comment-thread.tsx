@@ -1,6 +1,8 @@
 import { MessageSquare } from "lucide-react";
 import { useState } from "react";
+import { Link, useSearchParams } from "react-router";
 import { Button } from "~/components/ui/button";
+import { COMMENT_THREADS_PER_PAGE } from "~/domain/comments/comments.schema";
 import type { PublicComment } from "~/domain/comments/comments.server";
 import { formatCommentDate, useSiteTimeZone } from "~/lib/dates";
 import { CommentForm } from "./comment-form";
@@ -59,8 +61,18 @@ function ThreadItem({ thread }: { thread: SerializedThread }) {
   );
 }
 
-export function CommentsSection({ threads }: { threads: SerializedThread[] }) {
-  const total = threads.reduce((n, t) => n + 1 + t.replies.length, 0);
+/**
+ * The comments of an article: `total` counts all of them (replies included), `threads` are the newest
+ * top-level ones, and `olderThreads` how many older top-level ones a "Show older comments" link adds.
+ */
+function withParam(params: URLSearchParams, name: string, value: string) {
+  const next = new URLSearchParams(params);
+  next.set(name, value);
+  return next.toString();
+}
+
+export function CommentsSection({ threads, total, olderThreads }: { threads: SerializedThread[]; total: number; olderThreads: number }) {
+  const [searchParams] = useSearchParams();
   return (
     <section aria-labelledby="comments-heading" className="mt-12 border-t border-slate-200 pt-8">
       <h2 id="comments-heading" className="flex items-center gap-2 font-serif text-2xl font-bold">
@@ -80,6 +92,17 @@ export function CommentsSection({ threads }: { threads: SerializedThread[] }) {
           ))}
         </ul>
       )}
+      {olderThreads > 0 ? (
+        <p className="mt-6 text-center">
+          <Link
+            to={`?${withParam(searchParams, "comments", String(threads.length + Math.min(olderThreads, COMMENT_THREADS_PER_PAGE)))}`}
+            preventScrollReset
+            className="font-medium text-brand-700 underline-offset-4 hover:underline"
+          >
+            Show older comments ({olderThreads} more)
+          </Link>
+        </p>
+      ) : null}
     </section>
   );
 }

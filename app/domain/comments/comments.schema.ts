@@ -3,6 +3,9 @@ import { z } from "zod";
 export const MISSING_FIELDS = { title: "Missing fields", description: "Please fill in all required fields." } as const;
 export const COMMENT_FAILED = "Failed to post comment. Please try again.";
 
+/** Top-level comments an article page shows at first, and how many more "Show older comments" adds. */
+export const COMMENT_THREADS_PER_PAGE = 100;
+
 const mediaUrl = (bucket: "images" | "videos") =>
   z
     .string()

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { articles, comments, media } from "~/db/schema";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { commentInputSchema } from "./comments.schema";
-import { CommentError, createComment, listArticleComments, postComment } from "./comments.server";
+import { CommentError, countArticleComments, createComment, listArticleComments, postComment } from "./comments.server";
 import { createLogger } from "~/lib/logger.server";
 
 let t: TestDatabase;
@@ -75,6 +75,22 @@ describe("comments", () => {
       expect(result.error!.issues[0]!.message).toBe("Please fill in all required fields.");
     }
     expect(commentInputSchema.safeParse({ authorName: "Ann", authorEmail: "not-an-email", content: "x" }).success).toBe(false);
+  });
+
+  it("a page shows the newest threads with their replies, and the count covers every comment", async () => {
+    const [a] = await t.db.insert(articles).values({ title: "Busy", slug: "busy", content: "Body" }).returning({ id: articles.id });
+    const first = await createComment(t.db, a!.id, input({ content: "first" }));
+    await createComment(t.db, a!.id, input({ content: "second" }));
+    const third = await createComment(t.db, a!.id, input({ content: "third" }));
+    await createComment(t.db, a!.id, input({ content: "reply to first", parentCommentId: first.id }));
+    await createComment(t.db, a!.id, input({ content: "reply to third", parentCommentId: third.id }));
+    expect(await countArticleComments(t.db, a!.id)).toEqual({ total: 5, topLevel: 3 });
+    const newestTwo = await listArticleComments(t.db, a!.id, 2);
+    expect(newestTwo.map((c) => [c.content, c.replies.map((r) => r.content)])).toEqual([
+      ["third", ["reply to third"]],
+      ["second", []],
+    ]);
+    expect((await listArticleComments(t.db, a!.id, 3)).map((c) => c.content)).toEqual(["third", "second", "first"]);
   });
 
   it("deleting an article deletes its comments", async () => {

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articles, comments, media } from "~/db/schema";
 import { isSlug } from "~/domain/categories/categories.schema";
 import type { Logger } from "~/lib/logger.server";
-import { COMMENT_FAILED, commentInputSchema, MISSING_FIELDS, type CommentInput } from "./comments.schema";
+import { COMMENT_FAILED, COMMENT_THREADS_PER_PAGE, commentInputSchema, MISSING_FIELDS, type CommentInput } from "./comments.schema";
 
 /** What a public page may show of a comment: never the author's e-mail. */
 export interface PublicComment {
@@ -29,8 +29,17 @@ const publicColumns = {
   createdAt: comments.createdAt,
 };
 
-/** Top-level comments newest first, each with its replies underneath (oldest first). */
-export async function listArticleComments(db: Db, articleId: string, limit = 200): Promise<CommentThread[]> {
+/** How many comments an article has (replies included), and how many are top-level. */
+export async function countArticleComments(db: Db, articleId: string): Promise<{ total: number; topLevel: number }> {
+  const [row] = await db
+    .select({ total: count(), topLevel: sql<number>`count(*) filter (where ${comments.parentCommentId} is null)`.mapWith(Number) })
+    .from(comments)
+    .where(eq(comments.articleId, articleId));
+  return { total: row?.total ?? 0, topLevel: row?.topLevel ?? 0 };
+}
+
+/** The newest `limit` top-level comments, newest first, each with its replies underneath (oldest first). */
+export async function listArticleComments(db: Db, articleId: string, limit = COMMENT_THREADS_PER_PAGE): Promise<CommentThread[]> {
   const topLevel = await db
     .select(publicColumns)
     .from(comments)

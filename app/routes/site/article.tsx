@@ -7,7 +7,8 @@ import { RouteError } from "~/components/not-found";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
 import { getArticleBySlug } from "~/domain/articles/articles.server";
-import { listArticleComments, postComment, type PostCommentResult } from "~/domain/comments/comments.server";
+import { COMMENT_THREADS_PER_PAGE } from "~/domain/comments/comments.schema";
+import { countArticleComments, listArticleComments, postComment, type PostCommentResult } from "~/domain/comments/comments.server";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
 import { imageSrcSet } from "~/lib/image-variants";
 import { pageMeta } from "~/lib/page-meta";
@@ -21,8 +22,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     context.log.warn({ path: new URL(request.url).pathname }, "404: unknown article");
     throw data("Article not found", { status: 404 });
   }
-  const comments = await listArticleComments(context.db, article.id);
-  return { article, comments };
+  // ?comments=N shows the newest N top-level comments ("Show older comments" adds a page of them).
+  const asked = Number(new URL(request.url).searchParams.get("comments"));
+  const shown = Number.isInteger(asked) && asked > COMMENT_THREADS_PER_PAGE ? Math.min(asked, 10_000) : COMMENT_THREADS_PER_PAGE;
+  const [comments, counts] = await Promise.all([listArticleComments(context.db, article.id, shown), countArticleComments(context.db, article.id)]);
+  return { article, comments, commentCount: counts.total, olderThreads: Math.max(0, counts.topLevel - comments.length) };
 }
 
 /** A comment posted without JavaScript (the form's plain POST); with it, the form uses /api/articles/:slug/comments. */
@@ -79,7 +83,7 @@ function ArticleContent({ content }: { content: string }) {
 }
 
 export default function ArticlePage({ loaderData, matches }: Route.ComponentProps) {
-  const { article, comments } = loaderData;
+  const { article, comments, commentCount, olderThreads } = loaderData;
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
   const publicUrl = matches[0].data.publicUrl;
@@ -131,7 +135,7 @@ export default function ArticlePage({ loaderData, matches }: Route.ComponentProp
 
       <AdSlot name="article" className="mt-12" />
 
-      <CommentsSection threads={comments} />
+      <CommentsSection threads={comments} total={commentCount} olderThreads={olderThreads} />
     </main>
   );
 }
