@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { inArray } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Db } from "../app/db/client.server";
 import { articles, categories, comments, media } from "../app/db/schema";
 import { slugify } from "../app/domain/categories/categories.schema";
@@ -189,6 +189,13 @@ export async function seedDemoContent(options: { db: Db; storage: Storage; log: 
         .onConflictDoNothing({ target: articles.slug })
         .returning({ id: articles.id, slug: articles.slug });
       const articleIds = new Map(inserted.map((row) => [row.slug, row.id]));
+      // The page views behind each story's count, spread from its publication to now (most of them
+      // early on), so the dashboard's today / month / year figures tell the same story as the counts.
+      await tx.execute(sql`
+        insert into page_views (path, viewed_at)
+        select '/article/' || a.slug, a.created_at + (now() - a.created_at) * power(random(), 3)
+        from articles a cross join lateral generate_series(1, a.views)
+        where a.id = any(${sql.param(inserted.map((row) => row.id))}::uuid[])`);
 
       const row = (articleId: string, c: Omit<DemoComment, "replies">, createdAt: Date, parentCommentId: string | null) => ({
         articleId,
