@@ -155,3 +155,34 @@ test.describe("every public page without JavaScript", () => {
     expect(page.mainHtml).toMatch(/<a\b[^>]*href="\/"[^>]*>Return to Home<\/a>/);
   });
 });
+
+test.describe("a comment without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a refusal shows the spec's message and keeps what was typed; a valid comment is posted and confirmed", async ({ page }) => {
+    const slug = `no-script-comment-${Date.now().toString(36)}`;
+    await query(`insert into articles (title, slug, content) values ('Commented without scripts', $1, 'Body.')`, [slug]);
+    try {
+      await page.goto(`/article/${slug}`);
+      const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Post Comment" }) });
+      await form.getByLabel("Name *").fill("Plain Reader");
+      await form.getByLabel("Email *").fill("not-an-address");
+      await form.getByLabel("Comment *").fill("Typed without any script running.");
+      await form.getByRole("button", { name: "Post Comment" }).click();
+      await expect(page.getByRole("alert")).toHaveText("Error: Please enter a valid e-mail address.");
+      await expect(form.getByLabel("Name *")).toHaveValue("Plain Reader");
+      await expect(form.getByLabel("Comment *")).toHaveValue("Typed without any script running.");
+
+      await form.getByLabel("Email *").fill("plain.reader@example.com");
+      await form.getByRole("button", { name: "Post Comment" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Comment posted!" })).toHaveText("Comment posted! Your comment has been added successfully.");
+      await expect(page.getByRole("heading", { name: "Comments (1)" })).toBeVisible();
+      await expect(page.getByText("Typed without any script running.")).toBeVisible();
+      await expect(form.getByLabel("Name *")).toHaveValue("");
+      // The commenter's e-mail address is not in the page.
+      expect(await page.content()).not.toContain("plain.reader@example.com");
+    } finally {
+      await query(`delete from articles where slug = $1`, [slug]);
+    }
+  });
+});

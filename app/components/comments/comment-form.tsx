@@ -15,11 +15,26 @@ interface Attachment {
   url: string;
 }
 
+/** What the article page's action answers a comment posted without JavaScript: the result, and on a refusal what was typed. */
+export type NoScriptCommentOutcome = PostCommentResult & { values?: { authorName: string; authorEmail: string; content: string } };
+
 /**
  * The comment (or reply) form: name, e-mail, text, and one optional image and one optional video,
- * uploaded first and then sent with the comment. Works without JavaScript for text comments.
+ * uploaded first and then sent with the comment. Without JavaScript, text comments post to the article
+ * page itself, which answers with the outcome shown above the fields.
  */
-export function CommentForm({ parentCommentId, onDone, onCancel }: { parentCommentId?: string; onDone?: () => void; onCancel?: () => void }) {
+export function CommentForm({
+  parentCommentId,
+  onDone,
+  onCancel,
+  noScriptOutcome,
+}: {
+  parentCommentId?: string;
+  onDone?: () => void;
+  onCancel?: () => void;
+  /** Set after a post without JavaScript: shown in place of the toast, and the typed text kept on a refusal. */
+  noScriptOutcome?: NoScriptCommentOutcome;
+}) {
   const { slug } = useParams();
   const revalidator = useRevalidator();
   const formRef = useRef<HTMLFormElement>(null);
@@ -29,6 +44,7 @@ export function CommentForm({ parentCommentId, onDone, onCancel }: { parentComme
   const [uploading, setUploading] = useState<AttachmentKind | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const busy = submitting || uploading !== null;
+  const kept = noScriptOutcome && !noScriptOutcome.ok ? noScriptOutcome.values : undefined;
 
   /** Sends the comment; any answer but success, a network failure included, ends in the spec's toast. */
   async function send(form: FormData): Promise<PostCommentResult> {
@@ -90,22 +106,23 @@ export function CommentForm({ parentCommentId, onDone, onCancel }: { parentComme
       <fieldset disabled={busy} className="space-y-4">
         <legend className="sr-only">{parentCommentId ? "Write a reply" : "Leave a comment"}</legend>
         <input type="hidden" name="intent" value="comment" />
+        {noScriptOutcome ? <NoScriptMessage outcome={noScriptOutcome} /> : null}
         {parentCommentId ? <input type="hidden" name="parentCommentId" value={parentCommentId} /> : null}
         <input type="hidden" name="imageUrl" value={image?.url ?? ""} />
         <input type="hidden" name="videoUrl" value={video?.url ?? ""} />
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="space-y-1.5">
             <Label htmlFor={`${id}-name`}>Name *</Label>
-            <Input id={`${id}-name`} name="authorName" autoComplete="name" required maxLength={100} />
+            <Input id={`${id}-name`} name="authorName" autoComplete="name" required maxLength={100} defaultValue={kept?.authorName} />
           </div>
           <div className="space-y-1.5">
             <Label htmlFor={`${id}-email`}>Email *</Label>
-            <Input id={`${id}-email`} name="authorEmail" type="email" autoComplete="email" required maxLength={254} />
+            <Input id={`${id}-email`} name="authorEmail" type="email" autoComplete="email" required maxLength={254} defaultValue={kept?.authorEmail} />
           </div>
         </div>
         <div className="space-y-1.5">
           <Label htmlFor={`${id}-content`}>{parentCommentId ? "Reply *" : "Comment *"}</Label>
-          <Textarea id={`${id}-content`} name="content" rows={4} required maxLength={5000} />
+          <Textarea id={`${id}-content`} name="content" rows={4} required maxLength={5000} defaultValue={kept?.content} />
         </div>
         <p className="text-xs text-slate-600">Your e-mail address is never published.</p>
 
@@ -154,6 +171,23 @@ export function CommentForm({ parentCommentId, onDone, onCancel }: { parentComme
         </div>
       </fieldset>
     </form>
+  );
+}
+
+/** The spec's toast texts, as a message in the page (a post without JavaScript shows no toast). */
+function NoScriptMessage({ outcome }: { outcome: NoScriptCommentOutcome }) {
+  if (outcome.ok) {
+    return (
+      <p role="status" className="rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900">
+        <strong>Comment posted!</strong> Your comment has been added successfully.
+      </p>
+    );
+  }
+  const [title, text] = outcome.missingFields ? [MISSING_FIELDS.title, MISSING_FIELDS.description] : ["Error", outcome.error];
+  return (
+    <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+      <strong>{title}:</strong> {text}
+    </p>
   );
 }
 

@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { COMMENT_THREADS_PER_PAGE } from "~/domain/comments/comments.schema";
 import type { PublicComment } from "~/domain/comments/comments.server";
 import { formatCommentDate, useSiteTimeZone } from "~/lib/dates";
-import { CommentForm } from "./comment-form";
+import { CommentForm, type NoScriptCommentOutcome } from "./comment-form";
 
 export type SerializedComment = Omit<PublicComment, "createdAt"> & { createdAt: string | Date };
 export type SerializedThread = SerializedComment & { replies: SerializedComment[] };
@@ -71,7 +71,17 @@ function withParam(params: URLSearchParams, name: string, value: string) {
   return next.toString();
 }
 
-export function CommentsSection({ threads, total, olderThreads }: { threads: SerializedThread[]; total: number; olderThreads: number }) {
+export function CommentsSection({
+  threads,
+  total,
+  olderThreads,
+  noScriptOutcome,
+}: {
+  threads: SerializedThread[];
+  total: number;
+  olderThreads: number;
+  noScriptOutcome?: NoScriptCommentOutcome;
+}) {
   const [searchParams] = useSearchParams();
   return (
     <section aria-labelledby="comments-heading" className="mt-12 border-t border-slate-200 pt-8">
@@ -81,7 +91,7 @@ export function CommentsSection({ threads, total, olderThreads }: { threads: Ser
       </h2>
       <div className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-5">
         <h3 className="mb-4 text-lg font-semibold">Leave a comment</h3>
-        <CommentForm />
+        <CommentForm noScriptOutcome={noScriptOutcome} />
       </div>
       {threads.length === 0 ? (
         <p className="mt-6 text-slate-600">No comments yet. Be the first to share your thoughts.</p>

@@ -2,13 +2,14 @@ import { Eye } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, Link } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
+import type { NoScriptCommentOutcome } from "~/components/comments/comment-form";
 import { CommentsSection } from "~/components/comments/comment-thread";
 import { RouteError } from "~/components/not-found";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
 import { getArticleBySlug } from "~/domain/articles/articles.server";
 import { COMMENT_THREADS_PER_PAGE } from "~/domain/comments/comments.schema";
-import { countArticleComments, listArticleComments, postComment, type PostCommentResult } from "~/domain/comments/comments.server";
+import { countArticleComments, listArticleComments, postComment } from "~/domain/comments/comments.server";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
 import { imageSrcSet } from "~/lib/image-variants";
 import { pageMeta } from "~/lib/page-meta";
@@ -32,9 +33,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 /** A comment posted without JavaScript (the form's plain POST); with it, the form uses /api/articles/:slug/comments. */
 export async function action({ params, request, context }: Route.ActionArgs) {
   const form = await request.formData();
-  if (form.get("intent") !== "comment") return data<PostCommentResult>({ ok: false, error: "Unknown action." }, { status: 400 });
-  const { status, result } = await postComment(context.db, context.log, params.slug, Object.fromEntries(form));
-  return data(result, { status });
+  if (form.get("intent") !== "comment") return data<NoScriptCommentOutcome>({ ok: false, error: "Unknown action." }, { status: 400 });
+  const fields = Object.fromEntries(form);
+  const { status, result } = await postComment(context.db, context.log, params.slug, fields);
+  if (result.ok) return data<NoScriptCommentOutcome>(result, { status });
+  // Refused: the form comes back with what the reader typed (this answer goes to them alone).
+  const typed = (name: string) => (typeof fields[name] === "string" ? (fields[name] as string) : "");
+  return data<NoScriptCommentOutcome>({ ...result, values: { authorName: typed("authorName"), authorEmail: typed("authorEmail"), content: typed("content") } }, { status });
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => {
@@ -82,7 +87,7 @@ function ArticleContent({ content }: { content: string }) {
   );
 }
 
-export default function ArticlePage({ loaderData, matches }: Route.ComponentProps) {
+export default function ArticlePage({ loaderData, actionData, matches }: Route.ComponentProps) {
   const { article, comments, commentCount, olderThreads } = loaderData;
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
@@ -135,7 +140,7 @@ export default function ArticlePage({ loaderData, matches }: Route.ComponentProp
 
       <AdSlot name="article" className="mt-12" />
 
-      <CommentsSection threads={comments} total={commentCount} olderThreads={olderThreads} />
+      <CommentsSection threads={comments} total={commentCount} olderThreads={olderThreads} noScriptOutcome={actionData} />
     </main>
   );
 }
