@@ -22,7 +22,7 @@ import { withoutTheirExitHooks } from "./exit-hooks";
 import { mediaRouter } from "./media-route";
 import { migrateDatabase } from "./migrate";
 import { PageCache } from "./page-cache";
-import { createAppHandler, openEventStreams } from "./request-handler";
+import { answerExpectContinue, createAppHandler, openEventStreams } from "./request-handler";
 import { ROOT } from "./root";
 import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
@@ -190,6 +190,7 @@ async function main() {
 
   const app = express();
   const server = http.createServer(app);
+  server.on("checkContinue", (req, res) => answerExpectContinue(req, res, () => server.emit("request", req, res)));
   app.disable("x-powered-by");
   // Only proxies the operator names may set the client address (it keys the sign-in limits).
   app.set("trust proxy", env.TRUST_PROXY);

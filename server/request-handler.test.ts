@@ -20,7 +20,7 @@ vi.mock("react-router", () => ({
   },
 }));
 
-const { createAppHandler, MAX_BODY_BYTES, mayChangePages } = await import("./request-handler");
+const { answerExpectContinue, createAppHandler, MAX_BODY_BYTES, mayChangePages } = await import("./request-handler");
 
 const cache = new PageCache();
 let origin = "";
@@ -172,5 +172,54 @@ describe("page actions take forms", () => {
     expect((await send("/article/a", "application/x-www-form-urlencoded")).status).toBe(200);
     expect((await send("/article/a", "multipart/form-data; boundary=x")).status).toBe(200);
     expect((await send("/api/views", "application/json")).status).toBe(200);
+  });
+});
+
+describe("a client that asks before sending (Expect: 100-continue)", () => {
+  /** Sends only the headers of a POST that declares `length` bytes; resolves with 100 or the final status. */
+  async function ask(path: string, length: number): Promise<{ status: number; body: string }> {
+    const server = http.createServer((_req, res) => res.end("handled"));
+    server.on("checkContinue", (req, res) => answerExpectContinue(req, res, () => server.emit("request", req, res)));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      return await new Promise((resolve, reject) => {
+        const req = http.request({
+          host: "127.0.0.1",
+          port: (server.address() as AddressInfo).port,
+          path,
+          method: "POST",
+          headers: { Expect: "100-continue", "Content-Length": String(length), "Content-Type": "multipart/form-data; boundary=x" },
+        });
+        req.on("continue", () => {
+          resolve({ status: 100, body: "" });
+          req.destroy();
+        });
+        req.on("response", (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => (body += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on("error", reject);
+        req.flushHeaders();
+      });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  test("an upload declared over its kind's limit is refused with 413 before its body is sent", async () => {
+    expect(await ask("/api/admin/uploads/image", 11 * 1024 * 1024)).toEqual({ status: 413, body: '{"error":"Image is larger than the 10 MB limit."}' });
+    expect(await ask("/api/uploads/comment?kind=video", 101 * 1024 * 1024)).toEqual({
+      status: 413,
+      body: '{"error":"Video is larger than the 100 MB limit."}',
+    });
+    expect((await ask("/admin/settings", MAX_BODY_BYTES + 1)).status).toBe(413);
+  });
+
+  test("within the limit (or for a kind the route will refuse itself) the client is told to go on", async () => {
+    expect((await ask("/api/admin/uploads/image", 5 * 1024 * 1024)).status).toBe(100);
+    expect((await ask("/api/uploads/comment?kind=video", 50 * 1024 * 1024)).status).toBe(100);
+    expect((await ask("/api/uploads/comment?kind=other", 500 * 1024 * 1024)).status).toBe(100);
   });
 });

@@ -1,7 +1,9 @@
+import type http from "node:http";
 import { Transform, type Readable } from "node:stream";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type express from "express";
 import { createRequestHandler as createReactRouterHandler, type AppLoadContext, type ServerBuild } from "react-router";
+import { MULTIPART_SLACK_BYTES, UPLOAD_RULES, type UploadKind } from "../app/domain/media/media.schema";
 import { isSessionCookiePresent } from "../app/lib/auth-cookie";
 import { PageCache, pickEncoding } from "./page-cache";
 
@@ -74,6 +76,34 @@ function hasBody(req: express.Request): boolean {
 /** The body limit of a request's path, or null where the route enforces its own (uploads). */
 export function bodyLimitFor(path: string): number | null {
   return OWN_LIMIT_PATHS.test(path) ? null : MAX_BODY_BYTES;
+}
+
+/**
+ * The most a request to this address may declare it will send, and what a refusal says: 4 MB, or for
+ * an upload its kind's limit (plus multipart framing). Null where the kind is unknown (the route answers).
+ */
+export function declaredLengthLimit(url: URL): { bytes: number; message: string } | null {
+  const limit = bodyLimitFor(url.pathname);
+  if (limit !== null) return { bytes: limit, message: TOO_LARGE };
+  const kind = /^\/api\/admin\/uploads\/([^/]+)\/?$/i.exec(url.pathname)?.[1] ?? url.searchParams.get("kind");
+  if (!kind || !Object.hasOwn(UPLOAD_RULES, kind)) return null;
+  const rule = UPLOAD_RULES[kind as UploadKind];
+  return { bytes: rule.maxBytes + MULTIPART_SLACK_BYTES, message: JSON.stringify({ error: `${rule.label} is larger than the ${rule.maxLabel} limit.` }) };
+}
+
+/**
+ * For a client that asks first (Expect: 100-continue, as curl does for large bodies): a body over the
+ * limit is refused with 413 before it is sent, instead of being cut off halfway (a reset connection).
+ */
+export function answerExpectContinue(req: http.IncomingMessage, res: http.ServerResponse, proceed: () => void) {
+  const limit = declaredLengthLimit(new URL(req.url ?? "/", "http://localhost"));
+  if (limit && Number(req.headers["content-length"]) > limit.bytes) {
+    res.writeHead(413, { "Content-Type": "application/json", "Cache-Control": "no-store", Connection: "close" });
+    res.end(limit.message);
+    return;
+  }
+  res.writeContinue();
+  proceed();
 }
 
 function refuseTooLarge(res: express.Response) {

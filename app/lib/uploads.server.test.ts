@@ -130,6 +130,33 @@ describe("receiveUpload", () => {
     expect(await db.select().from(media)).toHaveLength(0);
   });
 
+  test("a body declared far over the limit is read to its end, then refused with 413, leaving no file", async () => {
+    const form = uploadRequest(paddedPng(11 * MB), "huge.png", "image/png");
+    const length = (await form.clone().arrayBuffer()).byteLength;
+    let read = 0;
+    const counted = form.body!.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          read += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    const request = new Request(form.url, {
+      method: "POST",
+      headers: { "content-type": form.headers.get("content-type")!, "content-length": String(length) },
+      body: counted,
+      duplex: "half",
+    } as RequestInit);
+    const error = await rejection(receiveUpload({ request, db, storage, kind: "image", source: "comment" }));
+    expect(error.status).toBe(413);
+    expect(error.message).toBe("Image is larger than the 10 MB limit.");
+    // Read whole (a connection closed under a client still sending is reset before it sees the answer).
+    expect(read).toBe(length);
+    expect(await filesUnder(root)).toEqual([]);
+    expect(await db.select().from(media)).toHaveLength(0);
+  });
+
   test("an image of exactly 10 MB passes the size check and is stored", async () => {
     const stored = await receiveUpload({
       request: uploadRequest(paddedPng(10 * MB), "exact.png", "image/png"),

@@ -10,7 +10,7 @@ import { fileTypeFromFile } from "file-type";
 import sharp from "sharp";
 import type { Db } from "~/db/client.server";
 import { media } from "~/db/schema";
-import { UPLOAD_RULES, type AcceptedType, type UploadKind } from "~/domain/media/media.schema";
+import { MULTIPART_SLACK_BYTES, UPLOAD_RULES, type AcceptedType, type UploadKind } from "~/domain/media/media.schema";
 import type { Bucket, Storage } from "./storage.server";
 
 export class UploadError extends Error {
@@ -72,6 +72,24 @@ async function looksLikeSvg(file: string) {
   }
 }
 
+/** Reads a request body to its end and drops it; past `maxBytes` it stops reading (the connection is cut). */
+async function discardBody(body: ReadableStream<Uint8Array> | null, maxBytes: number) {
+  if (!body) return;
+  const reader = body.getReader();
+  let seen = 0;
+  try {
+    while (seen <= maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      seen += value.byteLength;
+    }
+  } catch {
+    // The client went away: nothing to answer.
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
 /**
  * Streams one uploaded file (multipart field "file") to a temporary file, enforcing the size limit
  * while streaming, decides its type from its bytes, then moves it into the store under a generated
@@ -97,8 +115,10 @@ export async function receiveUpload(options: {
   }
   const declaredLength = Number(request.headers.get("content-length"));
   // Multipart framing adds a little; anything far beyond the limit is refused before reading it.
-  if (Number.isFinite(declaredLength) && declaredLength > rule.maxBytes + 64 * 1024) {
-    await request.body?.cancel().catch(() => {});
+  if (Number.isFinite(declaredLength) && declaredLength > rule.maxBytes + MULTIPART_SLACK_BYTES) {
+    // Read what the client sends (up to twice the limit) before answering: a connection closed under
+    // a client still sending is reset, and the client never sees the 413 and its reason.
+    await discardBody(request.body, 2 * rule.maxBytes);
     throw new UploadError(413, `${rule.label} is larger than the ${rule.maxLabel} limit.`);
   }
   if (!request.body) throw new UploadError(400, "No file was sent.");

@@ -10,6 +10,9 @@ export interface AcceptedType {
   detectedAs?: string;
 }
 
+/** What multipart framing may add to a file's size in a request's declared length. */
+export const MULTIPART_SLACK_BYTES = 64 * 1024;
+
 export interface UploadRule {
   bucket: "images" | "videos" | "files";
   label: string;
