@@ -1,8 +1,8 @@
 import type { Db } from "~/db/client.server";
 import { CLIENT_IP_HEADER, type Auth } from "~/lib/auth.server";
 import type { Logger } from "~/lib/logger.server";
-import { accountEmailSchema } from "./accounts.schema";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
+import { accountEmailSchema } from "./accounts.schema";
 import { beginLoginAttempt, endLoginAttempt } from "./login-limit.server";
 
 const SIGN_IN_PATH = "/api/auth/sign-in/email";

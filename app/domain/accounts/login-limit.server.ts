@@ -13,13 +13,13 @@ export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
   return `Too many sign-in attempts. ${tryAgainIn(retryAfterSeconds)}`;
 }
 
+/** What the checks read with: the pool, or the transaction of beginLoginAttempt. */
+type Reader = Pick<Db, "select">;
+
 /**
  * When the newest MAX_FAILED_LOGINS failures matching `where` all fall inside the window, the limit
  * lifts once the oldest of them leaves it. Returns that moment, or null when not limited.
  */
-/** What the checks read with: the pool, or the transaction of beginLoginAttempt. */
-type Reader = Pick<Db, "select">;
-
 async function blockedUntil(db: Reader, where: SQL | undefined, now: Date): Promise<Date | null> {
   const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
   const rows = await db
