@@ -217,6 +217,11 @@ describe("a client that asks before sending (Expect: 100-continue)", () => {
     expect((await ask("/admin/settings", MAX_BODY_BYTES + 1)).status).toBe(413);
   });
 
+  test("a request target no URL parser accepts is passed on, not thrown (the listener runs outside Express)", async () => {
+    expect((await ask("//[", 10)).status).toBe(100);
+    expect((await ask("http://[", 10)).status).toBe(100);
+  });
+
   test("within the limit (or for a kind the route will refuse itself) the client is told to go on", async () => {
     expect((await ask("/api/admin/uploads/image", 5 * 1024 * 1024)).status).toBe(100);
     expect((await ask("/api/uploads/comment?kind=video", 50 * 1024 * 1024)).status).toBe(100);

@@ -96,7 +96,14 @@ export function declaredLengthLimit(url: URL): { bytes: number; message: string 
  * limit is refused with 413 before it is sent, instead of being cut off halfway (a reset connection).
  */
 export function answerExpectContinue(req: http.IncomingMessage, res: http.ServerResponse, proceed: () => void) {
-  const limit = declaredLengthLimit(new URL(req.url ?? "/", "http://localhost"));
+  // Runs outside Express (no error handler): a target URL cannot parse ("//[") goes on to Express,
+  // which answers it, instead of throwing here and taking the process down.
+  let limit: ReturnType<typeof declaredLengthLimit> = null;
+  try {
+    limit = declaredLengthLimit(new URL(req.url ?? "/", "http://localhost"));
+  } catch {
+    limit = null;
+  }
   if (limit && Number(req.headers["content-length"]) > limit.bytes) {
     res.writeHead(413, { "Content-Type": "application/json", "Cache-Control": "no-store", Connection: "close" });
     res.end(limit.message);
