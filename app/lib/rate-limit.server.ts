@@ -2,6 +2,12 @@ import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { rateLimitHits } from "~/db/schema";
 
+/**
+ * The first key of the two-key advisory locks taken per limit, so the hashed keys of one kind (an
+ * account, an address, a bucket) never collide with another's.
+ */
+export const ADVISORY_LOCK_CLASS = { signInAccount: 1, signInAddress: 2, rateLimit: 3 } as const;
+
 export type Allowance = { limited: false } | { limited: true; retryAfterSeconds: number; message: string };
 
 /** "Try again in N minutes." for a wait in seconds (never less than one minute). */
@@ -29,7 +35,7 @@ export async function takeAllowance(db: Db, rule: LimitRule, key: string, now = 
   const since = new Date(now.getTime() - rule.windowMs);
   const where = and(eq(rateLimitHits.bucket, rule.bucket), eq(rateLimitHits.key, key));
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`rate limit ${rule.bucket} ${key}`}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${ADVISORY_LOCK_CLASS.rateLimit}, hashtext(${`${rule.bucket} ${key}`}))`);
     const hits = await tx
       .select({ at: rateLimitHits.hitAt })
       .from(rateLimitHits)

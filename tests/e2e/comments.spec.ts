@@ -150,7 +150,7 @@ test.describe("comments", () => {
   });
 });
 
-test("an article with more comments than a page shows the newest, counts them all, and shows older ones on request", async ({ page }) => {
+test("an article with more comments than a page shows the newest, counts them all, and pages to the older ones", async ({ page }) => {
   const slug = `many-comments-${Date.now().toString(36)}`;
   const [{ id }] = await query<{ id: string }>(
     `insert into articles (title, slug, content, category_id) values ('Much discussed', $1, 'Body.', $2) returning id`,
@@ -177,10 +177,16 @@ test("an article with more comments than a page shows the newest, counts them al
     await expect(section.getByText("Comment no. 2", { exact: true })).toHaveCount(0);
 
     await section.getByRole("link", { name: "Show older comments (2 more)" }).click();
-    await expect(page).toHaveURL(new RegExp(`/article/${slug}\\?comments=102$`));
-    await expect(section.getByText(/^Comment no\. \d+$/)).toHaveCount(102);
+    await expect(page).toHaveURL(new RegExp(`/article/${slug}\\?older-than=[0-9a-f-]{36}$`));
+    await expect(section.getByText(/^Comment no\. \d+$/)).toHaveCount(2);
+    await expect(section.getByText("Comment no. 2", { exact: true })).toBeVisible();
     await expect(section.getByText("A reply to the oldest")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Comments (103)" })).toBeVisible();
     await expect(section.getByRole("link", { name: /Show older comments/ })).toHaveCount(0);
+
+    await section.getByRole("link", { name: "Newest comments" }).click();
+    await expect(page).toHaveURL(new RegExp(`/article/${slug}$`));
+    await expect(section.getByText(/^Comment no\. \d+$/)).toHaveCount(100);
   } finally {
     await query(`delete from articles where slug = $1`, [slug]);
   }

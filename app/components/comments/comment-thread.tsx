@@ -1,8 +1,7 @@
 import { MessageSquare } from "lucide-react";
 import { useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
-import { COMMENT_THREADS_PER_PAGE } from "~/domain/comments/comments.schema";
 import type { PublicComment } from "~/domain/comments/comments.server";
 import { formatCommentDate, useSiteTimeZone } from "~/lib/dates";
 import { CommentForm, type NoScriptCommentOutcome } from "./comment-form";
@@ -62,27 +61,24 @@ function ThreadItem({ thread }: { thread: SerializedThread }) {
 }
 
 /**
- * The comments of an article: `total` counts all of them (replies included), `threads` are the newest
- * top-level ones, and `olderThreads` how many older top-level ones a "Show older comments" link adds.
+ * The comments of an article: `total` counts all of them (replies included), `threads` are one page
+ * of top-level ones (the newest, or an older page when `olderPage`), and `olderThreads` how many
+ * top-level ones come after this page ("Show older comments" opens the next page).
  */
-function withParam(params: URLSearchParams, name: string, value: string) {
-  const next = new URLSearchParams(params);
-  next.set(name, value);
-  return next.toString();
-}
-
 export function CommentsSection({
   threads,
   total,
   olderThreads,
+  olderPage = false,
   noScriptOutcome,
 }: {
   threads: SerializedThread[];
   total: number;
   olderThreads: number;
+  olderPage?: boolean;
   noScriptOutcome?: NoScriptCommentOutcome;
 }) {
-  const [searchParams] = useSearchParams();
+  const last = threads.at(-1);
   return (
     <section aria-labelledby="comments-heading" className="mt-12 border-t border-slate-200 pt-8">
       <h2 id="comments-heading" className="flex items-center gap-2 font-serif text-2xl font-bold">
@@ -102,15 +98,18 @@ export function CommentsSection({
           ))}
         </ul>
       )}
-      {olderThreads > 0 ? (
-        <p className="mt-6 text-center">
-          <Link
-            to={`?${withParam(searchParams, "comments", String(threads.length + Math.min(olderThreads, COMMENT_THREADS_PER_PAGE)))}`}
-            preventScrollReset
-            className="font-medium text-brand-700 underline-offset-4 hover:underline"
-          >
-            Show older comments ({olderThreads} more)
-          </Link>
+      {olderThreads > 0 || olderPage ? (
+        <p className="mt-6 flex flex-wrap justify-center gap-6">
+          {olderPage ? (
+            <Link to="?" preventScrollReset className="font-medium text-brand-700 underline-offset-4 hover:underline">
+              Newest comments
+            </Link>
+          ) : null}
+          {olderThreads > 0 && last ? (
+            <Link to={`?older-than=${last.id}`} preventScrollReset className="font-medium text-brand-700 underline-offset-4 hover:underline">
+              Show older comments ({olderThreads} more)
+            </Link>
+          ) : null}
         </p>
       ) : null}
     </section>

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { loginAttempts } from "~/db/schema";
-import { tryAgainIn, type Allowance } from "~/lib/rate-limit.server";
+import { ADVISORY_LOCK_CLASS, tryAgainIn, type Allowance } from "~/lib/rate-limit.server";
 
 /** Failures allowed per account and per IP inside the window; the next attempt is refused. */
 export const MAX_FAILED_LOGINS = 5;
@@ -61,8 +61,8 @@ export async function beginLoginAttempt(db: Db, email: string, ip: string, now =
   // statements, never across the password check), so the first MAX_FAILED_LOGINS of a burst pass.
   // The account's lock is always taken first, so two attempts never wait on each other in a circle.
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sign-in account ${email}`}))`);
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sign-in address ${ip}`}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${ADVISORY_LOCK_CLASS.signInAccount}, hashtext(${email}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${ADVISORY_LOCK_CLASS.signInAddress}, hashtext(${ip}))`);
     const [row] = await tx.insert(loginAttempts).values({ email, ip, attemptedAt: now }).returning({ id: loginAttempts.id });
     const limit = await checkLoginLimit(tx, email, ip, now, row!.id);
     // A refused attempt is not a failure: it leaves no row.

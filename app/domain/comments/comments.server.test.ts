@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { articles, comments, media } from "~/db/schema";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { commentInputSchema } from "./comments.schema";
-import { CommentError, countArticleComments, createComment, listArticleComments, postComment } from "./comments.server";
+import { COMMENT_POST_LIMIT, CommentError, countArticleComments, createComment, listArticleComments, postComment } from "./comments.server";
 import { createLogger } from "~/lib/logger.server";
 
 let t: TestDatabase;
@@ -30,14 +30,14 @@ describe("comments", () => {
     await new Promise((r) => setTimeout(r, 5));
     await createComment(t.db, articleId, input({ content: "reply 2", parentCommentId: first.id }));
 
-    const threads = await listArticleComments(t.db, articleId);
+    const { threads } = await listArticleComments(t.db, articleId);
     expect(threads.map((c) => c.content)).toEqual(["second", "first"]);
     expect(threads[0]!.id).toBe(second.id);
     expect(threads[1]!.replies.map((r) => r.content)).toEqual(["reply 1", "reply 2"]);
   });
 
   it("never returns the commenter's e-mail address", async () => {
-    const threads = await listArticleComments(t.db, articleId);
+    const { threads } = await listArticleComments(t.db, articleId);
     expect(JSON.stringify(threads)).not.toContain("ann@example.org");
     expect(Object.keys(threads[0]!)).not.toContain("authorEmail");
   });
@@ -77,20 +77,27 @@ describe("comments", () => {
     expect(commentInputSchema.safeParse({ authorName: "Ann", authorEmail: "not-an-email", content: "x" }).success).toBe(false);
   });
 
-  it("a page shows the newest threads with their replies, and the count covers every comment", async () => {
+  it("pages of threads: the newest first, then those after a given one; the count covers every comment", async () => {
     const [a] = await t.db.insert(articles).values({ title: "Busy", slug: "busy", content: "Body" }).returning({ id: articles.id });
     const first = await createComment(t.db, a!.id, input({ content: "first" }));
     await createComment(t.db, a!.id, input({ content: "second" }));
     const third = await createComment(t.db, a!.id, input({ content: "third" }));
     await createComment(t.db, a!.id, input({ content: "reply to first", parentCommentId: first.id }));
     await createComment(t.db, a!.id, input({ content: "reply to third", parentCommentId: third.id }));
-    expect(await countArticleComments(t.db, a!.id)).toEqual({ total: 5, topLevel: 3 });
-    const newestTwo = await listArticleComments(t.db, a!.id, 2);
-    expect(newestTwo.map((c) => [c.content, c.replies.map((r) => r.content)])).toEqual([
-      ["third", ["reply to third"]],
-      ["second", []],
-    ]);
-    expect((await listArticleComments(t.db, a!.id, 3)).map((c) => c.content)).toEqual(["third", "second", "first"]);
+    expect(await countArticleComments(t.db, a!.id)).toBe(5);
+    const shape = (page: Awaited<ReturnType<typeof listArticleComments>>) => ({
+      threads: page.threads.map((c) => [c.content, c.replies.map((r) => r.content)]),
+      olderThreads: page.olderThreads,
+    });
+
+    const newest = await listArticleComments(t.db, a!.id, { limit: 2 });
+    expect(shape(newest)).toEqual({ threads: [["third", ["reply to third"]], ["second", []]], olderThreads: 1 });
+    const older = await listArticleComments(t.db, a!.id, { limit: 2, olderThan: newest.threads[1]!.id });
+    expect(shape(older)).toEqual({ threads: [["first", ["reply to first"]]], olderThreads: 0 });
+    // A cursor that is no top-level comment of this article (a reply, another article's, junk) gives the newest page.
+    for (const olderThan of [newest.threads[0]!.replies[0]!.id, "00000000-0000-4000-8000-000000000000", "x' or 1=1"]) {
+      expect(shape(await listArticleComments(t.db, a!.id, { limit: 2, olderThan }))).toEqual(shape(newest));
+    }
   });
 
   it("deleting an article deletes its comments", async () => {
@@ -110,7 +117,7 @@ describe("posting a comment from the form's fields", () => {
 
   it("saves a valid comment and answers 201 ok", async () => {
     expect(await postComment(t.db, log, "form-article", fields)).toEqual({ status: 201, result: { ok: true } });
-    const threads = await listArticleComments(t.db, formArticleId);
+    const { threads } = await listArticleComments(t.db, formArticleId);
     expect(threads[0]).toMatchObject({ authorName: "Bo", content: "Posted through the form" });
   });
 
@@ -129,6 +136,19 @@ describe("posting a comment from the form's fields", () => {
       status: 400,
       result: { ok: false, error: "Please fill in all required fields.", missingFields: true },
     });
+  });
+
+  it("an address may post 30 comments an hour; the next is refused with 429 and saved nowhere", async () => {
+    for (let i = 0; i < COMMENT_POST_LIMIT.max; i++) {
+      expect((await postComment(t.db, log, "form-article", { ...fields, content: `Comment ${i}` }, "192.0.2.77")).status).toBe(201);
+    }
+    const before = (await t.db.select().from(comments)).length;
+    expect(await postComment(t.db, log, "form-article", fields, "192.0.2.77")).toEqual({
+      status: 429,
+      result: { ok: false, error: "You have posted many comments in a short time. Try again in 60 minutes." },
+    });
+    expect((await t.db.select().from(comments)).length).toBe(before);
+    expect((await postComment(t.db, log, "form-article", fields, "192.0.2.78")).status).toBe(201);
   });
 
   it("an unknown article answers 404 and a reply to a reply 400, each with a message for the toast", async () => {

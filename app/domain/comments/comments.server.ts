@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 import { articles, comments, media } from "~/db/schema";
 import { isSlug } from "~/domain/categories/categories.schema";
 import type { Logger } from "~/lib/logger.server";
+import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { COMMENT_FAILED, COMMENT_THREADS_PER_PAGE, commentInputSchema, MISSING_FIELDS, type CommentInput } from "./comments.schema";
 
 /** What a public page may show of a comment: never the author's e-mail. */
@@ -29,23 +30,50 @@ const publicColumns = {
   createdAt: comments.createdAt,
 };
 
-/** How many comments an article has (replies included), and how many are top-level. */
-export async function countArticleComments(db: Db, articleId: string): Promise<{ total: number; topLevel: number }> {
-  const [row] = await db
-    .select({ total: count(), topLevel: sql<number>`count(*) filter (where ${comments.parentCommentId} is null)`.mapWith(Number) })
-    .from(comments)
-    .where(eq(comments.articleId, articleId));
-  return { total: row?.total ?? 0, topLevel: row?.topLevel ?? 0 };
+/** How many comments an article has (replies included). */
+export async function countArticleComments(db: Db, articleId: string): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(comments).where(eq(comments.articleId, articleId));
+  return row?.total ?? 0;
 }
 
-/** The newest `limit` top-level comments, newest first, each with its replies underneath (oldest first). */
-export async function listArticleComments(db: Db, articleId: string, limit = COMMENT_THREADS_PER_PAGE): Promise<CommentThread[]> {
+/**
+ * One page of an article's top-level comments, newest first, each with its replies underneath
+ * (oldest first): the newest ones, or with `olderThan` (a top-level comment's id) those after it.
+ * `olderThreads` counts the top-level comments past this page. An `olderThan` that names no
+ * top-level comment of this article gives the newest page.
+ */
+export async function listArticleComments(
+  db: Db,
+  articleId: string,
+  options: { olderThan?: string; limit?: number } = {},
+): Promise<{ threads: CommentThread[]; olderThreads: number }> {
+  const limit = options.limit ?? COMMENT_THREADS_PER_PAGE;
+  const ofArticle = and(eq(comments.articleId, articleId), isNull(comments.parentCommentId));
+  const [cursor] =
+    options.olderThan && /^[0-9a-f-]{36}$/i.test(options.olderThan)
+      ? await db.select({ createdAt: comments.createdAt, id: comments.id }).from(comments).where(and(ofArticle, eq(comments.id, options.olderThan)))
+      : [];
+  // Compared in the database (microseconds), so no comment is skipped or shown twice between pages.
+  const olderThanCursor = cursor
+    ? sql`(${comments.createdAt}, ${comments.id}) < (select c.created_at, c.id from comments c where c.id = ${cursor.id})`
+    : undefined;
   const topLevel = await db
     .select(publicColumns)
     .from(comments)
-    .where(and(eq(comments.articleId, articleId), isNull(comments.parentCommentId)))
+    .where(and(ofArticle, olderThanCursor))
     .orderBy(desc(comments.createdAt), desc(comments.id))
     .limit(limit);
+  const last = topLevel.at(-1);
+  const [older] = last
+    ? await db
+        .select({ n: count() })
+        .from(comments)
+        .where(and(ofArticle, sql`(${comments.createdAt}, ${comments.id}) < (select c.created_at, c.id from comments c where c.id = ${last.id})`))
+    : [{ n: 0 }];
+  return { threads: await withReplies(db, articleId, topLevel), olderThreads: older?.n ?? 0 };
+}
+
+async function withReplies(db: Db, articleId: string, topLevel: PublicComment[]): Promise<CommentThread[]> {
   if (topLevel.length === 0) return [];
   const replies = await db
     .select(publicColumns)
@@ -128,20 +156,34 @@ export async function createComment(db: Db, articleId: string, input: CommentInp
 /** What posting a comment answers the form: the spec's toasts are chosen from it. */
 export type PostCommentResult = { ok: true } | { ok: false; error: string; missingFields?: boolean };
 
+/** Anyone may comment: an address may post this many comments and replies an hour. */
+export const COMMENT_POST_LIMIT: LimitRule = {
+  bucket: "comment",
+  max: 30,
+  windowMs: 60 * 60 * 1000,
+  refusal: "You have posted many comments in a short time.",
+};
+
 /**
- * Posts a comment from the fields a form sent to the article with this slug: validation, the
- * one-level reply rule and attachment checks, answered as a result and an HTTP status.
+ * Posts a comment from the fields a form sent to the article with this slug: the per-address limit
+ * (when `clientIp` is given), validation, the one-level reply rule and attachment checks, answered as
+ * a result and an HTTP status.
  */
 export async function postComment(
   db: Db,
   log: Logger,
   articleSlug: string,
   fields: Record<string, unknown>,
+  clientIp?: string,
 ): Promise<{ status: number; result: PostCommentResult }> {
   const [article] = isSlug(articleSlug)
     ? await db.select({ id: articles.id }).from(articles).where(eq(articles.slug, articleSlug)).limit(1)
     : [];
   if (!article) return { status: 404, result: { ok: false, error: "That article no longer exists." } };
+  if (clientIp !== undefined) {
+    const allowance = await takeAllowance(db, COMMENT_POST_LIMIT, clientIp);
+    if (allowance.limited) return { status: 429, result: { ok: false, error: allowance.message } };
+  }
   const parsed = commentInputSchema.safeParse(fields);
   if (!parsed.success) {
     const message = parsed.error.issues[0]!.message;

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { clientIpOf } from "~/domain/accounts/auth-handler.server";
 import { postComment, type PostCommentResult } from "~/domain/comments/comments.server";
 import type { Route } from "./+types/article-comments";
 
@@ -15,7 +16,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   } catch {
     return data<PostCommentResult>({ ok: false, error: "Send the comment as a form." }, { status: 415 });
   }
-  const { status, result } = await postComment(context.db, context.log, params.slug, Object.fromEntries(form));
+  const { status, result } = await postComment(context.db, context.log, params.slug, Object.fromEntries(form), clientIpOf(request));
   return data(result, { status, headers: { "Cache-Control": "no-store" } });
 }
 

@@ -7,8 +7,8 @@ import { CommentsSection } from "~/components/comments/comment-thread";
 import { RouteError } from "~/components/not-found";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
+import { clientIpOf } from "~/domain/accounts/auth-handler.server";
 import { getArticleBySlug } from "~/domain/articles/articles.server";
-import { COMMENT_THREADS_PER_PAGE } from "~/domain/comments/comments.schema";
 import { countArticleComments, listArticleComments, postComment } from "~/domain/comments/comments.server";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
 import { imageSrcSet } from "~/lib/image-variants";
@@ -23,11 +23,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     context.log.warn({ path: new URL(request.url).pathname }, "404: unknown article");
     throw data("Article not found", { status: 404 });
   }
-  // ?comments=N shows the newest N top-level comments ("Show older comments" adds a page of them).
-  const asked = Number(new URL(request.url).searchParams.get("comments"));
-  const shown = Number.isInteger(asked) && asked > COMMENT_THREADS_PER_PAGE ? Math.min(asked, 10_000) : COMMENT_THREADS_PER_PAGE;
-  const [comments, counts] = await Promise.all([listArticleComments(context.db, article.id, shown), countArticleComments(context.db, article.id)]);
-  return { article, comments, commentCount: counts.total, olderThreads: Math.max(0, counts.topLevel - comments.length) };
+  // ?older-than=<comment id> shows the page of top-level comments after that one ("Show older comments").
+  const olderThan = new URL(request.url).searchParams.get("older-than") ?? undefined;
+  const [page, commentCount] = await Promise.all([
+    listArticleComments(context.db, article.id, { olderThan }),
+    countArticleComments(context.db, article.id),
+  ]);
+  return { article, comments: page.threads, olderThreads: page.olderThreads, commentCount, olderPage: Boolean(olderThan) };
 }
 
 /** A comment posted without JavaScript (the form's plain POST); with it, the form uses /api/articles/:slug/comments. */
@@ -35,7 +37,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const form = await request.formData();
   if (form.get("intent") !== "comment") return data<NoScriptCommentOutcome>({ ok: false, error: "Unknown action." }, { status: 400 });
   const fields = Object.fromEntries(form);
-  const { status, result } = await postComment(context.db, context.log, params.slug, fields);
+  const { status, result } = await postComment(context.db, context.log, params.slug, fields, clientIpOf(request));
   if (result.ok) return data<NoScriptCommentOutcome>(result, { status });
   // Refused: the form comes back with what the reader typed (this answer goes to them alone).
   const typed = (name: string) => (typeof fields[name] === "string" ? (fields[name] as string) : "");
@@ -88,7 +90,7 @@ function ArticleContent({ content }: { content: string }) {
 }
 
 export default function ArticlePage({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { article, comments, commentCount, olderThreads } = loaderData;
+  const { article, comments, commentCount, olderThreads, olderPage } = loaderData;
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
   const publicUrl = matches[0].data.publicUrl;
@@ -140,7 +142,13 @@ export default function ArticlePage({ loaderData, actionData, matches }: Route.C
 
       <AdSlot name="article" className="mt-12" />
 
-      <CommentsSection threads={comments} total={commentCount} olderThreads={olderThreads} noScriptOutcome={actionData} />
+      <CommentsSection
+        threads={comments}
+        total={commentCount}
+        olderThreads={olderThreads}
+        olderPage={olderPage}
+        noScriptOutcome={actionData}
+      />
     </main>
   );
 }
