@@ -3,7 +3,7 @@ import { Transform, type Readable } from "node:stream";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type express from "express";
 import { createRequestHandler as createReactRouterHandler, type AppLoadContext, type ServerBuild } from "react-router";
-import { MULTIPART_SLACK_BYTES, UPLOAD_RULES, type UploadKind } from "../app/domain/media/media.schema";
+import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type UploadKind } from "../app/domain/media/media.schema";
 import { isSessionCookiePresent } from "../app/lib/auth-cookie";
 import { PageCache, pickEncoding } from "./page-cache";
 
@@ -88,7 +88,7 @@ export function declaredLengthLimit(url: URL): { bytes: number; message: string 
   const kind = /^\/api\/admin\/uploads\/([^/]+)\/?$/i.exec(url.pathname)?.[1] ?? url.searchParams.get("kind");
   if (!kind || !Object.hasOwn(UPLOAD_RULES, kind)) return null;
   const rule = UPLOAD_RULES[kind as UploadKind];
-  return { bytes: rule.maxBytes + MULTIPART_SLACK_BYTES, message: JSON.stringify({ error: `${rule.label} is larger than the ${rule.maxLabel} limit.` }) };
+  return { bytes: declaredLengthLimitOf(rule), message: JSON.stringify({ error: tooLargeMessage(rule) }) };
 }
 
 /**
@@ -98,12 +98,8 @@ export function declaredLengthLimit(url: URL): { bytes: number; message: string 
 export function answerExpectContinue(req: http.IncomingMessage, res: http.ServerResponse, proceed: () => void) {
   // Runs outside Express (no error handler): a target URL cannot parse ("//[") goes on to Express,
   // which answers it, instead of throwing here and taking the process down.
-  let limit: ReturnType<typeof declaredLengthLimit> = null;
-  try {
-    limit = declaredLengthLimit(new URL(req.url ?? "/", "http://localhost"));
-  } catch {
-    limit = null;
-  }
+  const url = URL.canParse(req.url ?? "/", "http://localhost") ? new URL(req.url ?? "/", "http://localhost") : null;
+  const limit = url && declaredLengthLimit(url);
   if (limit && Number(req.headers["content-length"]) > limit.bytes) {
     res.writeHead(413, { "Content-Type": "application/json", "Cache-Control": "no-store", Connection: "close" });
     res.end(limit.message);

@@ -1,4 +1,4 @@
-import type { UploadRule } from "~/domain/media/media.schema";
+import { tooLargeMessage, type UploadRule } from "~/domain/media/media.schema";
 
 /** The least every upload endpoint answers with: the stored file's public URL. */
 export interface UploadAnswer {
@@ -19,7 +19,7 @@ export interface UploadedFile extends UploadAnswer {
  * answer, or rejects with an Error carrying the server's message.
  */
 export async function sendUpload<T extends UploadAnswer = UploadAnswer>(endpoint: string, file: File, rule: UploadRule): Promise<T> {
-  if (file.size > rule.maxBytes) throw new Error(`${rule.label} is larger than the ${rule.maxLabel} limit.`);
+  if (file.size > rule.maxBytes) throw new Error(tooLargeMessage(rule));
   const body = new FormData();
   body.append("file", file);
   let response: Response;

@@ -10,7 +10,7 @@ import { fileTypeFromFile } from "file-type";
 import sharp from "sharp";
 import type { Db } from "~/db/client.server";
 import { media } from "~/db/schema";
-import { MULTIPART_SLACK_BYTES, UPLOAD_RULES, type AcceptedType, type UploadKind } from "~/domain/media/media.schema";
+import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type AcceptedType, type UploadKind } from "~/domain/media/media.schema";
 import type { Bucket, Storage } from "./storage.server";
 
 export class UploadError extends Error {
@@ -115,11 +115,11 @@ export async function receiveUpload(options: {
   }
   const declaredLength = Number(request.headers.get("content-length"));
   // Multipart framing adds a little; anything far beyond the limit is refused before reading it.
-  if (Number.isFinite(declaredLength) && declaredLength > rule.maxBytes + MULTIPART_SLACK_BYTES) {
+  if (Number.isFinite(declaredLength) && declaredLength > declaredLengthLimitOf(rule)) {
     // Read what the client sends (up to twice the limit) before answering: a connection closed under
     // a client still sending is reset, and the client never sees the 413 and its reason.
     await discardBody(request.body, 2 * rule.maxBytes);
-    throw new UploadError(413, `${rule.label} is larger than the ${rule.maxLabel} limit.`);
+    throw new UploadError(413, tooLargeMessage(rule));
   }
   if (!request.body) throw new UploadError(400, "No file was sent.");
 
@@ -167,7 +167,7 @@ export async function receiveUpload(options: {
     });
 
     if (received.truncated || received.size > rule.maxBytes) {
-      throw new UploadError(413, `${rule.label} is larger than the ${rule.maxLabel} limit.`);
+      throw new UploadError(413, tooLargeMessage(rule));
     }
     if (received.size === 0) throw new UploadError(400, "The file is empty.");
 

@@ -10,9 +10,6 @@ export interface AcceptedType {
   detectedAs?: string;
 }
 
-/** What multipart framing may add to a file's size in a request's declared length. */
-export const MULTIPART_SLACK_BYTES = 64 * 1024;
-
 export interface UploadRule {
   bucket: "images" | "videos" | "files";
   label: string;
@@ -25,6 +22,19 @@ export interface UploadRule {
 }
 
 const MB = 1024 * 1024;
+
+/** What multipart framing may add to a file's size in a request's declared length. */
+const MULTIPART_SLACK_BYTES = 64 * 1024;
+
+/** The most a request carrying one file of this rule may declare (the file plus multipart framing). */
+export function declaredLengthLimitOf(rule: UploadRule): number {
+  return rule.maxBytes + MULTIPART_SLACK_BYTES;
+}
+
+/** The refusal of a file over the rule's size, in the browser and on the server alike. */
+export function tooLargeMessage(rule: UploadRule): string {
+  return `${rule.label} is larger than the ${rule.maxLabel} limit.`;
+}
 
 const JPEG: AcceptedType = { mime: "image/jpeg", extension: "jpg", extensions: ["jpg", "jpeg"] };
 const PNG: AcceptedType = { mime: "image/png", extension: "png", extensions: ["png"] };
