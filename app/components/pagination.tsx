@@ -8,12 +8,13 @@ export function pageFromUrl(url: string): number {
 }
 
 /**
- * For an admin list: when the page asked for lies past the last one (its last row was just deleted,
- * or a stale link), sends the browser to the last page instead of showing an empty list.
+ * For an admin list: the number of pages; when the page asked for lies past the last one (its last
+ * row was just deleted, or a stale link), sends the browser to the last page instead of showing an
+ * empty list.
  */
-export function redirectPastLastPage(url: string, page: number, total: number, pageSize: number) {
+export function pageCountOrRedirect(url: string, page: number, total: number, pageSize: number): number {
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  if (page <= pageCount) return;
+  if (page <= pageCount) return pageCount;
   const target = new URL(url);
   if (pageCount === 1) target.searchParams.delete("page");
   else target.searchParams.set("page", String(pageCount));

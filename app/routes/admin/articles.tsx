@@ -1,7 +1,7 @@
 import { Loader2, Pencil, Plus, Video } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, useFetcher, useNavigation } from "react-router";
-import { Pagination, pageFromUrl, redirectPastLastPage } from "~/components/pagination";
+import { Pagination, pageFromUrl, pageCountOrRedirect } from "~/components/pagination";
 import { AdminListHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
@@ -20,8 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const page = pageFromUrl(request.url);
   const { rows, total } = await listAdminArticles(context.db, page, ADMIN_ARTICLES_PAGE_SIZE);
-  redirectPastLastPage(request.url, page, total, ADMIN_ARTICLES_PAGE_SIZE);
-  const pageCount = Math.max(1, Math.ceil(total / ADMIN_ARTICLES_PAGE_SIZE));
+  const pageCount = pageCountOrRedirect(request.url, page, total, ADMIN_ARTICLES_PAGE_SIZE);
   return {
     articles: rows.map((a) => ({
       id: a.id,

@@ -1,7 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, useFetcher } from "react-router";
-import { Pagination, pageFromUrl, redirectPastLastPage } from "~/components/pagination";
+import { Pagination, pageFromUrl, pageCountOrRedirect } from "~/components/pagination";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
@@ -18,8 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const page = pageFromUrl(request.url);
   const { rows, total } = await listCommentsForModeration(context.db, page, MODERATION_PAGE_SIZE);
-  redirectPastLastPage(request.url, page, total, MODERATION_PAGE_SIZE);
-  const pageCount = Math.max(1, Math.ceil(total / MODERATION_PAGE_SIZE));
+  const pageCount = pageCountOrRedirect(request.url, page, total, MODERATION_PAGE_SIZE);
   return {
     comments: rows.map((c) => ({
       ...c,
