@@ -96,16 +96,16 @@ export async function handleAuthRequest(request: Request, services: { auth: Auth
   if (!OFFERED_ENDPOINTS[request.method === "HEAD" ? "GET" : request.method]?.includes(path)) {
     return json({ code: "NOT_FOUND", message: "Not found" }, 404);
   }
+  const ip = clientIpOf(request);
   if (path === SIGN_UP_PATH) {
-    const limit = await takeAllowance(db, SIGN_UP_LIMIT, clientIpOf(request));
+    const limit = await takeAllowance(db, SIGN_UP_LIMIT, ip);
     if (limit.limited) {
-      log.warn({ ip: clientIpOf(request) }, "sign-up refused: too many from this address");
+      log.warn({ ip }, "sign-up refused: too many from this address");
       return json({ code: "TOO_MANY_SIGN_UPS", message: limit.message }, 429, { "Retry-After": String(limit.retryAfterSeconds) });
     }
   }
   if (path !== SIGN_IN_PATH) return withNoStore(await auth.handler(request));
 
-  const ip = clientIpOf(request);
   const body = await readSignInBody(request);
   if (!body.ok) return json({ code: body.status === 415 ? "UNSUPPORTED_MEDIA_TYPE" : "INVALID_REQUEST", message: body.message }, body.status);
   const { email } = body;

@@ -48,28 +48,22 @@ export async function listArticleComments(
   options: { olderThan?: string; limit?: number } = {},
 ): Promise<{ threads: CommentThread[]; olderThreads: number }> {
   const limit = options.limit ?? COMMENT_THREADS_PER_PAGE;
-  const ofArticle = and(eq(comments.articleId, articleId), isNull(comments.parentCommentId));
+  const topLevelOfArticle = and(eq(comments.articleId, articleId), isNull(comments.parentCommentId));
+  // Ordered as the page lists them; compared in the database (microseconds), so no comment is
+  // skipped or shown twice between pages.
+  const after = (id: string) => sql`(${comments.createdAt}, ${comments.id}) < (select c.created_at, c.id from comments c where c.id = ${id})`;
   const [cursor] =
     options.olderThan && /^[0-9a-f-]{36}$/i.test(options.olderThan)
-      ? await db.select({ createdAt: comments.createdAt, id: comments.id }).from(comments).where(and(ofArticle, eq(comments.id, options.olderThan)))
+      ? await db.select({ id: comments.id }).from(comments).where(and(topLevelOfArticle, eq(comments.id, options.olderThan)))
       : [];
-  // Compared in the database (microseconds), so no comment is skipped or shown twice between pages.
-  const olderThanCursor = cursor
-    ? sql`(${comments.createdAt}, ${comments.id}) < (select c.created_at, c.id from comments c where c.id = ${cursor.id})`
-    : undefined;
   const topLevel = await db
     .select(publicColumns)
     .from(comments)
-    .where(and(ofArticle, olderThanCursor))
+    .where(and(topLevelOfArticle, cursor ? after(cursor.id) : undefined))
     .orderBy(desc(comments.createdAt), desc(comments.id))
     .limit(limit);
   const last = topLevel.at(-1);
-  const [older] = last
-    ? await db
-        .select({ n: count() })
-        .from(comments)
-        .where(and(ofArticle, sql`(${comments.createdAt}, ${comments.id}) < (select c.created_at, c.id from comments c where c.id = ${last.id})`))
-    : [{ n: 0 }];
+  const [older] = last ? await db.select({ n: count() }).from(comments).where(and(topLevelOfArticle, after(last.id))) : [{ n: 0 }];
   return { threads: await withReplies(db, articleId, topLevel), olderThreads: older?.n ?? 0 };
 }
 
