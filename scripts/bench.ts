@@ -10,10 +10,11 @@
  * views raise the count by exactly 200.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { ensureBuild, SERVER_ENTRY } from "./ensure-build.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -83,16 +84,13 @@ async function main() {
   let server: ChildProcess | null = null;
   let dataDir: string | null = null;
   if (!base) {
-    if (!existsSync(path.join(ROOT, "build/server/index.js")) || !existsSync(path.join(ROOT, "build/node/index.js"))) {
-      const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
-      if (build.status !== 0) process.exit(1);
-    }
+    ensureBuild();
     dataDir = mkdtempSync(path.join(os.tmpdir(), "frontpage-bench-"));
     spawnSync("chmod", ["755", dataDir]);
     const port = 3290;
     base = `http://127.0.0.1:${port}`;
     // The built server as npm start runs it, one process: its pid is the server's, for the memory line.
-    server = spawn(process.execPath, ["--enable-source-maps", "build/node/index.js"], {
+    server = spawn(process.execPath, ["--enable-source-maps", SERVER_ENTRY], {
       cwd: ROOT,
       stdio: ["ignore", "ignore", "inherit"],
       env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED_DEMO: "1", LOG_LEVEL: "warn" },

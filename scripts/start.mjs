@@ -1,39 +1,9 @@
-// `npm start`: serves the production build, building it first when there is none (a fresh clone) or
-// when a source file is newer than it (after a pull or an edit). Plain JavaScript run by node
-// itself, so the server's process carries no TypeScript loader.
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import path from "node:path";
+// `npm start`: serves the production build, building it first when there is none or it is older than
+// the sources (scripts/ensure-build.mjs). Plain JavaScript run by node itself, so the server's
+// process carries no TypeScript loader.
 import { pathToFileURL } from "node:url";
+import { ensureBuild, SERVER_ENTRY } from "./ensure-build.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
-const entry = path.join(root, "build/node/index.js");
-const SOURCES = ["app", "server", "public", "package.json", "package-lock.json", "vite.config.ts", "react-router.config.ts"];
-
-/** The newest modification time among the files the build is made from. */
-function newestSource() {
-  let newest = 0;
-  const visit = (file) => {
-    if (!existsSync(file)) return;
-    const stat = statSync(file);
-    if (stat.isDirectory()) for (const name of readdirSync(file)) visit(path.join(file, name));
-    else newest = Math.max(newest, stat.mtimeMs);
-  };
-  for (const source of SOURCES) visit(path.join(root, source));
-  return newest;
-}
-
-function buildReason() {
-  if (!existsSync(entry) || !existsSync(path.join(root, "build/server/index.js"))) return "No build found";
-  if (newestSource() > statSync(entry).mtimeMs) return "The sources changed since the last build";
-  return null;
-}
-
-const reason = buildReason();
-if (reason) {
-  console.log(`${reason}: building the site first (npm run build)…`);
-  const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
+ensureBuild();
 process.env.NODE_ENV ??= "production";
-await import(pathToFileURL(entry).href);
+await import(pathToFileURL(SERVER_ENTRY).href);
