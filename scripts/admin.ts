@@ -3,7 +3,8 @@ import path from "node:path";
 import pino from "pino";
 import { createDb } from "../app/db/client.server";
 import { createAuth } from "../app/lib/auth.server";
-import { EnvError, loadEnv } from "../app/lib/env.server";
+import { isAppError } from "../app/lib/app-error";
+import { loadEnv } from "../app/lib/env.server";
 import { createMailer } from "../app/lib/mail.server";
 import { findRunningPostgres, startEmbeddedPostgres, type EmbeddedDatabase } from "../server/embedded-db";
 import { migrateDatabase } from "../server/migrate";
@@ -34,7 +35,7 @@ async function main(): Promise<number> {
   try {
     env = loadEnv();
   } catch (error) {
-    if (error instanceof EnvError) {
+    if (isAppError(error, "invalid_config")) {
       io.err(error.message);
       return EXIT_USAGE;
     }

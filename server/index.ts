@@ -11,7 +11,8 @@ import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
 import { getSessionUser } from "../app/domain/accounts/guard.server";
 import { CLIENT_IP_HEADER, createAuth } from "../app/lib/auth.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
-import { EnvError, loadEnv } from "../app/lib/env.server";
+import { AppError, isAppError } from "../app/lib/app-error";
+import { loadEnv } from "../app/lib/env.server";
 import { createLogger, type Logger } from "../app/lib/logger.server";
 import { createMailer } from "../app/lib/mail.server";
 import { createS3Storage } from "../app/lib/storage-s3.server";
@@ -37,8 +38,6 @@ function routedPath(req: express.Request): string {
 }
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** A start that cannot go on, with a message for the operator (logged as one line, no stack). */
-class StartError extends Error {}
 
 let processLog: Logger | null = null;
 let embedded: EmbeddedDatabase | null = null;
@@ -122,7 +121,7 @@ async function main() {
   try {
     env = loadEnv();
   } catch (error) {
-    if (error instanceof EnvError) {
+    if (isAppError(error, "invalid_config")) {
       console.error(error.message);
       process.exit(1);
     }
@@ -331,10 +330,10 @@ async function main() {
     });
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "EADDRINUSE") {
-      throw new StartError(`port ${env.PORT} is already in use (HOST ${env.HOST}): stop what runs there or set PORT to another port`);
+      throw new AppError("start_failed", `port ${env.PORT} is already in use (HOST ${env.HOST}): stop what runs there or set PORT to another port`);
     }
-    if (error.code === "EACCES") throw new StartError(`no permission to listen on port ${env.PORT} (HOST ${env.HOST}): set PORT to 1024 or above`);
-    if (error.code === "EADDRNOTAVAIL") throw new StartError(`HOST ${env.HOST} is not an address of this machine`);
+    if (error.code === "EACCES") throw new AppError("start_failed", `no permission to listen on port ${env.PORT} (HOST ${env.HOST}): set PORT to 1024 or above`);
+    if (error.code === "EADDRNOTAVAIL") throw new AppError("start_failed", `HOST ${env.HOST} is not an address of this machine`);
     throw error;
   });
   server.on("error", (error) => log.error({ err: error }, "HTTP server error"));
@@ -368,7 +367,8 @@ startup.catch((error) => {
   // A step cut short by a shutdown already under way (its pool closed) is no failure of its own.
   if (shuttingDown) return processLog?.debug({ err: error }, "start interrupted by the shutdown");
   // A failed start stops what it started (the pool, PostgreSQL) and exits 1.
-  if (error instanceof StartError) {
+  // A start that cannot go on says why in one line for the operator, without a stack.
+  if (isAppError(error, "start_failed")) {
     if (processLog) processLog.fatal(error.message);
     else console.error(error.message);
   } else {

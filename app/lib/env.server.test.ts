@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { EnvError, loadEnv } from "./env.server";
+import { AppError } from "./app-error";
+import { loadEnv } from "./env.server";
 
 describe("loadEnv", () => {
   test("with nothing set it falls back to the documented defaults", () => {
@@ -10,7 +11,7 @@ describe("loadEnv", () => {
   });
 
   test("a bad PORT gives an error message naming PORT", () => {
-    expect(() => loadEnv({ PORT: "eighty" })).toThrow(EnvError);
+    expect(() => loadEnv({ PORT: "eighty" })).toThrow(AppError);
     expect(() => loadEnv({ PORT: "eighty" })).toThrow(/PORT/);
     expect(() => loadEnv({ PORT: "70000" })).toThrow(/PORT/);
   });

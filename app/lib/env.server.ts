@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { AppError } from "./app-error";
 
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"], {
@@ -64,20 +65,19 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; publicUrl: string };
 
-export class EnvError extends Error {}
 
-/** Reads and checks the environment once; a bad value throws one line naming the variable. */
+/** Reads and checks the environment once; a bad value throws an "invalid_config" AppError: one line naming the variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]);
-    throw new EnvError(`Invalid environment variable ${name}=${JSON.stringify(source[name] ?? "")}: ${issue.message}`);
+    throw new AppError("invalid_config", `Invalid environment variable ${name}=${JSON.stringify(source[name] ?? "")}: ${issue.message}`);
   }
   const env = parsed.data;
-  if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) throw new EnvError("Invalid environment variable ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
+  if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) throw new AppError("invalid_config", "Invalid environment variable ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
   if (env.S3_BUCKET && !(env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY)) {
-    throw new EnvError("Invalid environment variable S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when S3_BUCKET is set");
+    throw new AppError("invalid_config", "Invalid environment variable S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when S3_BUCKET is set");
   }
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
   return { ...env, dataDir: path.resolve(env.DATA_DIR), publicUrl };
