@@ -9,7 +9,7 @@ import {
   normalizeEmail,
   revokeAdmin,
 } from "../app/domain/accounts/accounts.server";
-import type { Auth } from "../app/lib/auth.server";
+import type { Auth } from "../app/domain/accounts/auth.server";
 
 export const USAGE = `Usage: npm run admin -- <command>
 

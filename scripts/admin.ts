@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pino from "pino";
 import { createDb } from "../app/db/client.server";
-import { createAuth } from "../app/lib/auth.server";
+import { createAuth } from "../app/domain/accounts/auth.server";
 import { isAppError } from "../app/lib/app-error";
 import { loadEnv } from "../app/lib/env.server";
 import { createMailer } from "../app/lib/mail.server";

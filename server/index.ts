@@ -1,4 +1,4 @@
-import "../app/lib/app-context.server";
+import "../app/app-context.server";
 import http from "node:http";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -9,7 +9,8 @@ import { createDb } from "../app/db/client.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
 import { getSessionUser } from "../app/domain/accounts/guard.server";
-import { CLIENT_IP_HEADER, createAuth } from "../app/lib/auth.server";
+import { createAuth } from "../app/domain/accounts/auth.server";
+import { CLIENT_IP_HEADER } from "../app/lib/client-address.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
 import { AppError, isAppError } from "../app/lib/app-error";
 import { loadEnv } from "../app/lib/env.server";

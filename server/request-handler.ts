@@ -3,7 +3,7 @@ import { Transform, type Readable } from "node:stream";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type express from "express";
 import { createRequestHandler as createReactRouterHandler, type AppLoadContext, type ServerBuild } from "react-router";
-import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type UploadKind } from "../app/domain/media/media.schema";
+import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type UploadKind } from "../app/lib/upload-rules";
 import { isSessionCookiePresent } from "../app/lib/auth-cookie";
 import { PageCache, pickEncoding } from "./page-cache";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { DEFAULT_KEYWORDS } from "~/domain/settings/settings.schema";
+import { DEFAULT_KEYWORDS } from "./seo";
 import { buildMeta, describeArticle } from "./seo";
 
 const site = { siteName: "The Harbour", siteTagline: "News by the water", siteDescription: "Local news.", publicUrl: "https://news.example" };

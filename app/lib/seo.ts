@@ -1,5 +1,17 @@
 import type { MetaDescriptor } from "react-router";
-import { DEFAULT_KEYWORDS } from "~/domain/settings/settings.schema";
+
+/** The keywords of a page that names none of its own (the spec's site-wide list). */
+export const DEFAULT_KEYWORDS = [
+  "news",
+  "breaking news",
+  "world news",
+  "entertainment",
+  "sports",
+  "technology",
+  "education",
+  "United States",
+  "New York",
+];
 
 export const DEFAULT_SHARE_IMAGE = "/share-default.png";
 export const META_DESCRIPTION_LENGTH = 160;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { UPLOAD_RULES } from "~/domain/media/media.schema";
+import { UPLOAD_RULES } from "~/lib/upload-rules";
 import { sendUpload } from "./upload-client";
 
 function answer(status: number, body: unknown) {

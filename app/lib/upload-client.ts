@@ -1,4 +1,4 @@
-import { tooLargeMessage, type UploadRule } from "~/domain/media/media.schema";
+import { tooLargeMessage, type UploadRule } from "~/lib/upload-rules";
 
 /** The least every upload endpoint answers with: the stored file's public URL. */
 export interface UploadAnswer {

@@ -10,7 +10,7 @@ import { fileTypeFromFile } from "file-type";
 import sharp from "sharp";
 import type { Db } from "~/db/client.server";
 import { media } from "~/db/schema";
-import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type AcceptedType, type UploadKind } from "~/domain/media/media.schema";
+import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type AcceptedType, type UploadKind } from "~/lib/upload-rules";
 import type { Bucket, Storage } from "./storage.server";
 
 export class UploadError extends Error {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { isSlug } from "~/domain/categories/categories.schema";
+import { isDataException } from "~/db/pg-errors";
+import { isSlug } from "~/lib/slugs";
 import type { Logger } from "./logger.server";
 
 /** Caps on what waits in memory for the database (reached only while it is unavailable). */
@@ -19,14 +20,6 @@ export function articleSlugFromPath(path: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** A PostgreSQL "data exception" (SQLSTATE class 22: bad encoding, value out of range, …), also when wrapped. */
-function isDataError(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (typeof e.code === "string" && e.code.startsWith("22")) return true;
-  }
-  return false;
 }
 
 /**
@@ -104,7 +97,7 @@ export class ViewRecorder {
     this.flushesStarted++;
     this.flushing = this.write(pageViews, articleViews)
       .catch((error) => {
-        if (isDataError(error)) {
+        if (isDataException(error)) {
           // Values the database refuses would fail every retry and hold back every later view.
           this.log.error({ err: error, pageViews: pageViews.length }, "dropped page views the database refuses");
           return;

@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import { MISSING_FIELDS, REQUIRED_ARTICLE_FIELDS, type ArticleFieldName, type ArticleFormFailure } from "~/domain/articles/articles.schema";
-import { slugify } from "~/domain/categories/categories.schema";
+import { slugify } from "~/lib/slugs";
 import { ArticleUploadField } from "./article-upload-field";
 
 export interface ArticleFormValues {

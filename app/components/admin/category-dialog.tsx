@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import { MISSING_FIELDS } from "~/domain/articles/articles.schema";
-import { slugify } from "~/domain/categories/categories.schema";
+import { slugify } from "~/lib/slugs";
 
 export interface CategoryFormData {
   id: string;

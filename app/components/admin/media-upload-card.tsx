@@ -1,7 +1,7 @@
 import { LoaderCircle, Upload } from "lucide-react";
 import { useId } from "react";
 import { toast } from "~/components/ui/toaster";
-import type { UploadKind } from "~/domain/media/media.schema";
+import type { UploadKind } from "~/lib/upload-rules";
 import { useAdminUpload } from "./use-admin-upload";
 
 /** The upload card of one media tab: a file picker with the spec's hint; uploads as soon as a file is chosen. */

@@ -1,6 +1,6 @@
 import { useRef, useState, type ChangeEvent } from "react";
 import { toast } from "~/components/ui/toaster";
-import { UPLOAD_RULES, type UploadKind } from "~/domain/media/media.schema";
+import { UPLOAD_RULES, type UploadKind } from "~/lib/upload-rules";
 import { sendUpload, type UploadedFile } from "~/lib/upload-client";
 
 /**

@@ -6,7 +6,7 @@ import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import { COMMENT_FAILED, MISSING_FIELDS } from "~/domain/comments/comments.schema";
 import type { PostCommentResult } from "~/domain/comments/comments.server";
-import { UPLOAD_RULES } from "~/domain/media/media.schema";
+import { UPLOAD_RULES } from "~/lib/upload-rules";
 import { sendUpload } from "~/lib/upload-client";
 
 type AttachmentKind = "image" | "video";

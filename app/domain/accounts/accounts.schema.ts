@@ -3,7 +3,7 @@ import { z } from "zod";
 /** The role that opens the admin back office (user_roles.role). */
 export const ADMIN_ROLE = "admin";
 
-/** Better Auth's password bounds, as configured in app/lib/auth.server.ts. */
+/** Better Auth's password bounds, as configured in app/domain/accounts/auth.server.ts. */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 

@@ -3,7 +3,7 @@ import { verifyPassword } from "better-auth/crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { account, user, userRoles } from "~/db/schema";
-import { defaultNameFor, type Auth } from "~/lib/auth.server";
+import { defaultNameFor, type Auth } from "~/domain/accounts/auth.server";
 import { ADMIN_ROLE, accountEmailSchema, accountPasswordSchema } from "./accounts.schema";
 
 /** An expected problem with an account operation: `code` for programs, `message` for people. */

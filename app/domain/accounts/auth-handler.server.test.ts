@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { CLIENT_IP_HEADER } from "~/lib/auth.server";
+import { CLIENT_IP_HEADER } from "~/lib/client-address.server";
 import { createTestDatabase } from "../../../tests/setup/test-database";
 import { ensureAdminAccount } from "./accounts.server";
 import { handleAuthRequest, SIGN_UP_LIMIT } from "./auth-handler.server";

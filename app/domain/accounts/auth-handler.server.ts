@@ -1,5 +1,6 @@
 import type { Db } from "~/db/client.server";
-import { CLIENT_IP_HEADER, type Auth } from "~/lib/auth.server";
+import { clientIpOf } from "~/lib/client-address.server";
+import type { Auth } from "./auth.server";
 import type { Logger } from "~/lib/logger.server";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { accountEmailSchema } from "./accounts.schema";
@@ -26,11 +27,6 @@ const OFFERED_ENDPOINTS: Record<string, readonly string[]> = {
   GET: ["/api/auth/get-session", "/api/auth/verify-email", "/api/auth/ok"],
 };
 const NO_STORE = "no-store";
-
-/** The client address server/index.ts put on the request ("unknown" outside that server, e.g. in tests). */
-export function clientIpOf(request: Request): string {
-  return request.headers.get(CLIENT_IP_HEADER)?.trim() || "unknown";
-}
 
 function withNoStore(response: Response): Response {
   const headers = new Headers(response.headers);

@@ -1,7 +1,8 @@
 import pino from "pino";
 import type { AppLoadContext } from "react-router";
 import type { Db } from "~/db/client.server";
-import { CLIENT_IP_HEADER, createAuth } from "~/lib/auth.server";
+import { createAuth } from "~/domain/accounts/auth.server";
+import { CLIENT_IP_HEADER } from "~/lib/client-address.server";
 import type { MailMessage } from "~/lib/mail.server";
 import { handleAuthRequest } from "./auth-handler.server";
 

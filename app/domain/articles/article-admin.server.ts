@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articles, categories, DEFAULT_AUTHOR_NAME } from "~/db/schema";
-import { UPLOAD_RULES } from "~/domain/media/media.schema";
+import { UPLOAD_RULES } from "~/lib/upload-rules";
 import type { Bucket, Storage } from "~/lib/storage.server";
 import {
   ARTICLE_SLUG_TAKEN,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { slugSchema } from "~/domain/categories/categories.schema";
+import { slugSchema } from "~/lib/slugs";
 
 /** The spec's notice for a blank required field (article and category forms). */
 export const MISSING_FIELDS = { title: "Missing fields", description: "Please fill in all required fields" } as const;

@@ -1,7 +1,7 @@
 import { count, desc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articles, categories } from "~/db/schema";
-import { isSlug } from "~/domain/categories/categories.schema";
+import { isSlug } from "~/lib/slugs";
 
 /** The fields an article card shows. */
 export interface ArticleCard {

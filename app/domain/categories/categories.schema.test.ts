@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { categoryInputSchema, slugify } from "./categories.schema";
+import { categoryInputSchema } from "./categories.schema";
+import { slugify } from "~/lib/slugs";
 
 describe("slugify", () => {
   test('"Hello, World!" becomes "hello-world"', () => {

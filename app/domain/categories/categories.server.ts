@@ -1,7 +1,8 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { categories } from "~/db/schema";
-import { DEFAULT_CATEGORIES, isSlug } from "./categories.schema";
+import { DEFAULT_CATEGORIES } from "./categories.schema";
+import { isSlug } from "~/lib/slugs";
 
 export interface CategorySummary {
   id: string;

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articles, comments, media } from "~/db/schema";
-import { isSlug } from "~/domain/categories/categories.schema";
+import { isSlug } from "~/lib/slugs";
 import type { Logger } from "~/lib/logger.server";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { COMMENT_FAILED, COMMENT_THREADS_PER_PAGE, commentInputSchema, MISSING_FIELDS, type CommentInput } from "./comments.schema";

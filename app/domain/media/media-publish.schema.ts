@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { slugify } from "~/domain/categories/categories.schema";
+import { slugify } from "~/lib/slugs";
 
 /** The media library's buckets and the tab each one is shown under. */
 export const MEDIA_TABS = [

@@ -3,11 +3,12 @@ import { and, count, desc, eq, like, or } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import sharp from "sharp";
 import type { Db } from "~/db/client.server";
+import { isUniqueViolation } from "~/db/pg-errors";
 import { articles, categories, comments, media, websiteSettings } from "~/db/schema";
-import { slugify } from "~/domain/categories/categories.schema";
+import { slugify } from "~/lib/slugs";
 import type { Bucket, Storage } from "~/lib/storage.server";
 import { UploadError } from "~/lib/uploads.server";
-import { UPLOAD_RULES, type AcceptedType } from "./media.schema";
+import { UPLOAD_RULES, type AcceptedType } from "~/lib/upload-rules";
 import { MEDIA_LIST_LIMIT, type PublishMediaInput } from "./media-publish.schema";
 
 /** An expected refusal of a media operation: a stable code for programs, a message for people. */
@@ -116,13 +117,6 @@ export async function deleteMedia(db: Db, storage: Storage, bucket: Bucket, name
   if (usage) throw new MediaError("in_use", 409, usage);
   await db.delete(media).where(eq(media.id, row.id));
   await storage.delete(bucket, name);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === "23505") return true;
-  }
-  return false;
 }
 
 /**

@@ -16,18 +16,6 @@ export const DEFAULT_SETTINGS = {
   youtubeUrl: "https://www.youtube.com/",
 };
 
-export const DEFAULT_KEYWORDS = [
-  "news",
-  "breaking news",
-  "world news",
-  "entertainment",
-  "sports",
-  "technology",
-  "education",
-  "United States",
-  "New York",
-];
-
 // ---------------------------------------------------------------- the Website Settings form
 
 /** An optional text field: trimmed, at most `max` characters, empty becomes null. */

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { media, websiteSettings, type WebsiteSettings } from "~/db/schema";
-import { UPLOAD_RULES } from "~/domain/media/media.schema";
+import { UPLOAD_RULES } from "~/lib/upload-rules";
 import { DEFAULT_SETTINGS, type SettingsUpdate } from "./settings.schema";
 
 /** The one settings row (defaults if it is somehow missing). */

@@ -1,7 +1,8 @@
 import { Loader2, Pencil, Plus, Video } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, useFetcher, useNavigation } from "react-router";
-import { Pagination, pageFromUrl, pageCountOrRedirect } from "~/components/pagination";
+import { Pagination } from "~/components/pagination";
+import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
 import { AdminListHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";

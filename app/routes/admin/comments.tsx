@@ -1,7 +1,8 @@
 import { ArrowLeft } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, useFetcher } from "react-router";
-import { Pagination, pageFromUrl, pageCountOrRedirect } from "~/components/pagination";
+import { Pagination } from "~/components/pagination";
+import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { requireAdminApi } from "~/domain/accounts/guard.server";
-import { UPLOAD_RULES, type UploadKind } from "~/domain/media/media.schema";
+import { UPLOAD_RULES, type UploadKind } from "~/lib/upload-rules";
 import { rasteriseSvgLogo } from "~/domain/media/media.server";
 import { receiveUpload, UploadError } from "~/lib/uploads.server";
 import type { Route } from "./+types/admin-upload";

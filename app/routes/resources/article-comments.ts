@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { clientIpOf } from "~/domain/accounts/auth-handler.server";
+import { clientIpOf } from "~/lib/client-address.server";
 import { postComment, type PostCommentResult } from "~/domain/comments/comments.server";
 import type { Route } from "./+types/article-comments";
 

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { clientIpOf } from "~/domain/accounts/auth-handler.server";
+import { clientIpOf } from "~/lib/client-address.server";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { UploadError, receiveUpload } from "~/lib/uploads.server";
 import type { Route } from "./+types/comment-upload";

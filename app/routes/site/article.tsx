@@ -7,7 +7,7 @@ import { CommentsSection } from "~/components/comments/comment-thread";
 import { RouteError } from "~/components/not-found";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
-import { clientIpOf } from "~/domain/accounts/auth-handler.server";
+import { clientIpOf } from "~/lib/client-address.server";
 import { getArticleBySlug } from "~/domain/articles/articles.server";
 import { countArticleComments, listArticleComments, postComment } from "~/domain/comments/comments.server";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";

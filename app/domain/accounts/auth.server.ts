@@ -3,14 +3,9 @@ import { betterAuth } from "better-auth/minimal";
 import type { Db } from "~/db/client.server";
 import * as schema from "~/db/schema";
 import { getSettings } from "~/domain/settings/settings.server";
-import type { Logger } from "./logger.server";
-import { verificationMail, type Mailer } from "./mail.server";
-
-/**
- * The header server/index.ts overwrites on every request with the client address Express derived
- * (honouring `trust proxy`), so a client cannot choose the IP its sign-in attempts are counted under.
- */
-export const CLIENT_IP_HEADER = "x-frontpage-client-ip";
+import { CLIENT_IP_HEADER } from "~/lib/client-address.server";
+import type { Logger } from "~/lib/logger.server";
+import { verificationMail, type Mailer } from "~/lib/mail.server";
 
 /** Better Auth's sign-up and sign-in need a name; the login form has none, so the address's local part serves. */
 export function defaultNameFor(email: string): string {

@@ -1,0 +1,23 @@
+import type { Db } from "~/db/client.server";
+import type { Auth } from "~/domain/accounts/auth.server";
+import type { ChangeFeed } from "~/lib/change-feed.server";
+import type { Env } from "~/lib/env.server";
+import type { Logger } from "~/lib/logger.server";
+import type { Storage } from "~/lib/storage.server";
+import type { ViewRecorder } from "~/lib/view-recorder.server";
+
+/** The services the Node entry hands to every loader and action (one instance per process). */
+export interface AppServices {
+  db: Db;
+  /** Better Auth (sessions, sign-in, sign-up); see app/domain/accounts/auth.server.ts. */
+  auth: Auth;
+  env: Env;
+  log: Logger;
+  storage: Storage;
+  views: ViewRecorder;
+  changes: ChangeFeed;
+}
+
+declare module "react-router" {
+  interface AppLoadContext extends AppServices {}
+}
