@@ -4,7 +4,8 @@
  * - `code`: stable, for programs and tests (never compare `message`);
  * - `status`: the HTTP status a route answers with;
  * - `message`: for people (shown in the toast, beside the field, or as the operator's one log line);
- * - `field`: the form field it concerns, when there is one.
+ * - `field`: the form field it concerns, when there is one, and `fieldErrors` when a form broke
+ *   several rules at once (a schema's problems, field by field).
  * Anything else thrown is unexpected: it reaches the error boundary as a generic message and the log
  * keeps the cause.
  */
@@ -15,14 +16,24 @@ export type AppErrorCode =
   | "invalid_input"
   | "not_found"
   | "unauthorized"
+  /** The route answers other methods only (the answer names them in Allow). */
+  | "method_not_allowed"
   | "forbidden"
-  /** A unique name (slug, e-mail) is taken. */
-  | "taken"
-  /** The thing is still used elsewhere and cannot be deleted. */
+  /** A slug another article or category already has. */
+  | "slug_taken"
+  /** An account with that e-mail address exists already. */
+  | "already_exists"
+  /** A file is still used (by an article, a comment, the settings) and cannot be deleted. */
   | "in_use"
+  /** A media URL that is not a file of this site's media store (of the right kind). */
+  | "invalid_media"
+  /** A category that no longer exists. */
+  | "unknown_category"
   | "too_large"
   | "unsupported_type"
   | "rate_limited"
+  /** Something failed unexpectedly (the cause is logged): the answer only says to try again. */
+  | "server_error"
   /** A bad environment variable: one line for the operator, exit 1. */
   | "invalid_config"
   /** The server cannot start (port taken, PostgreSQL cannot run): one line naming cause and fix, exit 1. */
@@ -33,12 +44,17 @@ const DEFAULT_STATUS: Record<AppErrorCode, number> = {
   invalid_input: 400,
   not_found: 404,
   unauthorized: 401,
+  method_not_allowed: 405,
   forbidden: 403,
-  taken: 400,
-  in_use: 400,
+  slug_taken: 400,
+  already_exists: 400,
+  in_use: 409,
+  invalid_media: 400,
+  unknown_category: 400,
   too_large: 413,
   unsupported_type: 415,
   rate_limited: 429,
+  server_error: 500,
   invalid_config: 500,
   start_failed: 500,
 };
@@ -47,13 +63,19 @@ export class AppError<Field extends string = string> extends Error {
   readonly code: AppErrorCode;
   readonly status: number;
   readonly field?: Field;
+  readonly fieldErrors?: Partial<Record<Field, string>>;
 
-  constructor(code: AppErrorCode, message: string, options: { status?: number; field?: Field; cause?: unknown } = {}) {
+  constructor(
+    code: AppErrorCode,
+    message: string,
+    options: { status?: number; field?: Field; fieldErrors?: Partial<Record<Field, string>>; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AppError";
     this.code = code;
     this.status = options.status ?? DEFAULT_STATUS[code];
     this.field = options.field;
+    this.fieldErrors = options.fieldErrors;
   }
 }
 

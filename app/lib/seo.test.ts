@@ -1,6 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { DEFAULT_KEYWORDS } from "./seo";
-import { buildMeta, describeArticle } from "./seo";
+import { buildMeta, DEFAULT_KEYWORDS, describeArticle } from "./seo";
 
 const site = { siteName: "The Harbour", siteTagline: "News by the water", siteDescription: "Local news.", publicUrl: "https://news.example" };
 const tag = (tags: ReturnType<typeof buildMeta>, key: string, value: string) =>

@@ -8,7 +8,8 @@ import { afterAll, beforeEach, describe, expect, test } from "vitest";
 import { media } from "~/db/schema";
 import { createTestDatabase } from "../../tests/setup/test-database";
 import { createLocalStorage } from "./storage.server";
-import { receiveUpload, UploadError } from "./uploads.server";
+import { AppError } from "./app-error";
+import { receiveUpload } from "./uploads.server";
 
 const MB = 1024 * 1024;
 const { db } = await createTestDatabase();
@@ -43,13 +44,13 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
 }
 
-async function rejection(promise: Promise<unknown>): Promise<UploadError> {
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(UploadError);
-  return error as UploadError;
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
 }
 
 describe("receiveUpload", () => {

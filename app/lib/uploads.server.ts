@@ -11,16 +11,8 @@ import sharp from "sharp";
 import type { Db } from "~/db/client.server";
 import { media } from "~/db/schema";
 import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type AcceptedType, type UploadKind } from "~/lib/upload-rules";
+import { AppError } from "./app-error";
 import type { Bucket, Storage } from "./storage.server";
-
-export class UploadError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface StoredUpload {
   url: string;
@@ -51,11 +43,11 @@ async function checkImageDimensions(file: string) {
   try {
     ({ width, height } = await sharp(file, { limitInputPixels: false }).metadata());
   } catch {
-    throw new UploadError(415, "The image could not be read. Please upload a valid image file.");
+    throw new AppError("unsupported_type", "The image could not be read. Please upload a valid image file.");
   }
-  if (!width || !height) throw new UploadError(415, "The image could not be read. Please upload a valid image file.");
+  if (!width || !height) throw new AppError("unsupported_type", "The image could not be read. Please upload a valid image file.");
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
-    throw new UploadError(413, `The image is ${width} × ${height} pixels; images can be at most 40 megapixels and ${MAX_IMAGE_SIDE} pixels on a side.`);
+    throw new AppError("too_large", `The image is ${width} × ${height} pixels; images can be at most 40 megapixels and ${MAX_IMAGE_SIDE} pixels on a side.`);
   }
 }
 
@@ -111,7 +103,7 @@ export async function receiveUpload(options: {
   const rule = UPLOAD_RULES[kind];
   const contentType = request.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
-    throw new UploadError(400, "Send the file as multipart/form-data.");
+    throw new AppError("invalid_input", "Send the file as multipart/form-data.");
   }
   const declaredLength = Number(request.headers.get("content-length"));
   // Multipart framing adds a little; anything far beyond the limit is refused before reading it.
@@ -119,9 +111,9 @@ export async function receiveUpload(options: {
     // Read what the client sends (up to twice the limit) before answering: a connection closed under
     // a client still sending is reset, and the client never sees the 413 and its reason.
     await discardBody(request.body, 2 * rule.maxBytes);
-    throw new UploadError(413, tooLargeMessage(rule));
+    throw new AppError("too_large", tooLargeMessage(rule));
   }
-  if (!request.body) throw new UploadError(400, "No file was sent.");
+  if (!request.body) throw new AppError("invalid_input", "No file was sent.");
 
   await fs.mkdir(storage.tempDir, { recursive: true });
   const tempFile = path.join(storage.tempDir, `upload-${Date.now()}-${randomBytes(6).toString("hex")}`);
@@ -135,7 +127,7 @@ export async function receiveUpload(options: {
           limits: { files: 1, fileSize: rule.maxBytes + 1, fields: 10, fieldSize: 1024 },
         });
       } catch {
-        reject(new UploadError(400, "The upload could not be read."));
+        reject(new AppError("invalid_input", "The upload could not be read."));
         return;
       }
       let seen: Promise<{ originalName: string; size: number; truncated: boolean }> | null = null;
@@ -158,18 +150,18 @@ export async function receiveUpload(options: {
           (error) => (truncated ? { originalName: info.filename ?? "upload", size, truncated } : Promise.reject(error)),
         );
       });
-      parser.on("error", () => reject(new UploadError(400, "The upload could not be read.")));
+      parser.on("error", () => reject(new AppError("invalid_input", "The upload could not be read.")));
       parser.on("close", () => {
-        if (!seen) reject(new UploadError(400, "No file was sent."));
+        if (!seen) reject(new AppError("invalid_input", "No file was sent."));
         else seen.then(resolve, reject);
       });
       Readable.fromWeb(request.body as unknown as NodeWebReadableStream).on("error", reject).pipe(parser);
     });
 
     if (received.truncated || received.size > rule.maxBytes) {
-      throw new UploadError(413, tooLargeMessage(rule));
+      throw new AppError("too_large", tooLargeMessage(rule));
     }
-    if (received.size === 0) throw new UploadError(400, "The file is empty.");
+    if (received.size === 0) throw new AppError("invalid_input", "The file is empty.");
 
     const detected = await fileTypeFromFile(tempFile);
     let mime = detected?.mime as string | undefined;
@@ -179,7 +171,7 @@ export async function receiveUpload(options: {
       extension = "svg";
     }
     const detectedType = rule.types.find((t) => t.mime === mime || (t.detectedAs && t.detectedAs === extension));
-    if (!mime || !detectedType) throw new UploadError(415, rule.wrongTypeMessage);
+    if (!mime || !detectedType) throw new AppError("unsupported_type", rule.wrongTypeMessage);
     if (RASTER_IMAGES.has(detectedType.mime)) await checkImageDimensions(tempFile);
 
     const accepted = (options.transform && (await options.transform(tempFile, detectedType.mime))) || detectedType;

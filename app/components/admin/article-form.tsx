@@ -4,7 +4,8 @@ import { Form, Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import { MISSING_FIELDS, REQUIRED_ARTICLE_FIELDS, type ArticleFieldName, type ArticleFormFailure } from "~/domain/articles/articles.schema";
+import { REQUIRED_ARTICLE_FIELDS, type ArticleFieldName, type ArticleFormFailure } from "~/domain/articles/articles.schema";
+import { MISSING_FIELDS, refusalNotice } from "~/lib/forms";
 import { slugify } from "~/lib/slugs";
 import { ArticleUploadField } from "./article-upload-field";
 
@@ -46,7 +47,16 @@ export function ArticleForm({
   // After a refused save the submitted values are shown again (what the server received).
   if (failure?.values) {
     const v = failure.values;
-    article = { ...v, categoryId: v.categoryId || null, excerpt: v.excerpt, featuredImage: v.featuredImage || null, videoUrl: v.videoUrl || null };
+    article = {
+      title: v.title ?? "",
+      slug: v.slug ?? "",
+      authorName: v.authorName ?? "",
+      content: v.content ?? "",
+      excerpt: v.excerpt ?? null,
+      categoryId: v.categoryId || null,
+      featuredImage: v.featuredImage || null,
+      videoUrl: v.videoUrl || null,
+    };
   }
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
@@ -60,9 +70,7 @@ export function ArticleForm({
     if (!failure) return;
     // Take the keyboard (and the eye) to the first field the server refused.
     document.querySelector<HTMLElement>('#article-form [aria-invalid="true"]')?.focus();
-    if (failure.missingFields) toast.error(MISSING_FIELDS.title, MISSING_FIELDS.description);
-    else if (failure.formError) toast.error("Error", failure.formError);
-    else toast.error("Error", "Please correct the highlighted fields.");
+    toast.error(...refusalNotice(failure, { marksFields: true }));
   }, [failure]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {

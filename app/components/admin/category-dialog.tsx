@@ -5,7 +5,8 @@ import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import { MISSING_FIELDS } from "~/domain/articles/articles.schema";
+import type { CategoryFieldName } from "~/domain/categories/categories.schema";
+import { MISSING_FIELDS, refusalNotice, type Refusal } from "~/lib/forms";
 import { slugify } from "~/lib/slugs";
 
 export interface CategoryFormData {
@@ -14,15 +15,8 @@ export interface CategoryFormData {
   slug: string;
 }
 
-export type CategoryActionData =
-  | { ok: true; intent: "create" | "update" | "delete" }
-  | {
-      ok: false;
-      intent: string;
-      missingFields: boolean;
-      fieldErrors: Partial<Record<"name" | "slug", string>>;
-      formError: string | null;
-    };
+/** The categories action's answer: a success names what was done; a refusal is the one shape of lib/forms. */
+export type CategoryActionData = { ok: true; intent: "create" | "update" | "delete" } | Refusal<CategoryFieldName>;
 
 export const CATEGORY_FORM_FETCHER = "category-form";
 
@@ -42,7 +36,7 @@ export function CategoryDialog({
   const fetcher = useFetcher<CategoryActionData>({ key: CATEGORY_FORM_FETCHER });
   const [name, setName] = useState("");
   const [slug, setSlug] = useState("");
-  const [errors, setErrors] = useState<Partial<Record<"name" | "slug", string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<CategoryFieldName, string>>>({});
   const saving = fetcher.state !== "idle";
 
   // Opening the dialog starts from the category being edited, or from blank fields.
@@ -55,7 +49,7 @@ export function CategoryDialog({
 
   useEffect(() => {
     const result = fetcher.data;
-    if (fetcher.state !== "idle" || !result || result.intent === "delete") return;
+    if (fetcher.state !== "idle" || !result) return;
     if (result.ok) {
       toast.success(result.intent === "create" ? "Category created" : "Category updated");
       setName("");
@@ -64,8 +58,7 @@ export function CategoryDialog({
       onOpenChange(false);
     } else {
       setErrors(result.fieldErrors);
-      if (result.missingFields) toast.error(MISSING_FIELDS.title, MISSING_FIELDS.description);
-      else toast.error("Error", result.formError ?? "Please correct the highlighted fields.");
+      toast.error(...refusalNotice(result, { marksFields: true }));
     }
     // onOpenChange is a new function on each render of the parent; only a new answer matters here.
     // eslint-disable-next-line react-hooks/exhaustive-deps

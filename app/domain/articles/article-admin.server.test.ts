@@ -5,10 +5,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { articles, comments, DEFAULT_AUTHOR_NAME } from "~/db/schema";
 import { createCategory } from "~/domain/categories/category-admin.server";
+import { AppError } from "~/lib/app-error";
+import { refuse } from "~/lib/forms";
 import { createLocalStorage, type Storage } from "~/lib/storage.server";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import {
-  ArticleAdminError,
+  articleFormValues,
   createArticle,
   deleteArticle,
   getArticleForEdit,
@@ -54,13 +56,13 @@ function form(values: Record<string, string>) {
   return fd;
 }
 
-async function refusal(promise: Promise<unknown>): Promise<ArticleAdminError> {
+async function refusal(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ArticleAdminError);
-  return error as ArticleAdminError;
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
 }
 
 describe("creating an article", () => {
@@ -104,8 +106,8 @@ describe("creating an article", () => {
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results.filter((r): r is PromiseRejectedResult => r.status === "rejected")) {
-      expect(r.reason).toBeInstanceOf(ArticleAdminError);
-      expect((r.reason as ArticleAdminError).message).toBe(ARTICLE_SLUG_TAKEN);
+      expect(r.reason).toBeInstanceOf(AppError);
+      expect((r.reason as AppError).message).toBe(ARTICLE_SLUG_TAKEN);
     }
   });
 
@@ -132,20 +134,31 @@ describe("creating an article", () => {
 });
 
 describe("the form's action", () => {
+  /** What the article routes answer: the saved article, or the refusal with its status. */
+  async function answerOf(formData: FormData) {
+    const values = articleFormValues(formData);
+    try {
+      return { ok: true as const, article: await saveArticleFromForm(t.db, storage, values) };
+    } catch (error) {
+      const answer = refuse(error, values);
+      return { ok: false as const, status: answer.init?.status, failure: answer.data };
+    }
+  }
+
   it("blank title, slug or content is a 400 with the missing-fields notice and saves nothing", async () => {
     const before = (await listAdminArticles(t.db, 1, 1000)).total;
-    const result = await saveArticleFromForm(t.db, storage, form({ title: " ", slug: "", content: "" }));
+    const result = await answerOf(form({ title: " ", slug: "", content: "" }));
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.status).toBe(400);
-    expect(result.failure.missingFields).toBe(true);
+    expect(result.failure.code).toBe("missing_fields");
     expect(Object.keys(result.failure.fieldErrors).sort()).toEqual(["content", "slug", "title"]);
     expect((await listAdminArticles(t.db, 1, 1000)).total).toBe(before);
   });
 
   it("a slug taken by another article comes back as a 400 beside the slug field", async () => {
     await createArticle(t.db, storage, input({ slug: "form-taken" }));
-    const result = await saveArticleFromForm(t.db, storage, form({ title: "T", slug: "form-taken", content: "C" }));
+    const result = await answerOf(form({ title: "T", slug: "form-taken", content: "C" }));
     expect(result).toMatchObject({ ok: false, status: 400, failure: { fieldErrors: { slug: ARTICLE_SLUG_TAKEN } } });
   });
 });

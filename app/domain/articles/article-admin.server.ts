@@ -1,44 +1,20 @@
 import { and, count, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { isForeignKeyViolation, isUniqueViolation } from "~/db/pg-errors";
 import { articles, categories, DEFAULT_AUTHOR_NAME } from "~/db/schema";
-import { UPLOAD_RULES } from "~/lib/upload-rules";
+import { AppError, isAppError } from "~/lib/app-error";
+import { formValues, parseForm } from "~/lib/forms";
 import type { Bucket, Storage } from "~/lib/storage.server";
+import { UPLOAD_RULES } from "~/lib/upload-rules";
 import {
+  ARTICLE_FIELDS,
   ARTICLE_SLUG_TAKEN,
-  articleFormValues,
+  articleInputSchema,
   isUuid,
-  parseArticleInput,
-  type ArticleFormFailure,
+  REQUIRED_ARTICLE_FIELDS,
   type ArticleFieldName,
   type ArticleInput,
 } from "./articles.schema";
-
-export type ArticleAdminErrorCode = "slug_taken" | "invalid_media" | "unknown_category" | "not_found";
-
-/** An expected refusal of an admin article write: a stable code, a message for people, the field it concerns. */
-export class ArticleAdminError extends Error {
-  constructor(
-    readonly code: ArticleAdminErrorCode,
-    message: string,
-    readonly field?: ArticleFieldName,
-  ) {
-    super(message);
-    this.name = "ArticleAdminError";
-  }
-
-  get status() {
-    return this.code === "not_found" ? 404 : 400;
-  }
-}
-
-/** The PostgreSQL error code of a failed query (Drizzle wraps the driver's error in `cause`). */
-export function pgErrorCode(error: unknown): string | undefined {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
-    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-    e = e.cause as typeof e;
-  }
-  return undefined;
-}
 
 // ---------------------------------------------------------------- reads
 
@@ -149,11 +125,7 @@ async function checkMedia(storage: Storage, input: ArticleInput, previous?: Edit
     if (!url || url === previous?.[field]) continue;
     const rule = MEDIA_FIELDS[field];
     if (!(await isOwnMediaUrl(storage, rule.bucket, url, rule.extensions))) {
-      throw new ArticleAdminError(
-        "invalid_media",
-        `The ${rule.what} must be a file uploaded to this site's media library.`,
-        field,
-      );
+      throw new AppError<ArticleFieldName>("invalid_media", `The ${rule.what} must be a file uploaded to this site's media library.`, { field });
     }
   }
 }
@@ -164,7 +136,7 @@ async function checkSlugFree(db: Db, slug: string, exceptId?: string) {
     .from(articles)
     .where(exceptId ? and(eq(articles.slug, slug), ne(articles.id, exceptId)) : eq(articles.slug, slug))
     .limit(1);
-  if (taken) throw new ArticleAdminError("slug_taken", ARTICLE_SLUG_TAKEN, "slug");
+  if (taken) throw slugTaken();
 }
 
 async function checkCategory(db: Db, categoryId: string | null) {
@@ -174,13 +146,14 @@ async function checkCategory(db: Db, categoryId: string | null) {
 }
 
 const unknownCategory = () =>
-  new ArticleAdminError("unknown_category", "The chosen category no longer exists. Choose another one.", "categoryId");
+  new AppError<ArticleFieldName>("unknown_category", "The chosen category no longer exists. Choose another one.", { field: "categoryId" });
+const slugTaken = () => new AppError<ArticleFieldName>("slug_taken", ARTICLE_SLUG_TAKEN, { field: "slug" });
+const articleGone = () => new AppError("not_found", "This article no longer exists.");
 
 /** Turns the database's refusals that a concurrent write can still cause into the same clear errors. */
 function translateWriteError(error: unknown): never {
-  const code = pgErrorCode(error);
-  if (code === "23505") throw new ArticleAdminError("slug_taken", ARTICLE_SLUG_TAKEN, "slug");
-  if (code === "23503") throw unknownCategory();
+  if (isUniqueViolation(error)) throw slugTaken();
+  if (isForeignKeyViolation(error)) throw unknownCategory();
   throw error;
 }
 
@@ -213,7 +186,7 @@ export async function createArticle(db: Db, storage: Storage, input: ArticleInpu
 /** Updates an article by id with the same rules as create; an unknown id is "not_found". */
 export async function updateArticle(db: Db, storage: Storage, id: string, input: ArticleInput): Promise<{ id: string; slug: string }> {
   const previous = await getArticleForEdit(db, id);
-  if (!previous) throw new ArticleAdminError("not_found", "This article no longer exists.");
+  if (!previous) throw articleGone();
   await checkSlugFree(db, input.slug, id);
   await checkCategory(db, input.categoryId);
   await checkMedia(storage, input, previous);
@@ -223,52 +196,31 @@ export async function updateArticle(db: Db, storage: Storage, id: string, input:
       .set({ ...columns(input), updatedAt: new Date() })
       .where(eq(articles.id, id))
       .returning({ id: articles.id, slug: articles.slug });
-    if (!row) throw new ArticleAdminError("not_found", "This article no longer exists.");
+    if (!row) throw articleGone();
     return row;
   } catch (error) {
-    if (error instanceof ArticleAdminError) throw error;
+    if (isAppError(error)) throw error;
     translateWriteError(error);
   }
 }
 
 /** Deletes an article by id; its comments go with it (foreign key ON DELETE CASCADE). */
 export async function deleteArticle(db: Db, id: string): Promise<void> {
-  if (!isUuid(id)) throw new ArticleAdminError("not_found", "This article no longer exists.");
+  if (!isUuid(id)) throw articleGone();
   const deleted = await db.delete(articles).where(eq(articles.id, id)).returning({ id: articles.id });
-  if (deleted.length === 0) throw new ArticleAdminError("not_found", "This article no longer exists.");
+  if (deleted.length === 0) throw articleGone();
 }
 
 // ---------------------------------------------------------------- the form's action
 
-export type ArticleSaveResult =
-  | { ok: true; article: { id: string; slug: string } }
-  | { ok: false; status: number; failure: ArticleFormFailure };
-
-/** Validates a submitted article form and creates (no id) or updates (id) the article. */
-export async function saveArticleFromForm(db: Db, storage: Storage, formData: FormData, id?: string): Promise<ArticleSaveResult> {
-  const values = articleFormValues(formData);
-  const parsed = parseArticleInput(values);
-  if (!parsed.ok) {
-    return {
-      ok: false,
-      status: 400,
-      failure: { missingFields: parsed.missingFields, fieldErrors: parsed.fieldErrors, formError: null, values },
-    };
-  }
-  try {
-    const article = id ? await updateArticle(db, storage, id, parsed.input) : await createArticle(db, storage, parsed.input);
-    return { ok: true, article };
-  } catch (error) {
-    if (!(error instanceof ArticleAdminError)) throw error;
-    return {
-      ok: false,
-      status: error.status,
-      failure: {
-        missingFields: false,
-        fieldErrors: error.field ? { [error.field]: error.message } : {},
-        formError: error.message,
-        values,
-      },
-    };
-  }
+/**
+ * Reads and validates a submitted article form and creates (no id) or updates (id) the article.
+ * Throws an AppError for the route to answer with (see refuse in lib/forms).
+ */
+export async function saveArticleFromForm(db: Db, storage: Storage, values: Record<ArticleFieldName, string>, id?: string) {
+  const input = parseForm(articleInputSchema, values, { required: REQUIRED_ARTICLE_FIELDS });
+  return id ? updateArticle(db, storage, id, input) : createArticle(db, storage, input);
 }
+
+/** The article form's fields out of a submitted form. */
+export const articleFormValues = (formData: FormData) => formValues(formData, ARTICLE_FIELDS);

@@ -1,8 +1,6 @@
 import { z } from "zod";
+import type { Refusal } from "~/lib/forms";
 import { slugSchema } from "~/lib/slugs";
-
-/** The spec's notice for a blank required field (article and category forms). */
-export const MISSING_FIELDS = { title: "Missing fields", description: "Please fill in all required fields" } as const;
 
 export const ARTICLE_SLUG_TAKEN = "This slug is already used by another article.";
 
@@ -65,41 +63,5 @@ export const ARTICLE_FIELDS: ArticleFieldName[] = [
 /** The required fields: when any is blank the spec's "Missing fields" notice is shown. */
 export const REQUIRED_ARTICLE_FIELDS = ["title", "slug", "content"] as const;
 
-/** Reads the article fields out of a submitted form (absent fields count as blank). */
-export function articleFormValues(formData: FormData): Record<ArticleFieldName, string> {
-  const values = {} as Record<ArticleFieldName, string>;
-  for (const name of ARTICLE_FIELDS) {
-    const value = formData.get(name);
-    values[name] = typeof value === "string" ? value : "";
-  }
-  return values;
-}
-
-export type ArticleParseResult =
-  | { ok: true; input: ArticleInput }
-  | { ok: false; missingFields: boolean; fieldErrors: ArticleFieldErrors };
-
-/** Validates submitted article fields; `missingFields` says a required field was blank (the spec's toast). */
-export function parseArticleInput(values: Record<ArticleFieldName, string>): ArticleParseResult {
-  const result = articleInputSchema.safeParse(values);
-  if (result.success) return { ok: true, input: result.data };
-  const fieldErrors: ArticleFieldErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as ArticleFieldName;
-    fieldErrors[field] ??= issue.message;
-  }
-  const missingFields = REQUIRED_ARTICLE_FIELDS.some((f) => values[f].trim() === "");
-  return { ok: false, missingFields, fieldErrors };
-}
-
 /** What the article form's action answers when it does not redirect (status 400/404). */
-export interface ArticleFormFailure {
-  /** A required field was blank: the spec's "Missing fields" notice. */
-  missingFields: boolean;
-  fieldErrors: ArticleFieldErrors;
-  /** A message for the "Error" notice (slug taken, unknown category, foreign media, gone article). */
-  formError: string | null;
-  /** The submitted values, so the form shows them again (also without JavaScript). */
-  values: Record<ArticleFieldName, string>;
-}
-
+export type ArticleFormFailure = Refusal<ArticleFieldName>;

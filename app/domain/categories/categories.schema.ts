@@ -16,3 +16,5 @@ export const categoryInputSchema = z.object({
   slug: slugSchema,
 });
 export type CategoryInput = z.infer<typeof categoryInputSchema>;
+export type CategoryFieldName = keyof CategoryInput;
+export const CATEGORY_FIELDS: CategoryFieldName[] = ["name", "slug"];

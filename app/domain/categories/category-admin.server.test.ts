@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { articles } from "~/db/schema";
+import { AppError } from "~/lib/app-error";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import {
   CATEGORY_SLUG_TAKEN,
-  CategoryAdminError,
   createCategory,
   deleteCategory,
   listAdminCategories,
@@ -16,13 +16,13 @@ beforeAll(async () => {
   t = await createTestDatabase();
 });
 
-async function refusal(promise: Promise<unknown>): Promise<CategoryAdminError> {
+async function refusal(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(CategoryAdminError);
-  return error as CategoryAdminError;
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
 }
 
 describe("categories", () => {
@@ -48,7 +48,7 @@ describe("categories", () => {
       Array.from({ length: 5 }, (_, i) => createCategory(t.db, { name: `Race ${i}`, slug: "race" })),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(CategoryAdminError);
+    for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(AppError);
   });
 
   it("deleting a category keeps its articles, without a category", async () => {

@@ -1,29 +1,12 @@
 import { and, asc, count, eq, ne } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { isUniqueViolation } from "~/db/pg-errors";
 import { articles, categories } from "~/db/schema";
 import { isUuid } from "~/domain/articles/articles.schema";
-import { pgErrorCode } from "~/domain/articles/article-admin.server";
-import type { CategoryInput } from "./categories.schema";
+import { AppError } from "~/lib/app-error";
+import type { CategoryFieldName, CategoryInput } from "./categories.schema";
 
 export const CATEGORY_SLUG_TAKEN = "This slug is already used by another category.";
-
-export type CategoryAdminErrorCode = "slug_taken" | "not_found";
-
-/** An expected refusal of a category write: a stable code, a message for people, the field it concerns. */
-export class CategoryAdminError extends Error {
-  constructor(
-    readonly code: CategoryAdminErrorCode,
-    message: string,
-    readonly field?: "name" | "slug",
-  ) {
-    super(message);
-    this.name = "CategoryAdminError";
-  }
-
-  get status() {
-    return this.code === "not_found" ? 404 : 400;
-  }
-}
 
 export interface AdminCategoryRow {
   id: string;
@@ -42,8 +25,8 @@ export async function listAdminCategories(db: Db): Promise<AdminCategoryRow[]> {
     .orderBy(asc(categories.name), asc(categories.slug));
 }
 
-const notFound = () => new CategoryAdminError("not_found", "This category no longer exists.");
-const slugTaken = () => new CategoryAdminError("slug_taken", CATEGORY_SLUG_TAKEN, "slug");
+const notFound = () => new AppError("not_found", "This category no longer exists.");
+const slugTaken = () => new AppError<CategoryFieldName>("slug_taken", CATEGORY_SLUG_TAKEN, { field: "slug" });
 
 async function checkSlugFree(db: Db, slug: string, exceptId?: string) {
   const [taken] = await db
@@ -55,7 +38,7 @@ async function checkSlugFree(db: Db, slug: string, exceptId?: string) {
 }
 
 function translateWriteError(error: unknown): never {
-  if (pgErrorCode(error) === "23505") throw slugTaken();
+  if (isUniqueViolation(error)) throw slugTaken();
   throw error;
 }
 

@@ -7,10 +7,11 @@ import sharp from "sharp";
 import { afterAll, beforeEach, describe, expect, test } from "vitest";
 import { articles, categories, comments, media, websiteSettings } from "~/db/schema";
 import { createLocalStorage } from "~/lib/storage.server";
-import { receiveUpload, UploadError } from "~/lib/uploads.server";
+import { AppError } from "~/lib/app-error";
+import { receiveUpload } from "~/lib/uploads.server";
 import { createTestDatabase } from "../../../tests/setup/test-database";
 import { publishMediaSchema } from "./media-publish.schema";
-import { deleteMedia, findMediaUsage, listMedia, MediaError, publishMediaArticle, rasteriseSvgLogo } from "./media.server";
+import { deleteMedia, findMediaUsage, listMedia, publishMediaArticle, rasteriseSvgLogo } from "./media.server";
 
 const { db } = await createTestDatabase();
 const root = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-media-"));
@@ -38,8 +39,8 @@ async function refusal(promise: Promise<unknown>) {
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(MediaError);
-  return error as MediaError;
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
 }
 
 beforeEach(async () => {
@@ -244,8 +245,8 @@ describe("logo uploads", () => {
       source: "branding",
       transform: rasteriseSvgLogo,
     }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UploadError);
-    expect((error as UploadError).status).toBe(415);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(415);
     expect(await db.select().from(media)).toHaveLength(0);
   });
 });

@@ -6,21 +6,10 @@ import type { Db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/pg-errors";
 import { articles, categories, comments, media, websiteSettings } from "~/db/schema";
 import { slugify } from "~/lib/slugs";
+import { AppError } from "~/lib/app-error";
 import type { Bucket, Storage } from "~/lib/storage.server";
-import { UploadError } from "~/lib/uploads.server";
 import { UPLOAD_RULES, type AcceptedType } from "~/lib/upload-rules";
 import { MEDIA_LIST_LIMIT, type PublishMediaInput } from "./media-publish.schema";
-
-/** An expected refusal of a media operation: a stable code for programs, a message for people. */
-export class MediaError extends Error {
-  constructor(
-    readonly code: "not_found" | "in_use" | "slug_taken" | "unknown_category" | "not_article_image",
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface MediaItem {
   id: string;
@@ -112,9 +101,9 @@ async function getMediaRow(db: Db, bucket: Bucket, name: string) {
  */
 export async function deleteMedia(db: Db, storage: Storage, bucket: Bucket, name: string): Promise<void> {
   const row = await getMediaRow(db, bucket, name);
-  if (!row) throw new MediaError("not_found", 404, "This file no longer exists.");
+  if (!row) throw new AppError("not_found", "This file no longer exists.");
   const usage = await findMediaUsage(db, storage, bucket, name);
-  if (usage) throw new MediaError("in_use", 409, usage);
+  if (usage) throw new AppError("in_use", usage);
   await db.delete(media).where(eq(media.id, row.id));
   await storage.delete(bucket, name);
 }
@@ -125,19 +114,19 @@ export async function deleteMedia(db: Db, storage: Storage, bucket: Bucket, name
  */
 export async function publishMediaArticle(db: Db, storage: Storage, input: PublishMediaInput) {
   const row = await getMediaRow(db, input.bucket, input.name);
-  if (!row) throw new MediaError("not_found", 404, "This file no longer exists.");
+  if (!row) throw new AppError("not_found", "This file no longer exists.");
   if (input.categoryId) {
     const [category] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, input.categoryId));
-    if (!category) throw new MediaError("unknown_category", 400, "The selected category no longer exists.");
+    if (!category) throw new AppError("unknown_category", "The selected category no longer exists.");
   }
   // The images tab also holds logo and favicon uploads (an .ico among them): only the article image
   // types may become a featured image, as in the article form.
   if (input.bucket === "images" && !UPLOAD_RULES.image.types.some((t) => t.mime === row.contentType)) {
-    throw new MediaError("not_article_image", 400, UPLOAD_RULES.image.wrongTypeMessage);
+    throw new AppError("invalid_media", UPLOAD_RULES.image.wrongTypeMessage);
   }
   const slug = slugify(input.title);
   const slugTaken = () =>
-    new MediaError("slug_taken", 409, `An article with the slug “${slug}” already exists. Choose a different title.`);
+    new AppError("slug_taken", `An article with the slug “${slug}” already exists. Choose a different title.`, { status: 409 });
   const [existing] = await db.select({ id: articles.id }).from(articles).where(eq(articles.slug, slug)).limit(1);
   if (existing) throw slugTaken();
   const url = storage.publicUrl(input.bucket, input.name);
@@ -179,7 +168,7 @@ export async function rasteriseSvgLogo(file: string, contentType: string): Promi
   try {
     meta = await sharp(svg).metadata();
   } catch {
-    throw new UploadError(415, UNREADABLE_SVG);
+    throw new AppError("unsupported_type", UNREADABLE_SVG);
   }
   const width = meta.width || LOGO_TARGET_WIDTH;
   // Render small drawings at a higher density so the PNG stays sharp.
@@ -191,7 +180,7 @@ export async function rasteriseSvgLogo(file: string, contentType: string): Promi
       .png()
       .toBuffer();
   } catch {
-    throw new UploadError(415, UNREADABLE_SVG);
+    throw new AppError("unsupported_type", UNREADABLE_SVG);
   }
   await fs.writeFile(file, png);
   return PNG_TYPE;

@@ -1,9 +1,10 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { ArticleForm } from "~/components/admin/article-form";
 import { withNotice } from "~/components/admin/use-notice-toast";
 import { requireAdmin } from "~/domain/accounts/guard.server";
-import { getArticleForEdit, saveArticleFromForm } from "~/domain/articles/article-admin.server";
+import { articleFormValues, getArticleForEdit, saveArticleFromForm } from "~/domain/articles/article-admin.server";
 import { listCategories } from "~/domain/categories/categories.server";
+import { refuse } from "~/lib/forms";
 import { pageMeta } from "~/lib/page-meta";
 import type { Route } from "./+types/article-edit";
 
@@ -17,10 +18,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
-  const result = await saveArticleFromForm(context.db, context.storage, await request.formData(), params.id);
-  if (!result.ok) return data(result.failure, { status: result.status });
-  context.log.info({ articleId: result.article.id, slug: result.article.slug }, "article updated");
-  return redirect(withNotice("/admin/articles", "article-updated"));
+  const values = articleFormValues(await request.formData());
+  try {
+    const article = await saveArticleFromForm(context.db, context.storage, values, params.id);
+    context.log.info({ articleId: article.id, slug: article.slug }, "article updated");
+    return redirect(withNotice("/admin/articles", "article-updated"));
+  } catch (error) {
+    return refuse(error, values);
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>

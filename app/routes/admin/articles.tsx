@@ -9,8 +9,10 @@ import { useNoticeToast } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { requireAdmin } from "~/domain/accounts/guard.server";
-import { ArticleAdminError, deleteArticle, listAdminArticles } from "~/domain/articles/article-admin.server";
+import { deleteArticle, listAdminArticles } from "~/domain/articles/article-admin.server";
 import { formatCardDate } from "~/lib/dates";
+import { AppError } from "~/lib/app-error";
+import { refuse, type Refusal } from "~/lib/forms";
 import { pageMeta } from "~/lib/page-meta";
 import type { Route } from "./+types/articles";
 
@@ -40,23 +42,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export type ArticleListActionData = { ok: true; intent: "delete" } | { ok: false; error: string };
+export type ArticleListActionData = { ok: true; intent: "delete" } | Refusal;
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
   const form = await request.formData();
   const intent = form.get("intent");
   const id = form.get("id");
-  if (intent !== "delete" || typeof id !== "string") {
-    return data<ArticleListActionData>({ ok: false, error: "Unknown action." }, { status: 400 });
-  }
   try {
+    if (intent !== "delete" || typeof id !== "string") throw new AppError("invalid_input", "Unknown action.");
     await deleteArticle(context.db, id);
   } catch (error) {
-    if (error instanceof ArticleAdminError) {
-      return data<ArticleListActionData>({ ok: false, error: error.message }, { status: error.status });
-    }
-    throw error;
+    return refuse(error);
   }
   context.log.info({ articleId: id }, "article deleted");
   return data<ArticleListActionData>({ ok: true, intent: "delete" });

@@ -7,14 +7,15 @@ import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { requireAdmin } from "~/domain/accounts/guard.server";
-import { categoryInputSchema } from "~/domain/categories/categories.schema";
+import { CATEGORY_FIELDS, categoryInputSchema } from "~/domain/categories/categories.schema";
 import {
-  CategoryAdminError,
   createCategory,
   deleteCategory,
   listAdminCategories,
   updateCategory,
 } from "~/domain/categories/category-admin.server";
+import { AppError } from "~/lib/app-error";
+import { formValues, parseForm, refuse } from "~/lib/forms";
 import { pageMeta } from "~/lib/page-meta";
 import type { Route } from "./+types/categories";
 
@@ -24,42 +25,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { categories: categories.map(({ id, name, slug }) => ({ id, name, slug })) };
 }
 
-const refused = (intent: string, status: number, fields: Omit<Extract<CategoryActionData, { ok: false }>, "ok" | "intent">) =>
-  data<CategoryActionData>({ ok: false, intent, ...fields }, { status });
-
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const id = String(form.get("id") ?? "");
+  const values = formValues(form, CATEGORY_FIELDS);
   try {
     if (intent === "delete") {
       await deleteCategory(context.db, id);
       context.log.info({ categoryId: id }, "category deleted");
       return data<CategoryActionData>({ ok: true, intent });
     }
-    if (intent !== "create" && intent !== "update") {
-      return refused(intent, 400, { missingFields: false, fieldErrors: {}, formError: "Unknown action." });
-    }
-    const values = { name: String(form.get("name") ?? ""), slug: String(form.get("slug") ?? "") };
-    const parsed = categoryInputSchema.safeParse(values);
-    if (!parsed.success) {
-      const fieldErrors: Partial<Record<"name" | "slug", string>> = {};
-      for (const issue of parsed.error.issues) fieldErrors[issue.path[0] as "name" | "slug"] ??= issue.message;
-      const missingFields = !values.name.trim() || !values.slug.trim();
-      return refused(intent, 400, { missingFields, fieldErrors, formError: null });
-    }
-    const category =
-      intent === "create" ? await createCategory(context.db, parsed.data) : await updateCategory(context.db, id, parsed.data);
+    if (intent !== "create" && intent !== "update") throw new AppError("invalid_input", "Unknown action.");
+    const input = parseForm(categoryInputSchema, values, { required: CATEGORY_FIELDS });
+    const category = intent === "create" ? await createCategory(context.db, input) : await updateCategory(context.db, id, input);
     context.log.info({ categoryId: category.id, slug: category.slug }, `category ${intent}d`);
     return data<CategoryActionData>({ ok: true, intent });
   } catch (error) {
-    if (!(error instanceof CategoryAdminError)) throw error;
-    return refused(intent, error.status, {
-      missingFields: false,
-      fieldErrors: error.field ? { [error.field]: error.message } : {},
-      formError: error.message,
-    });
+    return refuse(error, values);
   }
 }
 
@@ -81,7 +65,7 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (deleter.state !== "idle" || !deleter.data) return;
     if (deleter.data.ok) toast.success("Category deleted");
-    else toast.error("Error", deleter.data.formError ?? "The category could not be deleted.");
+    else toast.error("Error", deleter.data.error);
   }, [deleter.state, deleter.data]);
 
   function openDialog(category: CategoryFormData | null) {

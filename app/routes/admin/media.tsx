@@ -9,7 +9,9 @@ import { toast } from "~/components/ui/toaster";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { MEDIA_LIST_LIMIT, MEDIA_TABS, mediaRefSchema, publishMediaSchema } from "~/domain/media/media-publish.schema";
-import { deleteMedia, listMedia, MediaError, publishMediaArticle } from "~/domain/media/media.server";
+import { deleteMedia, listMedia, publishMediaArticle } from "~/domain/media/media.server";
+import { AppError, isAppError } from "~/lib/app-error";
+import { formValues, parseForm, refusalOf, type Refusal } from "~/lib/forms";
 import { pageMeta } from "~/lib/page-meta";
 import type { Route } from "./+types/media";
 
@@ -38,47 +40,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type ActionResult =
   | { intent: "delete"; ok: true; name: string }
   | { intent: "publish"; ok: true; slug: string }
-  | { intent: "delete" | "publish" | "unknown"; ok: false; error: string };
+  | (Refusal & { intent: "delete" | "publish" | "unknown" });
 
-function field(form: FormData, key: string): string {
-  const value = form.get(key);
-  return typeof value === "string" ? value : "";
-}
+const MEDIA_ACTION_FIELDS = ["intent", "bucket", "name", "title", "categoryId", "excerpt", "content"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
   const { db, storage, log } = context;
   const noStore = { "Cache-Control": "no-store" };
-  const fail = (intent: "delete" | "publish" | "unknown", error: string, status: number) =>
-    data<ActionResult>({ intent, ok: false, error }, { status, headers: noStore });
-
-  const form = await request.formData();
-  const intent = field(form, "intent");
+  const { intent, ...values } = formValues(await request.formData(), MEDIA_ACTION_FIELDS);
   try {
     if (intent === "delete") {
-      const parsed = mediaRefSchema.safeParse({ bucket: field(form, "bucket"), name: field(form, "name") });
-      if (!parsed.success) return fail("delete", parsed.error.issues[0].message, 400);
-      await deleteMedia(db, storage, parsed.data.bucket, parsed.data.name);
-      return data<ActionResult>({ intent: "delete", ok: true, name: parsed.data.name }, { headers: noStore });
+      const ref = parseForm(mediaRefSchema, values);
+      await deleteMedia(db, storage, ref.bucket, ref.name);
+      return data<ActionResult>({ intent: "delete", ok: true, name: ref.name }, { headers: noStore });
     }
     if (intent === "publish") {
-      const parsed = publishMediaSchema.safeParse({
-        bucket: field(form, "bucket"),
-        name: field(form, "name"),
-        title: field(form, "title"),
-        categoryId: field(form, "categoryId"),
-        excerpt: field(form, "excerpt"),
-        content: field(form, "content"),
-      });
-      if (!parsed.success) return fail("publish", parsed.error.issues[0].message, 400);
-      const article = await publishMediaArticle(db, storage, parsed.data);
+      const article = await publishMediaArticle(db, storage, parseForm(publishMediaSchema, values));
       return data<ActionResult>({ intent: "publish", ok: true, slug: article.slug }, { headers: noStore });
     }
-    return fail("unknown", "Unknown action.", 400);
+    throw new AppError("invalid_input", "Unknown action.");
   } catch (error) {
-    if (error instanceof MediaError) return fail(intent === "publish" ? "publish" : "delete", error.message, error.status);
-    log.error({ err: error, intent }, "media library action failed");
-    return fail(intent === "publish" ? "publish" : "delete", "Something went wrong on the server. Please try again.", 500);
+    if (!isAppError(error)) log.error({ err: error, intent }, "media library action failed");
+    const refusal = isAppError(error) ? error : new AppError("server_error", "Something went wrong on the server. Please try again.");
+    const answeredAs = intent === "delete" || intent === "publish" ? intent : "unknown";
+    return data<ActionResult>({ ...refusalOf(refusal), intent: answeredAs }, { status: refusal.status, headers: noStore });
   }
 }
 

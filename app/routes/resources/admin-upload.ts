@@ -1,8 +1,10 @@
 import { data } from "react-router";
 import { requireAdminApi } from "~/domain/accounts/guard.server";
-import { UPLOAD_RULES, type UploadKind } from "~/lib/upload-rules";
 import { rasteriseSvgLogo } from "~/domain/media/media.server";
-import { receiveUpload, UploadError } from "~/lib/uploads.server";
+import { AppError, isAppError } from "~/lib/app-error";
+import { refuse } from "~/lib/forms";
+import { UPLOAD_RULES, type UploadKind } from "~/lib/upload-rules";
+import { receiveUpload } from "~/lib/uploads.server";
 import type { Route } from "./+types/admin-upload";
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -11,30 +13,27 @@ function isUploadKind(kind: string): kind is UploadKind {
   return Object.hasOwn(UPLOAD_RULES, kind);
 }
 
+const POST_ONLY = () => new AppError("method_not_allowed", "Use POST to upload a file.");
+
 /** Uploads are POST only; a GET of this URL is refused (after the guard, so nothing leaks). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdminApi(request, context);
-  return data({ error: "Use POST to upload a file." }, { status: 405, headers: { ...NO_STORE, Allow: "POST" } });
+  return refuse(POST_ONLY(), undefined, { headers: { ...NO_STORE, Allow: "POST" } });
 }
 
 /**
  * POST /api/admin/uploads/:kind (image | video | file | logo | favicon), multipart field "file".
- * 201 { url, name, originalName, contentType, size }, or { error } with 400 / 413 / 415.
+ * 201 { url, name, originalName, contentType, size }, or a refusal ({ ok: false, code, error }) with 400 / 413 / 415.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   await requireAdminApi(request, context);
-  if (request.method !== "POST") {
-    return data({ error: "Use POST to upload a file." }, { status: 405, headers: { ...NO_STORE, Allow: "POST" } });
-  }
+  if (request.method !== "POST") return refuse(POST_ONLY(), undefined, { headers: { ...NO_STORE, Allow: "POST" } });
   const kind = params.kind;
-  if (!isUploadKind(kind)) {
-    await request.body?.cancel().catch(() => {});
-    return data(
-      { error: "Unknown upload kind. Use image, video, file, logo or favicon." },
-      { status: 400, headers: NO_STORE },
-    );
-  }
   try {
+    if (!isUploadKind(kind)) {
+      await request.body?.cancel().catch(() => {});
+      throw new AppError("invalid_input", "Unknown upload kind. Use image, video, file, logo or favicon.");
+    }
     const stored = await receiveUpload({
       request,
       db: context.db,
@@ -54,10 +53,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       { status: 201, headers: NO_STORE },
     );
   } catch (error) {
-    if (error instanceof UploadError) {
-      return data({ error: error.message }, { status: error.status, headers: NO_STORE });
+    if (!isAppError(error)) {
+      context.log.error({ err: error, kind }, "admin upload failed");
+      error = new AppError("server_error", "The file could not be stored. Please try again.");
     }
-    context.log.error({ err: error, kind }, "admin upload failed");
-    return data({ error: "The file could not be stored. Please try again." }, { status: 500, headers: NO_STORE });
+    return refuse(error, undefined, { headers: NO_STORE });
   }
 }

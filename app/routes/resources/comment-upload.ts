@@ -1,7 +1,9 @@
 import { data } from "react-router";
+import { AppError, isAppError } from "~/lib/app-error";
 import { clientIpOf } from "~/lib/client-address.server";
+import { refuse } from "~/lib/forms";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
-import { UploadError, receiveUpload } from "~/lib/uploads.server";
+import { receiveUpload } from "~/lib/uploads.server";
 import type { Route } from "./+types/comment-upload";
 
 /**
@@ -17,28 +19,26 @@ export const COMMENT_UPLOAD_LIMIT: LimitRule = {
 
 /**
  * POST /api/uploads/comment?kind=image|video — a reader's comment attachment (multipart field "file").
- * Answers 201 { url } or 4xx { error } with the reason.
+ * Answers 201 { url } or a refusal (4xx { ok: false, code, error }) with the reason.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return data({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST") return loader();
   const kind = new URL(request.url).searchParams.get("kind");
-  if (kind !== "image" && kind !== "video") {
-    return data({ error: "Choose an image or a video to attach." }, { status: 400 });
-  }
+  if (kind !== "image" && kind !== "video") return refuse(new AppError("invalid_input", "Choose an image or a video to attach."));
   const allowance = await takeAllowance(context.db, COMMENT_UPLOAD_LIMIT, clientIpOf(request));
   if (allowance.limited) {
-    return data({ error: allowance.message }, { status: 429, headers: { "Retry-After": String(allowance.retryAfterSeconds) } });
+    return refuse(new AppError("rate_limited", allowance.message), undefined, { headers: { "Retry-After": String(allowance.retryAfterSeconds) } });
   }
   try {
     const stored = await receiveUpload({ request, db: context.db, storage: context.storage, kind, source: "comment" });
     return data({ url: stored.url, contentType: stored.contentType }, { status: 201, headers: { "Cache-Control": "no-store" } });
   } catch (error) {
-    if (error instanceof UploadError) return data({ error: error.message }, { status: error.status });
+    if (isAppError(error)) return refuse(error);
     context.log.error({ err: error }, "comment upload failed");
-    return data({ error: "The upload failed. Please try again." }, { status: 500 });
+    return refuse(new AppError("server_error", "The upload failed. Please try again."));
   }
 }
 
 export function loader() {
-  return data({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  return refuse(new AppError("method_not_allowed", "Method not allowed"), undefined, { headers: { Allow: "POST" } });
 }
