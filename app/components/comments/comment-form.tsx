@@ -4,8 +4,8 @@ import { useParams, useRevalidator } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import { COMMENT_FAILED, MISSING_FIELDS } from "~/domain/comments/comments.schema";
-import type { PostCommentResult } from "~/domain/comments/comments.server";
+import { COMMENT_FAILED, REQUIRED_COMMENT_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
+import { MISSING_FIELDS, refusalNotice } from "~/lib/forms";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
 import { sendUpload } from "~/lib/upload-client";
 
@@ -16,7 +16,7 @@ interface Attachment {
 }
 
 /** What the article page's action answers a comment posted without JavaScript: the result, and on a refusal what was typed. */
-export type NoScriptCommentOutcome = PostCommentResult & { values?: { authorName: string; authorEmail: string; content: string } };
+export type NoScriptCommentOutcome = PostCommentResult;
 
 /**
  * The comment (or reply) form: name, e-mail, text, and one optional image and one optional video,
@@ -50,20 +50,21 @@ export function CommentForm({
   async function send(form: FormData): Promise<PostCommentResult> {
     try {
       const response = await fetch(`/api/articles/${encodeURIComponent(slug ?? "")}/comments`, { method: "POST", body: form });
-      const body = (await response.json().catch(() => null)) as Partial<PostCommentResult> & { error?: string } | null;
+      const body = (await response.json().catch(() => null)) as Partial<PostCommentResult> | null;
       if (response.ok && body?.ok) return { ok: true };
-      return { ok: false, error: body?.error || COMMENT_FAILED, missingFields: body && "missingFields" in body ? body.missingFields : undefined };
+      if (body && body.ok === false && body.code && body.error) return { ...body, ok: false, code: body.code, error: body.error, fieldErrors: body.fieldErrors ?? {} };
     } catch {
-      return { ok: false, error: COMMENT_FAILED };
+      // A network failure: the same notice as a server failure.
     }
+    return { ok: false, code: "server_error", error: COMMENT_FAILED, fieldErrors: {} };
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const blank = ["authorName", "authorEmail", "content"].some((name) => !String(form.get(name) ?? "").trim());
+    const blank = REQUIRED_COMMENT_FIELDS.some((name) => !String(form.get(name) ?? "").trim());
     if (blank) {
-      toast.error(MISSING_FIELDS.title, MISSING_FIELDS.description);
+      toast.error(MISSING_FIELDS.title, MISSING_FIELDS.commentDescription);
       return;
     }
     setSubmitting(true);
@@ -80,8 +81,7 @@ export function CommentForm({
       return;
     }
     setSubmitting(false);
-    if (result.missingFields) toast.error(MISSING_FIELDS.title, MISSING_FIELDS.description);
-    else toast.error("Error", result.error);
+    toast.error(...refusalNotice(result));
   }
 
   async function onFile(kind: AttachmentKind, event: ChangeEvent<HTMLInputElement>) {
@@ -183,7 +183,7 @@ function NoScriptMessage({ outcome }: { outcome: NoScriptCommentOutcome }) {
       </p>
     );
   }
-  const [title, text] = outcome.missingFields ? [MISSING_FIELDS.title, MISSING_FIELDS.description] : ["Error", outcome.error];
+  const [title, text] = refusalNotice(outcome);
   return (
     <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
       <strong>{title}:</strong> {text}

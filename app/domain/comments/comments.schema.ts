@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { MISSING_FIELDS, type Refusal } from "~/lib/forms";
 
-export const MISSING_FIELDS = { title: "Missing fields", description: "Please fill in all required fields." } as const;
 export const COMMENT_FAILED = "Failed to post comment. Please try again.";
 
 /** Top-level comments an article page shows at first, and how many more "Show older comments" adds. */
@@ -17,15 +17,14 @@ const mediaUrl = (bucket: "images" | "videos") =>
 
 /** A new comment or reply, as the form sends it. */
 export const commentInputSchema = z.object({
-  // A field left out altogether is missing too, not a type error.
-  authorName: z.string({ error: MISSING_FIELDS.description }).trim().min(1, MISSING_FIELDS.description).max(100, "Name must be at most 100 characters."),
+  authorName: z.string().trim().min(1, MISSING_FIELDS.commentDescription).max(100, "Name must be at most 100 characters."),
   authorEmail: z
-    .string({ error: MISSING_FIELDS.description })
+    .string()
     .trim()
-    .min(1, MISSING_FIELDS.description)
+    .min(1, MISSING_FIELDS.commentDescription)
     .max(254, "E-mail must be at most 254 characters.")
     .pipe(z.email("Please enter a valid e-mail address.")),
-  content: z.string({ error: MISSING_FIELDS.description }).trim().min(1, MISSING_FIELDS.description).max(5000, "Comments can be at most 5,000 characters."),
+  content: z.string().trim().min(1, MISSING_FIELDS.commentDescription).max(5000, "Comments can be at most 5,000 characters."),
   parentCommentId: z
     .uuid("That comment does not exist.")
     .optional()
@@ -34,3 +33,11 @@ export const commentInputSchema = z.object({
   videoUrl: mediaUrl("videos"),
 });
 export type CommentInput = z.infer<typeof commentInputSchema>;
+export type CommentFieldName = keyof z.input<typeof commentInputSchema>;
+
+/** The comment form's fields; a field left out altogether reads as blank, so it is missing too. */
+export const COMMENT_FIELDS: CommentFieldName[] = ["authorName", "authorEmail", "content", "parentCommentId", "imageUrl", "videoUrl"];
+export const REQUIRED_COMMENT_FIELDS = ["authorName", "authorEmail", "content"] as const;
+
+/** What posting a comment answers the form: the spec's toasts are chosen from it. */
+export type PostCommentResult = { ok: true } | Refusal<CommentFieldName>;

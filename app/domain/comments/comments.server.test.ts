@@ -2,8 +2,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { articles, comments, media } from "~/db/schema";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { commentInputSchema } from "./comments.schema";
-import { COMMENT_POST_LIMIT, CommentError, countArticleComments, createComment, listArticleComments, postComment } from "./comments.server";
+import { AppError } from "~/lib/app-error";
+import { formValues, refuse } from "~/lib/forms";
+import { COMMENT_FIELDS, commentInputSchema } from "./comments.schema";
+import { COMMENT_POST_LIMIT, countArticleComments, createComment, listArticleComments, postComment } from "./comments.server";
 import { createLogger } from "~/lib/logger.server";
 
 let t: TestDatabase;
@@ -46,7 +48,7 @@ describe("comments", () => {
     const top = await createComment(t.db, articleId, input());
     const reply = await createComment(t.db, articleId, input({ parentCommentId: top.id }));
     const attempt = createComment(t.db, articleId, input({ parentCommentId: reply.id }));
-    await expect(attempt).rejects.toBeInstanceOf(CommentError);
+    await expect(attempt).rejects.toBeInstanceOf(AppError);
     await expect(attempt).rejects.toMatchObject({ status: 400, message: expect.stringContaining("one level deep") });
   });
 
@@ -108,6 +110,18 @@ describe("comments", () => {
 
 describe("posting a comment from the form's fields", () => {
   const log = createLogger("silent");
+  /** What POST /api/articles/:slug/comments answers a form with these fields (absent ones left out). */
+  async function post(slug: string, sent: Record<string, string>, clientIp?: string) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(sent)) form.set(name, value);
+    try {
+      await postComment(t.db, log, slug, formValues(form, COMMENT_FIELDS), clientIp);
+      return { status: 201, result: { ok: true } };
+    } catch (error) {
+      const answer = refuse(error);
+      return { status: answer.init?.status, result: answer.data };
+    }
+  }
   const fields = { authorName: " Bo ", authorEmail: "bo@example.org", content: "Posted through the form" };
   let formArticleId = "";
   beforeAll(async () => {
@@ -116,47 +130,55 @@ describe("posting a comment from the form's fields", () => {
   });
 
   it("saves a valid comment and answers 201 ok", async () => {
-    expect(await postComment(t.db, log, "form-article", fields)).toEqual({ status: 201, result: { ok: true } });
+    expect(await post("form-article", fields)).toEqual({ status: 201, result: { ok: true } });
     const { threads } = await listArticleComments(t.db, formArticleId);
     expect(threads[0]).toMatchObject({ authorName: "Bo", content: "Posted through the form" });
   });
 
   it("a blank field answers 400 with the spec's missing-fields flag, and nothing is saved", async () => {
     const before = (await t.db.select().from(comments)).length;
-    expect(await postComment(t.db, log, "form-article", { ...fields, content: "   " })).toEqual({
+    expect(await post("form-article", { ...fields, content: "   " })).toEqual({
       status: 400,
-      result: { ok: false, error: "Please fill in all required fields.", missingFields: true },
+      result: { ok: false, code: "missing_fields", error: "Please fill in all required fields.", fieldErrors: { content: "Please fill in all required fields." } },
     });
     expect((await t.db.select().from(comments)).length).toBe(before);
   });
 
   it.each(["authorName", "authorEmail", "content"])("a form without the %s field at all gets the same missing-fields answer", async (left) => {
     const { [left as keyof typeof fields]: _, ...rest } = fields;
-    expect(await postComment(t.db, log, "form-article", rest)).toEqual({
+    expect(await post("form-article", rest)).toMatchObject({
       status: 400,
-      result: { ok: false, error: "Please fill in all required fields.", missingFields: true },
+      result: { ok: false, code: "missing_fields", error: "Please fill in all required fields.", fieldErrors: { [left]: "Please fill in all required fields." } },
     });
   });
 
   it("an address may post 30 comments an hour; the next is refused with 429 and saved nowhere", async () => {
     for (let i = 0; i < COMMENT_POST_LIMIT.max; i++) {
-      expect((await postComment(t.db, log, "form-article", { ...fields, content: `Comment ${i}` }, "192.0.2.77")).status).toBe(201);
+      expect((await post("form-article", { ...fields, content: `Comment ${i}` }, "192.0.2.77")).status).toBe(201);
     }
     const before = (await t.db.select().from(comments)).length;
-    expect(await postComment(t.db, log, "form-article", fields, "192.0.2.77")).toEqual({
+    expect(await post("form-article", fields, "192.0.2.77")).toEqual({
       status: 429,
-      result: { ok: false, error: "You have posted many comments in a short time. Try again in 60 minutes." },
+      result: { ok: false, code: "rate_limited", error: "You have posted many comments in a short time. Try again in 60 minutes.", fieldErrors: {} },
     });
     expect((await t.db.select().from(comments)).length).toBe(before);
-    expect((await postComment(t.db, log, "form-article", fields, "192.0.2.78")).status).toBe(201);
+    expect((await post("form-article", fields, "192.0.2.78")).status).toBe(201);
   });
 
   it("an unknown article answers 404 and a reply to a reply 400, each with a message for the toast", async () => {
-    expect(await postComment(t.db, log, "no-such-article", fields)).toEqual({ status: 404, result: { ok: false, error: "That article no longer exists." } });
+    expect(await post("no-such-article", fields)).toEqual({
+      status: 404,
+      result: { ok: false, code: "not_found", error: "That article no longer exists.", fieldErrors: {} },
+    });
     const top = await createComment(t.db, formArticleId, input({ content: "top" }));
     const reply = await createComment(t.db, formArticleId, input({ content: "reply", parentCommentId: top.id }));
-    const answer = await postComment(t.db, log, "form-article", { ...fields, parentCommentId: reply.id });
+    const answer = await post("form-article", { ...fields, parentCommentId: reply.id });
     expect(answer.status).toBe(400);
-    expect(answer.result).toEqual({ ok: false, error: "Replies can only be one level deep: reply to the original comment instead." });
+    expect(answer.result).toEqual({
+      ok: false,
+      code: "invalid_input",
+      error: "Replies can only be one level deep: reply to the original comment instead.",
+      fieldErrors: {},
+    });
   });
 });

@@ -1,10 +1,21 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articles, comments, media } from "~/db/schema";
-import { isSlug } from "~/lib/slugs";
+import { AppError, isAppError } from "~/lib/app-error";
+import { MISSING_FIELDS, parseForm } from "~/lib/forms";
 import type { Logger } from "~/lib/logger.server";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
-import { COMMENT_FAILED, COMMENT_THREADS_PER_PAGE, commentInputSchema, MISSING_FIELDS, type CommentInput } from "./comments.schema";
+import { isSlug } from "~/lib/slugs";
+import {
+  COMMENT_FAILED,
+  COMMENT_THREADS_PER_PAGE,
+  commentInputSchema,
+  REQUIRED_COMMENT_FIELDS,
+  type CommentFieldName,
+  type CommentInput,
+} from "./comments.schema";
+
+const articleGone = () => new AppError("not_found", "That article no longer exists.");
 
 /** What a public page may show of a comment: never the author's e-mail. */
 export interface PublicComment {
@@ -91,15 +102,6 @@ async function withReplies(db: Db, articleId: string, topLevel: PublicComment[])
   return topLevel.map((c) => ({ ...c, replies: byParent.get(c.id) ?? [] }));
 }
 
-export class CommentError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 async function assertStoredMedia(db: Db, url: string | undefined, bucket: "images" | "videos") {
   if (!url) return;
   const name = decodeURIComponent(url.slice(`/media/${bucket}/`.length));
@@ -110,7 +112,7 @@ async function assertStoredMedia(db: Db, url: string | undefined, bucket: "image
     .limit(1);
   const kind = bucket === "images" ? "image/" : "video/";
   if (!row || !row.contentType.startsWith(kind)) {
-    throw new CommentError(400, "The attachment was not found. Please upload it again.");
+    throw new AppError("invalid_media", "The attachment was not found. Please upload it again.");
   }
 }
 
@@ -120,15 +122,15 @@ async function assertStoredMedia(db: Db, url: string | undefined, bucket: "image
  */
 export async function createComment(db: Db, articleId: string, input: CommentInput): Promise<PublicComment> {
   const [article] = await db.select({ id: articles.id }).from(articles).where(eq(articles.id, articleId)).limit(1);
-  if (!article) throw new CommentError(404, "That article no longer exists.");
+  if (!article) throw articleGone();
   if (input.parentCommentId) {
     const [parent] = await db
       .select({ articleId: comments.articleId, parentCommentId: comments.parentCommentId })
       .from(comments)
       .where(eq(comments.id, input.parentCommentId))
       .limit(1);
-    if (!parent || parent.articleId !== articleId) throw new CommentError(400, "The comment you are replying to no longer exists.");
-    if (parent.parentCommentId) throw new CommentError(400, "Replies can only be one level deep: reply to the original comment instead.");
+    if (!parent || parent.articleId !== articleId) throw new AppError("invalid_input", "The comment you are replying to no longer exists.");
+    if (parent.parentCommentId) throw new AppError("invalid_input", "Replies can only be one level deep: reply to the original comment instead.");
   }
   await assertStoredMedia(db, input.imageUrl, "images");
   await assertStoredMedia(db, input.videoUrl, "videos");
@@ -147,9 +149,6 @@ export async function createComment(db: Db, articleId: string, input: CommentInp
   return row!;
 }
 
-/** What posting a comment answers the form: the spec's toasts are chosen from it. */
-export type PostCommentResult = { ok: true } | { ok: false; error: string; missingFields?: boolean };
-
 /** Anyone may comment: an address may post this many comments and replies an hour. */
 export const COMMENT_POST_LIMIT: LimitRule = {
   bucket: "comment",
@@ -160,35 +159,31 @@ export const COMMENT_POST_LIMIT: LimitRule = {
 
 /**
  * Posts a comment from the fields a form sent to the article with this slug: the per-address limit
- * (when `clientIp` is given), validation, the one-level reply rule and attachment checks, answered as
- * a result and an HTTP status.
+ * (when `clientIp` is given), validation, the one-level reply rule and attachment checks. Throws an
+ * AppError for every refusal (the routes answer it with refuse); an unexpected failure is logged and
+ * refused as the spec's "Failed to post comment".
  */
 export async function postComment(
   db: Db,
   log: Logger,
   articleSlug: string,
-  fields: Record<string, unknown>,
+  values: Record<CommentFieldName, string>,
   clientIp?: string,
-): Promise<{ status: number; result: PostCommentResult }> {
+): Promise<void> {
   const [article] = isSlug(articleSlug)
     ? await db.select({ id: articles.id }).from(articles).where(eq(articles.slug, articleSlug)).limit(1)
     : [];
-  if (!article) return { status: 404, result: { ok: false, error: "That article no longer exists." } };
+  if (!article) throw articleGone();
   if (clientIp !== undefined) {
     const allowance = await takeAllowance(db, COMMENT_POST_LIMIT, clientIp);
-    if (allowance.limited) return { status: 429, result: { ok: false, error: allowance.message } };
+    if (allowance.limited) throw new AppError("rate_limited", allowance.message);
   }
-  const parsed = commentInputSchema.safeParse(fields);
-  if (!parsed.success) {
-    const message = parsed.error.issues[0]!.message;
-    return { status: 400, result: { ok: false, error: message, missingFields: message === MISSING_FIELDS.description } };
-  }
+  const input = parseForm(commentInputSchema, values, { required: REQUIRED_COMMENT_FIELDS, missingMessage: MISSING_FIELDS.commentDescription });
   try {
-    await createComment(db, article.id, parsed.data);
-    return { status: 201, result: { ok: true } };
+    await createComment(db, article.id, input);
   } catch (error) {
-    if (error instanceof CommentError) return { status: error.status, result: { ok: false, error: error.message } };
+    if (isAppError(error)) throw error;
     log.error({ err: error }, "could not save a comment");
-    return { status: 500, result: { ok: false, error: COMMENT_FAILED } };
+    throw new AppError("server_error", COMMENT_FAILED, { cause: error });
   }
 }

@@ -1,25 +1,30 @@
 import { data } from "react-router";
+import { COMMENT_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
+import { postComment } from "~/domain/comments/comments.server";
+import { AppError } from "~/lib/app-error";
 import { clientIpOf } from "~/lib/client-address.server";
-import { postComment, type PostCommentResult } from "~/domain/comments/comments.server";
+import { formValues, refuse } from "~/lib/forms";
 import type { Route } from "./+types/article-comments";
 
 /**
  * POST /api/articles/:slug/comments — the comment form's request (a form body). Answers
- * { ok: true } with 201, or { ok: false, error } with the status, so every failure reaches the
+ * { ok: true } with 201, or a refusal ({ ok: false, code, error }) with its status, so every failure reaches the
  * form as a toast instead of replacing the article with an error page.
  */
 export async function action({ params, request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return data({ ok: false, error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
-  let form: FormData;
+  if (request.method !== "POST") return loader();
+  const noStore = { "Cache-Control": "no-store" };
   try {
-    form = await request.formData();
-  } catch {
-    return data<PostCommentResult>({ ok: false, error: "Send the comment as a form." }, { status: 415 });
+    const form = await request.formData().catch((cause: unknown) => {
+      throw new AppError("unsupported_type", "Send the comment as a form.", { cause });
+    });
+    await postComment(context.db, context.log, params.slug, formValues(form, COMMENT_FIELDS), clientIpOf(request));
+    return data<PostCommentResult>({ ok: true }, { status: 201, headers: noStore });
+  } catch (error) {
+    return refuse(error, undefined, { headers: noStore });
   }
-  const { status, result } = await postComment(context.db, context.log, params.slug, Object.fromEntries(form), clientIpOf(request));
-  return data(result, { status, headers: { "Cache-Control": "no-store" } });
 }
 
 export function loader() {
-  return data({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  return refuse(new AppError("method_not_allowed", "Method not allowed"), undefined, { headers: { Allow: "POST" } });
 }

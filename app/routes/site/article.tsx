@@ -2,15 +2,17 @@ import { Eye } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, Link } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
-import type { NoScriptCommentOutcome } from "~/components/comments/comment-form";
 import { CommentsSection } from "~/components/comments/comment-thread";
 import { RouteError } from "~/components/not-found";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
-import { clientIpOf } from "~/lib/client-address.server";
 import { getArticleBySlug } from "~/domain/articles/articles.server";
+import { COMMENT_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
 import { countArticleComments, listArticleComments, postComment } from "~/domain/comments/comments.server";
+import { AppError } from "~/lib/app-error";
+import { clientIpOf } from "~/lib/client-address.server";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
+import { formValues, refuse } from "~/lib/forms";
 import { imageSrcSet } from "~/lib/image-variants";
 import { pageMeta } from "~/lib/page-meta";
 import { VIEW_EVENT } from "~/lib/page-view-event";
@@ -35,13 +37,16 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 /** A comment posted without JavaScript (the form's plain POST); with it, the form uses /api/articles/:slug/comments. */
 export async function action({ params, request, context }: Route.ActionArgs) {
   const form = await request.formData();
-  if (form.get("intent") !== "comment") return data<NoScriptCommentOutcome>({ ok: false, error: "Unknown action." }, { status: 400 });
-  const fields = Object.fromEntries(form);
-  const { status, result } = await postComment(context.db, context.log, params.slug, fields, clientIpOf(request));
-  if (result.ok) return data<NoScriptCommentOutcome>(result, { status });
-  // Refused: the form comes back with what the reader typed (this answer goes to them alone).
-  const typed = (name: string) => (typeof fields[name] === "string" ? (fields[name] as string) : "");
-  return data<NoScriptCommentOutcome>({ ...result, values: { authorName: typed("authorName"), authorEmail: typed("authorEmail"), content: typed("content") } }, { status });
+  const values = formValues(form, COMMENT_FIELDS);
+  try {
+    if (form.get("intent") !== "comment") throw new AppError("invalid_input", "Unknown action.");
+    await postComment(context.db, context.log, params.slug, values, clientIpOf(request));
+    return data<PostCommentResult>({ ok: true }, { status: 201 });
+  } catch (error) {
+    // Refused: the form comes back with what the reader typed (this answer goes to them alone).
+    const { authorName, authorEmail, content } = values;
+    return refuse(error, { authorName, authorEmail, content });
+  }
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => {
