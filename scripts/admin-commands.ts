@@ -1,6 +1,5 @@
 import type { Db } from "../app/db/client.server";
 import {
-  AccountError,
   createPasswordAccount,
   findUserByEmail,
   generatePassword,
@@ -10,6 +9,7 @@ import {
   revokeAdmin,
 } from "../app/domain/accounts/accounts.server";
 import type { Auth } from "../app/domain/accounts/auth.server";
+import { AppError, isAppError } from "../app/lib/app-error";
 
 export const USAGE = `Usage: npm run admin -- <command>
 
@@ -37,9 +37,10 @@ export interface ParsedCommand {
   password?: string;
 }
 
-export class UsageError extends Error {}
+/** A malformed command line: an "invalid_input" AppError with a message for people. */
+const usageError = (message: string) => new AppError("invalid_input", message);
 
-/** Parses the arguments after `npm run admin --`; throws UsageError with a message for people. */
+/** Parses the arguments after `npm run admin --`; throws an "invalid_input" AppError with a message for people. */
 export function parseAdminArgs(argv: string[]): ParsedCommand {
   const [command, ...rest] = argv;
   if (!command || command === "help" || command === "--help" || command === "-h") return { command: "help" };
@@ -48,30 +49,30 @@ export function parseAdminArgs(argv: string[]): ParsedCommand {
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     if (arg === "--password") {
-      if (command !== "create") throw new UsageError(`--password is only accepted by "create".`);
+      if (command !== "create") throw usageError(`--password is only accepted by "create".`);
       const value = rest[++i];
-      if (value === undefined) throw new UsageError("--password needs a value.");
+      if (value === undefined) throw usageError("--password needs a value.");
       password = value;
     } else if (arg.startsWith("--password=")) {
-      if (command !== "create") throw new UsageError(`--password is only accepted by "create".`);
+      if (command !== "create") throw usageError(`--password is only accepted by "create".`);
       password = arg.slice("--password=".length);
     } else if (arg.startsWith("--")) {
-      throw new UsageError(`Unknown option ${arg}.`);
+      throw usageError(`Unknown option ${arg}.`);
     } else {
       positional.push(arg);
     }
   }
   switch (command) {
     case "list":
-      if (positional.length) throw new UsageError(`"list" takes no arguments.`);
+      if (positional.length) throw usageError(`"list" takes no arguments.`);
       return { command };
     case "create":
     case "grant":
     case "revoke":
-      if (positional.length !== 1) throw new UsageError(`"${command}" needs exactly one e-mail address.`);
+      if (positional.length !== 1) throw usageError(`"${command}" needs exactly one e-mail address.`);
       return { command, email: positional[0], password };
     default:
-      throw new UsageError(`Unknown command "${command}".`);
+      throw usageError(`Unknown command "${command}".`);
   }
 }
 
@@ -126,9 +127,10 @@ export async function runAdminCommand(parsed: ParsedCommand, services: { db: Db;
       }
     }
   } catch (error) {
-    if (error instanceof AccountError) {
+    if (isAppError(error)) {
       io.err(`Error: ${error.message}`);
-      return error.code === "invalid_email" || error.code === "invalid_password" ? EXIT_USAGE : EXIT_REFUSED;
+      // A malformed e-mail or password is a usage problem; an unknown or existing account a refusal.
+      return error.code === "invalid_input" ? EXIT_USAGE : EXIT_REFUSED;
     }
     throw error;
   }

@@ -9,7 +9,7 @@ import { createMailer } from "../app/lib/mail.server";
 import { findRunningPostgres, startEmbeddedPostgres, type EmbeddedDatabase } from "../server/embedded-db";
 import { migrateDatabase } from "../server/migrate";
 import { loadSecrets } from "../server/secrets";
-import { EXIT_USAGE, parseAdminArgs, runAdminCommand, USAGE, UsageError, type ParsedCommand } from "./admin-commands";
+import { EXIT_USAGE, parseAdminArgs, runAdminCommand, USAGE, type ParsedCommand } from "./admin-commands";
 
 // `npm run admin -- create|grant|revoke|list`: account administration against the server's own
 // database, also while the server runs (a running embedded PostgreSQL is joined, not started twice).
@@ -21,7 +21,7 @@ async function main(): Promise<number> {
   try {
     parsed = parseAdminArgs(process.argv.slice(2));
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!isAppError(error, "invalid_input")) throw error;
     io.err(`Error: ${error.message}\n`);
     io.err(USAGE);
     return EXIT_USAGE;

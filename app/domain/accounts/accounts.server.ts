@@ -3,29 +3,19 @@ import { verifyPassword } from "better-auth/crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { account, user, userRoles } from "~/db/schema";
-import { defaultNameFor, type Auth } from "~/domain/accounts/auth.server";
+import { AppError, isAppError } from "~/lib/app-error";
+import { defaultNameFor, type Auth } from "./auth.server";
 import { ADMIN_ROLE, accountEmailSchema, accountPasswordSchema } from "./accounts.schema";
-
-/** An expected problem with an account operation: `code` for programs, `message` for people. */
-export class AccountError extends Error {
-  constructor(
-    readonly code: "invalid_email" | "invalid_password" | "unknown_user" | "already_exists",
-    message: string,
-  ) {
-    super(message);
-    this.name = "AccountError";
-  }
-}
 
 export function normalizeEmail(input: string): string {
   const parsed = accountEmailSchema.safeParse(input);
-  if (!parsed.success) throw new AccountError("invalid_email", `"${input}" is not a valid e-mail address.`);
+  if (!parsed.success) throw new AppError("invalid_input", `"${input}" is not a valid e-mail address.`, { field: "email" });
   return parsed.data;
 }
 
 function checkPassword(password: string): void {
   const parsed = accountPasswordSchema.safeParse(password);
-  if (!parsed.success) throw new AccountError("invalid_password", `The password ${parsed.error.issues[0]!.message}.`);
+  if (!parsed.success) throw new AppError("invalid_input", `The password ${parsed.error.issues[0]!.message}.`, { field: "password" });
 }
 
 /** True when user_roles holds (userId, 'admin'). Read on every request: a grant or revoke counts at once. */
@@ -49,7 +39,7 @@ export async function findUserByEmail(db: Db, email: string) {
 
 async function requireUserByEmail(db: Db, email: string) {
   const found = await findUserByEmail(db, email);
-  if (!found) throw new AccountError("unknown_user", `No account with the e-mail address ${normalizeEmail(email)}.`);
+  if (!found) throw new AppError("not_found", `No account with the e-mail address ${normalizeEmail(email)}.`);
   return found;
 }
 
@@ -106,7 +96,7 @@ export function generatePassword(): string {
 export async function createPasswordAccount(auth: Auth, db: Db, email: string, password: string) {
   const normalized = normalizeEmail(email);
   checkPassword(password);
-  if (await findUserByEmail(db, normalized)) throw new AccountError("already_exists", `An account with the e-mail address ${normalized} already exists.`);
+  if (await findUserByEmail(db, normalized)) throw new AppError("already_exists", `An account with the e-mail address ${normalized} already exists.`);
   const ctx = await auth.$context;
   const hash = await ctx.password.hash(password);
   const created = await ctx.internalAdapter.createUser(
@@ -129,7 +119,7 @@ export async function ensureAdminAccount(auth: Auth, db: Db, email: string, pass
       created = true;
     } catch (error) {
       // Another process starting at the same moment may have created it first.
-      if (!(error instanceof AccountError && error.code === "already_exists") && !(await findUserByEmail(db, email))) throw error;
+      if (!isAppError(error, "already_exists") && !(await findUserByEmail(db, email))) throw error;
     }
   }
   // An account someone else signed up with this address (before the operator set ADMIN_EMAIL) must

@@ -4,13 +4,13 @@ import { isForeignKeyViolation, isUniqueViolation } from "~/db/pg-errors";
 import { articles, categories, DEFAULT_AUTHOR_NAME } from "~/db/schema";
 import { AppError, isAppError } from "~/lib/app-error";
 import { formValues, parseForm } from "~/lib/forms";
+import { isUuid } from "~/lib/ids";
 import type { Bucket, Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
 import {
   ARTICLE_FIELDS,
   ARTICLE_SLUG_TAKEN,
   articleInputSchema,
-  isUuid,
   REQUIRED_ARTICLE_FIELDS,
   type ArticleFieldName,
   type ArticleInput,

@@ -1,15 +1,9 @@
 import { z } from "zod";
 import type { Refusal } from "~/lib/forms";
+import { isUuid } from "~/lib/ids";
 import { slugSchema } from "~/lib/slugs";
 
 export const ARTICLE_SLUG_TAKEN = "This slug is already used by another article.";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True when the text is a UUID (anything else can never name a row, so it is refused before the database sees it). */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
 
 /** An optional text field: blank (after trimming) becomes null. */
 const optionalText = (max: number, label: string) =>

@@ -2,7 +2,7 @@ import { and, asc, count, eq, ne } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/pg-errors";
 import { articles, categories } from "~/db/schema";
-import { isUuid } from "~/domain/articles/articles.schema";
+import { isUuid } from "~/lib/ids";
 import { AppError } from "~/lib/app-error";
 import type { CategoryFieldName, CategoryInput } from "./categories.schema";
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { articles, comments } from "~/db/schema";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { CommentNotFoundError, deleteComment, listCommentsForModeration } from "./comment-moderation.server";
+import { deleteComment, listCommentsForModeration } from "./comment-moderation.server";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -38,8 +38,8 @@ describe("comment moderation", () => {
 
     await deleteComment(t.db, older!.id);
     expect((await listCommentsForModeration(t.db, 1, 50)).total).toBe(0);
-    await expect(deleteComment(t.db, older!.id)).rejects.toBeInstanceOf(CommentNotFoundError);
-    await expect(deleteComment(t.db, "not-a-uuid")).rejects.toBeInstanceOf(CommentNotFoundError);
+    await expect(deleteComment(t.db, older!.id)).rejects.toMatchObject({ code: "not_found", status: 404 });
+    await expect(deleteComment(t.db, "not-a-uuid")).rejects.toMatchObject({ code: "not_found", status: 404 });
   });
 
   it("pages hold at most the page size", async () => {

@@ -1,7 +1,8 @@
 import { count, desc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articles, comments } from "~/db/schema";
-import { isUuid } from "~/domain/articles/articles.schema";
+import { isUuid } from "~/lib/ids";
+import { AppError } from "~/lib/app-error";
 
 export interface ModeratedComment {
   id: string;
@@ -48,18 +49,11 @@ export async function listCommentsForModeration(db: Db, page: number, pageSize: 
   };
 }
 
-export class CommentNotFoundError extends Error {
-  readonly code = "not_found";
-  readonly status = 404;
-  constructor() {
-    super("This comment no longer exists.");
-    this.name = "CommentNotFoundError";
-  }
-}
+const commentGone = () => new AppError("not_found", "This comment no longer exists.");
 
 /** Deletes a comment by id; its replies go with it (foreign key ON DELETE CASCADE). */
 export async function deleteComment(db: Db, id: string): Promise<void> {
-  if (!isUuid(id)) throw new CommentNotFoundError();
+  if (!isUuid(id)) throw commentGone();
   const deleted = await db.delete(comments).where(eq(comments.id, id)).returning({ id: comments.id });
-  if (deleted.length === 0) throw new CommentNotFoundError();
+  if (deleted.length === 0) throw commentGone();
 }

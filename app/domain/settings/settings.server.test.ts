@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, test } from "vitest";
 import { media, websiteSettings } from "~/db/schema";
 import { createTestDatabase } from "../../../tests/setup/test-database";
 import { settingsFormSchema, type SettingsFormInput } from "./settings.schema";
-import { getSettings, SettingsError, updateSettings } from "./settings.server";
+import { AppError } from "~/lib/app-error";
+import { getSettings, updateSettings } from "./settings.server";
 
 const { db, pool } = await createTestDatabase();
 
@@ -85,8 +86,8 @@ describe("updateSettings", () => {
   test("a logo that is not a stored upload is refused and nothing changes", async () => {
     await db.insert(websiteSettings).values({ id: 1, siteName: "Before" });
     const error = await updateSettings(db, settingsFormSchema.parse({ ...valid, logoUrl: "/media/images/9-missing.png" })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SettingsError);
-    expect((error as SettingsError).fieldErrors).toEqual({ logoUrl: "Logo must be an image uploaded here" });
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).fieldErrors).toEqual({ logoUrl: "Logo must be an image uploaded here" });
     expect((await getSettings(db)).siteName).toBe("Before");
   });
 
@@ -100,7 +101,7 @@ describe("updateSettings", () => {
       db,
       settingsFormSchema.parse({ ...valid, faviconUrl: "/media/images/2-photo.jpg", logoUrl: "/media/images/3-anim.gif" }),
     ).catch((e: unknown) => e);
-    expect((error as SettingsError).fieldErrors).toEqual({
+    expect((error as AppError).fieldErrors).toEqual({
       faviconUrl: "Only ICO and PNG favicons are accepted.",
       logoUrl: "Only JPEG, PNG, SVG and WebP logos are accepted.",
     });

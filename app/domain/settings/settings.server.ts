@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { media, websiteSettings, type WebsiteSettings } from "~/db/schema";
+import { AppError } from "~/lib/app-error";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
 import { DEFAULT_SETTINGS, type SettingsUpdate } from "./settings.schema";
 
@@ -44,13 +45,6 @@ export function publicSettings(settings: WebsiteSettings, envAdClientId?: string
 }
 export type PublicSettings = ReturnType<typeof publicSettings>;
 
-/** Why a settings save was refused, field by field (server-only checks beyond the form schema). */
-export class SettingsError extends Error {
-  constructor(readonly fieldErrors: Partial<Record<keyof SettingsUpdate, string>>) {
-    super(Object.values(fieldErrors)[0] ?? "The settings could not be saved.");
-  }
-}
-
 /**
  * Saves the Website Settings form. Logo and favicon must be images uploaded here (a row in `media`).
  * The row's trigger announces the change, which clears every process's page cache.
@@ -74,7 +68,8 @@ export async function updateSettings(db: Db, input: SettingsUpdate): Promise<Web
     // The kinds the logo and favicon uploads accept (an SVG logo is stored rasterised, as PNG).
     else if (!UPLOAD_RULES[kind].types.some((type) => type.mime === row.contentType)) fieldErrors[field] = UPLOAD_RULES[kind].wrongTypeMessage;
   }
-  if (Object.keys(fieldErrors).length > 0) throw new SettingsError(fieldErrors);
+  const refused = Object.values(fieldErrors);
+  if (refused.length > 0) throw new AppError<keyof SettingsUpdate>("invalid_input", refused[0]!, { fieldErrors });
 
   const values = { ...input, updatedAt: new Date() };
   const [row] = await db

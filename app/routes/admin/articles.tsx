@@ -12,7 +12,7 @@ import { requireAdmin } from "~/domain/accounts/guard.server";
 import { deleteArticle, listAdminArticles } from "~/domain/articles/article-admin.server";
 import { formatCardDate } from "~/lib/dates";
 import { AppError } from "~/lib/app-error";
-import { refuse, type Refusal } from "~/lib/forms";
+import { formValues, refuse, type Refusal } from "~/lib/forms";
 import { pageMeta } from "~/lib/page-meta";
 import type { Route } from "./+types/articles";
 
@@ -46,11 +46,9 @@ export type ArticleListActionData = { ok: true; intent: "delete" } | Refusal;
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
-  const form = await request.formData();
-  const intent = form.get("intent");
-  const id = form.get("id");
+  const { intent, id } = formValues(await request.formData(), ["intent", "id"]);
   try {
-    if (intent !== "delete" || typeof id !== "string") throw new AppError("invalid_input", "Unknown action.");
+    if (intent !== "delete" || !id) throw new AppError("invalid_input", "Unknown action.");
     await deleteArticle(context.db, id);
   } catch (error) {
     return refuse(error);

@@ -27,10 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const id = String(form.get("id") ?? "");
-  const values = formValues(form, CATEGORY_FIELDS);
+  const { intent, id, ...values } = formValues(await request.formData(), ["intent", "id", ...CATEGORY_FIELDS]);
   try {
     if (intent === "delete") {
       await deleteCategory(context.db, id);

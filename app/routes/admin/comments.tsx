@@ -7,8 +7,10 @@ import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { requireAdmin } from "~/domain/accounts/guard.server";
-import { CommentNotFoundError, deleteComment, listCommentsForModeration } from "~/domain/comments/comment-moderation.server";
+import { deleteComment, listCommentsForModeration } from "~/domain/comments/comment-moderation.server";
 import { formatCommentDate } from "~/lib/dates";
+import { AppError } from "~/lib/app-error";
+import { formValues, refuse, type Refusal } from "~/lib/forms";
 import { pageMeta } from "~/lib/page-meta";
 import type { Route } from "./+types/comments";
 
@@ -32,20 +34,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type CommentActionData = { ok: true } | { ok: false; error: string };
+type CommentActionData = { ok: true } | Refusal;
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
-  const form = await request.formData();
-  const id = form.get("id");
-  if (form.get("intent") !== "delete" || typeof id !== "string") {
-    return data<CommentActionData>({ ok: false, error: "Unknown action." }, { status: 400 });
-  }
+  const { intent, id } = formValues(await request.formData(), ["intent", "id"]);
   try {
+    if (intent !== "delete" || !id) throw new AppError("invalid_input", "Unknown action.");
     await deleteComment(context.db, id);
   } catch (error) {
-    if (error instanceof CommentNotFoundError) return data<CommentActionData>({ ok: false, error: error.message }, { status: 404 });
-    throw error;
+    return refuse(error);
   }
   context.log.info({ commentId: id }, "comment deleted by an admin");
   return data<CommentActionData>({ ok: true });

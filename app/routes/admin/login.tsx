@@ -5,6 +5,8 @@ import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import { handleAuthRequest } from "~/domain/accounts/auth-handler.server";
 import { getSessionUser } from "~/domain/accounts/guard.server";
+import { CLIENT_IP_HEADER } from "~/lib/client-address.server";
+import { formValues, MISSING_FIELDS } from "~/lib/forms";
 import { pageMeta } from "~/lib/page-meta";
 import type { Route } from "./+types/login";
 
@@ -35,14 +37,15 @@ type Mode = "signIn" | "signUp";
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const mode: Mode = form.get("mode") === "signUp" ? "signUp" : "signIn";
-  const email = String(form.get("email") ?? "").trim();
-  const password = String(form.get("password") ?? "");
+  const fields = formValues(form, ["email", "password"]);
+  const email = fields.email.trim();
+  const password = fields.password;
   const noStore = { "Cache-Control": "no-store" };
   if (!email || !password) {
-    return data({ mode, title: "Missing fields", message: "Please enter both email and password", ok: false }, { status: 400, headers: noStore });
+    return data({ mode, title: MISSING_FIELDS.title, message: MISSING_FIELDS.loginDescription, ok: false }, { status: 400, headers: noStore });
   }
   const headers = new Headers({ "content-type": "application/json" });
-  for (const name of ["cookie", "origin", "referer", "user-agent", "x-frontpage-client-ip"]) {
+  for (const name of ["cookie", "origin", "referer", "user-agent", CLIENT_IP_HEADER]) {
     const value = request.headers.get(name);
     if (value) headers.set(name, value);
   }
@@ -92,7 +95,7 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!email.trim() || !password) {
-      toast.error("Missing fields", "Please enter both email and password");
+      toast.error(MISSING_FIELDS.title, MISSING_FIELDS.loginDescription);
       return;
     }
     setSubmitting(true);

@@ -12,9 +12,10 @@ import {
   SETTINGS_FIELDS,
   settingsFormSchema,
   type SettingsField,
-  type SettingsFormInput,
 } from "~/domain/settings/settings.schema";
-import { getSettings, SettingsError, updateSettings } from "~/domain/settings/settings.server";
+import { getSettings, updateSettings } from "~/domain/settings/settings.server";
+import { AppError, isAppError } from "~/lib/app-error";
+import { formValues, parseForm, refuse, type Refusal } from "~/lib/forms";
 import { pageMeta } from "~/lib/page-meta";
 import type { Route } from "./+types/settings";
 
@@ -33,7 +34,7 @@ const TABS = [
 type TabValue = (typeof TABS)[number]["value"];
 
 type FieldErrors = Partial<Record<SettingsField, string>>;
-type ActionResult = { ok: true } | { ok: false; error: string; fieldErrors: FieldErrors };
+type ActionResult = { ok: true } | Refusal<SettingsField>;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
@@ -44,44 +45,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data({ values }, { headers: { "Cache-Control": "no-store" } });
 }
 
-/** The form's fields as strings (a missing field is empty, anything else is refused by the schema). */
-function readForm(form: FormData): SettingsFormInput {
-  return Object.fromEntries(
-    SETTINGS_FIELDS.map((key) => {
-      const value = form.get(key);
-      return [key, typeof value === "string" ? value : ""];
-    }),
-  ) as SettingsFormInput;
-}
-
-function firstErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) {
-    const key = issue.path[0] as SettingsField;
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
   const noStore = { "Cache-Control": "no-store" };
-  const parsed = settingsFormSchema.safeParse(readForm(await request.formData()));
-  if (!parsed.success) {
-    const fieldErrors = firstErrors(parsed.error.issues);
-    return data<ActionResult>({ ok: false, error: parsed.error.issues[0].message, fieldErrors }, { status: 400, headers: noStore });
-  }
   try {
-    await updateSettings(context.db, parsed.data);
+    await updateSettings(context.db, parseForm(settingsFormSchema, formValues(await request.formData(), SETTINGS_FIELDS)));
   } catch (error) {
-    if (error instanceof SettingsError) {
-      return data<ActionResult>({ ok: false, error: error.message, fieldErrors: error.fieldErrors }, { status: 400, headers: noStore });
+    if (!isAppError(error)) {
+      context.log.error({ err: error }, "settings save failed");
+      error = new AppError("server_error", "The settings could not be saved. Please try again.");
     }
-    context.log.error({ err: error }, "settings save failed");
-    return data<ActionResult>(
-      { ok: false, error: "The settings could not be saved. Please try again.", fieldErrors: {} },
-      { status: 500, headers: noStore },
-    );
+    return refuse(error, undefined, { headers: noStore });
   }
   return data<ActionResult>({ ok: true }, { headers: noStore });
 }
@@ -124,9 +98,11 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     // Same schema as the server: refuse early with the same messages; the server checks again.
-    const parsed = settingsFormSchema.safeParse(readForm(form));
-    if (!parsed.success) {
-      showProblem(firstErrors(parsed.error.issues), parsed.error.issues[0].message);
+    try {
+      parseForm(settingsFormSchema, formValues(form, SETTINGS_FIELDS));
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      showProblem(error.fieldErrors ?? {}, error.message);
       return;
     }
     setErrors({});

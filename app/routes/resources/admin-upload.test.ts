@@ -77,7 +77,7 @@ describe("POST /api/admin/uploads/:kind", () => {
   test("a file whose bytes are not an accepted type is refused with 415, whatever its name says", async () => {
     const answer = await upload("image", "<html><script>alert(1)</script></html>", "innocent.png", "image/png");
     expect(answer.status).toBe(415);
-    expect(answer.body).toEqual({ error: "Only JPEG, PNG, GIF and WebP images are accepted." });
+    expect(answer.body).toEqual({ ok: false, code: "unsupported_type", error: "Only JPEG, PNG, GIF and WebP images are accepted.", fieldErrors: {} });
     expect(await db.select().from(media)).toHaveLength(0);
   });
 
