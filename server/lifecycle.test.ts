@@ -7,7 +7,9 @@ import path from "node:path";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "../app/lib/app-error";
 import { startEmbeddedPostgres } from "./embedded-db";
+import { createLifecycle } from "./lifecycle";
 
 // The server's whole life as an operator sees it: a terminal's Ctrl-C (SIGINT to the whole process
 // group), a busy port, and PostgreSQL left behind by a killed process. Real processes, one data
@@ -73,8 +75,8 @@ function startServer(env: Record<string, string>): Server {
 
 async function waitForReady(server: Server): Promise<string> {
   for (const deadline = Date.now() + 80_000; Date.now() < deadline; ) {
-    const match = /Frontpage is ready on (http:\/\/localhost:\d+)/.exec(server.output());
-    if (match) return match[1]!.replace("localhost", "127.0.0.1");
+    const match = /Frontpage is ready: listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(server.output());
+    if (match) return match[1]!;
     if (server.child.exitCode !== null || server.child.signalCode !== null) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -263,5 +265,91 @@ describe.skipIf(process.platform !== "linux")("server lifecycle", () => {
       expect(lines()).toContain("PostgreSQL still has open sessions; asking it to end them");
       expect(postgresProcesses(dataDir)).toEqual([]);
     }, 60_000);
+  });
+});
+
+describe("the lifecycle's order (createLifecycle)", () => {
+  /** A lifecycle whose exit is recorded instead of ending the test process. */
+  function lifecycleForTest(graceMs = 50) {
+    const { log, entries } = recordingLoggerOf();
+    let exited: (code: number) => void = () => {};
+    const exit = new Promise<number>((resolve) => (exited = resolve));
+    const lifecycle = createLifecycle({ graceMs, exit: (code) => exited(code) });
+    lifecycle.useLogger(log);
+    return { lifecycle, exit, messages: () => entries().map((e) => e.msg) };
+  }
+
+  function recordingLoggerOf() {
+    const lines: string[] = [];
+    const log = pino({ level: "debug" }, { write: (line: string) => void lines.push(line) });
+    return { log, entries: () => lines.map((line) => JSON.parse(line) as { msg: string; level: number }) };
+  }
+
+  it("stops the steps last-registered first, then what it owns last (PostgreSQL), then exits 0", async () => {
+    const { lifecycle, exit } = lifecycleForTest();
+    const order: string[] = [];
+    await lifecycle.ownLast(Promise.resolve({ stop: async () => void order.push("postgres") }));
+    lifecycle.onShutdown("database pool", async () => void order.push("pool"));
+    lifecycle.onShutdown("view recorder", async () => void order.push("views"));
+    lifecycle.onShutdown("http server", async () => void order.push("http"));
+    void lifecycle.shutdown("SIGINT");
+    expect(await exit).toBe(0);
+    expect(order).toEqual(["http", "views", "pool", "postgres"]);
+    expect(lifecycle.shuttingDown).toBe(true);
+  });
+
+  it("a step that fails or hangs does not hold the others back", async () => {
+    const { lifecycle, exit, messages } = lifecycleForTest(10);
+    const order: string[] = [];
+    lifecycle.onShutdown("pool", async () => void order.push("pool"));
+    lifecycle.onShutdown("hangs", () => new Promise(() => {}));
+    lifecycle.onShutdown("fails", () => Promise.reject(new Error("step failed")));
+    void lifecycle.shutdown("SIGTERM");
+    expect(await exit).toBe(0);
+    expect(order).toEqual(["pool"]);
+    expect(messages()).toContain("error during shutdown");
+  }, 10_000);
+
+  it("a start that cannot go on says why in one line and exits 1, after stopping what it started", async () => {
+    const { lifecycle, exit, messages } = lifecycleForTest();
+    let poolEnded = false;
+    lifecycle.start(async () => {
+      lifecycle.onShutdown("database pool", async () => void (poolEnded = true));
+      throw new AppError("start_failed", "port 3000 is already in use (HOST 0.0.0.0): stop what runs there or set PORT to another port");
+    });
+    expect(await exit).toBe(1);
+    expect(poolEnded).toBe(true);
+    expect(messages()).toContain("port 3000 is already in use (HOST 0.0.0.0): stop what runs there or set PORT to another port");
+    expect(messages()).not.toContain("could not start");
+  });
+
+  it("a signal during the start waits for its next checkpoint, which ends the start quietly, and exits 0", async () => {
+    const { lifecycle, exit, messages } = lifecycleForTest();
+    let release: () => void = () => {};
+    const order: string[] = [];
+    lifecycle.start(async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      lifecycle.onShutdown("opened before the checkpoint", async () => void order.push("closed"));
+      lifecycle.checkpoint();
+      order.push("went on after the checkpoint");
+    });
+    void lifecycle.shutdown("SIGINT");
+    release();
+    expect(await exit).toBe(0);
+    expect(order).toEqual(["closed"]);
+    expect(messages()).toContain("start interrupted by the shutdown");
+    expect(messages()).not.toContain("could not start");
+  });
+
+  it("PostgreSQL still starting when the signal comes is waited for and stopped", async () => {
+    const { lifecycle, exit } = lifecycleForTest();
+    let started: (db: { stop: () => Promise<void> }) => void = () => {};
+    let stopped = false;
+    const starting = new Promise<{ stop: () => Promise<void> }>((resolve) => (started = resolve));
+    void lifecycle.ownLast(starting);
+    void lifecycle.shutdown("SIGTERM");
+    started({ stop: async () => void (stopped = true) });
+    expect(await exit).toBe(0);
+    expect(stopped).toBe(true);
   });
 });

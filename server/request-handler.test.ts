@@ -21,6 +21,7 @@ vi.mock("react-router", () => ({
 }));
 
 const { answerExpectContinue, createAppHandler, MAX_BODY_BYTES, mayChangePages } = await import("./request-handler");
+const { personalAnswers } = await import("./middleware/personal-answers");
 
 const cache = new PageCache();
 let origin = "";
@@ -28,6 +29,8 @@ let server: ReturnType<ReturnType<typeof express>["listen"]>;
 
 beforeAll(async () => {
   const app = express();
+  // As server/index.ts wires it: the Cache-Control of personal answers is decided in front of the handler.
+  app.use(personalAnswers());
   app.all("/{*path}", createAppHandler({ build: {} as never, mode: "production", cache, getLoadContext: () => ({}) as never }));
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));

@@ -4,11 +4,14 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import type express from "express";
 import { createRequestHandler as createReactRouterHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type UploadKind } from "../app/lib/upload-rules";
+import { AppError } from "../app/lib/app-error";
 import { isSessionCookiePresent } from "../app/lib/auth-cookie";
+import { classifyPath, type PathRules } from "../app/lib/path-classes";
 import { PageCache, pickEncoding } from "./page-cache";
+import { pathClassOf } from "./request-path-class";
 
-/** Paths whose anonymous GET responses may be cached: the reader site, not admin or resources. */
-const UNCACHED_PREFIXES = ["/admin", "/api/", "/media/", "/healthz"];
+// Which paths each rule below applies to is the path's class in app/lib/path-classes.ts.
+
 /**
  * Browsers ask again every time (the answer comes from the page cache in memory), so a reader's
  * client-side navigation or the revalidation after posting a comment never shows a stale copy:
@@ -20,31 +23,25 @@ export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=30";
 export const CDN_CACHE_CONTROL = "max-age=30, stale-while-revalidate=60";
 
 /**
- * Writes that never change what a reader page shows: the view beacon (counts are not in cached pages'
- * freshness contract; the beacon answers the live count), comment attachments (a page changes only
- * when the comment is posted) and sign-in/sign-out (signed-in readers bypass the cache).
- */
-const NON_CONTENT_WRITES = /^\/(api\/(views|uploads\/comment|auth)|auth\/sign-out)(\/|$)/i;
-
-/**
- * Whether a finished request may have changed a cached page: a write that succeeded, through a route
- * that can change content. The database's change notifications clear every process's cache too; this
- * clears this process's at once, so the revalidation right after an action never sees a stale page.
+ * Whether a finished request may have changed a cached page: a write that succeeded, through a path
+ * whose class can change content (not the view beacon, comment attachments, sign-in or sign-out). The
+ * database's change notifications clear every process's cache too; this clears this process's at
+ * once, so the revalidation right after an action never sees a stale page.
  */
 export function mayChangePages(method: string, path: string, status: number): boolean {
-  if (method === "GET" || method === "HEAD") return false;
-  return status < 400 && !NON_CONTENT_WRITES.test(path);
+  return writeChangesPages(method, classifyPath(path).rules, status);
 }
 
+function writeChangesPages(method: string, rules: PathRules, status: number): boolean {
+  if (method === "GET" || method === "HEAD") return false;
+  return status < 400 && rules.changesPages;
+}
+
+/** An anonymous read of a path whose class the page cache may keep. */
 function isCacheableRequest(req: express.Request) {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
-  if (UNCACHED_PREFIXES.some((prefix) => req.path.startsWith(prefix))) return false;
+  if (!pathClassOf(req).rules.cacheable) return false;
   return !isSessionCookiePresent(req.headers.cookie);
-}
-
-/** A read of a page that is rendered for whoever holds the session cookie it carries. */
-function isPersonalRead(req: express.Request) {
-  return (req.method === "GET" || req.method === "HEAD") && isSessionCookiePresent(req.headers.cookie);
 }
 
 /**
@@ -54,18 +51,22 @@ function isPersonalRead(req: express.Request) {
  * disk and enforce their own per-kind limits.
  */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
-const OWN_LIMIT_PATHS = /^\/api\/(admin\/uploads\/[^/]+|uploads\/comment)\/?$/i;
 const TOO_LARGE = JSON.stringify({ error: "The request body is larger than the 4 MB limit." });
 
 /**
- * Page actions (everything outside /api/) read their input with request.formData(): another body
- * type is refused with 415 here instead of failing inside the action with a 500.
+ * Page actions (paths whose class is `formsOnly`: everything outside /api/) read their input with
+ * request.formData(): another body type is refused with 415 here instead of failing inside the
+ * action with a 500.
  */
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
 const NOT_A_FORM = JSON.stringify({ error: "Send this request as a form (application/x-www-form-urlencoded or multipart/form-data)." });
 
 export function isUnacceptablePageActionBody(path: string, contentType: string | undefined): boolean {
-  return !/^\/api\//i.test(path) && !FORM_TYPES.test(contentType ?? "");
+  return isUnacceptableBody(classifyPath(path).rules, contentType);
+}
+
+function isUnacceptableBody(rules: PathRules, contentType: string | undefined): boolean {
+  return rules.formsOnly && !FORM_TYPES.test(contentType ?? "");
 }
 
 /** Whether a request carries a body at all (a bodiless POST, like a sign-out, is an empty form). */
@@ -75,7 +76,11 @@ function hasBody(req: express.Request): boolean {
 
 /** The body limit of a request's path, or null where the route enforces its own (uploads). */
 export function bodyLimitFor(path: string): number | null {
-  return OWN_LIMIT_PATHS.test(path) ? null : MAX_BODY_BYTES;
+  return bodyLimitOf(classifyPath(path).rules);
+}
+
+function bodyLimitOf(rules: PathRules): number | null {
+  return rules.bodyLimit === "route" ? null : MAX_BODY_BYTES;
 }
 
 /**
@@ -83,9 +88,11 @@ export function bodyLimitFor(path: string): number | null {
  * an upload its kind's limit (plus multipart framing). Null where the kind is unknown (the route answers).
  */
 export function declaredLengthLimit(url: URL): { bytes: number; message: string } | null {
-  const limit = bodyLimitFor(url.pathname);
+  const { rules, params } = classifyPath(url.pathname);
+  const limit = bodyLimitOf(rules);
   if (limit !== null) return { bytes: limit, message: TOO_LARGE };
-  const kind = /^\/api\/admin\/uploads\/([^/]+)\/?$/i.exec(url.pathname)?.[1] ?? url.searchParams.get("kind");
+  // An admin upload names its kind in the path (api/admin/uploads/:kind), a comment upload in the query.
+  const kind = params.kind ?? url.searchParams.get("kind");
   if (!kind || !Object.hasOwn(UPLOAD_RULES, kind)) return null;
   const rule = UPLOAD_RULES[kind as UploadKind];
   return { bytes: declaredLengthLimitOf(rule), message: JSON.stringify({ error: tooLargeMessage(rule) }) };
@@ -125,7 +132,7 @@ function limitedBody(req: express.Request, res: express.Response, limit: number 
       if (seen <= limit) return callback(null, chunk);
       refuseTooLarge(res);
       req.unpipe(counter);
-      callback(new Error("request body too large"));
+      callback(new AppError("too_large", "The request body is larger than the 4 MB limit."));
     },
   });
   req.on("error", (error) => counter.destroy(error));
@@ -148,7 +155,7 @@ function toFetchRequest(req: express.Request, res: express.Response): Request {
   if (req.method !== "GET" && req.method !== "HEAD") {
     // No body and no type: an empty form, so an action reading formData() sees no fields (a 400), not a crash.
     if (!headers.has("content-type") && !hasBody(req)) headers.set("content-type", "application/x-www-form-urlencoded");
-    init.body = createReadableStreamFromReadable(limitedBody(req, res, bodyLimitFor(req.path)));
+    init.body = createReadableStreamFromReadable(limitedBody(req, res, bodyLimitOf(pathClassOf(req).rules)));
     init.duplex = "half";
   }
   return new Request(url.href, init);
@@ -206,10 +213,11 @@ export function createAppHandler(options: {
   const handle = createReactRouterHandler(options.build, options.mode);
   return async (req, res, next) => {
     try {
+      const { rules } = pathClassOf(req);
       if (req.method !== "GET" && req.method !== "HEAD") {
-        const limit = bodyLimitFor(req.path);
+        const limit = bodyLimitOf(rules);
         if (limit !== null && Number(req.headers["content-length"]) > limit) return refuseTooLarge(res);
-        if (hasBody(req) && isUnacceptablePageActionBody(req.path, req.headers["content-type"])) {
+        if (hasBody(req) && isUnacceptableBody(rules, req.headers["content-type"])) {
           return res.status(415).set({ "Cache-Control": "no-store", "Content-Type": "application/json" }).end(NOT_A_FORM);
         }
       }
@@ -220,7 +228,7 @@ export function createAppHandler(options: {
         if (hit) return sendCached(req, res, hit, "HIT");
       }
       const response = await handle(toFetchRequest(req, res), options.getLoadContext(req));
-      if (mayChangePages(req.method, req.path, response.status)) options.cache?.clear();
+      if (writeChangesPages(req.method, rules, response.status)) options.cache?.clear();
       // Only a GET stores: React Router answers HEAD without a body, which must never become the page.
       if (
         cacheable &&
@@ -244,11 +252,7 @@ export function createAppHandler(options: {
         for (const [name, value] of headers) res.append(name, value);
         return res.end(body);
       }
-      if (isPersonalRead(req) && !response.headers.has("Cache-Control")) {
-        // A signed-in reader's page carries who they are: no shared cache (CDN, proxy) may keep it.
-        response.headers.set("Cache-Control", "private, no-store");
-        response.headers.append("Vary", "Cookie");
-      }
+      // A signed-in reader's answer gets its Cache-Control from server/middleware/personal-answers.ts.
       await sendFetchResponse(res, response);
     } catch (error) {
       next(error);

@@ -47,16 +47,17 @@ export function formValues<Field extends string>(formData: FormData, fields: rea
  * text), else "invalid_input" with the first problem as its message; either way with every field's
  * first problem in `fieldErrors`.
  */
-export function parseForm<Schema extends z.ZodType, Field extends string>(
+export function parseForm<Schema extends z.ZodType, Values extends Record<string, string>>(
   schema: Schema,
-  values: Record<Field, string>,
-  options: { required?: readonly Field[]; missingMessage?: string } = {},
+  values: Values,
+  options: { required?: readonly (keyof Values & string)[]; missingMessage?: string } = {},
 ): z.output<Schema> {
+  type Field = keyof Values & string;
   const result = schema.safeParse(values);
   if (result.success) return result.data;
   const fieldErrors: Partial<Record<Field, string>> = {};
   for (const issue of result.error.issues) fieldErrors[issue.path[0] as Field] ??= issue.message;
-  const blank = (options.required ?? []).find((name) => values[name].trim() === "");
+  const blank = (options.required ?? []).find((name) => values[name]!.trim() === "");
   if (blank !== undefined) {
     throw new AppError("missing_fields", options.missingMessage ?? MISSING_FIELDS.description, { field: blank, fieldErrors });
   }

@@ -3,23 +3,17 @@ import type { Db } from "~/db/client.server";
 import { isDataException } from "~/db/pg-errors";
 import { isSlug } from "~/lib/slugs";
 import type { Logger } from "./logger.server";
+import { classifyPath } from "./path-classes";
 
 /** Caps on what waits in memory for the database (reached only while it is unavailable). */
 export const MAX_PENDING_PAGE_VIEWS = 100_000;
 export const MAX_PENDING_ARTICLES = 10_000;
 
-const ARTICLE_PATH = /^\/article\/([^/?#]+)\/?$/;
-
 /** The article slug a page path shows, if it is an article page (a slug that cannot exist is none). */
 export function articleSlugFromPath(path: string): string | null {
-  const match = ARTICLE_PATH.exec(path.split("?")[0]!);
-  if (!match) return null;
-  try {
-    const slug = decodeURIComponent(match[1]!);
-    return isSlug(slug) ? slug : null;
-  } catch {
-    return null;
-  }
+  const { pattern, params } = classifyPath(path);
+  if (pattern !== "article/:slug" || params.slug === undefined) return null;
+  return isSlug(params.slug) ? params.slug : null;
 }
 
 /**

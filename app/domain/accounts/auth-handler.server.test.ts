@@ -142,3 +142,26 @@ describe("the Better Auth endpoints on offer", () => {
     expect((await signUp(t, "crowd-6@example.com", "crowd-password-1", "192.0.2.252")).status).toBe(200);
   });
 });
+
+describe("an endpoint's path is read as every URL rule of the site reads it", () => {
+  test("a trailing slash or a percent-encoded spelling reaches the endpoint it names, and the sign-in limit counts it", async () => {
+    for (const path of ["/api/auth/ok/", "/api/auth/%6Fk"]) {
+      const response = await handleAuthRequest(new Request(`${ORIGIN}${path}`), { auth: t.auth, db, log: t.log });
+      expect(response.status, path).toBe(200);
+    }
+    const email = "spelled@example.com";
+    await ensureAdminAccount(t.auth, db, email, "right-password-1");
+    const attempt = (path: string) =>
+      handleAuthRequest(
+        new Request(`${ORIGIN}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", [CLIENT_IP_HEADER]: "192.0.2.240" },
+          body: JSON.stringify({ email, password: "wrong-password" }),
+        }),
+        { auth: t.auth, db, log: t.log },
+      );
+    const spellings = ["/api/auth/sign-in/email/", "/api/auth/sign-%69n/email", "/api/auth/sign-in/%65mail", "/api/auth/sign-in/email", "/api/auth/sign-in/email//"];
+    for (let i = 0; i < MAX_FAILED_LOGINS; i++) expect((await attempt(spellings[i % spellings.length]!)).status, spellings[i % spellings.length]).toBe(401);
+    expect((await attempt("/api/auth/sign-%69n/email/")).status).toBe(429);
+  });
+});

@@ -2,6 +2,7 @@ import type { Db } from "~/db/client.server";
 import { clientIpOf } from "~/lib/client-address.server";
 import type { Auth } from "./auth.server";
 import type { Logger } from "~/lib/logger.server";
+import { normalizePath } from "~/lib/path-classes";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { accountEmailSchema } from "./accounts.schema";
 import { beginLoginAttempt, endLoginAttempt } from "./login-limit.server";
@@ -82,16 +83,32 @@ async function readSignInBody(request: Request): Promise<SignInBody> {
 }
 
 /**
+ * The request with its path spelled as checked here (normalizePath: decoded, no trailing slash), so
+ * Better Auth routes on the very endpoint name the allow-list and the limits saw.
+ */
+function withPath(request: Request, path: string): Request {
+  const url = new URL(request.url);
+  if (url.pathname === path) return request;
+  url.pathname = path;
+  const init: RequestInit & { duplex?: "half" } = { method: request.method, headers: request.headers, body: request.body, signal: request.signal };
+  if (request.body) init.duplex = "half";
+  return new Request(url, init);
+}
+
+/**
  * Better Auth's /api/auth/* endpoints, with the sign-in attempt limit around e-mail sign-in: after
  * MAX_FAILED_LOGINS failures for the account or the IP inside the window, attempts are answered 429
  * before the password is looked at; a refused password is recorded; a success clears the account.
  */
-export async function handleAuthRequest(request: Request, services: { auth: Auth; db: Db; log: Logger }): Promise<Response> {
+export async function handleAuthRequest(received: Request, services: { auth: Auth; db: Db; log: Logger }): Promise<Response> {
   const { auth, db, log } = services;
-  const path = new URL(request.url).pathname.replace(/\/+$/, "");
-  if (!OFFERED_ENDPOINTS[request.method === "HEAD" ? "GET" : request.method]?.includes(path)) {
+  // The path normalised as every URL rule of the site is (app/lib/path-classes.ts), but matched
+  // exactly: Better Auth's endpoint names are case-sensitive.
+  const path = normalizePath(new URL(received.url).pathname);
+  if (!OFFERED_ENDPOINTS[received.method === "HEAD" ? "GET" : received.method]?.includes(path)) {
     return json({ code: "NOT_FOUND", message: "Not found" }, 404);
   }
+  const request = withPath(received, path);
   const ip = clientIpOf(request);
   if (path === SIGN_UP_PATH) {
     const limit = await takeAllowance(db, SIGN_UP_LIMIT, ip);

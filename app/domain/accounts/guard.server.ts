@@ -32,6 +32,9 @@ export function getSessionUser(request: Request, context: AppLoadContext): Promi
   return pending;
 }
 
+// Every answer under /admin and /api/admin leaves with Cache-Control: no-store, whatever is thrown
+// here: server/middleware/personal-answers.ts decides it for the whole back office.
+
 /**
  * The guard of every admin page loader and action. A GET/HEAD from an anonymous or non-admin user
  * is redirected to /admin/login; any other method gets 401 (not signed in) or 403 (not an admin).
@@ -40,14 +43,14 @@ export async function requireAdmin(request: Request, context: AppLoadContext): P
   const user = await getSessionUser(request, context);
   if (user?.isAdmin) return user;
   if (request.method === "GET" || request.method === "HEAD") {
-    throw redirect("/admin/login", { headers: { "Cache-Control": "no-store" } });
+    throw redirect("/admin/login");
   }
-  throw data({ error: user ? "Admin access required" : "Sign in required" }, { status: user ? 403 : 401, headers: { "Cache-Control": "no-store" } });
+  throw data({ error: user ? "Admin access required" : "Sign in required" }, { status: user ? 403 : 401 });
 }
 
 /** The guard of every admin resource route (uploads, media, settings, event stream): 401/403, never a redirect. */
 export async function requireAdminApi(request: Request, context: AppLoadContext): Promise<SessionUser> {
   const user = await getSessionUser(request, context);
   if (user?.isAdmin) return user;
-  throw data({ error: user ? "Admin access required" : "Sign in required" }, { status: user ? 403 : 401, headers: { "Cache-Control": "no-store" } });
+  throw data({ error: user ? "Admin access required" : "Sign in required" }, { status: user ? 403 : 401 });
 }

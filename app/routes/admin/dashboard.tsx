@@ -1,5 +1,5 @@
 import { ExternalLink, LogOut } from "lucide-react";
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import { DashboardActivity } from "~/components/admin/dashboard-activity";
 import { useDashboardLiveRefresh } from "~/components/admin/dashboard-live-refresh";
 import { DashboardLinks } from "~/components/admin/dashboard-links";
@@ -15,11 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireAdmin(request, context);
   const timeZone = context.env.TIME_ZONE;
   const stats = await getDashboardStats(context.db, { timeZone });
-  return data({ email: user.email, timeZone, stats }, { headers: { "Cache-Control": "no-store" } });
-}
-
-export function headers() {
-  return { "Cache-Control": "no-store" };
+  return { email: user.email, timeZone, stats };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [

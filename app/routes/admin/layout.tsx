@@ -1,5 +1,5 @@
 import { Shield } from "lucide-react";
-import { data, Link, Outlet, useRouteLoaderData } from "react-router";
+import { Link, Outlet, useRouteLoaderData } from "react-router";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import type { RootData } from "~/root";
 import type { Route } from "./+types/layout";
@@ -10,11 +10,7 @@ import type { Route } from "./+types/layout";
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireAdmin(request, context);
-  return data({ email: user.email }, { headers: { "Cache-Control": "no-store" } });
-}
-
-export function headers() {
-  return { "Cache-Control": "no-store" };
+  return { email: user.email };
 }
 
 export default function AdminLayout() {

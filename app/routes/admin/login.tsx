@@ -17,15 +17,14 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, { title: "Admin Login", path: "/admin/login" }), { name: "robots", content: "noindex" }];
 }
 
-export function headers() {
-  return { "Cache-Control": "no-store" };
-}
-
-/** A signed-in admin has nothing to do here and goes straight to the dashboard. */
+/**
+ * A signed-in admin has nothing to do here and goes straight to the dashboard. (Every answer of this
+ * screen is no-store: server/middleware/personal-answers.ts, by the "admin login" path class.)
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser(request, context);
-  if (user?.isAdmin) throw redirect("/admin", { headers: { "Cache-Control": "no-store" } });
-  return data({ signedInAs: user?.email ?? null }, { headers: { "Cache-Control": "no-store" } });
+  if (user?.isAdmin) throw redirect("/admin");
+  return { signedInAs: user?.email ?? null };
 }
 
 type Mode = "signIn" | "signUp";
@@ -40,9 +39,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fields = formValues(form, ["email", "password"]);
   const email = fields.email.trim();
   const password = fields.password;
-  const noStore = { "Cache-Control": "no-store" };
   if (!email || !password) {
-    return data({ mode, title: MISSING_FIELDS.title, message: MISSING_FIELDS.loginDescription, ok: false }, { status: 400, headers: noStore });
+    return data({ mode, title: MISSING_FIELDS.title, message: MISSING_FIELDS.loginDescription, ok: false }, { status: 400 });
   }
   const headers = new Headers({ "content-type": "application/json" });
   for (const name of ["cookie", "origin", "referer", "user-agent", CLIENT_IP_HEADER]) {
@@ -54,12 +52,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const response = await handleAuthRequest(new Request(new URL(path, request.url), { method: "POST", headers, body: JSON.stringify(body) }), context);
   if (!response.ok) {
     const title = mode === "signUp" ? "Signup failed" : "Login failed";
-    return data({ mode, title, message: await errorMessageOf(response), ok: false }, { status: response.status, headers: noStore });
+    return data({ mode, title, message: await errorMessageOf(response), ok: false }, { status: response.status });
   }
   if (mode === "signUp") {
-    return data({ mode: "signIn" as Mode, title: "Account created!", message: "Please contact an admin to grant you admin access.", ok: true }, { headers: noStore });
+    return { mode: "signIn" as Mode, title: "Account created!", message: "Please contact an admin to grant you admin access.", ok: true };
   }
-  const out = new Headers(noStore);
+  const out = new Headers();
   for (const cookie of response.headers.getSetCookie()) out.append("Set-Cookie", cookie);
   throw redirect("/admin", { headers: out });
 }

@@ -4,12 +4,12 @@ import type { Route } from "./+types/sign-out";
 /** The header's sign-out form: the session row is deleted on the server, the cookie cleared, then home. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { headers } = await context.auth.api.signOut({ headers: request.headers, returnHeaders: true });
-  const out = new Headers({ "Cache-Control": "no-store" });
+  const out = new Headers();
   for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);
   return redirect("/", { headers: out });
 }
 
 /** Signing out changes state, so it is a POST only; a GET just goes home. */
 export function loader() {
-  return redirect("/", { headers: { "Cache-Control": "no-store" } });
+  return redirect("/");
 }

@@ -1,0 +1,341 @@
+/**
+ * One table of the site's URL rules. Every path belongs to one class, and the class carries every rule
+ * the server (page cache, body limit, form check, admin gate, Cache-Control, cache clearing) and the
+ * view counting apply to it, so a new route gets its rules by being named here, once.
+ *
+ * Safe in the browser (the page-view beacon uses it): no Node imports, nothing from app/domain.
+ */
+
+/** Who must be an admin before a request reaches routing (every route still calls its own guard). */
+export type AdminGate =
+  /** Nobody is checked here. */
+  | "none"
+  /** Methods other than GET/HEAD: a screen's reads redirect to the login page from its own guard. */
+  | "state-changes"
+  /** Every request, whatever its method: resources answer 401/403, never a redirect. */
+  | "everything";
+
+/** How answers of the class are kept out of browser and shared caches. */
+export type PersonalAnswers =
+  /** Every answer leaves with exactly `no-store` (an event stream: `no-store, no-transform`). */
+  | "always"
+  /** A GET/HEAD carrying a session cookie is rendered for its holder: `private, no-store` unless the route set its own Cache-Control. */
+  | "when-signed-in"
+  /** Express answers these itself (static files, health): their own Cache-Control, or none. */
+  | "never";
+
+export interface PathRules {
+  /** Anonymous GET/HEAD answers may be kept in the page cache (a public 200 is stored). */
+  cacheable: boolean;
+  /** A beacon naming this path counts a page view (the back office's screens are no site traffic). */
+  countedAsPageView: boolean;
+  personal: PersonalAnswers;
+  adminGate: AdminGate;
+  /** "4mb": the form/JSON limit (MAX_BODY_BYTES); "route": the route streams and enforces its own (uploads). */
+  bodyLimit: "4mb" | "route";
+  /** A successful write here may change what reader pages show, so it clears the page cache. */
+  changesPages: boolean;
+  /** Page actions read request.formData(): another body type is refused with 415 before routing. */
+  formsOnly: boolean;
+}
+
+const adminRules = { cacheable: false, countedAsPageView: false, personal: "always", bodyLimit: "4mb" } as const;
+
+/** The classes and their rules. */
+export const PATH_CLASSES = {
+  /** The back office's screens and their data URLs. */
+  "admin page": { ...adminRules, adminGate: "state-changes", changesPages: true, formsOnly: true },
+  /** The sign-in screen: open to all, but what it answers is personal. */
+  "admin login": { ...adminRules, adminGate: "none", changesPages: false, formsOnly: true },
+  /** Admin resource routes (the event stream, and anything else under /api/admin). */
+  "admin API": { ...adminRules, adminGate: "everything", changesPages: true, formsOnly: false },
+  /** Admin uploads: streamed, with each kind's own size limit. */
+  "admin upload": { ...adminRules, adminGate: "everything", bodyLimit: "route", changesPages: true, formsOnly: false },
+  /** Better Auth's endpoints (sign-in, sign-up, session, e-mail confirmation). */
+  "auth API": {
+    cacheable: false,
+    countedAsPageView: true,
+    personal: "always",
+    adminGate: "none",
+    bodyLimit: "4mb",
+    changesPages: false,
+    formsOnly: false,
+  },
+  /** The header's sign-out form. */
+  "sign-out": {
+    cacheable: false,
+    countedAsPageView: true,
+    personal: "always",
+    adminGate: "none",
+    bodyLimit: "4mb",
+    changesPages: false,
+    formsOnly: true,
+  },
+  /** A reader's comment attachment: streamed, with its kind's own limit; a page changes only when the comment is posted. */
+  "comment upload": {
+    cacheable: false,
+    countedAsPageView: true,
+    personal: "when-signed-in",
+    adminGate: "none",
+    bodyLimit: "route",
+    changesPages: false,
+    formsOnly: false,
+  },
+  /** The page-view beacon: counts are not part of a cached page's freshness (the beacon answers the live count). */
+  "view beacon": {
+    cacheable: false,
+    countedAsPageView: true,
+    personal: "when-signed-in",
+    adminGate: "none",
+    bodyLimit: "4mb",
+    changesPages: false,
+    formsOnly: false,
+  },
+  /** Public API calls (posting a comment), and anything else under /api that no route names. */
+  "public API": {
+    cacheable: false,
+    countedAsPageView: true,
+    personal: "when-signed-in",
+    adminGate: "none",
+    bodyLimit: "4mb",
+    changesPages: true,
+    formsOnly: false,
+  },
+  /** RSS, sitemap, robots.txt: public documents, cached like pages. */
+  feed: {
+    cacheable: true,
+    countedAsPageView: true,
+    personal: "when-signed-in",
+    adminGate: "none",
+    bodyLimit: "4mb",
+    changesPages: true,
+    formsOnly: true,
+  },
+  /** The reader site's pages (and the 404 page), HTML and client-navigation data alike. */
+  "reader page": {
+    cacheable: true,
+    countedAsPageView: true,
+    personal: "when-signed-in",
+    adminGate: "none",
+    bodyLimit: "4mb",
+    changesPages: true,
+    formsOnly: true,
+  },
+  /** Uploaded files, served by Express (server/media-route.ts); a miss falls through to the 404 page. */
+  media: {
+    cacheable: false,
+    countedAsPageView: true,
+    personal: "when-signed-in",
+    adminGate: "none",
+    bodyLimit: "4mb",
+    changesPages: false,
+    formsOnly: true,
+  },
+  /** The build's hashed assets, served by Express (immutable, precompressed). */
+  assets: {
+    cacheable: false,
+    countedAsPageView: true,
+    personal: "never",
+    adminGate: "none",
+    bodyLimit: "4mb",
+    changesPages: false,
+    formsOnly: true,
+  },
+  /** The health check, answered by Express. */
+  health: {
+    cacheable: false,
+    countedAsPageView: true,
+    personal: "never",
+    adminGate: "none",
+    bodyLimit: "4mb",
+    changesPages: false,
+    formsOnly: true,
+  },
+} as const satisfies Record<string, PathRules>;
+
+export type PathClass = keyof typeof PATH_CLASSES;
+
+/**
+ * Every route path of app/routes.ts, exactly as written there ("/" for the index route), and its class.
+ * A test walks the route table and fails for a route that is missing here.
+ */
+export const ROUTE_PATH_CLASSES = {
+  "api/views": "view beacon",
+  "api/uploads/comment": "comment upload",
+  "api/articles/:slug/comments": "public API",
+  "sitemap.xml": "feed",
+  "robots.txt": "feed",
+  "rss.xml": "feed",
+  "api/auth/*": "auth API",
+  "auth/sign-out": "sign-out",
+  "admin/login": "admin login",
+  "api/admin/uploads/:kind": "admin upload",
+  "api/admin/events": "admin API",
+  admin: "admin page",
+  "admin/articles": "admin page",
+  "admin/articles/new": "admin page",
+  "admin/articles/edit/:id": "admin page",
+  "admin/categories": "admin page",
+  "admin/media": "admin page",
+  "admin/comments": "admin page",
+  "admin/settings": "admin page",
+  "/": "reader page",
+  "category/:slug": "reader page",
+  "article/:slug": "reader page",
+  about: "reader page",
+  contact: "reader page",
+  disclaimer: "reader page",
+  "cookie-policy": "reader page",
+  "privacy-policy": "reader page",
+  "terms-of-service": "reader page",
+  "*": "reader page",
+} as const satisfies Record<string, PathClass>;
+
+/**
+ * Paths no route of app/routes.ts names. Express answers the first three before React Router; the
+ * others would reach the 404 page ("*"), but keep the rules of where they are: anything under /admin
+ * is gated like the back office, anything under /api takes JSON and is never cached.
+ */
+export const OTHER_PATH_CLASSES = {
+  "media/*": "media",
+  "assets/*": "assets",
+  healthz: "health",
+  "admin/*": "admin page",
+  "api/admin/*": "admin API",
+  "api/*": "public API",
+} as const satisfies Record<string, PathClass>;
+
+/** A pattern of the tables above. */
+export type PathPattern = keyof typeof ROUTE_PATH_CLASSES | keyof typeof OTHER_PATH_CLASSES;
+
+export interface PathMatch {
+  /** The pattern that matched, as written in the tables above. */
+  pattern: PathPattern;
+  pathClass: PathClass;
+  rules: PathRules;
+  /** Its parameters, decoded ("*" for a splat's rest), as React Router gives them to the route. */
+  params: Record<string, string>;
+  /** The path as React Router matches it: see normalizePath. */
+  pathname: string;
+}
+
+/** React Router's percent-decoding: segment by segment, an encoded "/" stays encoded; a malformed escape leaves the path as sent. */
+function decodePath(path: string): string {
+  if (!path.includes("%")) return path;
+  try {
+    return path
+      .split("/")
+      .map((segment) => decodeURIComponent(segment).replace(/\//g, "%2F"))
+      .join("/");
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The path as React Router matches it: without a query or fragment; a data URL (`/x.data`, and
+ * `/_root.data` for the index route) as the page it belongs to; percent-decoded (a malformed escape
+ * stays as sent); without trailing slashes. Case is kept: route patterns match it case-insensitively,
+ * but Better Auth's endpoint names (app/domain/accounts/auth-handler.server.ts) are exact.
+ */
+export function normalizePath(path: string): string {
+  const query = path.indexOf("?");
+  const fragment = path.indexOf("#");
+  const end = Math.min(query === -1 ? path.length : query, fragment === -1 ? path.length : fragment);
+  let pathname = path.slice(0, end);
+  if (pathname === "/_root.data") pathname = "/";
+  else if (pathname.endsWith(".data")) pathname = pathname.slice(0, -".data".length);
+  pathname = decodePath(pathname);
+  let length = pathname.length;
+  while (length > 0 && pathname[length - 1] === "/") length--;
+  pathname = pathname.slice(0, length);
+  return pathname.startsWith("/") ? pathname : `/${pathname}`;
+}
+
+interface CompiledPattern {
+  pattern: PathPattern;
+  pathClass: PathClass;
+  matcher: RegExp;
+  names: string[];
+  score: number;
+}
+
+/** A route pattern as React Router compiles it (compilePath): case-insensitive, params, a trailing splat. */
+function compile(pattern: PathPattern, pathClass: PathClass): CompiledPattern {
+  const names: string[] = [];
+  const path = pattern === "/" ? "" : pattern;
+  let source =
+    "^" +
+    path
+      .replace(/\/*\*?$/, "")
+      .replace(/^\/*/, "/")
+      .replace(/[\\.*+^${}|()[\]]/g, "\\$&")
+      .replace(/\/:([\w-]+)(\?)?/g, (_match, name: string, optional?: string) => {
+        names.push(name);
+        return optional ? "(?:/([^\\/]*))?" : "/([^\\/]+)";
+      })
+      .replace(/\/([\w-]+)\?(\/|$)/g, "(/$1)?$2");
+  if (path.endsWith("*")) {
+    names.push("*");
+    source += path === "*" ? "(.*)$" : "(?:\\/(.+)|\\/*)$";
+  } else {
+    source += "\\/*$";
+  }
+  return { pattern, pathClass, matcher: new RegExp(source, "i"), names, score: scoreOf(path) };
+}
+
+/** React Router's ranking (computeScore): static segments beat params, params beat a splat. */
+function scoreOf(path: string): number {
+  const segments = path.split("/");
+  let score = segments.length + (segments.includes("*") ? -2 : 0) + (path === "" ? 2 : 0);
+  for (const segment of segments) {
+    if (segment === "*") continue;
+    score += segment.startsWith(":") ? 3 : segment === "" ? 1 : 10;
+  }
+  return score;
+}
+
+const COMPILED: CompiledPattern[] = [
+  ...Object.entries(ROUTE_PATH_CLASSES).map(([pattern, pathClass]) => compile(pattern as PathPattern, pathClass)),
+  ...Object.entries(OTHER_PATH_CLASSES).map(([pattern, pathClass]) => compile(pattern as PathPattern, pathClass)),
+].sort((a, b) => b.score - a.score);
+
+/**
+ * Only a speed-up (this runs on every request): the patterns worth trying for a path, by its first
+ * segment. A pattern whose first segment is static can only match paths starting with that segment
+ * (case-insensitively: ASCII only, as a regular expression's `i` folds it); every list also holds the
+ * patterns that start with a parameter or a splat, so the ranking and the regular expressions decide.
+ */
+const firstSegmentOf = (path: string) => {
+  const end = path.indexOf("/", 1);
+  return (end === -1 ? path.slice(1) : path.slice(1, end)).toLowerCase();
+};
+const ANY_FIRST_SEGMENT = COMPILED.filter((c) => c.pattern === "/" || /^[:*]/.test(c.pattern));
+const BY_FIRST_SEGMENT = new Map<string, CompiledPattern[]>();
+for (const candidate of COMPILED) {
+  if (ANY_FIRST_SEGMENT.includes(candidate)) continue;
+  const first = firstSegmentOf(`/${candidate.pattern}`);
+  BY_FIRST_SEGMENT.set(first, [...(BY_FIRST_SEGMENT.get(first) ?? []), candidate]);
+}
+for (const [first, list] of BY_FIRST_SEGMENT) BY_FIRST_SEGMENT.set(first, [...list, ...ANY_FIRST_SEGMENT].sort((a, b) => b.score - a.score));
+
+/**
+ * The class of a request path (a pathname; a query string or fragment is ignored), its rules and
+ * its route parameters, matched the way React Router matches: see normalizePath. The catch-all route
+ * makes every path match something: a path no other pattern names is a reader page (the 404 page).
+ */
+export function classifyPath(path: string): PathMatch {
+  const pathname = normalizePath(path);
+  for (const candidate of BY_FIRST_SEGMENT.get(firstSegmentOf(pathname)) ?? ANY_FIRST_SEGMENT) {
+    const match = candidate.matcher.exec(pathname);
+    if (!match) continue;
+    const params: Record<string, string> = {};
+    candidate.names.forEach((name, i) => {
+      const value = match[i + 1];
+      if (value !== undefined) params[name] = value;
+    });
+    return { pattern: candidate.pattern, pathClass: candidate.pathClass, rules: PATH_CLASSES[candidate.pathClass], params, pathname };
+  }
+  // Unreachable: "*" matches every path. Kept total so no caller has to handle a miss.
+  return { pattern: "*", pathClass: "reader page", rules: PATH_CLASSES["reader page"], params: { "*": pathname.slice(1) }, pathname };
+}

@@ -1,0 +1,45 @@
+import express from "express";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { sameOriginStateChanges } from "./same-origin";
+import { recordingLogger, serve } from "./test-app";
+
+const { log, entries } = recordingLogger();
+let origin = "";
+let close: () => Promise<void>;
+beforeAll(async () => {
+  const app = express();
+  app.use(sameOriginStateChanges({ publicOrigin: "https://news.example", log }));
+  app.use((_req, res) => void res.send("reached the route"));
+  ({ origin, close } = await serve(app));
+});
+afterAll(() => close());
+
+const send = (method: string, headers: Record<string, string> = {}) => fetch(`${origin}/admin/settings`, { method, headers });
+
+describe("state changes come from this site", () => {
+  test("a cross-site POST is refused with 403, no-store, and logged", async () => {
+    const response = await send("POST", { Origin: "https://evil.example" });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.text()).toBe("Forbidden: cross-site request refused");
+    expect(entries().at(-1)).toMatchObject({ msg: "cross-site request refused", origin: "https://evil.example", method: "POST" });
+  });
+
+  test("an opaque or unreadable origin is refused too", async () => {
+    expect((await send("DELETE", { Origin: "null" })).status).toBe(403);
+    expect((await send("POST", { Referer: "not a url" })).status).toBe(403);
+    expect((await send("POST", { Referer: "https://evil.example/page" })).status).toBe(403);
+  });
+
+  test("the origin the request was sent to, and PUBLIC_URL's, pass", async () => {
+    expect((await send("POST", { Origin: origin })).status).toBe(200);
+    expect((await send("POST", { Referer: `${origin}/admin/login` })).status).toBe(200);
+    expect((await send("PUT", { Origin: "https://news.example" })).status).toBe(200);
+  });
+
+  test("reads, and requests naming no origin at all (curl, servers), pass", async () => {
+    expect((await send("GET", { Origin: "https://evil.example" })).status).toBe(200);
+    expect((await send("OPTIONS", { Origin: "https://evil.example" })).status).toBe(200);
+    expect((await send("POST")).status).toBe(200);
+  });
+});

@@ -1,0 +1,79 @@
+import path from "node:path";
+import type { AppLoadContext } from "react-router";
+import { createDb } from "../app/db/client.server";
+import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
+import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
+import { createAuth } from "../app/domain/accounts/auth.server";
+import { ChangeFeed } from "../app/lib/change-feed.server";
+import type { Env } from "../app/lib/env.server";
+import type { Logger } from "../app/lib/logger.server";
+import { createMailer } from "../app/lib/mail.server";
+import { createS3Storage } from "../app/lib/storage-s3.server";
+import { createLocalStorage } from "../app/lib/storage.server";
+import { ViewRecorder } from "../app/lib/view-recorder.server";
+import { startEmbeddedPostgres } from "./embedded-db";
+import type { Lifecycle } from "./lifecycle";
+import { migrateDatabase } from "./migrate";
+import { PageCache } from "./page-cache";
+import { loadSecrets } from "./secrets";
+import { seedDatabase } from "./seed";
+
+/**
+ * Starts what every request is served with, in order: PostgreSQL (embedded unless DATABASE_URL),
+ * migrations, the media store, seeding, the change feed, the view recorder, upload pruning, the page
+ * cache (none in development), accounts. Each is registered with the lifecycle to stop in reverse.
+ */
+export async function startServices({ env, log, lifecycle }: { env: Env; log: Logger; lifecycle: Lifecycle }) {
+  const embedded = env.DATABASE_URL ? null : await lifecycle.ownLast(startEmbeddedPostgres(env.dataDir, log));
+  const databaseUrl = env.DATABASE_URL || embedded!.url;
+  lifecycle.checkpoint();
+  const { db, pool } = createDb(databaseUrl);
+  lifecycle.onShutdown("database pool", () => pool.end());
+  await migrateDatabase(pool);
+  lifecycle.checkpoint();
+
+  const storage = env.S3_BUCKET
+    ? createS3Storage({
+        bucket: env.S3_BUCKET,
+        region: env.S3_REGION,
+        endpoint: env.S3_ENDPOINT,
+        accessKeyId: env.S3_ACCESS_KEY_ID!,
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+        publicUrl: env.S3_PUBLIC_URL,
+      })
+    : createLocalStorage(path.join(env.dataDir, "media"));
+  await seedDatabase({ db, storage, log, demo: env.SEED_DEMO ?? Boolean(embedded?.created) });
+  lifecycle.checkpoint();
+
+  const changes = new ChangeFeed(databaseUrl, log);
+  await changes.start();
+  lifecycle.onShutdown("change feed", () => changes.stop());
+  lifecycle.checkpoint();
+  const views = new ViewRecorder(db, log);
+  views.start();
+  lifecycle.onShutdown("view recorder", () => views.stop());
+
+  const stopPruning = scheduleCommentUploadPruning(db, storage, log);
+  lifecycle.onShutdown("upload pruning", async () => stopPruning());
+
+  const cache = env.NODE_ENV === "development" ? null : new PageCache();
+  changes.on("change", () => cache?.clear());
+
+  const sessionSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log });
+  const auth = createAuth({ db, baseURL: env.publicUrl, secret: sessionSecret, mailer, log });
+  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
+    const { created, granted, refused } = await ensureAdminAccount(auth, db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+    if (refused) {
+      log.warn(
+        { email: env.ADMIN_EMAIL },
+        "an account with ADMIN_EMAIL exists with another password: not made admin. If it is yours, run `npm run admin -- grant <email>`",
+      );
+    }
+    if (created) log.info({ email: env.ADMIN_EMAIL }, "created the ADMIN_EMAIL account");
+    if (granted) log.info({ email: env.ADMIN_EMAIL }, "granted admin to the ADMIN_EMAIL account");
+  }
+
+  const services: AppLoadContext = { db, auth, env, log, storage, views, changes };
+  return { services, cache };
+}
