@@ -8,6 +8,7 @@ import { loadEnv } from "../app/lib/env.server";
 import { createMailer } from "../app/lib/mail.server";
 import { findRunningPostgres, startEmbeddedPostgres, type EmbeddedDatabase } from "../server/embedded-db";
 import { migrateDatabase } from "../server/migrate";
+import { clusterDirOf } from "../server/postgres-placement";
 import { loadSecrets } from "../server/secrets";
 import { EXIT_USAGE, parseAdminArgs, runAdminCommand, USAGE, type ParsedCommand } from "./admin-commands";
 
@@ -46,7 +47,8 @@ async function main(): Promise<number> {
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = env.DATABASE_URL;
   if (!databaseUrl) {
-    const databaseDir = path.join(env.dataDir, "postgres");
+    // DATA_DIR/postgres, or where DATA_DIR/postgres.location says (as root, out of the postgres user's reach).
+    const databaseDir = clusterDirOf(env.dataDir);
     const running = await findRunningPostgres(databaseDir);
     if (running && running !== "stale") {
       // The server is running: join its PostgreSQL with the login kept in DATA_DIR/secrets.json.

