@@ -233,7 +233,7 @@ async function main() {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
     const source = req.get("origin") ?? req.get("referer");
     if (!source) return next();
-    let origin: string | null = null;
+    let origin: string | null;
     try {
       origin = source === "null" ? null : new URL(source).origin;
     } catch {

@@ -19,5 +19,7 @@ export interface AppServices {
 }
 
 declare module "react-router" {
+  // An interface (not a type alias) so that it merges with React Router's own declaration.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AppLoadContext extends AppServices {}
 }
