@@ -19,5 +19,7 @@ export interface AppServices {
 }
 
 declare module "react-router" {
+  // An interface, not a type alias: module augmentation only merges interfaces.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AppLoadContext extends AppServices {}
 }

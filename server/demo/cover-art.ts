@@ -281,7 +281,7 @@ function technologyMotif(rng: Rng, p: Palette) {
     y = Math.round(y / 10) * 10;
     const first = between(rng, 60, 220);
     const second = between(rng, 40, 260) * (rng() < 0.5 ? -1 : 1);
-    let x1 = x, y1 = y, x2 = x, y2 = y;
+    let x1 = x, y1 = y, x2: number, y2: number;
     if (side < 2) {
       x1 = x + (side === 0 ? -first : first);
       x2 = x1 + (side === 0 ? -Math.abs(second) * 0.5 : Math.abs(second) * 0.5);

@@ -69,7 +69,7 @@ export const settingsFormSchema = z.object({
     .string()
     .trim()
     .max(40, "Phone must be at most 40 characters")
-    .refine((v) => !v || /^\+?[0-9 ().\-\/]{3,40}$/.test(v), "Phone may hold only digits, spaces, +, -, ( ) and .")
+    .refine((v) => !v || /^\+?[0-9 ().\-/]{3,40}$/.test(v), "Phone may hold only digits, spaces, +, -, ( ) and .")
     .transform((v) => v || null),
   facebookUrl: optionalHttpUrl("Facebook URL"),
   twitterUrl: optionalHttpUrl("Twitter/X URL"),

@@ -91,7 +91,6 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
     } else {
       showProblem(fetcher.data.fieldErrors, fetcher.data.error);
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fetcher.data]);
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
