@@ -14,7 +14,8 @@ import "./app.css";
 import { Toaster } from "./components/ui/toaster";
 import { getSessionUser, type SessionUser } from "./domain/accounts/guard.server";
 import { listCategoriesForNav } from "./domain/categories/categories.server";
-import { getSettings, publicSettings } from "./domain/settings/settings.server";
+import { publicSettings } from "./domain/settings/settings.schema";
+import { getSettings } from "./domain/settings/settings.server";
 import { isCountedPath, VIEW_EVENT } from "./lib/page-view-event";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -200,7 +200,6 @@ describe.skipIf(!isRoot)("as root (skipped unless run as root: only then does Po
   it("starts, joins, stops and starts again a PostgreSQL for a DATA_DIR of mode 700, then removes its relocated cluster", async () => {
     const dataDir = await closedDir();
     const db = await startEmbeddedPostgres(dataDir, silent, { systemDir });
-    let joined: Awaited<ReturnType<typeof startEmbeddedPostgres>> | null = null;
     try {
       expect(db.created).toBe(true);
       const cluster = clusterDirOf(dataDir);
@@ -212,7 +211,7 @@ describe.skipIf(!isRoot)("as root (skipped unless run as root: only then does Po
       expect((await client.query("select current_user as u")).rows).toEqual([{ u: "frontpage" }]);
       await client.end();
       // A second process on the same DATA_DIR (the admin CLI) joins the one running there.
-      joined = await startEmbeddedPostgres(dataDir, silent, { systemDir });
+      const joined = await startEmbeddedPostgres(dataDir, silent, { systemDir });
       expect(joined.owned).toBe(false);
       expect(joined.url).toBe(db.url);
     } finally {

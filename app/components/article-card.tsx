@@ -1,6 +1,6 @@
 import { Eye, PlayCircle } from "lucide-react";
 import { Link, useRouteLoaderData } from "react-router";
-import type { ArticleCard as ArticleCardData } from "~/domain/articles/articles.server";
+import type { ArticleCard as ArticleCardData } from "~/domain/articles/articles.schema";
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
 import { imageSrcSet } from "~/lib/image-variants";
 import type { RootData } from "~/root";

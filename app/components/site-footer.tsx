@@ -1,7 +1,7 @@
 import { FacebookIcon, InstagramIcon, LinkedinIcon, XIcon, YoutubeIcon } from "./social-icons";
 import { Link } from "react-router";
-import type { CategorySummary } from "~/domain/categories/categories.server";
-import type { PublicSettings } from "~/domain/settings/settings.server";
+import type { CategorySummary } from "~/domain/categories/categories.schema";
+import type { PublicSettings } from "~/domain/settings/settings.schema";
 
 const SOCIAL = [
   { key: "facebook", label: "Facebook", Icon: FacebookIcon },

@@ -2,7 +2,7 @@ import { Dialog } from "radix-ui";
 import { LogOut, Menu, Newspaper, Shield, X } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, NavLink } from "react-router";
-import type { CategorySummary } from "~/domain/categories/categories.server";
+import type { CategorySummary } from "~/domain/categories/categories.schema";
 import { cn } from "~/lib/cn";
 import { Button } from "./ui/button";
 

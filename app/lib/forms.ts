@@ -90,3 +90,14 @@ export function refusalNotice(refusal: Pick<Refusal, "code" | "error">, options:
   if (options.marksFields && refusal.code === "invalid_input") return ["Error", "Please correct the highlighted fields."];
   return ["Error", refusal.error];
 }
+
+/**
+ * For a route that answers even an unexpected failure in its own shape: an AppError stays as it is;
+ * anything else is reported to `logUnexpected` (the log keeps the cause) and becomes a
+ * "server_error" refusal with `message` for people.
+ */
+export function expectedOr(error: unknown, message: string, logUnexpected: (error: unknown) => void): AppError {
+  if (isAppError(error)) return error;
+  logUnexpected(error);
+  return new AppError("server_error", message, { cause: error });
+}

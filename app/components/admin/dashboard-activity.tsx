@@ -1,7 +1,7 @@
 import { Eye, FileText, MessageSquare } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { Link } from "react-router";
-import type { DashboardStats } from "~/domain/stats/stats.server";
+import type { DashboardStats } from "~/domain/stats/stats.schema";
 import {
   ACTIVITY_PERIODS,
   DEFAULT_ACTIVITY_PERIOD,

@@ -1,7 +1,7 @@
 import { Eye, FileText, FolderTree, MessageSquare, type LucideIcon } from "lucide-react";
 import { forwardRef, type ComponentProps, type ReactNode } from "react";
 import { Link } from "react-router";
-import type { DashboardStats, PeriodFigures } from "~/domain/stats/stats.server";
+import type { DashboardStats, PeriodFigures } from "~/domain/stats/stats.schema";
 import {
   ARTICLE_DIALOG_LIMIT,
   formatCount,

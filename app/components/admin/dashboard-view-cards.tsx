@@ -1,5 +1,5 @@
 import { CalendarDays, CalendarRange, Clock } from "lucide-react";
-import type { PeriodFigures } from "~/domain/stats/stats.server";
+import type { PeriodFigures } from "~/domain/stats/stats.schema";
 import { formatCount } from "~/domain/stats/periods";
 
 const CARDS = [

@@ -2,7 +2,7 @@ import { MessageSquare } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
-import type { PublicComment } from "~/domain/comments/comments.server";
+import type { PublicComment } from "~/domain/comments/comments.schema";
 import { formatCommentDate, useSiteTimeZone } from "~/lib/dates";
 import { CommentForm, type NoScriptCommentOutcome } from "./comment-form";
 

@@ -59,3 +59,17 @@ export const REQUIRED_ARTICLE_FIELDS = ["title", "slug", "content"] as const;
 
 /** What the article form's action answers when it does not redirect (status 400/404). */
 export type ArticleFormFailure = Refusal<ArticleFieldName>;
+
+/** The fields an article card shows. */
+export interface ArticleCard {
+  id: string;
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  featuredImage: string | null;
+  videoUrl: string | null;
+  authorName: string;
+  views: number;
+  createdAt: Date;
+  category: { name: string; slug: string } | null;
+}

@@ -2,20 +2,7 @@ import { count, desc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articles, categories } from "~/db/schema";
 import { isSlug } from "~/lib/slugs";
-
-/** The fields an article card shows. */
-export interface ArticleCard {
-  id: string;
-  title: string;
-  slug: string;
-  excerpt: string | null;
-  featuredImage: string | null;
-  videoUrl: string | null;
-  authorName: string;
-  views: number;
-  createdAt: Date;
-  category: { name: string; slug: string } | null;
-}
+import type { ArticleCard } from "./articles.schema";
 
 const cardColumns = {
   id: articles.id,

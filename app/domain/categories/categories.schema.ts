@@ -18,3 +18,9 @@ export const categoryInputSchema = z.object({
 export type CategoryInput = z.infer<typeof categoryInputSchema>;
 export type CategoryFieldName = keyof CategoryInput;
 export const CATEGORY_FIELDS: CategoryFieldName[] = ["name", "slug"];
+
+export interface CategorySummary {
+  id: string;
+  name: string;
+  slug: string;
+}

@@ -3,12 +3,7 @@ import type { Db } from "~/db/client.server";
 import { categories } from "~/db/schema";
 import { DEFAULT_CATEGORIES } from "./categories.schema";
 import { isSlug } from "~/lib/slugs";
-
-export interface CategorySummary {
-  id: string;
-  name: string;
-  slug: string;
-}
+import type { CategorySummary } from "./categories.schema";
 
 const NAV_ORDER: string[] = DEFAULT_CATEGORIES.map((c) => c.slug);
 

@@ -41,3 +41,18 @@ export const REQUIRED_COMMENT_FIELDS = ["authorName", "authorEmail", "content"] 
 
 /** What posting a comment answers the form: the spec's toasts are chosen from it. */
 export type PostCommentResult = { ok: true } | Refusal<CommentFieldName>;
+
+/** What a public page may show of a comment: never the author's e-mail. */
+export interface PublicComment {
+  id: string;
+  parentCommentId: string | null;
+  authorName: string;
+  content: string;
+  imageUrl: string | null;
+  videoUrl: string | null;
+  createdAt: Date;
+}
+
+export interface CommentThread extends PublicComment {
+  replies: PublicComment[];
+}

@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articles, comments, media } from "~/db/schema";
-import { AppError, isAppError } from "~/lib/app-error";
-import { MISSING_FIELDS, parseForm } from "~/lib/forms";
+import { AppError } from "~/lib/app-error";
+import { expectedOr, MISSING_FIELDS, parseForm } from "~/lib/forms";
 import type { Logger } from "~/lib/logger.server";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { isSlug } from "~/lib/slugs";
@@ -14,22 +14,9 @@ import {
   type CommentFieldName,
   type CommentInput,
 } from "./comments.schema";
+import type { CommentThread, PublicComment } from "./comments.schema";
 
 const articleGone = () => new AppError("not_found", "That article no longer exists.");
-
-/** What a public page may show of a comment: never the author's e-mail. */
-export interface PublicComment {
-  id: string;
-  parentCommentId: string | null;
-  authorName: string;
-  content: string;
-  imageUrl: string | null;
-  videoUrl: string | null;
-  createdAt: Date;
-}
-export interface CommentThread extends PublicComment {
-  replies: PublicComment[];
-}
 
 const publicColumns = {
   id: comments.id,
@@ -182,8 +169,6 @@ export async function postComment(
   try {
     await createComment(db, article.id, input);
   } catch (error) {
-    if (isAppError(error)) throw error;
-    log.error({ err: error }, "could not save a comment");
-    throw new AppError("server_error", COMMENT_FAILED, { cause: error });
+    throw expectedOr(error, COMMENT_FAILED, (err) => log.error({ err }, "could not save a comment"));
   }
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { WebsiteSettings } from "~/db/schema";
 
 /** The settings row a new site starts with. */
 export const DEFAULT_SETTINGS = {
@@ -98,3 +99,27 @@ export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | 
   linkedinUrl: "social",
   youtubeUrl: "social",
 };
+
+/** The settings a public page may show (everything but internal bookkeeping). */
+export function publicSettings(settings: WebsiteSettings, envAdClientId?: string) {
+  return {
+    siteName: settings.siteName,
+    siteTagline: settings.siteTagline,
+    siteDescription: settings.siteDescription,
+    logoUrl: settings.logoUrl,
+    faviconUrl: settings.faviconUrl,
+    contactEmail: settings.contactEmail,
+    contactPhone: settings.contactPhone,
+    footerText: settings.footerText,
+    social: {
+      facebook: settings.facebookUrl,
+      twitter: settings.twitterUrl,
+      instagram: settings.instagramUrl,
+      linkedin: settings.linkedinUrl,
+      youtube: settings.youtubeUrl,
+    },
+    adClientId: settings.adClientId || envAdClientId || null,
+    analyticsId: settings.analyticsId,
+  };
+}
+export type PublicSettings = ReturnType<typeof publicSettings>;

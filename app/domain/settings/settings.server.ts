@@ -21,29 +21,6 @@ export async function getSettings(db: Db): Promise<WebsiteSettings> {
   );
 }
 
-/** The settings a public page may show (everything but internal bookkeeping). */
-export function publicSettings(settings: WebsiteSettings, envAdClientId?: string) {
-  return {
-    siteName: settings.siteName,
-    siteTagline: settings.siteTagline,
-    siteDescription: settings.siteDescription,
-    logoUrl: settings.logoUrl,
-    faviconUrl: settings.faviconUrl,
-    contactEmail: settings.contactEmail,
-    contactPhone: settings.contactPhone,
-    footerText: settings.footerText,
-    social: {
-      facebook: settings.facebookUrl,
-      twitter: settings.twitterUrl,
-      instagram: settings.instagramUrl,
-      linkedin: settings.linkedinUrl,
-      youtube: settings.youtubeUrl,
-    },
-    adClientId: settings.adClientId || envAdClientId || null,
-    analyticsId: settings.analyticsId,
-  };
-}
-export type PublicSettings = ReturnType<typeof publicSettings>;
 
 /**
  * Saves the Website Settings form. Logo and favicon must be images uploaded here (a row in `media`).

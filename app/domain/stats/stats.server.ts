@@ -10,6 +10,7 @@ import {
   TOP_ARTICLES_LIMIT,
   type ActivityPeriod,
 } from "./periods";
+import type { DashboardArticle, DashboardComment, DashboardStats, DashboardTotals, PeriodActivity, PeriodFigures } from "./stats.schema";
 
 /** When "now" is and which wall clock the periods follow. Tests pass a fixed `now`. */
 export interface StatsClock {
@@ -24,57 +25,6 @@ export interface PeriodRange {
 }
 
 export type PeriodRanges = Record<ActivityPeriod, PeriodRange>;
-
-export interface PeriodFigures {
-  today: number;
-  month: number;
-  year: number;
-}
-
-export interface DashboardTotals {
-  /** The sum of every article's view count (the spec's "Total Site Views"). */
-  siteViews: number;
-  articles: number;
-  comments: number;
-  categories: number;
-}
-
-export interface DashboardArticle {
-  id: string;
-  title: string;
-  slug: string;
-  views: number;
-  createdAt: Date;
-  categoryName: string | null;
-}
-
-export interface DashboardComment {
-  id: string;
-  authorName: string;
-  content: string;
-  createdAt: Date;
-  articleTitle: string;
-  articleSlug: string;
-}
-
-export interface PeriodActivity {
-  articleCount: number;
-  commentCount: number;
-  viewCount: number;
-  articles: DashboardArticle[];
-  comments: DashboardComment[];
-}
-
-export interface DashboardStats {
-  totals: DashboardTotals;
-  /** Page views (page_views rows) by when the view happened. */
-  pageViews: PeriodFigures;
-  topArticles: DashboardArticle[];
-  /** The newest articles, for the "Total Articles" dialog (at most ARTICLE_DIALOG_LIMIT). */
-  allArticles: DashboardArticle[];
-  recentComments: DashboardComment[];
-  activity: Record<ActivityPeriod, PeriodActivity>;
-}
 
 const toNumber = (value: unknown) => Number(value ?? 0);
 const toDate = (value: unknown) => (value instanceof Date ? value : new Date(String(value)));

@@ -5,7 +5,7 @@ import { requireAdmin } from "~/domain/accounts/guard.server";
 import { articleFormValues, saveArticleFromForm } from "~/domain/articles/article-admin.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { refuse } from "~/lib/forms";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/article-new";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -13,7 +13,7 @@ import { deleteArticle, listAdminArticles } from "~/domain/articles/article-admi
 import { formatCardDate } from "~/lib/dates";
 import { AppError } from "~/lib/app-error";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/articles";
 
 /** Articles per page of the admin list. */

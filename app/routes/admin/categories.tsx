@@ -16,7 +16,7 @@ import {
 } from "~/domain/categories/category-admin.server";
 import { AppError } from "~/lib/app-error";
 import { formValues, parseForm, refuse } from "~/lib/forms";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/categories";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

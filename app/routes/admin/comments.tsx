@@ -11,7 +11,7 @@ import { deleteComment, listCommentsForModeration } from "~/domain/comments/comm
 import { formatCommentDate } from "~/lib/dates";
 import { AppError } from "~/lib/app-error";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/comments";
 
 /** Comments per page of the moderation list. */

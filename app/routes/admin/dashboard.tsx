@@ -8,7 +8,7 @@ import { DashboardViewCards } from "~/components/admin/dashboard-view-cards";
 import { Button } from "~/components/ui/button";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { getDashboardStats } from "~/domain/stats/stats.server";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

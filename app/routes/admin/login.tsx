@@ -7,7 +7,7 @@ import { handleAuthRequest } from "~/domain/accounts/auth-handler.server";
 import { getSessionUser } from "~/domain/accounts/guard.server";
 import { CLIENT_IP_HEADER } from "~/lib/client-address.server";
 import { formValues, MISSING_FIELDS } from "~/lib/forms";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/login";
 
 /** The spec's post-login redirect delay. */

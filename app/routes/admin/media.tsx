@@ -10,9 +10,9 @@ import { requireAdmin } from "~/domain/accounts/guard.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { MEDIA_LIST_LIMIT, MEDIA_TABS, mediaRefSchema, publishMediaSchema } from "~/domain/media/media-publish.schema";
 import { deleteMedia, listMedia, publishMediaArticle } from "~/domain/media/media.server";
-import { AppError, isAppError } from "~/lib/app-error";
-import { formValues, parseForm, refusalOf, type Refusal } from "~/lib/forms";
-import { pageMeta } from "~/lib/page-meta";
+import { AppError } from "~/lib/app-error";
+import { expectedOr, formValues, parseForm, refusalOf, type Refusal } from "~/lib/forms";
+import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/media";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -61,8 +61,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     throw new AppError("invalid_input", "Unknown action.");
   } catch (error) {
-    if (!isAppError(error)) log.error({ err: error, intent }, "media library action failed");
-    const refusal = isAppError(error) ? error : new AppError("server_error", "Something went wrong on the server. Please try again.");
+    const refusal = expectedOr(error, "Something went wrong on the server. Please try again.", (err) =>
+      log.error({ err, intent }, "media library action failed"),
+    );
     const answeredAs = intent === "delete" || intent === "publish" ? intent : "unknown";
     return data<ActionResult>({ ...refusalOf(refusal), intent: answeredAs }, { status: refusal.status, headers: noStore });
   }

@@ -14,9 +14,9 @@ import {
   type SettingsField,
 } from "~/domain/settings/settings.schema";
 import { getSettings, updateSettings } from "~/domain/settings/settings.server";
-import { AppError, isAppError } from "~/lib/app-error";
-import { formValues, parseForm, refuse, type Refusal } from "~/lib/forms";
-import { pageMeta } from "~/lib/page-meta";
+import { isAppError } from "~/lib/app-error";
+import { expectedOr, formValues, parseForm, refuse, type Refusal } from "~/lib/forms";
+import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/settings";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Website Settings", path: "/admin/settings" });
@@ -51,11 +51,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await updateSettings(context.db, parseForm(settingsFormSchema, formValues(await request.formData(), SETTINGS_FIELDS)));
   } catch (error) {
-    if (!isAppError(error)) {
-      context.log.error({ err: error }, "settings save failed");
-      error = new AppError("server_error", "The settings could not be saved. Please try again.");
-    }
-    return refuse(error, undefined, { headers: noStore });
+    const refusal = expectedOr(error, "The settings could not be saved. Please try again.", (err) => context.log.error({ err }, "settings save failed"));
+    return refuse(refusal, undefined, { headers: noStore });
   }
   return data<ActionResult>({ ok: true }, { headers: noStore });
 }

@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { requireAdminApi } from "~/domain/accounts/guard.server";
 import { rasteriseSvgLogo } from "~/domain/media/media.server";
-import { AppError, isAppError } from "~/lib/app-error";
-import { refuse } from "~/lib/forms";
+import { AppError } from "~/lib/app-error";
+import { expectedOr, refuse } from "~/lib/forms";
 import { UPLOAD_RULES, type UploadKind } from "~/lib/upload-rules";
 import { receiveUpload } from "~/lib/uploads.server";
 import type { Route } from "./+types/admin-upload";
@@ -53,10 +53,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       { status: 201, headers: NO_STORE },
     );
   } catch (error) {
-    if (!isAppError(error)) {
-      context.log.error({ err: error, kind }, "admin upload failed");
-      error = new AppError("server_error", "The file could not be stored. Please try again.");
-    }
-    return refuse(error, undefined, { headers: NO_STORE });
+    const refusal = expectedOr(error, "The file could not be stored. Please try again.", (err) => context.log.error({ err, kind }, "admin upload failed"));
+    return refuse(refusal, undefined, { headers: NO_STORE });
   }
 }

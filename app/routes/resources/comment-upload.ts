@@ -1,7 +1,7 @@
 import { data } from "react-router";
-import { AppError, isAppError } from "~/lib/app-error";
+import { AppError } from "~/lib/app-error";
 import { clientIpOf } from "~/lib/client-address.server";
-import { refuse } from "~/lib/forms";
+import { expectedOr, refuse } from "~/lib/forms";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { receiveUpload } from "~/lib/uploads.server";
 import type { Route } from "./+types/comment-upload";
@@ -33,9 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const stored = await receiveUpload({ request, db: context.db, storage: context.storage, kind, source: "comment" });
     return data({ url: stored.url, contentType: stored.contentType }, { status: 201, headers: { "Cache-Control": "no-store" } });
   } catch (error) {
-    if (isAppError(error)) return refuse(error);
-    context.log.error({ err: error }, "comment upload failed");
-    return refuse(new AppError("server_error", "The upload failed. Please try again."));
+    return refuse(expectedOr(error, "The upload failed. Please try again.", (err) => context.log.error({ err }, "comment upload failed")));
   }
 }
 

@@ -25,7 +25,7 @@ import { AdSlot } from "~/components/ad-slot";
 import { proseClass, StaticHero } from "~/components/static/legal-page";
 import { COMPANY, useScrollToTopOnOpen, useSiteContacts } from "~/components/static/site-contacts";
 import { Button } from "~/components/ui/button";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import { rootDataFromMatches } from "~/root";
 import type { Route } from "./+types/about";
 

@@ -14,7 +14,7 @@ import { clientIpOf } from "~/lib/client-address.server";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
 import { formValues, refuse } from "~/lib/forms";
 import { imageSrcSet } from "~/lib/image-variants";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import { VIEW_EVENT } from "~/lib/page-view-event";
 import { describeArticle } from "~/lib/seo";
 import type { Route } from "./+types/article";

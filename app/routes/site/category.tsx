@@ -6,7 +6,7 @@ import { Pagination } from "~/components/pagination";
 import { pageFromUrl } from "~/lib/pagination";
 import { listCategoryArticles } from "~/domain/articles/articles.server";
 import { getCategoryBySlug } from "~/domain/categories/categories.server";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/category";
 
 /** Articles per category page; past it, pagination links. */

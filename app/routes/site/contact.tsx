@@ -6,7 +6,7 @@ import { BUSINESS_HOURS, COMPANY, useSiteContacts } from "~/components/static/si
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import { rootDataFromMatches } from "~/root";
 import type { Route } from "./+types/contact";
 

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { ExternalLink } from "~/components/static/external-link";
 import { LegalPage, type LegalSection } from "~/components/static/legal-page";
 import { useSiteContacts, type SiteContacts } from "~/components/static/site-contacts";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import { rootDataFromMatches } from "~/root";
 import type { Route } from "./+types/cookie-policy";
 

@@ -4,7 +4,7 @@ import { AdSlot } from "~/components/ad-slot";
 import { ArticleCard, CardGrid } from "~/components/article-card";
 import { Button } from "~/components/ui/button";
 import { listLatestArticles } from "~/domain/articles/articles.server";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import type { RootData } from "~/root";
 import type { Route } from "./+types/home";
 

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { NotFound } from "~/components/not-found";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/not-found";
 
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -2,7 +2,7 @@ import { FileText } from "lucide-react";
 import { Link } from "react-router";
 import { LegalPage, type LegalSection } from "~/components/static/legal-page";
 import { COMPANY, useScrollToTopOnOpen, useSiteContacts, type SiteContacts } from "~/components/static/site-contacts";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta } from "~/page-meta";
 import { rootDataFromMatches } from "~/root";
 import type { Route } from "./+types/terms-of-service";
 

@@ -1,5 +1,5 @@
 import { rootDataFromMatches } from "~/root";
-import { buildMeta, type SeoInput } from "./seo";
+import { buildMeta, type SeoInput } from "~/lib/seo";
 
 /** A route's meta tags, with the site name and canonical origin from the root loader. */
 export function pageMeta(matches: readonly ({ id: string; data?: unknown } | undefined)[], page: SeoInput) {

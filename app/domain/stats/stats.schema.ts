@@ -1,0 +1,53 @@
+/** What the dashboard shows: the shapes stats.server.ts computes, safe in the browser. */
+import type { ActivityPeriod } from "./periods";
+
+export interface PeriodFigures {
+  today: number;
+  month: number;
+  year: number;
+}
+
+export interface DashboardTotals {
+  /** The sum of every article's view count (the spec's "Total Site Views"). */
+  siteViews: number;
+  articles: number;
+  comments: number;
+  categories: number;
+}
+
+export interface DashboardArticle {
+  id: string;
+  title: string;
+  slug: string;
+  views: number;
+  createdAt: Date;
+  categoryName: string | null;
+}
+
+export interface DashboardComment {
+  id: string;
+  authorName: string;
+  content: string;
+  createdAt: Date;
+  articleTitle: string;
+  articleSlug: string;
+}
+
+export interface PeriodActivity {
+  articleCount: number;
+  commentCount: number;
+  viewCount: number;
+  articles: DashboardArticle[];
+  comments: DashboardComment[];
+}
+
+export interface DashboardStats {
+  totals: DashboardTotals;
+  /** Page views (page_views rows) by when the view happened. */
+  pageViews: PeriodFigures;
+  topArticles: DashboardArticle[];
+  /** The newest articles, for the "Total Articles" dialog (at most ARTICLE_DIALOG_LIMIT). */
+  allArticles: DashboardArticle[];
+  recentComments: DashboardComment[];
+  activity: Record<ActivityPeriod, PeriodActivity>;
+}
