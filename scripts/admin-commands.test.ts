@@ -3,20 +3,12 @@ import { describe, expect, test } from "vitest";
 import { user, userRoles } from "../app/db/schema";
 import { createTestDatabase } from "../tests/setup/test-database";
 import { requireAdmin } from "../app/domain/accounts/guard.server";
-import { adminRequest, createTestAuth, describeThrown, signIn, signUp } from "../app/domain/accounts/test-auth.server";
+import { createTestAuth, guardOutcome, signIn, signUp } from "../app/domain/accounts/test-auth.server";
 import { EXIT_OK, EXIT_REFUSED, EXIT_USAGE, parseAdminArgs, runAdminCommand } from "./admin-commands";
 
 const { db } = await createTestDatabase();
 const t = createTestAuth(db);
 
-async function guardOutcome(guard: typeof requireAdmin, method: string, cookie: string | null) {
-  try {
-    const u = await guard(adminRequest(method, cookie), t.context);
-    return { status: 200, email: u.email };
-  } catch (thrown) {
-    return describeThrown(thrown);
-  }
-}
 
 function cli(args: string[]) {
   const out: string[] = [];
@@ -34,7 +26,7 @@ describe("npm run admin", () => {
     expect(password).toBeTruthy();
     const { response, cookie } = await signIn(t, "writer@example.com", password!);
     expect(response.status).toBe(200);
-    expect(await guardOutcome(requireAdmin, "POST", cookie)).toEqual({ status: 200, email: "writer@example.com" });
+    expect(await guardOutcome(t, requireAdmin, "POST", cookie)).toEqual({ status: 200, email: "writer@example.com" });
   });
 
   test("create --password uses that password; creating it twice is refused", async () => {

@@ -39,6 +39,9 @@ export interface PathRules {
   formsOnly: boolean;
 }
 
+/** The rules most public paths share: nothing cached or gated, counted as traffic, personal only when signed in. */
+const publicRules = { cacheable: false, countedAsPageView: true, personal: "when-signed-in", adminGate: "none", bodyLimit: "4mb", changesPages: false, formsOnly: true } as const;
+/** The back office's rules: never cached, never counted, always no-store. */
 const adminRules = { cacheable: false, countedAsPageView: false, personal: "always", bodyLimit: "4mb" } as const;
 
 /** The classes and their rules. */
@@ -50,107 +53,27 @@ export const PATH_CLASSES = {
   /** Admin resource routes (the event stream, and anything else under /api/admin). */
   "admin API": { ...adminRules, adminGate: "everything", changesPages: true, formsOnly: false },
   /** Admin uploads: streamed, with each kind's own size limit. */
-  "admin upload": { ...adminRules, adminGate: "everything", bodyLimit: "route", changesPages: true, formsOnly: false },
+  "admin upload": { ...adminRules, bodyLimit: "route", adminGate: "everything", changesPages: true, formsOnly: false },
   /** Better Auth's endpoints (sign-in, sign-up, session, e-mail confirmation). */
-  "auth API": {
-    cacheable: false,
-    countedAsPageView: true,
-    personal: "always",
-    adminGate: "none",
-    bodyLimit: "4mb",
-    changesPages: false,
-    formsOnly: false,
-  },
+  "auth API": { ...publicRules, personal: "always", formsOnly: false },
   /** The header's sign-out form. */
-  "sign-out": {
-    cacheable: false,
-    countedAsPageView: true,
-    personal: "always",
-    adminGate: "none",
-    bodyLimit: "4mb",
-    changesPages: false,
-    formsOnly: true,
-  },
+  "sign-out": { ...publicRules, personal: "always" },
   /** A reader's comment attachment: streamed, with its kind's own limit; a page changes only when the comment is posted. */
-  "comment upload": {
-    cacheable: false,
-    countedAsPageView: true,
-    personal: "when-signed-in",
-    adminGate: "none",
-    bodyLimit: "route",
-    changesPages: false,
-    formsOnly: false,
-  },
+  "comment upload": { ...publicRules, bodyLimit: "route", formsOnly: false },
   /** The page-view beacon: counts are not part of a cached page's freshness (the beacon answers the live count). */
-  "view beacon": {
-    cacheable: false,
-    countedAsPageView: true,
-    personal: "when-signed-in",
-    adminGate: "none",
-    bodyLimit: "4mb",
-    changesPages: false,
-    formsOnly: false,
-  },
+  "view beacon": { ...publicRules, formsOnly: false },
   /** Public API calls (posting a comment), and anything else under /api that no route names. */
-  "public API": {
-    cacheable: false,
-    countedAsPageView: true,
-    personal: "when-signed-in",
-    adminGate: "none",
-    bodyLimit: "4mb",
-    changesPages: true,
-    formsOnly: false,
-  },
+  "public API": { ...publicRules, changesPages: true, formsOnly: false },
   /** RSS, sitemap, robots.txt: public documents, cached like pages. */
-  feed: {
-    cacheable: true,
-    countedAsPageView: true,
-    personal: "when-signed-in",
-    adminGate: "none",
-    bodyLimit: "4mb",
-    changesPages: true,
-    formsOnly: true,
-  },
+  feed: { ...publicRules, cacheable: true, changesPages: true },
   /** The reader site's pages (and the 404 page), HTML and client-navigation data alike. */
-  "reader page": {
-    cacheable: true,
-    countedAsPageView: true,
-    personal: "when-signed-in",
-    adminGate: "none",
-    bodyLimit: "4mb",
-    changesPages: true,
-    formsOnly: true,
-  },
+  "reader page": { ...publicRules, cacheable: true, changesPages: true },
   /** Uploaded files, served by Express (server/media-route.ts); a miss falls through to the 404 page. */
-  media: {
-    cacheable: false,
-    countedAsPageView: true,
-    personal: "when-signed-in",
-    adminGate: "none",
-    bodyLimit: "4mb",
-    changesPages: false,
-    formsOnly: true,
-  },
+  media: { ...publicRules },
   /** The build's hashed assets, served by Express (immutable, precompressed). */
-  assets: {
-    cacheable: false,
-    countedAsPageView: true,
-    personal: "never",
-    adminGate: "none",
-    bodyLimit: "4mb",
-    changesPages: false,
-    formsOnly: true,
-  },
+  assets: { ...publicRules, personal: "never" },
   /** The health check, answered by Express. */
-  health: {
-    cacheable: false,
-    countedAsPageView: true,
-    personal: "never",
-    adminGate: "none",
-    bodyLimit: "4mb",
-    changesPages: false,
-    formsOnly: true,
-  },
+  health: { ...publicRules, personal: "never" },
 } as const satisfies Record<string, PathRules>;
 
 export type PathClass = keyof typeof PATH_CLASSES;

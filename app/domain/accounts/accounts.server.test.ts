@@ -4,30 +4,22 @@ import { user } from "~/db/schema";
 import { createTestDatabase } from "../../../tests/setup/test-database";
 import { ensureAdminAccount, grantAdmin, isAdmin, revokeAdmin } from "./accounts.server";
 import { getSessionUser, requireAdmin, requireAdminApi } from "./guard.server";
-import { adminRequest, createTestAuth, describeThrown, signIn, signUp } from "./test-auth.server";
+import { adminRequest, createTestAuth, guardOutcome, signIn, signUp } from "./test-auth.server";
 
 const { db } = await createTestDatabase();
 const t = createTestAuth(db);
 
-async function guardOutcome(guard: typeof requireAdmin, method: string, cookie: string | null) {
-  try {
-    const u = await guard(adminRequest(method, cookie), t.context);
-    return { status: 200, email: u.email };
-  } catch (thrown) {
-    return describeThrown(thrown);
-  }
-}
 
 describe("the admin guard", () => {
   test("an anonymous page request is redirected to /admin/login, any other method gets 401", async () => {
-    expect(await guardOutcome(requireAdmin, "GET", null)).toEqual({ status: 302, location: "/admin/login" });
-    expect(await guardOutcome(requireAdmin, "HEAD", null)).toEqual({ status: 302, location: "/admin/login" });
-    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) expect(await guardOutcome(requireAdmin, method, null)).toEqual({ status: 401 });
-    expect(await guardOutcome(requireAdminApi, "GET", null)).toEqual({ status: 401 });
+    expect(await guardOutcome(t, requireAdmin, "GET", null)).toEqual({ status: 302, location: "/admin/login" });
+    expect(await guardOutcome(t, requireAdmin, "HEAD", null)).toEqual({ status: 302, location: "/admin/login" });
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) expect(await guardOutcome(t, requireAdmin, method, null)).toEqual({ status: 401 });
+    expect(await guardOutcome(t, requireAdminApi, "GET", null)).toEqual({ status: 401 });
   });
 
   test("a forged or unknown session cookie counts as anonymous", async () => {
-    expect(await guardOutcome(requireAdmin, "POST", "better-auth.session_token=forged.value")).toEqual({ status: 401 });
+    expect(await guardOutcome(t, requireAdmin, "POST", "better-auth.session_token=forged.value")).toEqual({ status: 401 });
   });
 
   test("a signed-up ordinary user is redirected from pages and refused 403 elsewhere", async () => {
@@ -37,9 +29,9 @@ describe("the admin guard", () => {
     expect(signedIn.status).toBe(200);
     expect(cookie).toBeTruthy();
     expect(await getSessionUser(adminRequest("GET", cookie), t.context)).toMatchObject({ email: "reader@example.com", isAdmin: false });
-    expect(await guardOutcome(requireAdmin, "GET", cookie)).toEqual({ status: 302, location: "/admin/login" });
-    expect(await guardOutcome(requireAdmin, "POST", cookie)).toEqual({ status: 403 });
-    expect(await guardOutcome(requireAdminApi, "GET", cookie)).toEqual({ status: 403 });
+    expect(await guardOutcome(t, requireAdmin, "GET", cookie)).toEqual({ status: 302, location: "/admin/login" });
+    expect(await guardOutcome(t, requireAdmin, "POST", cookie)).toEqual({ status: 403 });
+    expect(await guardOutcome(t, requireAdminApi, "GET", cookie)).toEqual({ status: 403 });
   });
 
   test("sign-up makes an ordinary account and mails a confirmation link that returns to the site root", async () => {
@@ -54,27 +46,27 @@ describe("the admin guard", () => {
   test("grant takes effect on the user's next request and revoke takes it away again", async () => {
     await signUp(t, "editor@example.com", "editor-password-1");
     const { cookie } = await signIn(t, "editor@example.com", "editor-password-1");
-    expect(await guardOutcome(requireAdmin, "POST", cookie)).toEqual({ status: 403 });
+    expect(await guardOutcome(t, requireAdmin, "POST", cookie)).toEqual({ status: 403 });
 
     expect(await grantAdmin(db, "editor@example.com")).toBe(true);
-    expect(await guardOutcome(requireAdmin, "POST", cookie)).toEqual({ status: 200, email: "editor@example.com" });
-    expect(await guardOutcome(requireAdminApi, "DELETE", cookie)).toEqual({ status: 200, email: "editor@example.com" });
+    expect(await guardOutcome(t, requireAdmin, "POST", cookie)).toEqual({ status: 200, email: "editor@example.com" });
+    expect(await guardOutcome(t, requireAdminApi, "DELETE", cookie)).toEqual({ status: 200, email: "editor@example.com" });
 
     expect(await revokeAdmin(db, "editor@example.com")).toBe(true);
-    expect(await guardOutcome(requireAdmin, "GET", cookie)).toEqual({ status: 302, location: "/admin/login" });
+    expect(await guardOutcome(t, requireAdmin, "GET", cookie)).toEqual({ status: 302, location: "/admin/login" });
     expect(await revokeAdmin(db, "editor@example.com")).toBe(false);
   });
 
   test("after sign-out, replaying the old session cookie gets no admin access", async () => {
     await ensureAdminAccount(t.auth, db, "boss@example.com", "boss-password-1");
     const { cookie } = await signIn(t, "boss@example.com", "boss-password-1");
-    expect(await guardOutcome(requireAdmin, "GET", cookie)).toEqual({ status: 200, email: "boss@example.com" });
+    expect(await guardOutcome(t, requireAdmin, "GET", cookie)).toEqual({ status: 200, email: "boss@example.com" });
 
     await t.auth.api.signOut({ headers: new Headers({ cookie: cookie! }) });
 
     expect(await getSessionUser(adminRequest("GET", cookie), t.context)).toBeNull();
-    expect(await guardOutcome(requireAdmin, "GET", cookie)).toEqual({ status: 302, location: "/admin/login" });
-    expect(await guardOutcome(requireAdmin, "POST", cookie)).toEqual({ status: 401 });
+    expect(await guardOutcome(t, requireAdmin, "GET", cookie)).toEqual({ status: 302, location: "/admin/login" });
+    expect(await guardOutcome(t, requireAdmin, "POST", cookie)).toEqual({ status: 401 });
   });
 });
 
@@ -91,9 +83,9 @@ describe("ADMIN_EMAIL at start", () => {
     await signUp(t, "promoted@example.com", "promoted-password");
     expect(await ensureAdminAccount(t.auth, db, "promoted@example.com", "someone-elses-password")).toEqual({ created: false, granted: false, refused: true });
     const { cookie } = await signIn(t, "promoted@example.com", "promoted-password");
-    expect(await guardOutcome(requireAdminApi, "GET", cookie)).toEqual({ status: 403 });
+    expect(await guardOutcome(t, requireAdminApi, "GET", cookie)).toEqual({ status: 403 });
 
     expect(await ensureAdminAccount(t.auth, db, "promoted@example.com", "promoted-password")).toEqual({ created: false, granted: true, refused: false });
-    expect(await guardOutcome(requireAdmin, "GET", cookie)).toEqual({ status: 200, email: "promoted@example.com" });
+    expect(await guardOutcome(t, requireAdmin, "GET", cookie)).toEqual({ status: 200, email: "promoted@example.com" });
   });
 });

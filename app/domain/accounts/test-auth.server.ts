@@ -75,3 +75,18 @@ export function describeThrown(thrown: unknown): { status: number; location?: st
   if (init?.status) return { status: init.status };
   throw thrown;
 }
+
+/** What an admin guard answers a request with this session cookie: the admin's e-mail, or what it threw. */
+export async function guardOutcome(
+  t: ReturnType<typeof createTestAuth>,
+  guard: (request: Request, context: ReturnType<typeof createTestAuth>["context"]) => Promise<{ email: string }>,
+  method: string,
+  cookie: string | null,
+) {
+  try {
+    const u = await guard(adminRequest(method, cookie), t.context);
+    return { status: 200, email: u.email };
+  } catch (thrown) {
+    return describeThrown(thrown);
+  }
+}
