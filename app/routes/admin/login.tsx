@@ -34,9 +34,8 @@ type Mode = "signIn" | "signUp";
  * same Better Auth endpoints, the same attempt limit, the same messages.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const mode: Mode = form.get("mode") === "signUp" ? "signUp" : "signIn";
-  const fields = formValues(form, ["email", "password"]);
+  const fields = formValues(await request.formData(), ["mode", "email", "password"]);
+  const mode: Mode = fields.mode === "signUp" ? "signUp" : "signIn";
   const email = fields.email.trim();
   const password = fields.password;
   if (!email || !password) {

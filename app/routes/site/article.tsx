@@ -36,10 +36,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 /** A comment posted without JavaScript (the form's plain POST); with it, the form uses /api/articles/:slug/comments. */
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const values = formValues(form, COMMENT_FIELDS);
+  const { intent, ...values } = formValues(await request.formData(), ["intent", ...COMMENT_FIELDS]);
   try {
-    if (form.get("intent") !== "comment") throw new AppError("invalid_input", "Unknown action.");
+    if (intent !== "comment") throw new AppError("invalid_input", "Unknown action.");
     await postComment(context.db, context.log, params.slug, values, clientIpOf(request));
     return data<PostCommentResult>({ ok: true }, { status: 201 });
   } catch (error) {
