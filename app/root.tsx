@@ -14,6 +14,7 @@ import "./app.css";
 import { Toaster } from "./components/ui/toaster";
 import { getSessionUser, type SessionUser } from "./domain/accounts/guard.server";
 import { listCategoriesForNav } from "./domain/categories/categories.server";
+import { activeBreakingNews } from "./domain/settings/breaking-news.schema";
 import { publicSettings } from "./domain/settings/settings.schema";
 import { getSettings } from "./domain/settings/settings.server";
 import { isCountedPath, VIEW_EVENT } from "./lib/page-view-event";
@@ -27,6 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ]);
   return {
     settings: publicSettings(settings, env.AD_CLIENT_ID),
+    breakingNews: activeBreakingNews(settings),
     categories,
     publicUrl: env.publicUrl,
     timeZone: env.TIME_ZONE,

@@ -87,6 +87,37 @@ describe("PageCache", () => {
   });
 });
 
+describe("PageCache.clearAt", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test("clears the pages at the time given (a banner's expiry), the earliest time winning", () => {
+    vi.useFakeTimers();
+    const cache = new PageCache();
+    cache.set("/a", 200, [], Buffer.from("a"));
+    cache.clearAt(new Date(Date.now() + 60_000));
+    cache.clearAt(new Date(Date.now() + 30_000));
+    cache.clearAt(new Date(Date.now() + 90_000));
+    vi.advanceTimersByTime(29_999);
+    expect(cache.size).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(cache.size).toBe(0);
+  });
+
+  test("a time further away than a timer can wait still clears on time", () => {
+    vi.useFakeTimers();
+    const cache = new PageCache({ ttlMs: Number.MAX_SAFE_INTEGER });
+    const in40Days = 40 * 24 * 3600_000;
+    cache.clearAt(new Date(Date.now() + in40Days));
+    cache.set("/a", 200, [], Buffer.from("a"));
+    vi.advanceTimersByTime(in40Days - 1000);
+    expect(cache.size).toBe(1);
+    vi.advanceTimersByTime(1000);
+    expect(cache.size).toBe(0);
+  });
+});
+
 describe("pickEncoding", () => {
   test("brotli is preferred, then gzip, else none", () => {
     expect(pickEncoding("gzip, deflate, br")).toBe("br");

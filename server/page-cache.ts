@@ -16,6 +16,8 @@ export interface PageCacheOptions {
   ttlMs?: number;
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * The in-process cache of anonymous reader pages (HTML and client-navigation `.data` responses).
  * Entries are cleared whole on every content change; least recently used entries go first when full.
@@ -76,6 +78,29 @@ export class PageCache {
   clear() {
     this.entries.clear();
     this.bytes = 0;
+  }
+
+  private clearTimer: NodeJS.Timeout | null = null;
+  private clearTimerAt = Infinity;
+
+  /**
+   * Clears the cache at `when` as well (a page that changes at a known time without a write, such as
+   * a banner that expires). The earliest pending time wins; a later one is dropped, as the clear at
+   * the earlier time makes the pages render again anyway.
+   */
+  clearAt(when: Date) {
+    const at = when.getTime();
+    if (!(at < this.clearTimerAt)) return;
+    if (this.clearTimer) clearTimeout(this.clearTimer);
+    this.clearTimerAt = at;
+    const fire = () => {
+      // setTimeout holds at most about 24.8 days: wake up and wait again until the time has come.
+      if (Date.now() < at) return void (this.clearTimer = setTimeout(fire, Math.min(at - Date.now(), MAX_TIMER_MS)).unref());
+      this.clearTimer = null;
+      this.clearTimerAt = Infinity;
+      this.clear();
+    };
+    this.clearTimer = setTimeout(fire, Math.max(0, Math.min(at - Date.now(), MAX_TIMER_MS))).unref();
   }
 
   get size() {

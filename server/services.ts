@@ -4,6 +4,8 @@ import { createDb } from "../app/db/client.server";
 import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
+import { activeBreakingNews } from "../app/domain/settings/breaking-news.schema";
+import { getSettings } from "../app/domain/settings/settings.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
 import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
@@ -57,7 +59,18 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
   lifecycle.onShutdown("upload pruning", async () => stopPruning());
 
   const cache = env.NODE_ENV === "development" ? null : new PageCache();
-  changes.on("change", () => cache?.clear());
+  // Pages show the breaking-news banner until it expires: at that time they must render again.
+  const clearWhenBannerExpires = async () => {
+    const banner = activeBreakingNews(await getSettings(db));
+    if (banner) cache?.clearAt(banner.expiresAt);
+  };
+  changes.on("change", (event) => {
+    cache?.clear();
+    if (event.table === "website_settings" || event.table === "*") {
+      clearWhenBannerExpires().catch((error: unknown) => log.warn({ err: error }, "could not read the banner's expiry"));
+    }
+  });
+  await clearWhenBannerExpires();
 
   const sessionSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log });

@@ -100,6 +100,10 @@ export const websiteSettings = pgTable(
     footerText: text("footer_text"),
     adClientId: text("ad_client_id"),
     analyticsId: text("analytics_id"),
+    /** The breaking-news banner on every reader page: its text, an optional link, and when it goes away. */
+    breakingNewsText: text("breaking_news_text"),
+    breakingNewsUrl: text("breaking_news_url"),
+    breakingNewsExpiresAt: timestamp("breaking_news_expires_at", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("website_settings_single_row", sql`${t.id} = 1`)],

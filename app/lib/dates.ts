@@ -23,6 +23,33 @@ export function inTimeZone(date: Date | string, timeZone: string = DEFAULT_TIME_
   return new Date(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
 }
 
+/**
+ * The instant at which the wall clock in `timeZone` reads `local` ("YYYY-MM-DDTHH:mm", what a
+ * datetime-local field sends), or null when `local` is no such date and time. In a daylight-saving
+ * gap the clock's reading after the jump is taken.
+ */
+export function fromTimeZone(local: string, timeZone: string = DEFAULT_TIME_ZONE): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local.trim());
+  if (!match) return null;
+  const [year, month, day, hour, minute, second = 0] = match.slice(1).map((part) => Number(part ?? 0)) as number[];
+  const wanted = Date.UTC(year!, month! - 1, day!, hour!, minute!, second);
+  const check = new Date(wanted);
+  if (check.getUTCMonth() !== month! - 1 || check.getUTCDate() !== day! || hour! > 23 || minute! > 59 || second > 59) return null;
+  // The zone's offset half a day either side of that time: one of them is the offset in force then.
+  const offsetAt = (instant: number) => {
+    const wall = inTimeZone(new Date(instant), timeZone);
+    return Date.UTC(wall.getFullYear(), wall.getMonth(), wall.getDate(), wall.getHours(), wall.getMinutes(), wall.getSeconds()) - instant;
+  };
+  const before = wanted - offsetAt(wanted - 12 * 3600_000);
+  const after = wanted - offsetAt(wanted + 12 * 3600_000);
+  for (const instant of [before, after]) if (offsetAt(instant) === wanted - instant) return new Date(instant);
+  // A reading the clock skips (a daylight-saving gap): the same time on the clock before the jump.
+  return new Date(before);
+}
+
+/** `date` as a datetime-local field's value ("YYYY-MM-DDTHH:mm") on the wall clock of `timeZone`. */
+export const toDateTimeInput = (date: Date | string, timeZone?: string) => format(inTimeZone(date, timeZone), "yyyy-MM-dd'T'HH:mm");
+
 /** Spec date formats, in the site's time zone. */
 export const formatCardDate = (date: Date | string, timeZone?: string) => format(inTimeZone(date, timeZone), "MMM d, yyyy");
 export const formatArticleDate = (date: Date | string, timeZone?: string) => format(inTimeZone(date, timeZone), "MMMM d, yyyy");

@@ -16,6 +16,9 @@ export async function getSettings(db: Db): Promise<WebsiteSettings> {
       faviconUrl: null,
       adClientId: null,
       analyticsId: null,
+      breakingNewsText: null,
+      breakingNewsUrl: null,
+      breakingNewsExpiresAt: null,
       updatedAt: new Date(0),
     }
   );

@@ -1,5 +1,6 @@
 import { ExternalLink, LogOut } from "lucide-react";
-import { Form, Link } from "react-router";
+import { data, Form, Link } from "react-router";
+import { BreakingNewsCard, type BreakingNewsActionData } from "~/components/admin/breaking-news-card";
 import { DashboardActivity } from "~/components/admin/dashboard-activity";
 import { useDashboardLiveRefresh } from "~/components/admin/dashboard-live-refresh";
 import { DashboardLinks } from "~/components/admin/dashboard-links";
@@ -7,15 +8,44 @@ import { DashboardStatCards } from "~/components/admin/dashboard-stat-cards";
 import { DashboardViewCards } from "~/components/admin/dashboard-view-cards";
 import { Button } from "~/components/ui/button";
 import { requireAdmin } from "~/domain/accounts/guard.server";
+import { activeBreakingNews, BREAKING_NEWS_FIELDS, breakingNewsSchema, DEFAULT_BANNER_HOURS } from "~/domain/settings/breaking-news.schema";
+import { removeBreakingNews, showBreakingNews } from "~/domain/settings/breaking-news.server";
+import { getSettings } from "~/domain/settings/settings.server";
 import { getDashboardStats } from "~/domain/stats/stats.server";
+import { AppError } from "~/lib/app-error";
+import { toDateTimeInput } from "~/lib/dates";
+import { formValues, parseForm, refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireAdmin(request, context);
   const timeZone = context.env.TIME_ZONE;
-  const stats = await getDashboardStats(context.db, { timeZone });
-  return { email: user.email, timeZone, stats };
+  const [stats, settings] = await Promise.all([getDashboardStats(context.db, { timeZone }), getSettings(context.db)]);
+  const now = new Date();
+  const breakingNews = activeBreakingNews(settings, now);
+  const defaultExpiresAt = toDateTimeInput(breakingNews?.expiresAt ?? new Date(now.getTime() + DEFAULT_BANNER_HOURS * 3600_000), timeZone);
+  return { email: user.email, timeZone, stats, breakingNews, defaultExpiresAt };
+}
+
+/** The "Breaking news" card's "Show banner" / "Remove banner". */
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const { intent, ...values } = formValues(await request.formData(), ["intent", ...BREAKING_NEWS_FIELDS]);
+  try {
+    if (intent === "show-banner") {
+      const banner = await showBreakingNews(context.db, parseForm(breakingNewsSchema, values, { required: ["text", "expiresAt"] }), context.env.TIME_ZONE);
+      context.log.info({ expiresAt: banner.expiresAt }, "breaking-news banner shown");
+    } else if (intent === "remove-banner") {
+      await removeBreakingNews(context.db);
+      context.log.info("breaking-news banner removed");
+    } else {
+      throw new AppError("invalid_input", "Unknown action.");
+    }
+    return data<BreakingNewsActionData>({ ok: true, intent });
+  } catch (error) {
+    return refuse(error, values);
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -67,6 +97,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <DashboardStatCards stats={stats} pageViews={stats.pageViews} timeZone={timeZone} />
       <DashboardViewCards pageViews={stats.pageViews} timeZone={timeZone} />
       <DashboardActivity activity={stats.activity} timeZone={timeZone} />
+      <BreakingNewsCard current={loaderData.breakingNews} timeZone={timeZone} defaultExpiresAt={loaderData.defaultExpiresAt} />
       <DashboardLinks />
     </main>
   );

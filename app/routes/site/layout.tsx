@@ -1,5 +1,6 @@
 import { Outlet, useNavigation, useRouteLoaderData } from "react-router";
 import { ArticleCardSkeleton, CardGrid } from "~/components/article-card";
+import { BreakingNewsBanner } from "~/components/breaking-news-banner";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { Skeleton } from "~/components/ui/skeleton";
@@ -37,6 +38,7 @@ export default function SiteLayout() {
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:p-2">
         Skip to content
       </a>
+      {root.breakingNews && <BreakingNewsBanner news={root.breakingNews} />}
       <SiteHeader
         siteName={root.settings.siteName}
         logoUrl={root.settings.logoUrl}

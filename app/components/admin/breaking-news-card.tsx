@@ -1,0 +1,89 @@
+import { Megaphone } from "lucide-react";
+import { useEffect } from "react";
+import { useFetcher } from "react-router";
+import { SettingsInput } from "~/components/admin/settings-field";
+import { Button } from "~/components/ui/button";
+import { toast } from "~/components/ui/toaster";
+import type { BreakingNews, BreakingNewsField } from "~/domain/settings/breaking-news.schema";
+import { formatCommentDate } from "~/lib/dates";
+import { refusalNotice, type Refusal } from "~/lib/forms";
+
+export type BreakingNewsActionData = { ok: true; intent: "show-banner" | "remove-banner" } | Refusal<BreakingNewsField>;
+
+/**
+ * The dashboard's "Breaking news" card: the banner every reader page shows at its top until it
+ * expires or is removed ("Show banner" / "Remove banner"). Works without JavaScript as a plain form.
+ */
+export function BreakingNewsCard({
+  current,
+  timeZone,
+  defaultExpiresAt,
+}: {
+  current: BreakingNews | null;
+  timeZone: string;
+  /** The expiry field's starting value (datetime-local, on the site's clock). */
+  defaultExpiresAt: string;
+}) {
+  const fetcher = useFetcher<BreakingNewsActionData>({ key: "breaking-news" });
+  const busy = fetcher.state !== "idle";
+  const refusal = fetcher.data && !fetcher.data.ok ? fetcher.data : null;
+  const errors = refusal?.fieldErrors ?? {};
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (!fetcher.data.ok) toast.error(...refusalNotice(fetcher.data, { marksFields: true }));
+    else if (fetcher.data.intent === "show-banner") toast.success("Banner shown", "Every reader page now shows the breaking-news banner.");
+    else toast.success("Banner removed", "The breaking-news banner is gone from the site.");
+  }, [fetcher.state, fetcher.data]);
+
+  return (
+    <section aria-labelledby="breaking-news-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <h2 id="breaking-news-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+        <Megaphone className="h-5 w-5 text-red-700" aria-hidden="true" />
+        Breaking news
+      </h2>
+      <p className="mt-1 text-sm text-slate-700" role="status">
+        {current ? (
+          <>
+            Showing “{current.text}” until {formatCommentDate(current.expiresAt, timeZone)}.
+          </>
+        ) : (
+          "No banner is showing."
+        )}
+      </p>
+      <fetcher.Form method="post" action="/admin?index" className="mt-4 grid gap-4 md:grid-cols-[2fr_1fr_1fr]">
+        <SettingsInput
+          name="text"
+          label="Banner text"
+          required
+          maxLength={200}
+          defaultValue={current?.text ?? ""}
+          error={errors.text}
+        />
+        <SettingsInput
+          name="url"
+          label="Link"
+          hint="Optional: https://… or /article/…"
+          defaultValue={current?.url ?? ""}
+          error={errors.url}
+        />
+        <SettingsInput
+          name="expiresAt"
+          label="Expires at"
+          type="datetime-local"
+          required
+          defaultValue={defaultExpiresAt}
+          error={errors.expiresAt}
+        />
+        <div className="flex flex-wrap gap-2 md:col-span-3">
+          <Button type="submit" name="intent" value="show-banner" disabled={busy}>
+            Show banner
+          </Button>
+          <Button type="submit" name="intent" value="remove-banner" variant="outline" disabled={busy || !current} formNoValidate>
+            Remove banner
+          </Button>
+        </div>
+      </fetcher.Form>
+    </section>
+  );
+}
