@@ -1,11 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
 import { someArticlePath } from "./routes";
-
-// The e2e server (tests/setup/e2e-server.mjs) starts with this admin and the demo content.
-const ADMIN = { email: "admin@example.com", password: "admin-password-123" };
 
 // Uploads are checked from their bytes, so every fixture is a real file of its type.
 const PNG_1PX = Buffer.from(
@@ -18,25 +16,13 @@ const SVG_LOGO = Buffer.from(
   `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="40"><script>alert("x")</script><rect width="160" height="40" fill="#123456"/></svg>`,
 );
 
-async function signIn(page: Page) {
-  // Wait for hydration: the sign-in form is handled by the page's script.
-  await page.goto("/admin/login", { waitUntil: "networkidle" });
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL(/\/admin$/);
-}
-
-/** The sonner toast holding `text` (title or description). */
-const toastWith = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
-
 /** The media card (a list item of the grid) that shows `fileName`. */
 const card = (page: Page, fileName: string) => page.getByRole("listitem").filter({ hasText: fileName });
 
 test.describe("media library", () => {
   test.beforeEach(async ({ page, context, baseURL }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
-    await signIn(page);
+    await signInAsAdmin(page);
   });
 
   test("upload to each tab, copy a URL, publish an article from an image, and refuse to delete a file in use", async ({ page }) => {
@@ -149,7 +135,7 @@ const metaContent = (page: Page, selector: string) => page.locator(`head meta[${
 
 test.describe("website settings", () => {
   test("every field of every tab appears on the public pages at once, and a refused save changes nothing", async ({ page, browser, baseURL }) => {
-    await signIn(page);
+    await signInAsAdmin(page);
     const run = Date.now().toString(36);
     const next = {
       siteName: `Harbour Times ${run}`,

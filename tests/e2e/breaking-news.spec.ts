@@ -1,18 +1,6 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
+import { signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
-
-// The e2e server (tests/setup/e2e-server.mjs) starts with this admin and the demo content.
-const ADMIN = { email: "admin@example.com", password: "admin-password-123" };
-
-async function signIn(page: Page) {
-  await page.goto("/admin/login", { waitUntil: "networkidle" });
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL(/\/admin$/);
-}
-
-const toastWith = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
 /** What an anonymous reader's page shows in the banner's place (a fresh context: no session, served from the page cache). */
 async function bannerFor(browser: Browser, path: string) {
@@ -42,7 +30,7 @@ test.describe("the breaking-news banner", () => {
     expect((await bannerFor(browser, "/")).text).toBeNull();
     expect((await bannerFor(browser, "/category/news")).text).toBeNull();
 
-    await signIn(page);
+    await signInAsAdmin(page);
     const card = page.getByRole("region", { name: "Breaking news" });
     await expect(card.getByRole("status")).toHaveText("No banner is showing.");
     await card.getByLabel("Banner text *").fill(text);
@@ -64,7 +52,7 @@ test.describe("the breaking-news banner", () => {
   });
 
   test("Remove banner takes it down; a bad expiry or link is refused beside its field and shows nothing", async ({ page, browser }) => {
-    await signIn(page);
+    await signInAsAdmin(page);
     const card = page.getByRole("region", { name: "Breaking news" });
     await card.getByLabel("Banner text *").fill("Polls close at 8 p.m.");
     await card.getByLabel("Link").fill("javascript:alert(1)");
