@@ -41,6 +41,8 @@ export default [
     route("cookie-policy", "routes/site/cookie-policy.tsx"),
     route("privacy-policy", "routes/site/privacy-policy.tsx"),
     route("terms-of-service", "routes/site/terms-of-service.tsx"),
+    // A back-office page (requireAdmin, no-store) shown inside the reader's layout, as readers will see it.
+    route("admin/articles/preview/:id", "routes/admin/article-preview.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
 ] satisfies RouteConfig;

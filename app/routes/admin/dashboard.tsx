@@ -1,4 +1,4 @@
-import { ExternalLink, LogOut } from "lucide-react";
+import { CalendarClock, ExternalLink, LogOut } from "lucide-react";
 import { Form, Link } from "react-router";
 import { DashboardActivity } from "~/components/admin/dashboard-activity";
 import { useDashboardLiveRefresh } from "~/components/admin/dashboard-live-refresh";
@@ -8,6 +8,7 @@ import { DashboardViewCards } from "~/components/admin/dashboard-view-cards";
 import { Button } from "~/components/ui/button";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { getDashboardStats } from "~/domain/stats/stats.server";
+import { formatPublishDate } from "~/lib/dates";
 import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/dashboard";
 
@@ -67,6 +68,28 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <DashboardStatCards stats={stats} pageViews={stats.pageViews} timeZone={timeZone} />
       <DashboardViewCards pageViews={stats.pageViews} timeZone={timeZone} />
       <DashboardActivity activity={stats.activity} timeZone={timeZone} />
+      <section aria-labelledby="next-scheduled" className="rounded-lg border border-slate-200 bg-white p-6">
+        <h2 id="next-scheduled" className="mb-4 flex items-center gap-2 text-lg font-semibold text-slate-900">
+          <CalendarClock className="h-5 w-5 text-brand-700" aria-hidden="true" />
+          Next scheduled articles
+        </h2>
+        {stats.nextScheduled.length === 0 ? (
+          <p className="text-sm text-slate-700">No articles are scheduled.</p>
+        ) : (
+          <ul className="divide-y divide-slate-200">
+            {stats.nextScheduled.map((a) => (
+              <li key={a.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+                <Link to={`/admin/articles/edit/${a.id}`} className="font-medium text-brand-700 hover:underline">
+                  {a.title}
+                </Link>
+                <time dateTime={new Date(a.publishAt).toISOString()} className="text-slate-700">
+                  {formatPublishDate(a.publishAt, timeZone)}
+                </time>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
       <DashboardLinks />
     </main>
   );
