@@ -265,6 +265,7 @@ export function ArticleForm({
             id="publishAt"
             name="publishAt"
             type="datetime-local"
+            step={1}
             defaultValue={article?.publishAt ?? ""}
             className="max-w-xs"
             aria-invalid={invalid("publishAt")}
