@@ -24,6 +24,7 @@ export default [
     route("admin/articles", "routes/admin/articles.tsx"),
     route("admin/articles/new", "routes/admin/article-new.tsx"),
     route("admin/articles/edit/:id", "routes/admin/article-edit.tsx"),
+    route("admin/articles/preview/:id", "routes/admin/article-preview.tsx"),
     route("admin/categories", "routes/admin/categories.tsx"),
     route("admin/media", "routes/admin/media.tsx"),
     route("admin/comments", "routes/admin/comments.tsx"),
@@ -41,8 +42,6 @@ export default [
     route("cookie-policy", "routes/site/cookie-policy.tsx"),
     route("privacy-policy", "routes/site/privacy-policy.tsx"),
     route("terms-of-service", "routes/site/terms-of-service.tsx"),
-    // A back-office page (requireAdmin, no-store) shown inside the reader's layout, as readers will see it.
-    route("admin/articles/preview/:id", "routes/admin/article-preview.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
 ] satisfies RouteConfig;
