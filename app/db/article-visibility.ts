@@ -8,7 +8,7 @@ import { articles } from "./schema";
  * office reads drafts and scheduled articles.
  *
  * It lives in app/db rather than app/domain/articles because the view recorder (app/lib) needs it
- * too and app/lib may not import app/domain; app/domain/articles re-exports it for the services.
+ * too and app/lib may not import app/domain.
  */
 export function publiclyVisible() {
   return and(eq(articles.status, "published"), lte(articles.publishedAt, sql`now()`))!;

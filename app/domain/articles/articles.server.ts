@@ -6,9 +6,6 @@ import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard } from "./articles.schema";
 
-/** What readers may see: published, and its time has come (see app/db/article-visibility.ts). */
-export { publiclyVisible };
-
 /** Readers' order: newest publication first. */
 const newestFirst = [desc(articles.publishedAt), desc(articles.id)] as const;
 
