@@ -24,6 +24,7 @@ export default [
     route("admin/articles", "routes/admin/articles.tsx"),
     route("admin/articles/new", "routes/admin/article-new.tsx"),
     route("admin/articles/edit/:id", "routes/admin/article-edit.tsx"),
+    route("admin/articles/preview/:id", "routes/admin/article-preview.tsx"),
     route("admin/categories", "routes/admin/categories.tsx"),
     route("admin/media", "routes/admin/media.tsx"),
     route("admin/comments", "routes/admin/comments.tsx"),

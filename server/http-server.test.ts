@@ -70,8 +70,9 @@ describe("closing the HTTP server", () => {
       finish = () => res.end("finished");
     });
     const address = await listen(server, 0, "127.0.0.1");
+    const arrived = new Promise((resolve) => server.once("request", resolve));
     const answer = get(urlOf(address));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await arrived;
     let streamsEnded = false;
     const closed = closeHttpServer(server, { graceMs: 5000, log: recordingLogger().log, endStreams: () => (streamsEnded = true) });
     expect(streamsEnded).toBe(true);
@@ -84,8 +85,10 @@ describe("closing the HTTP server", () => {
   test("after the grace period, whatever is left is cut", async () => {
     const server = http.createServer((_req, res) => res.write("never ends"));
     const address = await listen(server, 0, "127.0.0.1");
+    // Close only once the request is in (a fixed wait is too short on a loaded machine).
+    const arrived = new Promise((resolve) => server.once("request", resolve));
     const answer = get(urlOf(address)).catch(() => "cut");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await arrived;
     const { log, entries } = recordingLogger();
     await closeHttpServer(server, { graceMs: 200, log, endStreams: () => {} });
     expect(await answer).toBe("cut");

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { createDb } from "../app/db/client.server";
 import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
+import { startPublishingScheduler } from "../app/domain/articles/scheduler.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
 import { activeBreakingNews } from "../app/domain/settings/breaking-news.schema";
@@ -22,8 +23,8 @@ import { seedDatabase } from "./seed";
 
 /**
  * Starts what every request is served with, in order: PostgreSQL (embedded unless DATABASE_URL),
- * migrations, the media store, seeding, the change feed, the view recorder, upload pruning, the page
- * cache (none in development), accounts. Each is registered with the lifecycle to stop in reverse.
+ * migrations, the media store, seeding, the change feed, the view recorder, upload pruning, the
+ * publishing scheduler, the page cache (none in development), accounts. Each is registered with the lifecycle to stop in reverse.
  */
 export async function startServices({ env, log, lifecycle }: { env: Env; log: Logger; lifecycle: Lifecycle }) {
   const embedded = env.DATABASE_URL ? null : await lifecycle.ownLast(startEmbeddedPostgres(env.dataDir, log));
@@ -57,6 +58,9 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
 
   const stopPruning = scheduleCommentUploadPruning(db, storage, log);
   lifecycle.onShutdown("upload pruning", async () => stopPruning());
+  // Publishes scheduled articles at their time (and at once what became due while nothing ran).
+  const stopScheduler = startPublishingScheduler(db, log, env.SCHEDULER_INTERVAL_MS);
+  lifecycle.onShutdown("publishing scheduler", stopScheduler);
 
   const cache = env.NODE_ENV === "development" ? null : new PageCache();
   // Pages show the breaking-news banner until it expires: at that time they must render again.

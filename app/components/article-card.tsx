@@ -6,7 +6,7 @@ import { imageSrcSet } from "~/lib/image-variants";
 import type { RootData } from "~/root";
 import { Skeleton } from "./ui/skeleton";
 
-export type SerializedCard = Omit<ArticleCardData, "createdAt"> & { createdAt: string | Date };
+export type SerializedCard = Omit<ArticleCardData, "createdAt" | "publishedAt"> & { createdAt: string | Date; publishedAt: string | Date };
 
 export function ArticleCard({ article, priority = false }: { article: SerializedCard; priority?: boolean }) {
   const timeZone = useSiteTimeZone();
@@ -46,7 +46,7 @@ export function ArticleCard({ article, priority = false }: { article: Serialized
           {article.excerpt ? <p className="line-clamp-2 text-sm text-slate-600">{article.excerpt}</p> : null}
           <div className="mt-auto flex items-center justify-between pt-2 text-xs text-slate-600">
             <span>
-              {article.authorName} · <time dateTime={new Date(article.createdAt).toISOString()}>{formatCardDate(article.createdAt, timeZone)}</time>
+              {article.authorName} · <time dateTime={new Date(article.publishedAt).toISOString()}>{formatCardDate(article.publishedAt, timeZone)}</time>
             </span>
             <span className="inline-flex items-center gap-1">
               <Eye className="h-3.5 w-3.5" aria-hidden="true" />

@@ -3,7 +3,8 @@ import { cn } from "~/lib/cn";
 
 /**
  * Newer/older links for a paginated list (reader category pages and admin lists); nothing when
- * everything fits on one page. Page 1 is `basePath` itself, later pages add `?page=N`.
+ * everything fits on one page. Page 1 is `basePath` itself (which may carry a query, such as a
+ * filter), later pages add `page=N` to it.
  */
 export function Pagination({
   basePath,
@@ -18,7 +19,7 @@ export function Pagination({
   className?: string;
 }) {
   if (pageCount <= 1) return null;
-  const href = (p: number) => (p === 1 ? basePath : `${basePath}?page=${p}`);
+  const href = (p: number) => (p === 1 ? basePath : `${basePath}${basePath.includes("?") ? "&" : "?"}page=${p}`);
   const linkClass = "rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50";
   return (
     <nav aria-label="Pagination" className={cn("flex items-center justify-center gap-3", className)}>

@@ -6,6 +6,7 @@ import {
   check,
   index,
   integer,
+  pgEnum,
   pgTable,
   primaryKey,
   text,
@@ -21,6 +22,14 @@ export const DEFAULT_AUTHOR_NAME = "Frontpage Newsroom";
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
 // ---------------------------------------------------------------- content
+
+/**
+ * An article's lifecycle (decision 0009): a draft is never public; a scheduled article becomes
+ * public when the scheduler publishes it at `published_at`; a published article is public once its
+ * `published_at` has passed.
+ */
+export const articleStatus = pgEnum("article_status", ["draft", "scheduled", "published"]);
+export type ArticleStatus = (typeof articleStatus.enumValues)[number];
 
 export const categories = pgTable(
   "categories",
@@ -46,11 +55,22 @@ export const articles = pgTable(
     authorName: text("author_name").notNull().default(DEFAULT_AUTHOR_NAME),
     categoryId: uuid("category_id").references(() => categories.id, { onDelete: "set null" }),
     views: integer("views").notNull().default(0),
+    status: articleStatus("status").notNull().default("published"),
+    /**
+     * When it went (or goes) public: always set for scheduled and published articles (an insert without
+     * it takes created_at, by the trigger of migration 0003); null or the planned time for a draft.
+     */
+    publishedAt: timestamp("published_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("articles_slug_key").on(t.slug),
+    // Readers' lists ("published, published_at <= now(), newest first") and the scheduler ("scheduled,
+    // published_at <= now()"): one index serves both through its leading status column.
+    index("articles_status_published_at_idx").on(t.status, t.publishedAt.desc()),
+    index("articles_category_status_published_at_idx").on(t.categoryId, t.status, t.publishedAt.desc()),
+    check("articles_published_at_set", sql`${t.status} = 'draft' or ${t.publishedAt} is not null`),
     index("articles_created_at_idx").on(t.createdAt.desc()),
     index("articles_category_created_at_idx").on(t.categoryId, t.createdAt.desc()),
     index("articles_views_idx").on(t.views.desc()),

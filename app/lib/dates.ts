@@ -28,7 +28,7 @@ export function inTimeZone(date: Date | string, timeZone: string = DEFAULT_TIME_
  * datetime-local field sends), or null when `local` is no such date and time. In a daylight-saving
  * gap the clock's reading after the jump is taken.
  */
-export function fromTimeZone(local: string, timeZone: string = DEFAULT_TIME_ZONE): Date | null {
+export function fromDateTimeLocal(local: string, timeZone: string = DEFAULT_TIME_ZONE): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local.trim());
   if (!match) return null;
   const [year, month, day, hour, minute, second = 0] = match.slice(1).map((part) => Number(part ?? 0)) as number[];
@@ -48,13 +48,16 @@ export function fromTimeZone(local: string, timeZone: string = DEFAULT_TIME_ZONE
 }
 
 /** `date` as a datetime-local field's value ("YYYY-MM-DDTHH:mm") on the wall clock of `timeZone`. */
-export const toDateTimeInput = (date: Date | string, timeZone?: string) => format(inTimeZone(date, timeZone), "yyyy-MM-dd'T'HH:mm");
+export const toDateTimeLocal = (date: Date | string, timeZone?: string) => format(inTimeZone(date, timeZone), "yyyy-MM-dd'T'HH:mm");
 
 /** Spec date formats, in the site's time zone. */
 export const formatCardDate = (date: Date | string, timeZone?: string) => format(inTimeZone(date, timeZone), "MMM d, yyyy");
 export const formatArticleDate = (date: Date | string, timeZone?: string) => format(inTimeZone(date, timeZone), "MMMM d, yyyy");
 export const formatCommentDate = (date: Date | string, timeZone?: string) =>
   format(inTimeZone(date, timeZone), "MMM d, yyyy 'at' h:mm a");
+
+/** A publication time as the back office shows it ("Scheduled for …", the scheduling toast): the comments' date-and-time format. */
+export const formatPublishDate = formatCommentDate;
 
 /** The site's time zone (TIME_ZONE), from the root loader. */
 export function useSiteTimeZone(): string {

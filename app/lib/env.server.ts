@@ -48,6 +48,10 @@ export const envSchema = z.object({
   TRUST_PROXY: opt(z.string())
     .default("loopback")
     .transform((v): boolean | number | string => (v === "true" ? true : v === "false" ? false : /^\d+$/.test(v) ? Number(v) : v)),
+  /** How often the publishing scheduler looks for scheduled articles that are due (decision 0009). */
+  SCHEDULER_INTERVAL_MS: opt(
+    z.coerce.number({ error: "must be a number of milliseconds" }).int({ error: "must be a whole number of milliseconds" }).min(1000, { error: "must be at least 1000" }).max(3_600_000, { error: "must be at most 3600000 (one hour)" }),
+  ).default(20_000),
   TIME_ZONE: opt(
     z.string().refine(
       (tz) => {

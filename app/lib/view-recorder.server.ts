@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { publiclyVisibleSql } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { isDataException } from "~/db/pg-errors";
 import { isSlug } from "~/lib/slugs";
@@ -34,7 +35,7 @@ export class ViewRecorder {
     private readonly maxBuffered = 500,
   ) {}
 
-  /** Records one page view; on an article page, one view of that article too. */
+  /** Records one page view; on an article page, one view of that article too (counted only while it is public). */
   record(path: string, at = new Date()) {
     this.pageViews.push({ path, at });
     const slug = articleSlugFromPath(path);
@@ -117,7 +118,7 @@ export class ViewRecorder {
         await tx.execute(sql`
           update articles set views = articles.views + v.n
           from unnest(${sql.param(slugs)}::text[], ${sql.param(counts)}::int[]) as v(slug, n)
-          where articles.slug = v.slug`);
+          where articles.slug = v.slug and ${publiclyVisibleSql()}`);
       }
       for (let i = 0; i < pageViews.length; i += 1000) {
         const chunk = pageViews.slice(i, i + 1000);

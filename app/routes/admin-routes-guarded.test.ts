@@ -50,6 +50,7 @@ describe("every admin route module guards its own loader and action", () => {
         "admin/articles",
         "admin/articles/edit/:id",
         "admin/articles/new",
+        "admin/articles/preview/:id",
         "admin/categories",
         "admin/comments",
         "admin/media",

@@ -152,6 +152,7 @@ const ADMIN_PAGES = (ids: RealIds) => [
   "/admin/articles/new",
   `/admin/articles/edit/${ids.articleId}`,
   "/admin/articles/edit/0f8f5b1e-7d1c-4a4b-9c55-3b2a1e6d9f00",
+  `/admin/articles/preview/${ids.articleId}`,
   "/admin/categories",
   "/admin/media",
   "/admin/comments",
@@ -199,6 +200,8 @@ function bodiesFor(page: string, ids: RealIds): Body[] {
   if (base === "/admin/articles/new" || base.startsWith("/admin/articles/edit/")) {
     return [
       { form: { ...article, intent: "save" } },
+      { form: { ...article, intent: "draft", publishAt: "2030-01-01T00:00" } },
+      { form: { intent: "unpublish" } },
       { multipart: { ...article, imageFile: { name: "photo.png", mimeType: "image/png", buffer: PNG } } },
       { form: { intent: "delete", id: ids.articleId } },
     ];

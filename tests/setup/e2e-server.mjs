@@ -48,6 +48,8 @@ const server = spawn(process.execPath, ["--enable-source-maps", "build/node/inde
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
     ADMIN_EMAIL: "admin@example.com",
     ADMIN_PASSWORD: "admin-password-123",
+    // Scheduled articles go live within 2 s of their time (tests/e2e/publishing.spec.ts waits for one).
+    SCHEDULER_INTERVAL_MS: process.env.E2E_SCHEDULER_INTERVAL_MS ?? "2000",
     DATABASE_URL: "",
     PUBLIC_URL: "",
   },

@@ -1,11 +1,19 @@
-import { ArrowLeft, Loader2 } from "lucide-react";
+import { ArrowLeft, Eye, Loader2 } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import { REQUIRED_ARTICLE_FIELDS, type ArticleFieldName, type ArticleFormFailure } from "~/domain/articles/articles.schema";
+import {
+  REQUIRED_ARTICLE_FIELDS,
+  type ArticleFieldName,
+  type ArticleFormFailure,
+  type ArticleStatusName,
+} from "~/domain/articles/articles.schema";
+import { formatPublishDate, useSiteTimeZone } from "~/lib/dates";
 import { MISSING_FIELDS, refusalNotice } from "~/lib/forms";
+import { ConfirmDialog } from "./confirm-dialog";
+import { useNoticeToast } from "./use-notice-toast";
 import { slugify } from "~/lib/slugs";
 import { ArticleUploadField } from "./article-upload-field";
 
@@ -18,6 +26,18 @@ export interface ArticleFormValues {
   content: string;
   featuredImage: string | null;
   videoUrl: string | null;
+  /** "Publish at" as a datetime-local value on the site's wall clock ("" for none). */
+  publishAt: string;
+  /** A saved article's id, status and stored publication time (edit mode). */
+  id?: string;
+  status?: ArticleStatusName;
+  publishedAt?: string | null;
+}
+
+/** A saved article's status as the back office says it ("Scheduled for …" in the site's time zone). */
+export function statusLabel(status: ArticleStatusName, publishedAt: Date | string | null, timeZone: string): string {
+  if (status === "scheduled" && publishedAt) return `Scheduled for ${formatPublishDate(publishedAt, timeZone)}`;
+  return status === "draft" ? "Draft" : "Published";
 }
 
 /** The form's answer from its action: a failure (400/404), absent after a redirect. */
@@ -48,6 +68,10 @@ export function ArticleForm({
   if (failure?.values) {
     const v = failure.values;
     article = {
+      id: article?.id,
+      status: article?.status,
+      publishedAt: article?.publishedAt,
+      publishAt: v.publishAt ?? "",
       title: v.title ?? "",
       slug: v.slug ?? "",
       authorName: v.authorName ?? "",
@@ -59,7 +83,15 @@ export function ArticleForm({
     };
   }
   const navigation = useNavigation();
-  const saving = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
+  const submitting = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
+  const submittedIntent = submitting ? navigation.formData?.get("intent") : null;
+  const saving = submitting && submittedIntent !== "draft" && submittedIntent !== "unpublish";
+  const savingDraft = submitting && submittedIntent === "draft";
+  const submit = useSubmit();
+  const timeZone = useSiteTimeZone();
+  useNoticeToast();
+  const status = article?.status;
+  const savedPublishAt = article?.publishedAt ?? null;
   const [title, setTitle] = useState(article?.title ?? "");
   const [slug, setSlug] = useState(article?.slug ?? "");
   const [uploads, setUploads] = useState(0);
@@ -95,6 +127,22 @@ export function ArticleForm({
         Back to Articles
       </Link>
       <h1 className="mb-6 text-3xl font-bold text-slate-900">{mode === "create" ? "Create New Article" : "Edit Article"}</h1>
+      {article?.id && status ? (
+        <div className="mb-4 flex flex-wrap items-center gap-3 text-sm text-slate-800">
+          <span data-testid="article-status">
+            Status: <span className="font-semibold">{statusLabel(status, savedPublishAt, timeZone)}</span>
+          </span>
+          {status !== "published" ? (
+            <Link
+              to={`/admin/articles/preview/${article.id}`}
+              className="inline-flex items-center gap-1 font-medium text-brand-700 hover:underline"
+            >
+              <Eye aria-hidden="true" className="size-4" />
+              Preview
+            </Link>
+          ) : null}
+        </div>
+      ) : null}
 
       <Form id="article-form" method="post" noValidate onSubmit={onSubmit} className="space-y-6 rounded-lg border border-slate-200 bg-white p-6">
         <div className="space-y-2">
@@ -211,11 +259,50 @@ export function ArticleForm({
           />
         </div>
 
+        <div className="space-y-2">
+          <Label htmlFor="publishAt">Publish at</Label>
+          <Input
+            id="publishAt"
+            name="publishAt"
+            type="datetime-local"
+            step={1}
+            defaultValue={article?.publishAt ?? ""}
+            className="max-w-xs"
+            aria-invalid={invalid("publishAt")}
+            aria-describedby={describedBy("publishAt") ?? "publishAt-hint"}
+          />
+          {errors.publishAt ? (
+            <FieldError id="publishAt-error" message={errors.publishAt} />
+          ) : (
+            <p id="publishAt-hint" className="text-xs text-slate-600">
+              Optional, in the site's time zone ({timeZone}). A future time schedules the article; empty publishes it now.
+            </p>
+          )}
+        </div>
+
         <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-6">
-          <Button type="submit" disabled={saving || uploads > 0}>
+          {/* The first submit button is the form's default (Enter in a field): publish, as the spec's buttons always did. */}
+          <Button type="submit" name="intent" value="publish" disabled={submitting || uploads > 0}>
             {saving ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
             {mode === "create" ? (saving ? "Creating..." : "Create Article") : saving ? "Updating..." : "Update Article"}
           </Button>
+          <Button type="submit" name="intent" value="draft" variant="secondary" disabled={submitting || uploads > 0}>
+            {savingDraft ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
+            {savingDraft ? "Saving..." : "Save Draft"}
+          </Button>
+          {article?.id && (status === "published" || status === "scheduled") ? (
+            <ConfirmDialog
+              title="Unpublish Article"
+              description="Are you sure you want to unpublish this article? Readers will no longer see it."
+              confirmLabel="Unpublish"
+              onConfirm={() => submit({ intent: "unpublish" }, { method: "post" })}
+              trigger={
+                <Button type="button" variant="outline" disabled={submitting}>
+                  Unpublish
+                </Button>
+              }
+            />
+          ) : null}
           <Button asChild variant="outline">
             <Link to="/admin/articles">Cancel</Link>
           </Button>

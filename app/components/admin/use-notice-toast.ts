@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { toast } from "~/components/ui/toaster";
+import { formatPublishDate, useSiteTimeZone } from "~/lib/dates";
 
 /** A notice a redirect carries to the next page as `?notice=<key>` (only known keys are shown). */
 export interface Notice {
@@ -13,13 +14,17 @@ export const ADMIN_NOTICES = {
   "article-created": { kind: "success", title: "Success", description: "Article created successfully" },
   "article-updated": { kind: "success", title: "Success", description: "Article updated successfully" },
   "article-load-failed": { kind: "error", title: "Error", description: "Failed to load article" },
+  "article-draft-saved": { kind: "success", title: "Draft saved", description: "Readers will not see it until it is published." },
+  // "{date}" is the `at` parameter (an ISO time), shown in the site's time zone.
+  "article-scheduled": { kind: "success", title: "Article scheduled", description: "Article scheduled for {date}" },
+  "article-unpublished": { kind: "success", title: "Article unpublished", description: "The article is a draft again and no longer public." },
 } as const satisfies Record<string, Notice>;
 
 export type AdminNoticeKey = keyof typeof ADMIN_NOTICES;
 
-/** A path with `?notice=` appended, for a redirect after a successful action. */
-export function withNotice(path: string, notice: AdminNoticeKey): string {
-  return `${path}${path.includes("?") ? "&" : "?"}notice=${notice}`;
+/** A path with `?notice=` appended (and `&at=` for a notice naming a time), for a redirect after a successful action. */
+export function withNotice(path: string, notice: AdminNoticeKey, at?: Date): string {
+  return `${path}${path.includes("?") ? "&" : "?"}notice=${notice}${at ? `&at=${encodeURIComponent(at.toISOString())}` : ""}`;
 }
 
 // Location keys already announced: a re-run effect (Strict Mode, re-render) must not toast twice.
@@ -29,6 +34,7 @@ const shown = new Set<string>();
 export function useNoticeToast() {
   const location = useLocation();
   const navigate = useNavigate();
+  const timeZone = useSiteTimeZone();
   useEffect(() => {
     const params = new URLSearchParams(location.search);
     const key = params.get("notice");
@@ -36,10 +42,27 @@ export function useNoticeToast() {
     if (!shown.has(location.key)) {
       shown.add(location.key);
       const notice = (ADMIN_NOTICES as Record<string, Notice>)[key];
-      if (notice) toast[notice.kind](notice.title, notice.description);
+      const at = params.get("at");
+      const date = at && !Number.isNaN(Date.parse(at)) ? formatPublishDate(at, timeZone) : "the chosen time";
+      if (notice) toast[notice.kind](notice.title, notice.description.replace("{date}", date));
     }
     params.delete("notice");
+    params.delete("at");
     const search = params.toString();
     navigate({ pathname: location.pathname, search: search ? `?${search}` : "" }, { replace: true, preventScrollReset: true });
-  }, [location.key, location.search, location.pathname, navigate]);
+  }, [location.key, location.search, location.pathname, navigate, timeZone]);
+}
+
+/**
+ * Where a save of the article form goes: a draft stays in its form (which now offers Preview), a
+ * scheduled article goes to the list with "Article scheduled for {date}", a published one to the
+ * list with the spec's notice `published` ("Article created/updated successfully").
+ */
+export function pathAfterArticleSave(
+  article: { id: string; status: "draft" | "scheduled" | "published"; publishedAt: Date | null },
+  published: "article-created" | "article-updated",
+): string {
+  if (article.status === "draft") return withNotice(`/admin/articles/edit/${article.id}`, "article-draft-saved");
+  if (article.status === "scheduled") return withNotice("/admin/articles", "article-scheduled", article.publishedAt ?? undefined);
+  return withNotice("/admin/articles", published);
 }

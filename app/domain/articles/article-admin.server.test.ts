@@ -138,7 +138,7 @@ describe("the form's action", () => {
   async function answerOf(formData: FormData) {
     const values = articleFormValues(formData);
     try {
-      return { ok: true as const, article: await saveArticleFromForm(t.db, storage, values) };
+      return { ok: true as const, article: await saveArticleFromForm(t.db, storage, values, { timeZone: "America/New_York" }) };
     } catch (error) {
       const answer = refuse(error, values);
       return { ok: false as const, status: answer.init?.status, failure: answer.data };

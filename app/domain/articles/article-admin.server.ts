@@ -1,8 +1,9 @@
-import { and, count, desc, eq, ne } from "drizzle-orm";
+import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { isForeignKeyViolation, isUniqueViolation } from "~/db/pg-errors";
-import { articles, categories, DEFAULT_AUTHOR_NAME } from "~/db/schema";
+import { articles, categories, DEFAULT_AUTHOR_NAME, type ArticleStatus } from "~/db/schema";
 import { AppError, isAppError } from "~/lib/app-error";
+import { fromDateTimeLocal } from "~/lib/dates";
 import { formValues, parseForm } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import type { Bucket, Storage } from "~/lib/storage.server";
@@ -10,10 +11,12 @@ import { UPLOAD_RULES } from "~/lib/upload-rules";
 import {
   ARTICLE_FIELDS,
   ARTICLE_SLUG_TAKEN,
-  articleInputSchema,
+  articleFormSchema,
+  PUBLISH_AT_INVALID,
   REQUIRED_ARTICLE_FIELDS,
   type ArticleFieldName,
   type ArticleInput,
+  type ArticleIntent,
 } from "./articles.schema";
 
 // ---------------------------------------------------------------- reads
@@ -27,10 +30,21 @@ export interface AdminArticleRow {
   createdAt: Date;
   hasVideo: boolean;
   categoryName: string | null;
+  status: ArticleStatus;
+  publishedAt: Date | null;
 }
 
-/** One page of all articles with their category name, newest first, and the total count. */
-export async function listAdminArticles(db: Db, page: number, pageSize: number): Promise<{ rows: AdminArticleRow[]; total: number }> {
+/**
+ * One page of all articles (or of those with `status`) with their category name, newest first, and
+ * the total count.
+ */
+export async function listAdminArticles(
+  db: Db,
+  page: number,
+  pageSize: number,
+  status?: ArticleStatus,
+): Promise<{ rows: AdminArticleRow[]; total: number }> {
+  const where = status ? eq(articles.status, status) : undefined;
   const [rows, [{ total }]] = await Promise.all([
     db
       .select({
@@ -42,13 +56,16 @@ export async function listAdminArticles(db: Db, page: number, pageSize: number):
         createdAt: articles.createdAt,
         videoUrl: articles.videoUrl,
         categoryName: categories.name,
+        status: articles.status,
+        publishedAt: articles.publishedAt,
       })
       .from(articles)
       .leftJoin(categories, eq(articles.categoryId, categories.id))
+      .where(where)
       .orderBy(desc(articles.createdAt), desc(articles.id))
       .limit(pageSize)
       .offset((page - 1) * pageSize),
-    db.select({ total: count() }).from(articles),
+    db.select({ total: count() }).from(articles).where(where),
   ]);
   return {
     rows: rows.map(({ videoUrl, ...row }) => ({ ...row, hasVideo: Boolean(videoUrl) })),
@@ -66,6 +83,8 @@ export interface EditableArticle {
   content: string;
   featuredImage: string | null;
   videoUrl: string | null;
+  status: ArticleStatus;
+  publishedAt: Date | null;
 }
 
 /** The stored fields of one article for the edit form, or null (an id that is not a UUID names nothing). */
@@ -82,6 +101,8 @@ export async function getArticleForEdit(db: Db, id: string): Promise<EditableArt
       content: articles.content,
       featuredImage: articles.featuredImage,
       videoUrl: articles.videoUrl,
+      status: articles.status,
+      publishedAt: articles.publishedAt,
     })
     .from(articles)
     .where(eq(articles.id, id))
@@ -170,38 +191,111 @@ function columns(input: ArticleInput) {
   };
 }
 
-/** Creates an article from checked form input; refuses a taken slug, an unknown category and foreign media. */
-export async function createArticle(db: Db, storage: Storage, input: ArticleInput): Promise<{ id: string; slug: string }> {
+// ---------------------------------------------------------------- publication
+
+/** Where an article stands after a save: its status and its (planned) publication time. */
+export interface Publication {
+  status: ArticleStatus;
+  /** A draft's planned time (or null); a published article's null means "now" by the database's clock. */
+  publishedAt: Date | null;
+}
+
+/** What a save answers: the article and where it now stands. */
+export interface SavedArticle extends Publication {
+  id: string;
+  slug: string;
+}
+
+/** Published now: the spec's "Create Article" and the media library's "Publish Article". */
+const PUBLISH_NOW: Publication = { status: "published", publishedAt: null };
+
+/**
+ * The transition a save asks for, checked on the server:
+ * - "draft" (Save Draft): a draft, keeping "Publish at" (or nothing) as its planned time;
+ * - "publish" (Create/Update Article) with "Publish at" in the future: scheduled for then;
+ * - "publish" otherwise: published, at "Publish at" when given (a past time), else at the time it
+ *   was already published, else now (the database's now(), so readers' `published_at <= now()`
+ *   holds at once whatever this process's clock says).
+ */
+export function decidePublication(intent: ArticleIntent, publishAt: Date | null, previous: Publication | null, now = new Date()): Publication {
+  if (intent === "draft") return { status: "draft", publishedAt: publishAt };
+  if (publishAt && publishAt.getTime() > now.getTime()) return { status: "scheduled", publishedAt: publishAt };
+  if (publishAt) return { status: "published", publishedAt: publishAt };
+  if (previous?.status === "published" && previous.publishedAt) return { status: "published", publishedAt: previous.publishedAt };
+  return PUBLISH_NOW;
+}
+
+/** The stored form of a publication: "published now" is the database's now(), so readers' `<= now()` holds at once. */
+function publicationColumns(publication: Publication) {
+  return { status: publication.status, publishedAt: publication.publishedAt ?? (publication.status === "draft" ? null : sql`now()`) };
+}
+
+const savedColumns = { id: articles.id, slug: articles.slug, status: articles.status, publishedAt: articles.publishedAt };
+
+/**
+ * Creates an article from checked form input (published now unless `publication` says otherwise);
+ * refuses a taken slug, an unknown category and foreign media.
+ */
+export async function createArticle(db: Db, storage: Storage, input: ArticleInput, publication: Publication = PUBLISH_NOW): Promise<SavedArticle> {
   await checkSlugFree(db, input.slug);
   await checkCategory(db, input.categoryId);
   await checkMedia(storage, input);
   try {
-    const [row] = await db.insert(articles).values(columns(input)).returning({ id: articles.id, slug: articles.slug });
+    const [row] = await db
+      .insert(articles)
+      .values({ ...columns(input), ...publicationColumns(publication) })
+      .returning(savedColumns);
     return row!;
   } catch (error) {
     translateWriteError(error);
   }
 }
 
-/** Updates an article by id with the same rules as create; an unknown id is "not_found". */
-export async function updateArticle(db: Db, storage: Storage, id: string, input: ArticleInput): Promise<{ id: string; slug: string }> {
+/**
+ * Updates an article by id with the same rules as create; an unknown id is "not_found". Without
+ * `publication` its status and publication time stay as they are.
+ */
+export async function updateArticle(
+  db: Db,
+  storage: Storage,
+  id: string,
+  input: ArticleInput,
+  publication?: Publication | ((previous: EditableArticle) => Publication),
+): Promise<SavedArticle> {
   const previous = await getArticleForEdit(db, id);
   if (!previous) throw articleGone();
+  const next = typeof publication === "function" ? publication(previous) : publication;
   await checkSlugFree(db, input.slug, id);
   await checkCategory(db, input.categoryId);
   await checkMedia(storage, input, previous);
   try {
     const [row] = await db
       .update(articles)
-      .set({ ...columns(input), updatedAt: new Date() })
+      .set({ ...columns(input), ...(next ? publicationColumns(next) : {}), updatedAt: new Date() })
       .where(eq(articles.id, id))
-      .returning({ id: articles.id, slug: articles.slug });
+      .returning(savedColumns);
     if (!row) throw articleGone();
     return row;
   } catch (error) {
     if (isAppError(error)) throw error;
     translateWriteError(error);
   }
+}
+
+/**
+ * "Unpublish": a published or scheduled article goes back to draft (it leaves every public page at
+ * once: the change trigger clears the page caches). A draft, or an unknown id, is refused.
+ */
+export async function unpublishArticle(db: Db, id: string): Promise<SavedArticle> {
+  if (!isUuid(id)) throw articleGone();
+  const [row] = await db
+    .update(articles)
+    .set({ status: "draft", updatedAt: new Date() })
+    .where(and(eq(articles.id, id), inArray(articles.status, ["published", "scheduled"])))
+    .returning(savedColumns);
+  if (row) return row;
+  if (!(await getArticleForEdit(db, id))) throw articleGone();
+  throw new AppError("invalid_input", "This article is already a draft.");
 }
 
 /** Deletes an article by id; its comments go with it (foreign key ON DELETE CASCADE). */
@@ -214,12 +308,24 @@ export async function deleteArticle(db: Db, id: string): Promise<void> {
 // ---------------------------------------------------------------- the form's action
 
 /**
- * Reads and validates a submitted article form and creates (no id) or updates (id) the article.
- * Throws an AppError for the route to answer with (see refuse in lib/forms).
+ * Reads and validates a submitted article form and creates (no id) or updates (id) the article,
+ * published, scheduled or as a draft as its button and "Publish at" (read in `timeZone`) ask (see
+ * decidePublication). Throws an AppError for the route to answer with (see refuse in lib/forms);
+ * nothing is saved then.
  */
-export async function saveArticleFromForm(db: Db, storage: Storage, values: Record<ArticleFieldName, string>, id?: string) {
-  const input = parseForm(articleInputSchema, values, { required: REQUIRED_ARTICLE_FIELDS });
-  return id ? updateArticle(db, storage, id, input) : createArticle(db, storage, input);
+export async function saveArticleFromForm(
+  db: Db,
+  storage: Storage,
+  values: Record<ArticleFieldName, string>,
+  options: { id?: string; timeZone: string; now?: Date },
+): Promise<SavedArticle> {
+  const { publishAt: publishAtText, intent, ...input } = parseForm(articleFormSchema, values, { required: REQUIRED_ARTICLE_FIELDS });
+  const publishAt = publishAtText === "" ? null : fromDateTimeLocal(publishAtText, options.timeZone);
+  if (publishAtText !== "" && !publishAt) {
+    throw new AppError<ArticleFieldName>("invalid_input", PUBLISH_AT_INVALID, { field: "publishAt" });
+  }
+  const decide = (previous: Publication | null) => decidePublication(intent, publishAt, previous, options.now);
+  return options.id ? updateArticle(db, storage, options.id, input, decide) : createArticle(db, storage, input, decide(null));
 }
 
 /** The article form's fields out of a submitted form. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { AppError } from "~/lib/app-error";
 import { parseForm } from "~/lib/forms";
-import { articleInputSchema, REQUIRED_ARTICLE_FIELDS, type ArticleFieldName } from "./articles.schema";
+import { articleFormSchema, articleInputSchema, PUBLISH_AT_INVALID, REQUIRED_ARTICLE_FIELDS, type ArticleFieldName } from "./articles.schema";
 
 /** The article form's parse, as its action runs it, answered as a result. */
 function parseArticleInput(values: Record<ArticleFieldName, string>) {
@@ -22,6 +22,8 @@ const values = (over: Partial<Record<ArticleFieldName, string>> = {}): Record<Ar
   content: "Content",
   featuredImage: "",
   videoUrl: "",
+  publishAt: "",
+  intent: "",
   ...over,
 });
 
@@ -60,6 +62,27 @@ describe("parseArticleInput", () => {
     if (!result.ok) {
       expect(result.missingFields).toBe(false);
       expect(Object.keys(result.fieldErrors).sort()).toEqual(["categoryId", "slug"]);
+    }
+  });
+});
+
+describe("the publishing fields", () => {
+  const parse = (over: Partial<Record<ArticleFieldName, string>>) => articleFormSchema.safeParse(values(over));
+
+  test("no button named publishes; Save Draft is a draft; anything else is refused", () => {
+    expect(parse({}).data?.intent).toBe("publish");
+    expect(parse({ intent: "publish" }).data?.intent).toBe("publish");
+    expect(parse({ intent: "draft" }).data?.intent).toBe("draft");
+    expect(parse({ intent: "delete" }).success).toBe(false);
+  });
+
+  test("Publish at is empty or a datetime-local value that is a real date", () => {
+    expect(parse({ publishAt: "" }).success).toBe(true);
+    expect(parse({ publishAt: "2030-01-02T03:04" }).data?.publishAt).toBe("2030-01-02T03:04");
+    for (const bad of ["soon", "2030-02-30T10:00", "01/02/2030 03:04", "2030-01-02"]) {
+      const result = parse({ publishAt: bad });
+      expect(result.success, bad).toBe(false);
+      expect(result.error?.issues[0]?.message).toBe(PUBLISH_AT_INVALID);
     }
   });
 });

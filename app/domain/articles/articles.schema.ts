@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Refusal } from "~/lib/forms";
+import { fromDateTimeLocal } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import { slugSchema } from "~/lib/slugs";
 
@@ -40,7 +41,31 @@ export const articleInputSchema = z.object({
 });
 
 export type ArticleInput = z.infer<typeof articleInputSchema>;
-export type ArticleFieldName = keyof z.input<typeof articleInputSchema>;
+
+/** What the article form's submit buttons ask for: "Create/Update Article" publish (or schedule), "Save Draft" saves a draft. */
+export const ARTICLE_INTENTS = ["publish", "draft"] as const;
+export type ArticleIntent = (typeof ARTICLE_INTENTS)[number];
+
+export const PUBLISH_AT_INVALID = "Enter a date and time, such as 2026-11-23T14:30, or leave Publish at empty.";
+
+/**
+ * The whole form: the article's fields, the optional "Publish at" (a `datetime-local` value on the
+ * site's wall clock; the server reads it in TIME_ZONE) and which button was pressed.
+ */
+export const articleFormSchema = articleInputSchema.extend({
+  publishAt: z
+    .string()
+    .trim()
+    // Whether it is a real date and time does not depend on the zone; the moment does (read on the server).
+    .refine((v) => v === "" || fromDateTimeLocal(v, "UTC") !== null, PUBLISH_AT_INVALID),
+  // No button named (a client that sends none): "publish", what the form's default button does.
+  intent: z
+    .enum(["", ...ARTICLE_INTENTS], { error: "Unknown action: use Create/Update Article or Save Draft." })
+    .transform((v): ArticleIntent => (v === "" ? "publish" : v)),
+});
+
+export type ArticleFormInput = z.infer<typeof articleFormSchema>;
+export type ArticleFieldName = keyof z.input<typeof articleFormSchema>;
 export type ArticleFieldErrors = Partial<Record<ArticleFieldName, string>>;
 
 export const ARTICLE_FIELDS: ArticleFieldName[] = [
@@ -52,6 +77,8 @@ export const ARTICLE_FIELDS: ArticleFieldName[] = [
   "content",
   "featuredImage",
   "videoUrl",
+  "publishAt",
+  "intent",
 ];
 
 /** The required fields: when any is blank the spec's "Missing fields" notice is shown. */
@@ -59,6 +86,18 @@ export const REQUIRED_ARTICLE_FIELDS = ["title", "slug", "content"] as const;
 
 /** What the article form's action answers when it does not redirect (status 400/404). */
 export type ArticleFormFailure = Refusal<ArticleFieldName>;
+
+/** An article's lifecycle status (the database's article_status). */
+export type ArticleStatusName = "draft" | "scheduled" | "published";
+
+/** The statuses the admin list can be filtered by (?status=), with their labels. */
+export const ARTICLE_STATUS_LABELS: Record<ArticleStatusName, string> = {
+  draft: "Draft",
+  scheduled: "Scheduled",
+  published: "Published",
+};
+
+export const isArticleStatus = (v: unknown): v is ArticleStatusName => typeof v === "string" && Object.hasOwn(ARTICLE_STATUS_LABELS, v);
 
 /** The fields an article card shows. */
 export interface ArticleCard {
@@ -71,5 +110,7 @@ export interface ArticleCard {
   authorName: string;
   views: number;
   createdAt: Date;
+  /** When it went public: the date readers see. */
+  publishedAt: Date;
   category: { name: string; slug: string } | null;
 }

@@ -1,8 +1,13 @@
-import { count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
-import { articles, categories } from "~/db/schema";
+import { articles, categories, type Article } from "~/db/schema";
+import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard } from "./articles.schema";
+
+/** Readers' order: newest publication first. */
+const newestFirst = [desc(articles.publishedAt), desc(articles.id)] as const;
 
 const cardColumns = {
   id: articles.id,
@@ -14,6 +19,8 @@ const cardColumns = {
   authorName: articles.authorName,
   views: articles.views,
   createdAt: articles.createdAt,
+  // Set for every public article (the database's check); coalesce only keeps the type non-null.
+  publishedAt: sql<Date>`coalesce(${articles.publishedAt}, ${articles.createdAt})`.mapWith(articles.createdAt),
   categoryName: categories.name,
   categorySlug: categories.slug,
 };
@@ -24,29 +31,33 @@ function toCard({ categoryName, categorySlug, ...row }: CardRow): ArticleCard {
   return { ...row, category: categoryName && categorySlug ? { name: categoryName, slug: categorySlug } : null };
 }
 
-/** The newest articles with their category, newest first (home loads 12). */
+/** The newest public articles with their category, newest first (home loads 12, the RSS feed 50). */
 export async function listLatestArticles(db: Db, limit = 12): Promise<ArticleCard[]> {
   const rows = await db
     .select(cardColumns)
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .orderBy(desc(articles.createdAt), desc(articles.id))
+    .where(publiclyVisible())
+    .orderBy(...newestFirst)
     .limit(limit);
   return rows.map(toCard);
 }
 
-/** One page of a category's articles, newest first, and the total count for pagination. */
+/** One page of a category's public articles, newest first, and the total count for pagination. */
 export async function listCategoryArticles(db: Db, categoryId: string, page: number, pageSize: number) {
   const [rows, [{ total }]] = await Promise.all([
     db
       .select(cardColumns)
       .from(articles)
       .leftJoin(categories, eq(articles.categoryId, categories.id))
-      .where(eq(articles.categoryId, categoryId))
-      .orderBy(desc(articles.createdAt), desc(articles.id))
+      .where(and(eq(articles.categoryId, categoryId), publiclyVisible()))
+      .orderBy(...newestFirst)
       .limit(pageSize)
       .offset((page - 1) * pageSize),
-    db.select({ total: count() }).from(articles).where(eq(articles.categoryId, categoryId)),
+    db
+      .select({ total: count() })
+      .from(articles)
+      .where(and(eq(articles.categoryId, categoryId), publiclyVisible())),
   ]);
   return { articles: rows.map(toCard), total };
 }
@@ -55,31 +66,50 @@ export interface ArticleDetail extends ArticleCard {
   content: string;
 }
 
+/** A public article by slug; a draft, a scheduled article or an unknown slug is null (404). */
 export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDetail | null> {
   if (!isSlug(slug)) return null;
   const [row] = await db
     .select({ ...cardColumns, content: articles.content })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(eq(articles.slug, slug))
+    .where(and(eq(articles.slug, slug), publiclyVisible()))
     .limit(1);
   if (!row) return null;
   const { content, ...card } = row;
   return { ...toCard(card), content };
 }
 
-/** An article's stored view count, by slug (null when there is no such article). */
+/**
+ * Any article by id, whatever its status, as its page would show it: for the back office's preview
+ * only (requireAdmin). An id that is not a UUID names nothing.
+ */
+export async function getArticleForPreview(db: Db, id: string): Promise<(ArticleDetail & { status: Article["status"] }) | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select({ ...cardColumns, content: articles.content, status: articles.status })
+    .from(articles)
+    .leftJoin(categories, eq(articles.categoryId, categories.id))
+    .where(eq(articles.id, id))
+    .limit(1);
+  if (!row) return null;
+  const { content, status, ...card } = row;
+  return { ...toCard(card), content, status };
+}
+
+/** A public article's stored view count, by slug (null when there is no such public article). */
 export async function getArticleViews(db: Db, slug: string): Promise<number | null> {
   if (!isSlug(slug)) return null;
-  const [row] = await db.select({ views: articles.views }).from(articles).where(eq(articles.slug, slug)).limit(1);
+  const [row] = await db.select({ views: articles.views }).from(articles).where(and(eq(articles.slug, slug), publiclyVisible())).limit(1);
   return row?.views ?? null;
 }
 
-/** Every article's address and last change, newest first, for the sitemap. */
+/** Every public article's address and last change, newest first, for the sitemap. */
 export async function listArticlesForSitemap(db: Db, limit = 50_000) {
   return db
     .select({ slug: articles.slug, updatedAt: articles.updatedAt })
     .from(articles)
-    .orderBy(desc(articles.createdAt))
+    .where(publiclyVisible())
+    .orderBy(...newestFirst)
     .limit(limit);
 }

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articles, comments, media } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
@@ -108,7 +109,12 @@ async function assertStoredMedia(db: Db, url: string | undefined, bucket: "image
  * article (replies are one level deep); attachments must be files uploaded to our store.
  */
 export async function createComment(db: Db, articleId: string, input: CommentInput): Promise<PublicComment> {
-  const [article] = await db.select({ id: articles.id }).from(articles).where(eq(articles.id, articleId)).limit(1);
+  // Readers comment on public articles only: a draft or a scheduled article is "gone" to them.
+  const [article] = await db
+    .select({ id: articles.id })
+    .from(articles)
+    .where(and(eq(articles.id, articleId), publiclyVisible()))
+    .limit(1);
   if (!article) throw articleGone();
   if (input.parentCommentId) {
     const [parent] = await db
@@ -158,7 +164,11 @@ export async function postComment(
   clientIp?: string,
 ): Promise<void> {
   const [article] = isSlug(articleSlug)
-    ? await db.select({ id: articles.id }).from(articles).where(eq(articles.slug, articleSlug)).limit(1)
+    ? await db
+        .select({ id: articles.id })
+        .from(articles)
+        .where(and(eq(articles.slug, articleSlug), publiclyVisible()))
+        .limit(1)
     : [];
   if (!article) throw articleGone();
   if (clientIp !== undefined) {

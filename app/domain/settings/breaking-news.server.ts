@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { websiteSettings } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { fromTimeZone } from "~/lib/dates";
+import { fromDateTimeLocal } from "~/lib/dates";
 import type { BreakingNewsField, BreakingNewsInput } from "./breaking-news.schema";
 import { DEFAULT_SETTINGS } from "./settings.schema";
 
@@ -11,7 +11,7 @@ import { DEFAULT_SETTINGS } from "./settings.schema";
  * clock). The settings row's trigger announces the change, which clears every process's page cache.
  */
 export async function showBreakingNews(db: Db, input: BreakingNewsInput, timeZone: string, now = new Date()) {
-  const expiresAt = fromTimeZone(input.expiresAt, timeZone);
+  const expiresAt = fromDateTimeLocal(input.expiresAt, timeZone);
   if (!expiresAt) throw new AppError<BreakingNewsField>("invalid_input", "Enter the date and time the banner goes away", { field: "expiresAt" });
   if (expiresAt.getTime() <= now.getTime()) {
     throw new AppError<BreakingNewsField>("invalid_input", "The banner must go away at a time in the future", { field: "expiresAt" });

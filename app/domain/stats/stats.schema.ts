@@ -33,6 +33,13 @@ export interface DashboardComment {
   articleSlug: string;
 }
 
+/** A scheduled article and when it goes live. */
+export interface ScheduledArticle {
+  id: string;
+  title: string;
+  publishAt: Date;
+}
+
 export interface PeriodActivity {
   articleCount: number;
   commentCount: number;
@@ -49,5 +56,7 @@ export interface DashboardStats {
   /** The newest articles, for the "Total Articles" dialog (at most ARTICLE_DIALOG_LIMIT). */
   allArticles: DashboardArticle[];
   recentComments: DashboardComment[];
+  /** The scheduled articles that go live next, soonest first. */
+  nextScheduled: ScheduledArticle[];
   activity: Record<ActivityPeriod, PeriodActivity>;
 }

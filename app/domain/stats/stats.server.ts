@@ -1,4 +1,5 @@
-import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articles, categories, comments } from "~/db/schema";
 import {
@@ -10,7 +11,18 @@ import {
   TOP_ARTICLES_LIMIT,
   type ActivityPeriod,
 } from "./periods";
-import type { DashboardArticle, DashboardComment, DashboardStats, DashboardTotals, PeriodActivity, PeriodFigures } from "./stats.schema";
+import type {
+  DashboardArticle,
+  DashboardComment,
+  DashboardStats,
+  DashboardTotals,
+  PeriodActivity,
+  PeriodFigures,
+  ScheduledArticle,
+} from "./stats.schema";
+
+/** How many of the next scheduled articles the dashboard lists. */
+export const NEXT_SCHEDULED_LIMIT = 5;
 
 /** When "now" is and which wall clock the periods follow. Tests pass a fixed `now`. */
 export interface StatsClock {
@@ -124,9 +136,20 @@ function listComments(db: Db) {
   return db.select(commentColumns).from(comments).innerJoin(articles, eq(comments.articleId, articles.id));
 }
 
-/** The 10 most viewed articles. */
+/** The 10 most viewed public articles (their links go to the reader's article page). */
 export function getTopArticles(db: Db, limit = TOP_ARTICLES_LIMIT): Promise<DashboardArticle[]> {
-  return listArticles(db).orderBy(desc(articles.views), desc(articles.createdAt)).limit(limit);
+  return listArticles(db).where(publiclyVisible()).orderBy(desc(articles.views), desc(articles.createdAt)).limit(limit);
+}
+
+/** The scheduled articles that go live next, soonest first. */
+export async function getNextScheduled(db: Db, limit = NEXT_SCHEDULED_LIMIT): Promise<ScheduledArticle[]> {
+  const rows = await db
+    .select({ id: articles.id, title: articles.title, publishAt: articles.publishedAt })
+    .from(articles)
+    .where(eq(articles.status, "scheduled"))
+    .orderBy(asc(articles.publishedAt), asc(articles.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, publishAt: r.publishAt! }));
 }
 
 /** The newest comments with the article they are on. */
@@ -140,7 +163,7 @@ export async function getDashboardStats(db: Db, clock: StatsClock): Promise<Dash
   const inRange = (column: typeof articles.createdAt | typeof comments.createdAt, range: PeriodRange) =>
     and(gte(column, range.start), lt(column, range.end));
 
-  const [totals, pageViews, articleCounts, commentCounts, topArticles, allArticles, recentComments, ...lists] =
+  const [totals, pageViews, articleCounts, commentCounts, topArticles, allArticles, recentComments, nextScheduled, ...lists] =
     await Promise.all([
       getTotals(db),
       countByPeriod(db, "page_views", ranges),
@@ -149,6 +172,7 @@ export async function getDashboardStats(db: Db, clock: StatsClock): Promise<Dash
       getTopArticles(db),
       listArticles(db).orderBy(desc(articles.createdAt)).limit(ARTICLE_DIALOG_LIMIT),
       getRecentComments(db),
+      getNextScheduled(db),
       ...ACTIVITY_PERIODS.flatMap((period) => [
         listArticles(db)
           .where(inRange(articles.createdAt, ranges[period]))
@@ -180,6 +204,7 @@ export async function getDashboardStats(db: Db, clock: StatsClock): Promise<Dash
     topArticles: topArticles as DashboardArticle[],
     allArticles: allArticles as DashboardArticle[],
     recentComments: recentComments as DashboardComment[],
+    nextScheduled: nextScheduled as ScheduledArticle[],
     activity,
   };
 }

@@ -1,9 +1,10 @@
 import { redirect } from "react-router";
 import { ArticleForm } from "~/components/admin/article-form";
-import { withNotice } from "~/components/admin/use-notice-toast";
+import { pathAfterArticleSave, withNotice } from "~/components/admin/use-notice-toast";
 import { requireAdmin } from "~/domain/accounts/guard.server";
-import { articleFormValues, getArticleForEdit, saveArticleFromForm } from "~/domain/articles/article-admin.server";
+import { articleFormValues, getArticleForEdit, saveArticleFromForm, unpublishArticle } from "~/domain/articles/article-admin.server";
 import { listCategories } from "~/domain/categories/categories.server";
+import { toDateTimeLocal } from "~/lib/dates";
 import { refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/article-edit";
@@ -13,16 +14,36 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const [article, categories] = await Promise.all([getArticleForEdit(context.db, params.id), listCategories(context.db)]);
   // Spec: a failed load shows "Error" / "Failed to load article" and returns to the list.
   if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
-  return { article, categories: categories.map(({ id, name }) => ({ id, name })) };
+  const { publishedAt, ...fields } = article;
+  return {
+    // "Publish at" shows the (planned) publication time on the site's wall clock.
+    article: {
+      ...fields,
+      publishedAt: publishedAt?.toISOString() ?? null,
+      publishAt: publishedAt ? toDateTimeLocal(publishedAt, context.env.TIME_ZONE) : "",
+    },
+    categories: categories.map(({ id, name }) => ({ id, name })),
+  };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
-  const values = articleFormValues(await request.formData());
+  const formData = await request.formData();
+  // "Unpublish" (its own request, after a confirm): back to draft, the fields as stored.
+  if (formData.get("intent") === "unpublish") {
+    try {
+      const article = await unpublishArticle(context.db, params.id);
+      context.log.info({ articleId: article.id, slug: article.slug }, "article unpublished");
+      return redirect(withNotice(`/admin/articles/edit/${article.id}`, "article-unpublished"));
+    } catch (error) {
+      return refuse(error);
+    }
+  }
+  const values = articleFormValues(formData);
   try {
-    const article = await saveArticleFromForm(context.db, context.storage, values, params.id);
-    context.log.info({ articleId: article.id, slug: article.slug }, "article updated");
-    return redirect(withNotice("/admin/articles", "article-updated"));
+    const article = await saveArticleFromForm(context.db, context.storage, values, { id: params.id, timeZone: context.env.TIME_ZONE });
+    context.log.info({ articleId: article.id, slug: article.slug, status: article.status }, "article updated");
+    return redirect(pathAfterArticleSave(article, "article-updated"));
   } catch (error) {
     return refuse(error, values);
   }

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import { ArticleForm } from "~/components/admin/article-form";
-import { withNotice } from "~/components/admin/use-notice-toast";
+import { pathAfterArticleSave } from "~/components/admin/use-notice-toast";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { articleFormValues, saveArticleFromForm } from "~/domain/articles/article-admin.server";
 import { listCategories } from "~/domain/categories/categories.server";
@@ -18,9 +18,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
   const values = articleFormValues(await request.formData());
   try {
-    const article = await saveArticleFromForm(context.db, context.storage, values);
-    context.log.info({ articleId: article.id, slug: article.slug }, "article created");
-    return redirect(withNotice("/admin/articles", "article-created"));
+    const article = await saveArticleFromForm(context.db, context.storage, values, { timeZone: context.env.TIME_ZONE });
+    context.log.info({ articleId: article.id, slug: article.slug, status: article.status }, "article created");
+    return redirect(pathAfterArticleSave(article, "article-created"));
   } catch (error) {
     return refuse(error, values);
   }

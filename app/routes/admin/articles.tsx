@@ -1,6 +1,6 @@
 import { Loader2, Pencil, Plus, Video } from "lucide-react";
 import { useEffect } from "react";
-import { data, Link, useFetcher, useNavigation } from "react-router";
+import { data, Form, Link, useFetcher, useNavigation } from "react-router";
 import { Pagination } from "~/components/pagination";
 import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
 import { AdminListHeader } from "~/components/admin/admin-page-header";
@@ -10,6 +10,8 @@ import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { deleteArticle, listAdminArticles } from "~/domain/articles/article-admin.server";
+import { ARTICLE_STATUS_LABELS, isArticleStatus } from "~/domain/articles/articles.schema";
+import { statusLabel } from "~/components/admin/article-form";
 import { formatCardDate } from "~/lib/dates";
 import { AppError } from "~/lib/app-error";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
@@ -22,7 +24,10 @@ export const ADMIN_ARTICLES_PAGE_SIZE = 50;
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const page = pageFromUrl(request.url);
-  const { rows, total } = await listAdminArticles(context.db, page, ADMIN_ARTICLES_PAGE_SIZE);
+  // ?status=draft|scheduled|published filters the list (a plain GET form: works without JavaScript).
+  const requested = new URL(request.url).searchParams.get("status");
+  const status = isArticleStatus(requested) ? requested : null;
+  const { rows, total } = await listAdminArticles(context.db, page, ADMIN_ARTICLES_PAGE_SIZE, status ?? undefined);
   const pageCount = pageCountOrRedirect(request.url, page, total, ADMIN_ARTICLES_PAGE_SIZE);
   return {
     articles: rows.map((a) => ({
@@ -35,7 +40,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       hasVideo: a.hasVideo,
       createdAt: a.createdAt.toISOString(),
       date: formatCardDate(a.createdAt, context.env.TIME_ZONE),
+      status: a.status,
+      statusText: statusLabel(a.status, a.publishedAt, context.env.TIME_ZONE),
     })),
+    status,
     page,
     pageCount,
     total,
@@ -61,7 +69,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Manage Articles", path: "/admin/articles" });
 
 export default function AdminArticles({ loaderData }: Route.ComponentProps) {
-  const { articles, page, pageCount, total } = loaderData;
+  const { articles, page, pageCount, total, status } = loaderData;
   useNoticeToast();
   const fetcher = useFetcher<ArticleListActionData>({ key: "delete-article" });
   const deletingId = fetcher.state !== "idle" ? fetcher.formData?.get("id") : null;
@@ -95,6 +103,31 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
         }
       />
 
+      <Form method="get" className="mb-4 flex flex-wrap items-end gap-2" aria-label="Filter articles">
+        <div className="space-y-1">
+          <label htmlFor="status-filter" className="block text-sm font-medium text-slate-800">
+            Status
+          </label>
+          <select
+            id="status-filter"
+            name="status"
+            defaultValue={status ?? ""}
+            key={status ?? ""}
+            className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900"
+          >
+            <option value="">All</option>
+            {Object.entries(ARTICLE_STATUS_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit" variant="outline">
+          Filter
+        </Button>
+      </Form>
+
       {articles.length === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white py-16 text-center text-slate-700">
           No articles found. Create your first article!
@@ -109,6 +142,7 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                 <th scope="col" className="px-4 py-3 font-semibold">Category</th>
                 <th scope="col" className="px-4 py-3 font-semibold">Author</th>
                 <th scope="col" className="px-4 py-3 font-semibold">Date</th>
+                <th scope="col" className="px-4 py-3 font-semibold">Status</th>
                 <th scope="col" className="px-4 py-3 text-right font-semibold">Views</th>
                 <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
               </tr>
@@ -131,6 +165,9 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                   <td className="px-4 py-3 text-slate-800">{article.authorName}</td>
                   <td className="px-4 py-3 whitespace-nowrap text-slate-800">
                     <time dateTime={article.createdAt}>{article.date}</time>
+                  </td>
+                  <td className="px-4 py-3 whitespace-nowrap text-slate-800" data-status={article.status}>
+                    {article.statusText}
                   </td>
                   <td className="px-4 py-3 text-right text-slate-800 tabular-nums">{article.views.toLocaleString("en-US")}</td>
                   <td className="px-4 py-3">
@@ -162,7 +199,7 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
       <p role="status" className="sr-only">
         {openingId ? "Loading article..." : ""}
       </p>
-      <Pagination basePath="/admin/articles" page={page} pageCount={pageCount} className="mt-6" />
+      <Pagination basePath={status ? `/admin/articles?status=${status}` : "/admin/articles"} page={page} pageCount={pageCount} className="mt-6" />
     </main>
   );
 }

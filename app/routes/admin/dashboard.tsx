@@ -1,4 +1,4 @@
-import { ExternalLink, LogOut } from "lucide-react";
+import { CalendarClock, ExternalLink, LogOut } from "lucide-react";
 import { data, Form, Link } from "react-router";
 import { BreakingNewsCard, type BreakingNewsActionData } from "~/components/admin/breaking-news-card";
 import { DashboardActivity } from "~/components/admin/dashboard-activity";
@@ -13,7 +13,7 @@ import { removeBreakingNews, showBreakingNews } from "~/domain/settings/breaking
 import { getSettings } from "~/domain/settings/settings.server";
 import { getDashboardStats } from "~/domain/stats/stats.server";
 import { AppError } from "~/lib/app-error";
-import { toDateTimeInput } from "~/lib/dates";
+import { formatPublishDate, toDateTimeLocal } from "~/lib/dates";
 import { formValues, parseForm, refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/dashboard";
@@ -24,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [stats, settings] = await Promise.all([getDashboardStats(context.db, { timeZone }), getSettings(context.db)]);
   const now = new Date();
   const breakingNews = activeBreakingNews(settings, now);
-  const defaultExpiresAt = toDateTimeInput(breakingNews?.expiresAt ?? new Date(now.getTime() + DEFAULT_BANNER_HOURS * 3600_000), timeZone);
+  const defaultExpiresAt = toDateTimeLocal(breakingNews?.expiresAt ?? new Date(now.getTime() + DEFAULT_BANNER_HOURS * 3600_000), timeZone);
   return { email: user.email, timeZone, stats, breakingNews, defaultExpiresAt };
 }
 
@@ -97,6 +97,28 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <DashboardStatCards stats={stats} pageViews={stats.pageViews} timeZone={timeZone} />
       <DashboardViewCards pageViews={stats.pageViews} timeZone={timeZone} />
       <DashboardActivity activity={stats.activity} timeZone={timeZone} />
+      <section aria-labelledby="next-scheduled" className="rounded-lg border border-slate-200 bg-white p-6">
+        <h2 id="next-scheduled" className="mb-4 flex items-center gap-2 text-lg font-semibold text-slate-900">
+          <CalendarClock className="h-5 w-5 text-brand-700" aria-hidden="true" />
+          Next scheduled articles
+        </h2>
+        {stats.nextScheduled.length === 0 ? (
+          <p className="text-sm text-slate-700">No articles are scheduled.</p>
+        ) : (
+          <ul className="divide-y divide-slate-200">
+            {stats.nextScheduled.map((a) => (
+              <li key={a.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+                <Link to={`/admin/articles/edit/${a.id}`} className="font-medium text-brand-700 hover:underline">
+                  {a.title}
+                </Link>
+                <time dateTime={new Date(a.publishAt).toISOString()} className="text-slate-700">
+                  {formatPublishDate(a.publishAt, timeZone)}
+                </time>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
       <BreakingNewsCard current={loaderData.breakingNews} timeZone={timeZone} defaultExpiresAt={loaderData.defaultExpiresAt} />
       <DashboardLinks />
     </main>

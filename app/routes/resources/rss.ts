@@ -16,7 +16,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       `      <title>${xmlEscape(a.title)}</title>`,
       `      <link>${xmlEscape(link)}</link>`,
       `      <guid isPermaLink="true">${xmlEscape(link)}</guid>`,
-      `      <pubDate>${a.createdAt.toUTCString()}</pubDate>`,
+      `      <pubDate>${a.publishedAt.toUTCString()}</pubDate>`,
       `      <description>${xmlEscape(a.excerpt ?? a.title)}</description>`,
       `      <dc:creator>${xmlEscape(a.authorName)}</dc:creator>`,
       a.category ? `      <category>${xmlEscape(a.category.name)}</category>` : "",

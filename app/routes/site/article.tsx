@@ -1,19 +1,15 @@
-import { Eye } from "lucide-react";
 import { useEffect, useState } from "react";
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
+import { ArticleView } from "~/components/article-view";
 import { CommentsSection } from "~/components/comments/comment-thread";
 import { RouteError } from "~/components/not-found";
-import { ShareButtons } from "~/components/share-buttons";
-import { Badge } from "~/components/ui/badge";
 import { getArticleBySlug } from "~/domain/articles/articles.server";
 import { COMMENT_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
 import { countArticleComments, listArticleComments, postComment } from "~/domain/comments/comments.server";
 import { AppError } from "~/lib/app-error";
 import { clientIpOf } from "~/lib/client-address.server";
-import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
 import { formValues, refuse } from "~/lib/forms";
-import { imageSrcSet } from "~/lib/image-variants";
 import { pageMeta } from "~/page-meta";
 import { VIEW_EVENT } from "~/lib/page-view-event";
 import { describeArticle } from "~/lib/seo";
@@ -59,7 +55,7 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
     image: article.featuredImage,
     type: "article",
     author: article.authorName,
-    publishedTime: new Date(article.createdAt).toISOString(),
+    publishedTime: new Date(article.publishedAt).toISOString(),
     path: `/article/${article.slug}`,
   });
 };
@@ -79,70 +75,14 @@ function useLiveViews(path: string, initial: number) {
   return views;
 }
 
-/** Content as text with its line breaks: blank lines separate paragraphs, single breaks stay. */
-function ArticleContent({ content }: { content: string }) {
-  const paragraphs = content.split(/\n\s*\n/).filter((p) => p.trim());
-  return (
-    <div className="space-y-5 text-lg leading-8 text-slate-800">
-      {paragraphs.map((p, i) => (
-        <p key={i} className="whitespace-pre-line break-words">
-          {p.trim()}
-        </p>
-      ))}
-    </div>
-  );
-}
-
 export default function ArticlePage({ loaderData, actionData, matches }: Route.ComponentProps) {
   const { article, comments, commentCount, olderThreads, olderPage } = loaderData;
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
   const publicUrl = matches[0].data.publicUrl;
-  const timeZone = useSiteTimeZone();
   return (
     <main className="mx-auto w-full max-w-4xl flex-1 px-4 py-8">
-      <article>
-        {article.featuredImage ? (
-          <img
-            src={article.featuredImage}
-            srcSet={imageSrcSet(article.featuredImage, [640, 960, 1280, 1600])}
-            sizes="(min-width: 896px) 864px, 100vw"
-            alt=""
-            width={1200}
-            height={675}
-            fetchPriority="high"
-            className="mb-8 aspect-video w-full rounded-xl object-cover"
-          />
-        ) : null}
-        <header className="space-y-4">
-          {article.category ? (
-            <Link to={`/category/${article.category.slug}`}>
-              <Badge>{article.category.name}</Badge>
-            </Link>
-          ) : null}
-          <h1 className="font-serif text-3xl font-bold leading-tight text-slate-900 sm:text-5xl">{article.title}</h1>
-          <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm text-slate-600">
-            <span>
-              By <span className="font-medium text-slate-900">{article.authorName}</span>
-            </span>
-            <time dateTime={new Date(article.createdAt).toISOString()}>{formatArticleDate(article.createdAt, timeZone)}</time>
-            <span className="inline-flex items-center gap-1" data-testid="view-count">
-              <Eye className="h-4 w-4" aria-hidden="true" /> {views} views
-            </span>
-          </div>
-          <ShareButtons url={`${publicUrl}${path}`} title={article.title} />
-        </header>
-
-        {article.videoUrl ? (
-          <video src={article.videoUrl} controls preload="metadata" className="mt-8 w-full rounded-xl bg-black" aria-label={`Video: ${article.title}`} />
-        ) : null}
-
-        {article.excerpt ? <p className="mt-8 border-l-4 border-brand-600 pl-4 text-xl italic text-slate-700">{article.excerpt}</p> : null}
-
-        <div className="mt-8">
-          <ArticleContent content={article.content} />
-        </div>
-      </article>
+      <ArticleView article={article} views={views} shareUrl={`${publicUrl}${path}`} />
 
       <AdSlot name="article" className="mt-12" />
 

@@ -1,0 +1,81 @@
+import { Eye } from "lucide-react";
+import { Link } from "react-router";
+import { ShareButtons } from "~/components/share-buttons";
+import { Badge } from "~/components/ui/badge";
+import type { ArticleCard } from "~/domain/articles/articles.schema";
+import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
+import { imageSrcSet } from "~/lib/image-variants";
+
+/** An article as its page shows it (as data reaches the browser: dates may be strings). */
+export type ArticleViewData = Omit<ArticleCard, "createdAt" | "publishedAt"> & {
+  createdAt: string | Date;
+  publishedAt: string | Date;
+  content: string;
+};
+
+/** Content as text with its line breaks: blank lines separate paragraphs, single breaks stay. */
+function ArticleContent({ content }: { content: string }) {
+  const paragraphs = content.split(/\n\s*\n/).filter((p) => p.trim());
+  return (
+    <div className="space-y-5 text-lg leading-8 text-slate-800">
+      {paragraphs.map((p, i) => (
+        <p key={i} className="whitespace-pre-line break-words">
+          {p.trim()}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The article itself as readers see it on /article/{slug}: image, category, title, byline, the
+ * publication date, views, share buttons, video, excerpt and content. The back office's preview
+ * shows the same component.
+ */
+export function ArticleView({ article, views, shareUrl }: { article: ArticleViewData; views: number; shareUrl: string }) {
+  const timeZone = useSiteTimeZone();
+  return (
+    <article>
+      {article.featuredImage ? (
+        <img
+          src={article.featuredImage}
+          srcSet={imageSrcSet(article.featuredImage, [640, 960, 1280, 1600])}
+          sizes="(min-width: 896px) 864px, 100vw"
+          alt=""
+          width={1200}
+          height={675}
+          fetchPriority="high"
+          className="mb-8 aspect-video w-full rounded-xl object-cover"
+        />
+      ) : null}
+      <header className="space-y-4">
+        {article.category ? (
+          <Link to={`/category/${article.category.slug}`}>
+            <Badge>{article.category.name}</Badge>
+          </Link>
+        ) : null}
+        <h1 className="font-serif text-3xl font-bold leading-tight text-slate-900 sm:text-5xl">{article.title}</h1>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm text-slate-600">
+          <span>
+            By <span className="font-medium text-slate-900">{article.authorName}</span>
+          </span>
+          <time dateTime={new Date(article.publishedAt).toISOString()}>{formatArticleDate(article.publishedAt, timeZone)}</time>
+          <span className="inline-flex items-center gap-1" data-testid="view-count">
+            <Eye className="h-4 w-4" aria-hidden="true" /> {views} views
+          </span>
+        </div>
+        <ShareButtons url={`${shareUrl}`} title={article.title} />
+      </header>
+
+      {article.videoUrl ? (
+        <video src={article.videoUrl} controls preload="metadata" className="mt-8 w-full rounded-xl bg-black" aria-label={`Video: ${article.title}`} />
+      ) : null}
+
+      {article.excerpt ? <p className="mt-8 border-l-4 border-brand-600 pl-4 text-xl italic text-slate-700">{article.excerpt}</p> : null}
+
+      <div className="mt-8">
+        <ArticleContent content={article.content} />
+      </div>
+    </article>
+  );
+}

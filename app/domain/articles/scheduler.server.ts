@@ -1,0 +1,64 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import type { Logger } from "~/lib/logger.server";
+
+/** How often the scheduler looks for due articles (SCHEDULER_INTERVAL_MS overrides it). */
+export const DEFAULT_SCHEDULER_INTERVAL_MS = 20_000;
+
+/** At most this many due articles are published by one statement (the next run takes the rest). */
+const BATCH = 100;
+
+/**
+ * Publishes every scheduled article whose time has come, in one statement, and returns them.
+ * Safe with any number of processes: the rows are claimed with FOR UPDATE SKIP LOCKED, and the
+ * UPDATE re-checks `status = 'scheduled'`, so a row another process is publishing (or has published)
+ * is skipped: each article is published exactly once. The UPDATE fires the articles change trigger
+ * (status and published_at are among its columns since migration 0003), which clears every
+ * process's page cache and refreshes the dashboards.
+ */
+export async function publishDueArticles(db: Db, limit = BATCH): Promise<{ id: string; slug: string }[]> {
+  const result = await db.execute<{ id: string; slug: string }>(sql`
+    update articles a set status = 'published', updated_at = now()
+    from (
+      select id from articles
+      where status = 'scheduled' and published_at <= now()
+      order by published_at
+      limit ${limit}
+      for update skip locked
+    ) due
+    where a.id = due.id and a.status = 'scheduled'
+    returning a.id, a.slug`);
+  return result.rows;
+}
+
+/**
+ * Runs publishDueArticles now (catching up on whatever became due while no process ran) and then
+ * every `intervalMs`, one run at a time. Returns a stop function that waits for a run under way.
+ */
+export function startPublishingScheduler(db: Db, log: Logger, intervalMs = DEFAULT_SCHEDULER_INTERVAL_MS): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const run = () => {
+    if (running || stopped) return;
+    running = (async () => {
+      // Keep going while full batches come back: a long downtime may leave many due at once.
+      for (;;) {
+        const published = await publishDueArticles(db);
+        for (const article of published) log.info({ articleId: article.id, slug: article.slug }, "scheduled article published");
+        if (published.length < BATCH || stopped) break;
+      }
+    })()
+      .catch((error: unknown) => log.error({ err: error }, "could not publish scheduled articles; will retry"))
+      .finally(() => {
+        running = null;
+      });
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

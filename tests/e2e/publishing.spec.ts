@@ -1,0 +1,157 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { query, SITE_TIME_ZONE } from "./db";
+
+// The publishing lifecycle (decision 0009): drafts and scheduled articles stay off every public page
+// until the scheduler (SCHEDULER_INTERVAL_MS=2000 on the e2e server) publishes them.
+
+const ADMIN = { email: "admin@example.com", password: "admin-password-123" };
+
+async function signIn(page: Page) {
+  await page.goto("/admin/login", { waitUntil: "networkidle" });
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL(/\/admin$/);
+}
+
+const toastWith = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
+
+/** `date` as a datetime-local value (with seconds) on the site's wall clock. */
+function wallClock(date: Date): string {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: SITE_TIME_ZONE,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(date);
+  const get = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:${get("second")}`;
+}
+
+/** What an anonymous reader gets: the article's status, and whether home, RSS and the sitemap name it. */
+async function readerSees(browser: Browser, slug: string, title: string) {
+  const context = await browser.newContext();
+  try {
+    const article = await context.request.get(`/article/${slug}`);
+    const home = await (await context.request.get("/")).text();
+    const rss = await (await context.request.get("/rss.xml")).text();
+    const sitemap = await (await context.request.get("/sitemap.xml")).text();
+    return { status: article.status(), onHome: home.includes(title), inRss: rss.includes(slug), inSitemap: sitemap.includes(slug) };
+  } finally {
+    await context.close();
+  }
+}
+
+const HIDDEN = { status: 404, onHome: false, inRss: false, inSitemap: false };
+const PUBLIC = { status: 200, onHome: true, inRss: true, inSitemap: true };
+
+async function fillArticle(page: Page, title: string) {
+  await page.goto("/admin/articles/new", { waitUntil: "networkidle" });
+  await page.getByLabel("Title *").fill(title);
+  await page.getByLabel("Content *").fill("Written for the publishing journey.\n\nSecond paragraph.");
+}
+
+test.describe("publishing lifecycle", () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page);
+  });
+
+  test("Save Draft keeps it off the site, Preview shows it to the admin, Update publishes, Unpublish hides it again", async ({ page, browser }) => {
+    const run = Date.now().toString(36);
+    const title = `Quiet draft ${run}`;
+    const slug = `quiet-draft-${run}`;
+    await fillArticle(page, title);
+    await page.getByRole("button", { name: "Save Draft" }).click();
+    await expect(toastWith(page, "Draft saved")).toBeVisible();
+    // A draft stays in its form, now with its status and a Preview link.
+    await expect(page).toHaveURL(/\/admin\/articles\/edit\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("article-status")).toHaveText("Status: Draft");
+    const editUrl = page.url();
+
+    expect(await readerSees(browser, slug, title)).toEqual(HIDDEN);
+
+    // The admin list says so, and filters by status without scripts (a GET form).
+    await page.goto("/admin/articles?status=draft", { waitUntil: "networkidle" });
+    await expect(page.getByRole("row", { name: new RegExp(title) }).getByRole("cell", { name: "Draft", exact: true })).toBeVisible();
+    await page.goto("/admin/articles?status=published", { waitUntil: "networkidle" });
+    await expect(page.getByRole("row", { name: new RegExp(title) })).toHaveCount(0);
+
+    // Preview: the reader's article page, for the admin only, never stored, never indexed.
+    await page.goto(editUrl, { waitUntil: "networkidle" });
+    const [preview] = await Promise.all([page.waitForResponse((r) => r.url().includes("/admin/articles/preview/")), page.getByRole("link", { name: "Preview" }).click()]);
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    await expect(page.getByText("Second paragraph.")).toBeVisible();
+    expect(preview.headers()["cache-control"]).toBe("no-store");
+    const previewUrl = page.url();
+    const anonymous = await browser.newContext();
+    const anonymousPreview = await anonymous.request.get(previewUrl, { maxRedirects: 0 });
+    expect(anonymousPreview.status()).toBe(302);
+    expect(anonymousPreview.headers()["location"]).toBe("/admin/login");
+    await anonymous.close();
+
+    // "Update Article" publishes now, with the spec's notice.
+    await page.goto(editUrl, { waitUntil: "networkidle" });
+    await page.getByRole("button", { name: "Update Article" }).click();
+    await expect(toastWith(page, "Article updated successfully")).toBeVisible();
+    await expect(page.getByRole("row", { name: new RegExp(title) }).getByRole("cell", { name: "Published", exact: true })).toBeVisible();
+    expect(await readerSees(browser, slug, title)).toEqual(PUBLIC);
+
+    // Unpublish, after its confirm: gone from every public page again.
+    await page.goto(editUrl, { waitUntil: "networkidle" });
+    await page.getByRole("button", { name: "Unpublish" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Unpublish" }).click();
+    await expect(toastWith(page, "Article unpublished")).toBeVisible();
+    await expect(page.getByTestId("article-status")).toHaveText("Status: Draft");
+    expect(await readerSees(browser, slug, title)).toEqual(HIDDEN);
+
+    await query(`delete from articles where slug = $1`, [slug]);
+  });
+
+  test("a bad Publish at is refused beside the field and nothing is saved", async ({ page }) => {
+    const run = Date.now().toString(36);
+    const slug = `bad-date-${run}`;
+    await fillArticle(page, `Bad date ${run}`);
+    // A datetime-local input only takes valid values; a client sending anything else is what the server refuses.
+    await page.locator("#publishAt").evaluate((input: HTMLInputElement) => {
+      input.type = "text";
+      input.value = "next tuesday";
+    });
+    await page.getByRole("button", { name: "Create Article" }).click();
+    await expect(page.locator("#publishAt-error")).toContainText("Enter a date and time");
+    await expect(page).toHaveURL(/\/admin\/articles\/new$/);
+    expect(await query(`select id from articles where slug = $1`, [slug])).toHaveLength(0);
+  });
+
+  test("a scheduled article goes live at its time with no request in between", async ({ page, browser }) => {
+    test.setTimeout(90_000);
+    const run = Date.now().toString(36);
+    const title = `Timed story ${run}`;
+    const slug = `timed-story-${run}`;
+    const at = new Date(Date.now() + 20_000);
+    await fillArticle(page, title);
+    await page.getByLabel("Publish at").fill(wallClock(at));
+    await page.getByRole("button", { name: "Create Article" }).click();
+    await expect(toastWith(page, "Article scheduled for")).toBeVisible();
+    await expect(page.getByRole("row", { name: new RegExp(title) }).getByRole("cell", { name: /^Scheduled for / })).toBeVisible();
+    // The dashboard lists it among the next scheduled articles.
+    await page.goto("/admin", { waitUntil: "networkidle" });
+    await expect(page.getByRole("region", { name: "Next scheduled articles" }).getByRole("link", { name: title })).toBeVisible();
+
+    // Before its time: nowhere (and the home page is now in the page cache without it).
+    expect(await readerSees(browser, slug, title)).toEqual(HIDDEN);
+
+    // No request reaches the server until a little after its time (the scheduler looks every 2 s).
+    await page.goto("about:blank");
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, at.getTime() - Date.now()) + 4_000));
+    expect(await readerSees(browser, slug, title)).toEqual(PUBLIC);
+    const [row] = await query<{ status: string; published_at: Date }>(`select status, published_at from articles where slug = $1`, [slug]);
+    expect(row!.status).toBe("published");
+    expect(Math.abs(row!.published_at.getTime() - at.getTime())).toBeLessThan(1000);
+
+    await query(`delete from articles where slug = $1`, [slug]);
+  });
+});
