@@ -1,4 +1,5 @@
 import { and, count, desc, eq, ne } from "drizzle-orm";
+import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { isForeignKeyViolation, isUniqueViolation } from "~/db/pg-errors";
 import { articles, categories, DEFAULT_AUTHOR_NAME } from "~/db/schema";
@@ -15,6 +16,24 @@ import {
   type ArticleFieldName,
   type ArticleInput,
 } from "./articles.schema";
+import { storyPlainText } from "./story-document";
+import { storyDocumentField, type StoryBlock, type StoryDocument } from "./story-document.schema";
+import { isOwnImageSrc } from "./story-urls";
+
+/**
+ * The form's input as saved: the story's document is parsed and checked (story-document.schema),
+ * and with one, the stored plain text (`content`) is derived from it here, never taken from what
+ * the browser sent beside it. (Kept on the server so the document rules stay out of shared chunks.)
+ */
+export const articleSaveSchema = articleInputSchema.extend({ contentDoc: storyDocumentField }).transform((input, ctx): ArticleInput => {
+  if (!input.contentDoc) return input;
+  const content = storyPlainText(input.contentDoc);
+  if (content === "") {
+    ctx.addIssue({ code: "custom", path: ["content"], message: "Content is required: write some text in the story." });
+    return z.NEVER;
+  }
+  return { ...input, content };
+});
 
 // ---------------------------------------------------------------- reads
 
@@ -64,6 +83,8 @@ export interface EditableArticle {
   authorName: string;
   excerpt: string | null;
   content: string;
+  /** The story editor's document; null for a plain-text story (the editor converts its text). */
+  contentDoc: StoryDocument | null;
   featuredImage: string | null;
   videoUrl: string | null;
 }
@@ -80,13 +101,15 @@ export async function getArticleForEdit(db: Db, id: string): Promise<EditableArt
       authorName: articles.authorName,
       excerpt: articles.excerpt,
       content: articles.content,
+      contentDoc: articles.contentDoc,
       featuredImage: articles.featuredImage,
       videoUrl: articles.videoUrl,
     })
     .from(articles)
     .where(eq(articles.id, id))
     .limit(1);
-  return row ?? null;
+  // Stored documents were checked by storyDocumentSchema when they were saved.
+  return row ? { ...row, contentDoc: (row.contentDoc as StoryDocument | null) ?? null } : null;
 }
 
 // ---------------------------------------------------------------- writes
@@ -130,6 +153,33 @@ async function checkMedia(storage: Storage, input: ArticleInput, previous?: Edit
   }
 }
 
+/** The own-media images of a document (/media/images/…), each once. */
+function ownImagesOf(doc: StoryDocument | null): Set<string> {
+  const found = new Set<string>();
+  const visit = (nodes: readonly StoryBlock[] | undefined) => {
+    for (const node of nodes ?? []) {
+      if (node.type === "storyImage" && isOwnImageSrc(node.attrs.src)) found.add(node.attrs.src);
+      else if ("content" in node && node.type !== "paragraph" && node.type !== "heading") visit(node.content as StoryBlock[]);
+    }
+  };
+  visit(doc?.content);
+  return found;
+}
+
+/** Every image of the story from our own media must be a stored image file (https images are the writer's choice). */
+async function checkStoryImages(storage: Storage, doc: StoryDocument | null, previous?: EditableArticle) {
+  const known = ownImagesOf(previous?.contentDoc ?? null);
+  for (const src of ownImagesOf(doc)) {
+    // An image already in the saved story was checked when it was added.
+    if (known.has(src)) continue;
+    if (!(await isOwnMediaUrl(storage, "images", src, MEDIA_FIELDS.featuredImage.extensions))) {
+      throw new AppError<ArticleFieldName>("invalid_media", `An image in the story is not a file of this site's media library (${src}).`, {
+        field: "contentDoc",
+      });
+    }
+  }
+}
+
 async function checkSlugFree(db: Db, slug: string, exceptId?: string) {
   const [taken] = await db
     .select({ id: articles.id })
@@ -165,6 +215,7 @@ function columns(input: ArticleInput) {
     authorName: input.authorName ?? DEFAULT_AUTHOR_NAME,
     excerpt: input.excerpt,
     content: input.content,
+    contentDoc: input.contentDoc,
     featuredImage: input.featuredImage,
     videoUrl: input.videoUrl,
   };
@@ -175,6 +226,7 @@ export async function createArticle(db: Db, storage: Storage, input: ArticleInpu
   await checkSlugFree(db, input.slug);
   await checkCategory(db, input.categoryId);
   await checkMedia(storage, input);
+  await checkStoryImages(storage, input.contentDoc);
   try {
     const [row] = await db.insert(articles).values(columns(input)).returning({ id: articles.id, slug: articles.slug });
     return row!;
@@ -190,6 +242,7 @@ export async function updateArticle(db: Db, storage: Storage, id: string, input:
   await checkSlugFree(db, input.slug, id);
   await checkCategory(db, input.categoryId);
   await checkMedia(storage, input, previous);
+  await checkStoryImages(storage, input.contentDoc, previous);
   try {
     const [row] = await db
       .update(articles)
@@ -218,7 +271,7 @@ export async function deleteArticle(db: Db, id: string): Promise<void> {
  * Throws an AppError for the route to answer with (see refuse in lib/forms).
  */
 export async function saveArticleFromForm(db: Db, storage: Storage, values: Record<ArticleFieldName, string>, id?: string) {
-  const input = parseForm(articleInputSchema, values, { required: REQUIRED_ARTICLE_FIELDS });
+  const input = parseForm(articleSaveSchema, values, { required: REQUIRED_ARTICLE_FIELDS });
   return id ? updateArticle(db, storage, id, input) : createArticle(db, storage, input);
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Refusal } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { slugSchema } from "~/lib/slugs";
+import type { StoryDocument } from "./story-document.schema";
 
 export const ARTICLE_SLUG_TAKEN = "This slug is already used by another article.";
 
@@ -35,11 +36,14 @@ export const articleInputSchema = z.object({
   authorName: optionalText(120, "Author name"),
   excerpt: optionalText(1000, "Excerpt"),
   content: z.string().trim().min(1, "Content is required").max(200_000, "Content must be at most 200,000 characters"),
+  /** The editor's document as JSON; blank for a plain-text story (parsed by the server: story-document.schema). */
+  contentDoc: z.string().max(1_000_000, "The story is too long."),
   featuredImage: optionalMediaUrl,
   videoUrl: optionalMediaUrl,
 });
 
-export type ArticleInput = z.infer<typeof articleInputSchema>;
+/** The form's input as saved: with the story's document parsed (null: a plain-text story). */
+export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc"> & { contentDoc: StoryDocument | null };
 export type ArticleFieldName = keyof z.input<typeof articleInputSchema>;
 export type ArticleFieldErrors = Partial<Record<ArticleFieldName, string>>;
 
@@ -50,6 +54,7 @@ export const ARTICLE_FIELDS: ArticleFieldName[] = [
   "authorName",
   "excerpt",
   "content",
+  "contentDoc",
   "featuredImage",
   "videoUrl",
 ];

@@ -53,19 +53,21 @@ export async function listCategoryArticles(db: Db, categoryId: string, page: num
 
 export interface ArticleDetail extends ArticleCard {
   content: string;
+  /** The story editor's document (checked when saved), or null for a plain-text story. */
+  contentDoc: unknown;
 }
 
 export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDetail | null> {
   if (!isSlug(slug)) return null;
   const [row] = await db
-    .select({ ...cardColumns, content: articles.content })
+    .select({ ...cardColumns, content: articles.content, contentDoc: articles.contentDoc })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(eq(articles.slug, slug))
     .limit(1);
   if (!row) return null;
-  const { content, ...card } = row;
-  return { ...toCard(card), content };
+  const { content, contentDoc, ...card } = row;
+  return { ...toCard(card), content, contentDoc };
 }
 
 /** An article's stored view count, by slug (null when there is no such article). */

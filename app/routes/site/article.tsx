@@ -7,6 +7,8 @@ import { RouteError } from "~/components/not-found";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
 import { getArticleBySlug } from "~/domain/articles/articles.server";
+import { readingMinutes, wordCount } from "~/domain/articles/story-document";
+import { renderStoryHtml } from "~/domain/articles/story-html";
 import { COMMENT_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
 import { countArticleComments, listArticleComments, postComment } from "~/domain/comments/comments.server";
 import { AppError } from "~/lib/app-error";
@@ -31,7 +33,18 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     listArticleComments(context.db, article.id, { olderThan }),
     countArticleComments(context.db, article.id),
   ]);
-  return { article, comments: page.threads, olderThreads: page.olderThreads, commentCount, olderPage: Boolean(olderThan) };
+  // A story written in the editor is rendered here, on the server, through the renderer's allow-list;
+  // a plain-text story (no document) is shown as text by the page.
+  const { contentDoc, ...shown } = article;
+  const body = contentDoc ? { html: renderStoryHtml(contentDoc) } : null;
+  const minutes = readingMinutes(wordCount(article.content));
+  return {
+    article: { ...shown, body, readingMinutes: minutes },
+    comments: page.threads,
+    olderThreads: page.olderThreads,
+    commentCount,
+    olderPage: Boolean(olderThan),
+  };
 }
 
 /** A comment posted without JavaScript (the form's plain POST); with it, the form uses /api/articles/:slug/comments. */
@@ -93,6 +106,11 @@ function ArticleContent({ content }: { content: string }) {
   );
 }
 
+/** A story from the editor: HTML the server rendered from the document through its allow-list. */
+function StoryBody({ html }: { html: string }) {
+  return <div className="story-body" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
 export default function ArticlePage({ loaderData, actionData, matches }: Route.ComponentProps) {
   const { article, comments, commentCount, olderThreads, olderPage } = loaderData;
   const path = `/article/${article.slug}`;
@@ -126,6 +144,7 @@ export default function ArticlePage({ loaderData, actionData, matches }: Route.C
               By <span className="font-medium text-slate-900">{article.authorName}</span>
             </span>
             <time dateTime={new Date(article.createdAt).toISOString()}>{formatArticleDate(article.createdAt, timeZone)}</time>
+            <span data-testid="reading-time">{article.readingMinutes} min read</span>
             <span className="inline-flex items-center gap-1" data-testid="view-count">
               <Eye className="h-4 w-4" aria-hidden="true" /> {views} views
             </span>
@@ -140,7 +159,7 @@ export default function ArticlePage({ loaderData, actionData, matches }: Route.C
         {article.excerpt ? <p className="mt-8 border-l-4 border-brand-600 pl-4 text-xl italic text-slate-700">{article.excerpt}</p> : null}
 
         <div className="mt-8">
-          <ArticleContent content={article.content} />
+          {article.body ? <StoryBody html={article.body.html} /> : <ArticleContent content={article.content} />}
         </div>
       </article>
 
