@@ -11,6 +11,9 @@ export type ArticleViewData = Omit<ArticleCard, "createdAt" | "publishedAt"> & {
   createdAt: string | Date;
   publishedAt: string | Date;
   content: string;
+  /** A story from the editor, rendered to HTML on the server through its allow-list; null for a plain-text story. */
+  body: { html: string } | null;
+  readingMinutes: number;
 };
 
 /** Content as text with its line breaks: blank lines separate paragraphs, single breaks stay. */
@@ -25,6 +28,11 @@ function ArticleContent({ content }: { content: string }) {
       ))}
     </div>
   );
+}
+
+/** A story from the editor: HTML the server rendered from the document through its allow-list. */
+function StoryBody({ html }: { html: string }) {
+  return <div className="story-body" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 /**
@@ -60,6 +68,7 @@ export function ArticleView({ article, views, shareUrl }: { article: ArticleView
             By <span className="font-medium text-slate-900">{article.authorName}</span>
           </span>
           <time dateTime={new Date(article.publishedAt).toISOString()}>{formatArticleDate(article.publishedAt, timeZone)}</time>
+          <span data-testid="reading-time">{article.readingMinutes} min read</span>
           <span className="inline-flex items-center gap-1" data-testid="view-count">
             <Eye className="h-4 w-4" aria-hidden="true" /> {views} views
           </span>
@@ -74,7 +83,7 @@ export function ArticleView({ article, views, shareUrl }: { article: ArticleView
       {article.excerpt ? <p className="mt-8 border-l-4 border-brand-600 pl-4 text-xl italic text-slate-700">{article.excerpt}</p> : null}
 
       <div className="mt-8">
-        <ArticleContent content={article.content} />
+        {article.body ? <StoryBody html={article.body.html} /> : <ArticleContent content={article.content} />}
       </div>
     </article>
   );

@@ -6,6 +6,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   primaryKey,
@@ -50,6 +51,8 @@ export const articles = pgTable(
     slug: text("slug").notNull(),
     excerpt: text("excerpt"),
     content: text("content").notNull(),
+    /** The story editor's document (TipTap JSON); null for a plain-text story written before the editor. */
+    contentDoc: jsonb("content_doc"),
     featuredImage: text("featured_image"),
     videoUrl: text("video_url"),
     authorName: text("author_name").notNull().default(DEFAULT_AUTHOR_NAME),

@@ -16,6 +16,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { useNoticeToast } from "./use-notice-toast";
 import { slugify } from "~/lib/slugs";
 import { ArticleUploadField } from "./article-upload-field";
+import { StoryField } from "./story-field";
 
 export interface ArticleFormValues {
   title: string;
@@ -24,6 +25,8 @@ export interface ArticleFormValues {
   authorName: string;
   excerpt: string | null;
   content: string;
+  /** The story editor's document (null: a plain-text story, opened as paragraphs). */
+  contentDoc?: unknown;
   featuredImage: string | null;
   videoUrl: string | null;
   /** "Publish at" as a datetime-local value on the site's wall clock ("" for none). */
@@ -229,17 +232,21 @@ export function ArticleForm({
         </div>
 
         <div className="space-y-2">
-          <Label htmlFor="content">Content *</Label>
-          <Textarea
-            id="content"
-            name="content"
-            rows={12}
-            defaultValue={article?.content ?? ""}
-            aria-required="true"
-            aria-invalid={invalid("content")}
-            aria-describedby={describedBy("content")}
+          {/* The story editor's writing area is named by this label (aria-labelledby); before it loads, the textarea is. */}
+          <Label id="content-label" htmlFor="content">
+            Content *
+          </Label>
+          <StoryField
+            labelId="content-label"
+            textareaId="content"
+            storedDoc={article?.contentDoc ?? null}
+            submittedDoc={failure?.values?.contentDoc}
+            text={article?.content ?? ""}
+            invalid={errors.content || errors.contentDoc ? true : undefined}
+            describedBy={errors.content || errors.contentDoc ? "content-error" : undefined}
+            onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
           />
-          <FieldError id="content-error" message={errors.content} />
+          <FieldError id="content-error" message={errors.contentDoc ?? errors.content} />
         </div>
 
         <div className="grid gap-6 md:grid-cols-2">

@@ -45,6 +45,7 @@ const input = (over: Partial<ArticleInput> = {}): ArticleInput => ({
   authorName: null,
   excerpt: null,
   content: "Body text",
+  contentDoc: null,
   featuredImage: null,
   videoUrl: null,
   ...over,
@@ -206,5 +207,75 @@ describe("the admin list", () => {
     expect(rows[0]).toMatchObject({ hasVideo: true, categoryName: null });
     expect(rows[1]).toMatchObject({ hasVideo: false, categoryName: "Listing" });
     expect(total).toBeGreaterThan(2);
+  });
+});
+
+describe("a story from the editor", () => {
+  const OWN_IMAGE = "/media/images/1700000000000-abc123.png";
+  const story = (...content: unknown[]) => JSON.stringify({ type: "doc", content });
+  const paragraph = (text: string, marks?: unknown[]) => ({ type: "paragraph", content: [{ type: "text", text, ...(marks ? { marks } : {}) }] });
+  const image = (src: string) => ({ type: "storyImage", attrs: { src, alt: "Lanterns on the quay", caption: "Friday night", credit: "Ana Photo" } });
+  const storedCount = async () => (await listAdminArticles(t.db, 1, 1000)).total;
+
+  async function save(values: Record<string, string>, id?: string) {
+    const formValues = articleFormValues(form({ title: "Story", categoryId: "", authorName: "", excerpt: "", featuredImage: "", videoUrl: "", ...values }));
+    try {
+      return { ok: true as const, article: await saveArticleFromForm(t.db, storage, formValues, { id, timeZone: "America/New_York" }) };
+    } catch (error) {
+      const answer = refuse(error, formValues);
+      return { ok: false as const, status: answer.init?.status, failure: answer.data };
+    }
+  }
+
+  it("stores the document and the plain text derived from it on the server", async () => {
+    const contentDoc = story({ type: "heading", attrs: { level: 2 }, content: [{ type: "text", text: "Sub" }] }, paragraph("Body words"), image(OWN_IMAGE), {
+      type: "embed",
+      attrs: { url: "https://youtu.be/dQw4w9WgXcQ" },
+    });
+    const result = await save({ slug: "story-doc", content: "text the browser claimed", contentDoc });
+    expect(result.ok).toBe(true);
+    const [row] = await t.db.select({ content: articles.content, contentDoc: articles.contentDoc }).from(articles).where(eq(articles.slug, "story-doc"));
+    expect(row!.content).toBe("Sub\n\nBody words\n\nFriday night");
+    expect(row!.contentDoc).toMatchObject({ type: "doc", content: [{ type: "heading" }, { type: "paragraph" }, { type: "storyImage" }, { type: "embed", attrs: { url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" } }] });
+    expect((await getArticleForEdit(t.db, result.ok ? result.article.id : ""))?.contentDoc).toEqual(row!.contentDoc);
+  });
+
+  it("a plain-text save keeps content_doc null (the legacy rendering)", async () => {
+    const result = await save({ slug: "story-plain", content: "Line one\nLine two", contentDoc: "" });
+    expect(result.ok).toBe(true);
+    const [row] = await t.db.select({ content: articles.content, contentDoc: articles.contentDoc }).from(articles).where(eq(articles.slug, "story-plain"));
+    expect(row).toEqual({ content: "Line one\nLine two", contentDoc: null });
+  });
+
+  it("refuses bad documents with a 400 and a clear message, and saves nothing", async () => {
+    const before = await storedCount();
+    const cases: [string, RegExp][] = [
+      [story({ type: "script", content: [{ type: "text", text: "alert(1)" }] }), /does not allow \(“script”\)/],
+      [story(paragraph("click", [{ type: "link", attrs: { href: "javascript:alert(1)" } }])), /Links must start with http:\/\/, https:\/\/ or mailto:/],
+      [story(image("data:image/png;base64,AAAA")), /media library or an https address/],
+      [story(image("/media/images/1700000000000-missing.png")), /not a file of this site's media library/],
+      [story({ type: "embed", attrs: { url: "https://vimeo.com/123" } }), /Only YouTube videos and X posts/],
+      ["{broken", /could not be read/],
+    ];
+    for (const [contentDoc, message] of cases) {
+      const result = await save({ slug: `story-bad-${cases.findIndex((c) => c[0] === contentDoc)}`, content: "x", contentDoc });
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.status).toBe(400);
+      expect(result.failure.error).toMatch(message);
+      expect(result.failure.fieldErrors.contentDoc).toMatch(message);
+    }
+    expect(await storedCount()).toBe(before);
+  });
+
+  it("an update with a bad document leaves the stored story as it was", async () => {
+    const created = await save({ slug: "story-update", content: "x", contentDoc: story(paragraph("First version")) });
+    expect(created.ok).toBe(true);
+    if (!created.ok) return;
+    const refused = await save({ slug: "story-update", content: "x", contentDoc: story(paragraph("Second", [{ type: "link", attrs: { href: "javascript:alert(1)" } }])) }, created.article.id);
+    expect(refused).toMatchObject({ ok: false, status: 400 });
+    const stored = await getArticleForEdit(t.db, created.article.id);
+    expect(stored?.content).toBe("First version");
+    expect(stored?.contentDoc).toEqual({ type: "doc", content: [paragraph("First version")] });
   });
 });

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { isForeignKeyViolation, isUniqueViolation } from "~/db/pg-errors";
 import { articles, categories, DEFAULT_AUTHOR_NAME, type ArticleStatus } from "~/db/schema";
@@ -18,6 +19,24 @@ import {
   type ArticleInput,
   type ArticleIntent,
 } from "./articles.schema";
+import { storyPlainText } from "./story-document";
+import { storyDocumentField, type StoryBlock, type StoryDocument } from "./story-document.schema";
+import { isOwnImageSrc } from "./story-urls";
+
+/**
+ * The form's input as saved: the story's document is parsed and checked (story-document.schema),
+ * and with one, the stored plain text (`content`) is derived from it here, never taken from what
+ * the browser sent beside it. (Kept on the server so the document rules stay out of shared chunks.)
+ */
+export const articleSaveSchema = articleFormSchema.extend({ contentDoc: storyDocumentField }).transform((input, ctx) => {
+  if (!input.contentDoc) return input;
+  const content = storyPlainText(input.contentDoc);
+  if (content === "") {
+    ctx.addIssue({ code: "custom", path: ["content"], message: "Content is required: write some text in the story." });
+    return z.NEVER;
+  }
+  return { ...input, content };
+});
 
 // ---------------------------------------------------------------- reads
 
@@ -81,6 +100,8 @@ export interface EditableArticle {
   authorName: string;
   excerpt: string | null;
   content: string;
+  /** The story editor's document; null for a plain-text story (the editor converts its text). */
+  contentDoc: StoryDocument | null;
   featuredImage: string | null;
   videoUrl: string | null;
   status: ArticleStatus;
@@ -99,6 +120,7 @@ export async function getArticleForEdit(db: Db, id: string): Promise<EditableArt
       authorName: articles.authorName,
       excerpt: articles.excerpt,
       content: articles.content,
+      contentDoc: articles.contentDoc,
       featuredImage: articles.featuredImage,
       videoUrl: articles.videoUrl,
       status: articles.status,
@@ -107,7 +129,8 @@ export async function getArticleForEdit(db: Db, id: string): Promise<EditableArt
     .from(articles)
     .where(eq(articles.id, id))
     .limit(1);
-  return row ?? null;
+  // Stored documents were checked by storyDocumentSchema when they were saved.
+  return row ? { ...row, contentDoc: (row.contentDoc as StoryDocument | null) ?? null } : null;
 }
 
 // ---------------------------------------------------------------- writes
@@ -151,6 +174,33 @@ async function checkMedia(storage: Storage, input: ArticleInput, previous?: Edit
   }
 }
 
+/** The own-media images of a document (/media/images/…), each once. */
+function ownImagesOf(doc: StoryDocument | null): Set<string> {
+  const found = new Set<string>();
+  const visit = (nodes: readonly StoryBlock[] | undefined) => {
+    for (const node of nodes ?? []) {
+      if (node.type === "storyImage" && isOwnImageSrc(node.attrs.src)) found.add(node.attrs.src);
+      else if ("content" in node && node.type !== "paragraph" && node.type !== "heading") visit(node.content as StoryBlock[]);
+    }
+  };
+  visit(doc?.content);
+  return found;
+}
+
+/** Every image of the story from our own media must be a stored image file (https images are the writer's choice). */
+async function checkStoryImages(storage: Storage, doc: StoryDocument | null, previous?: EditableArticle) {
+  const known = ownImagesOf(previous?.contentDoc ?? null);
+  for (const src of ownImagesOf(doc)) {
+    // An image already in the saved story was checked when it was added.
+    if (known.has(src)) continue;
+    if (!(await isOwnMediaUrl(storage, "images", src, MEDIA_FIELDS.featuredImage.extensions))) {
+      throw new AppError<ArticleFieldName>("invalid_media", `An image in the story is not a file of this site's media library (${src}).`, {
+        field: "contentDoc",
+      });
+    }
+  }
+}
+
 async function checkSlugFree(db: Db, slug: string, exceptId?: string) {
   const [taken] = await db
     .select({ id: articles.id })
@@ -186,6 +236,7 @@ function columns(input: ArticleInput) {
     authorName: input.authorName ?? DEFAULT_AUTHOR_NAME,
     excerpt: input.excerpt,
     content: input.content,
+    contentDoc: input.contentDoc,
     featuredImage: input.featuredImage,
     videoUrl: input.videoUrl,
   };
@@ -240,6 +291,7 @@ export async function createArticle(db: Db, storage: Storage, input: ArticleInpu
   await checkSlugFree(db, input.slug);
   await checkCategory(db, input.categoryId);
   await checkMedia(storage, input);
+  await checkStoryImages(storage, input.contentDoc);
   try {
     const [row] = await db
       .insert(articles)
@@ -268,6 +320,7 @@ export async function updateArticle(
   await checkSlugFree(db, input.slug, id);
   await checkCategory(db, input.categoryId);
   await checkMedia(storage, input, previous);
+  await checkStoryImages(storage, input.contentDoc, previous);
   try {
     const [row] = await db
       .update(articles)
@@ -319,7 +372,7 @@ export async function saveArticleFromForm(
   values: Record<ArticleFieldName, string>,
   options: { id?: string; timeZone: string; now?: Date },
 ): Promise<SavedArticle> {
-  const { publishAt: publishAtText, intent, ...input } = parseForm(articleFormSchema, values, { required: REQUIRED_ARTICLE_FIELDS });
+  const { publishAt: publishAtText, intent, ...input } = parseForm(articleSaveSchema, values, { required: REQUIRED_ARTICLE_FIELDS });
   const publishAt = publishAtText === "" ? null : fromDateTimeLocal(publishAtText, options.timeZone);
   if (publishAtText !== "" && !publishAt) {
     throw new AppError<ArticleFieldName>("invalid_input", PUBLISH_AT_INVALID, { field: "publishAt" });

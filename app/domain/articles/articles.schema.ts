@@ -3,6 +3,7 @@ import type { Refusal } from "~/lib/forms";
 import { fromDateTimeLocal } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import { slugSchema } from "~/lib/slugs";
+import type { StoryDocument } from "./story-document.schema";
 
 export const ARTICLE_SLUG_TAKEN = "This slug is already used by another article.";
 
@@ -36,11 +37,14 @@ export const articleInputSchema = z.object({
   authorName: optionalText(120, "Author name"),
   excerpt: optionalText(1000, "Excerpt"),
   content: z.string().trim().min(1, "Content is required").max(200_000, "Content must be at most 200,000 characters"),
+  /** The editor's document as JSON; blank for a plain-text story (parsed by the server: story-document.schema). */
+  contentDoc: z.string().max(1_000_000, "The story is too long."),
   featuredImage: optionalMediaUrl,
   videoUrl: optionalMediaUrl,
 });
 
-export type ArticleInput = z.infer<typeof articleInputSchema>;
+/** The form's input as saved: with the story's document parsed (null: a plain-text story). */
+export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc"> & { contentDoc: StoryDocument | null };
 
 /** What the article form's submit buttons ask for: "Create/Update Article" publish (or schedule), "Save Draft" saves a draft. */
 export const ARTICLE_INTENTS = ["publish", "draft"] as const;
@@ -75,6 +79,7 @@ export const ARTICLE_FIELDS: ArticleFieldName[] = [
   "authorName",
   "excerpt",
   "content",
+  "contentDoc",
   "featuredImage",
   "videoUrl",
   "publishAt",

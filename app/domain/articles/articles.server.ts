@@ -5,6 +5,8 @@ import { articles, categories, type Article } from "~/db/schema";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard } from "./articles.schema";
+import { readingMinutes, wordCount } from "./story-document";
+import { renderStoryHtml } from "./story-html";
 
 /** Readers' order: newest publication first. */
 const newestFirst = [desc(articles.publishedAt), desc(articles.id)] as const;
@@ -64,20 +66,22 @@ export async function listCategoryArticles(db: Db, categoryId: string, page: num
 
 export interface ArticleDetail extends ArticleCard {
   content: string;
+  /** The story editor's document (checked when saved), or null for a plain-text story. */
+  contentDoc: unknown;
 }
 
 /** A public article by slug; a draft, a scheduled article or an unknown slug is null (404). */
 export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDetail | null> {
   if (!isSlug(slug)) return null;
   const [row] = await db
-    .select({ ...cardColumns, content: articles.content })
+    .select({ ...cardColumns, content: articles.content, contentDoc: articles.contentDoc })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(and(eq(articles.slug, slug), publiclyVisible()))
     .limit(1);
   if (!row) return null;
-  const { content, ...card } = row;
-  return { ...toCard(card), content };
+  const { content, contentDoc, ...card } = row;
+  return { ...toCard(card), content, contentDoc };
 }
 
 /**
@@ -87,14 +91,14 @@ export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDet
 export async function getArticleForPreview(db: Db, id: string): Promise<(ArticleDetail & { status: Article["status"] }) | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({ ...cardColumns, content: articles.content, status: articles.status })
+    .select({ ...cardColumns, content: articles.content, contentDoc: articles.contentDoc, status: articles.status })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(eq(articles.id, id))
     .limit(1);
   if (!row) return null;
-  const { content, status, ...card } = row;
-  return { ...toCard(card), content, status };
+  const { content, contentDoc, status, ...card } = row;
+  return { ...toCard(card), content, contentDoc, status };
 }
 
 /** A public article's stored view count, by slug (null when there is no such public article). */
@@ -112,4 +116,15 @@ export async function listArticlesForSitemap(db: Db, limit = 50_000) {
     .where(publiclyVisible())
     .orderBy(...newestFirst)
     .limit(limit);
+}
+
+/**
+ * An article as its page shows it, on the article page and in the back office's preview alike: a
+ * story written in the editor rendered here, on the server, through the renderer's allow-list (a
+ * plain-text story, with no document, is shown as text by the page), and its reading time.
+ */
+export function presentArticle<A extends ArticleDetail>(article: A) {
+  const { contentDoc, ...shown } = article;
+  const body = contentDoc ? { html: renderStoryHtml(contentDoc) } : null;
+  return { ...shown, body, readingMinutes: readingMinutes(wordCount(article.content)) };
 }

@@ -93,6 +93,15 @@ describe("deleteMedia", () => {
     expect(existsSync(path.join(root, "images", "11-cover.png"))).toBe(true);
   });
 
+  test("refuses to delete an image a story from the editor shows inline", async () => {
+    const url = await storeFile("images", "13-inline.png", "image/png");
+    const contentDoc = { type: "doc", content: [{ type: "storyImage", attrs: { src: url, alt: "A", caption: "", credit: "" } }] };
+    await db.insert(articles).values({ title: "Inline", slug: "inline", content: "c", contentDoc });
+    const error = await refusal(deleteMedia(db, storage, "images", "13-inline.png"));
+    expect(error.code).toBe("in_use");
+    expect(error.message).toContain("“Inline”");
+  });
+
   test("refuses to delete an article's video, also when the article stored an absolute URL", async () => {
     const url = await storeFile("videos", "12-clip.mp4", "video/mp4");
     await db.insert(articles).values({ title: "Clip", slug: "clip", content: "c", videoUrl: `https://news.example${url}` });

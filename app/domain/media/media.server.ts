@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import { and, count, desc, eq, like, or } from "drizzle-orm";
+import { and, count, desc, eq, like, or, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import sharp from "sharp";
 import type { Db } from "~/db/client.server";
@@ -60,7 +60,14 @@ export async function findMediaUsage(db: Db, storage: Storage, bucket: Bucket, n
   const [article] = await db
     .select({ title: articles.title })
     .from(articles)
-    .where(or(pointsAt(articles.featuredImage, path), pointsAt(articles.videoUrl, path)))
+    .where(
+      or(
+        pointsAt(articles.featuredImage, path),
+        pointsAt(articles.videoUrl, path),
+        // An inline image of a story from the editor: its "src" in the stored document.
+        like(sql`${articles.contentDoc}::text`, `%"${path}"%`),
+      ),
+    )
     .limit(1);
   if (article) return `This file is used by the article “${article.title}”. Remove it there first.`;
 

@@ -4,7 +4,7 @@ import { AdSlot } from "~/components/ad-slot";
 import { ArticleView } from "~/components/article-view";
 import { CommentsSection } from "~/components/comments/comment-thread";
 import { RouteError } from "~/components/not-found";
-import { getArticleBySlug } from "~/domain/articles/articles.server";
+import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
 import { COMMENT_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
 import { countArticleComments, listArticleComments, postComment } from "~/domain/comments/comments.server";
 import { AppError } from "~/lib/app-error";
@@ -27,7 +27,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     listArticleComments(context.db, article.id, { olderThan }),
     countArticleComments(context.db, article.id),
   ]);
-  return { article, comments: page.threads, olderThreads: page.olderThreads, commentCount, olderPage: Boolean(olderThan) };
+  return {
+    article: presentArticle(article),
+    comments: page.threads,
+    olderThreads: page.olderThreads,
+    commentCount,
+    olderPage: Boolean(olderThan),
+  };
 }
 
 /** A comment posted without JavaScript (the form's plain POST); with it, the form uses /api/articles/:slug/comments. */

@@ -1,0 +1,75 @@
+/**
+ * The URL rules of a story (no zod here: the editor in the browser uses them before it inserts
+ * anything, the document schema and the reader page's renderer on the server).
+ */
+
+/** The URL schemes a link may use. */
+const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
+
+/** True for an http, https or mailto URL (absolute; nothing else becomes a link). */
+export function isAllowedLinkHref(href: string): boolean {
+  const trimmed = href.trim();
+  if (/[\s<>"'`\\]/.test(trimmed)) return false;
+  try {
+    return LINK_PROTOCOLS.has(new URL(trimmed).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** A stored image of our own media library: /media/images/<generated name>. */
+const OWN_IMAGE = /^\/media\/images\/[A-Za-z0-9][A-Za-z0-9.%-]{0,200}$/;
+
+/** True for one of our own media images (by its path) or an https image URL. */
+export function isAllowedImageSrc(src: string): boolean {
+  if (OWN_IMAGE.test(src)) return !src.includes("..");
+  try {
+    const url = new URL(src);
+    return url.protocol === "https:" && url.hostname !== "" && !/[\s<>"'`]/.test(src);
+  } catch {
+    return false;
+  }
+}
+
+export const isOwnImageSrc = (src: string) => OWN_IMAGE.test(src) && !src.includes("..");
+
+export type EmbedProvider = "youtube" | "x";
+
+export interface EmbedTarget {
+  provider: EmbedProvider;
+  /** The canonical address the reader page links to. */
+  url: string;
+  /** The video or post id. */
+  id: string;
+}
+
+const YOUTUBE_HOSTS = new Set(["youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com", "youtube-nocookie.com", "www.youtube-nocookie.com"]);
+const X_HOSTS = new Set(["x.com", "www.x.com", "mobile.x.com", "twitter.com", "www.twitter.com", "mobile.twitter.com"]);
+const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
+
+/** The YouTube video or X post a URL names, in its canonical form; null for anything else. */
+export function embedTargetOf(input: string): EmbedTarget | null {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  const host = url.hostname.toLowerCase();
+  const segments = url.pathname.split("/").filter(Boolean);
+  if (host === "youtu.be" || YOUTUBE_HOSTS.has(host)) {
+    let id: string | null | undefined;
+    if (host === "youtu.be") id = segments[0];
+    else if (segments[0] === "watch") id = url.searchParams.get("v");
+    else if (segments[0] === "embed" || segments[0] === "shorts" || segments[0] === "live") id = segments[1];
+    if (!id || !YOUTUBE_ID.test(id)) return null;
+    return { provider: "youtube", id, url: `https://www.youtube.com/watch?v=${id}` };
+  }
+  if (X_HOSTS.has(host)) {
+    const [user, status, id] = segments;
+    if (!user || !/^[A-Za-z0-9_]{1,15}$/.test(user) || status !== "status" || !id || !/^\d{1,25}$/.test(id)) return null;
+    return { provider: "x", id, url: `https://x.com/${user}/status/${id}` };
+  }
+  return null;
+}
