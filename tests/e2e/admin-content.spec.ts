@@ -1,10 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator } from "@playwright/test";
+import { signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
-
-// The e2e server (tests/setup/e2e-server.mjs) starts with this admin and the demo content.
-const ADMIN = { email: "admin@example.com", password: "admin-password-123" };
 
 // A valid 1×1 PNG: uploads are checked from their bytes, so it has to be a real image.
 const PNG_1PX = Buffer.from(
@@ -15,21 +13,9 @@ const PNG_1PX = Buffer.from(
 // The demo video, a small real MP4 (uploads are checked from their bytes too).
 const MP4 = fs.readFileSync(path.resolve(import.meta.dirname, "../../server/demo/demo-video.mp4"));
 
-async function signIn(page: Page) {
-  // Wait for hydration: the sign-in form is handled by the page's script.
-  await page.goto("/admin/login", { waitUntil: "networkidle" });
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL(/\/admin$/);
-}
-
-/** The sonner toast holding `text` (title or description). */
-const toastWith = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
-
 test.describe("admin content screens", () => {
   test.beforeEach(async ({ page }) => {
-    await signIn(page);
+    await signInAsAdmin(page);
   });
 
   test("create a category, create an article with an image and a video, see them on the site, edit it, delete it", async ({ page }) => {

@@ -1,20 +1,9 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { signInAsAdmin, toastWith } from "./admin-session";
 import { query, SITE_TIME_ZONE } from "./db";
 
 // The publishing lifecycle (decision 0009): drafts and scheduled articles stay off every public page
 // until the scheduler (SCHEDULER_INTERVAL_MS=2000 on the e2e server) publishes them.
-
-const ADMIN = { email: "admin@example.com", password: "admin-password-123" };
-
-async function signIn(page: Page) {
-  await page.goto("/admin/login", { waitUntil: "networkidle" });
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL(/\/admin$/);
-}
-
-const toastWith = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
 /** `date` as a datetime-local value (with seconds) on the site's wall clock. */
 function wallClock(date: Date): string {
@@ -57,7 +46,7 @@ async function fillArticle(page: Page, title: string) {
 
 test.describe("publishing lifecycle", () => {
   test.beforeEach(async ({ page }) => {
-    await signIn(page);
+    await signInAsAdmin(page);
   });
 
   test("Save Draft keeps it off the site, Preview shows it to the admin, Update publishes, Unpublish hides it again", async ({ page, browser }) => {

@@ -1,23 +1,13 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { signInAsAdmin, toastWith } from "./admin-session";
 import { categoryId, query } from "./db";
-
-// The e2e server (tests/setup/e2e-server.mjs) starts with this admin and the demo content.
-const ADMIN = { email: "admin@example.com", password: "admin-password-123" };
 
 // A valid 1×1 PNG: uploads are checked from their bytes, so it has to be a real image.
 const PNG_1PX = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
   "base64",
 );
-
-async function signIn(page: Page) {
-  await page.goto("/admin/login", { waitUntil: "networkidle" });
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL(/\/admin$/);
-}
 
 /** The article form with the story editor loaded (its toolbar shows once the editor's code has arrived). */
 async function openEditor(page: Page, path: string) {
@@ -32,11 +22,9 @@ async function axeViolations(page: Page) {
   return results.violations.map((v) => ({ rule: v.id, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
 }
 
-const toastWith = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
-
 test.describe("the story editor", () => {
   test.beforeEach(async ({ page }) => {
-    await signIn(page);
+    await signInAsAdmin(page);
   });
 
   test("a story with a subheading, a link, a list, an inline image and a YouTube embed reads the same without JavaScript", async ({
