@@ -92,7 +92,7 @@ export function DashboardActivity({
                             >
                               {article.title}
                             </Link>
-                            <span className="shrink-0 text-xs text-slate-600">{formatCardDate(article.createdAt, timeZone)}</span>
+                            <span className="shrink-0 text-xs text-slate-600">{formatCardDate(article.publishedAt, timeZone)}</span>
                           </li>
                         ))}
                       </ul>

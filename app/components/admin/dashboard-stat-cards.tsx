@@ -118,8 +118,8 @@ export function DashboardStatCards({
             title="All Articles"
             description={
               totals.articles > allArticles.length
-                ? `The ${allArticles.length} newest of ${formatCount(totals.articles)} articles.`
-                : "Every article, newest first."
+                ? `The ${allArticles.length} newest of ${formatCount(totals.articles)} published articles.`
+                : "Every published article, newest first."
             }
             trigger={
               <CardButton>
@@ -136,7 +136,7 @@ export function DashboardStatCards({
                     <span className="min-w-0">
                       <span className="block font-medium text-slate-900">{article.title}</span>
                       <span className="block text-xs text-slate-600">
-                        {article.categoryName ?? "Uncategorized"} · {formatCardDate(article.createdAt, timeZone)} ·{" "}
+                        {article.categoryName ?? "Uncategorized"} · {formatCardDate(article.publishedAt, timeZone)} ·{" "}
                         {formatCount(article.views)} views
                       </span>
                     </span>
@@ -160,10 +160,23 @@ export function DashboardStatCards({
                 ))}
               </ul>
             )}
+            {totals.drafts + totals.scheduled > 0 ? (
+              <p className="mt-4 text-sm text-slate-700" data-testid="unpublished-count">
+                Not counted here:{" "}
+                <Link to="/admin/articles?status=draft" className="text-brand-700 underline">
+                  {formatCount(totals.drafts)} {totals.drafts === 1 ? "draft" : "drafts"}
+                </Link>{" "}
+                and{" "}
+                <Link to="/admin/articles?status=scheduled" className="text-brand-700 underline">
+                  {formatCount(totals.scheduled)} scheduled
+                </Link>
+                .
+              </p>
+            ) : null}
             {totals.articles > ARTICLE_DIALOG_LIMIT ? (
               <p className="mt-4 text-sm">
                 <Link to="/admin/articles" className="text-brand-700 underline">
-                  See all {formatCount(totals.articles)} articles
+                  See all {formatCount(totals.articles + totals.drafts + totals.scheduled)} articles
                 </Link>
               </p>
             ) : null}

@@ -10,7 +10,11 @@ export interface PeriodFigures {
 export interface DashboardTotals {
   /** The sum of every article's view count (the spec's "Total Site Views"). */
   siteViews: number;
+  /** Public articles (published, their time passed): what readers can see. */
   articles: number;
+  /** Articles readers cannot see yet, counted apart. */
+  drafts: number;
+  scheduled: number;
   comments: number;
   categories: number;
 }
@@ -20,7 +24,8 @@ export interface DashboardArticle {
   title: string;
   slug: string;
   views: number;
-  createdAt: Date;
+  /** When it went public (the dashboard lists public articles only). */
+  publishedAt: Date;
   categoryName: string | null;
 }
 

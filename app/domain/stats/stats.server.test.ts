@@ -130,6 +130,11 @@ async function seed(db: TestDatabase["db"], now: Date, timeZone: string, seedNum
       })),
     )
     .returning();
+  // Created in every period but not public: the dashboard's article figures must leave them out.
+  await db.insert(articles).values([
+    { title: "A draft", slug: "a-draft", content: "Body", status: "draft", createdAt: now },
+    { title: "Planned", slug: "planned", content: "Body", status: "scheduled", publishedAt: new Date("2099-01-01T00:00:00Z"), createdAt: now },
+  ]);
   await db.insert(comments).values(
     commentTimes.map((createdAt, i) => ({
       articleId: articleRows[i % articleRows.length]!.id,
@@ -191,13 +196,18 @@ describe.each(scenarios)("dashboard figures, $name", ({ timeZone, now }) => {
     }
   });
 
-  it("totals count every row and sum every article's views", async () => {
+  it("totals count public articles (drafts and scheduled apart), every comment, and sum every article's views", async () => {
     const stats = await getDashboardStats(t.db, { timeZone, now });
     const [row] = (
-      await t.db.execute(sql`select (select count(*) from articles) a, (select count(*) from comments) c, (select sum(views) from articles) v`)
+      await t.db.execute(
+        sql`select (select count(*) from articles where status = 'published') a, (select count(*) from comments) c, (select sum(views) from articles) v`,
+      )
     ).rows;
+    expect(Number(row!.a)).toBeGreaterThan(0);
     expect(stats.totals).toEqual({
       articles: Number(row!.a),
+      drafts: 1,
+      scheduled: 1,
       comments: Number(row!.c),
       categories: 2,
       siteViews: Number(row!.v),
@@ -208,7 +218,9 @@ describe.each(scenarios)("dashboard figures, $name", ({ timeZone, now }) => {
     const stats = await getDashboardStats(t.db, { timeZone, now });
     for (const period of ["today", "month", "year"] as const) {
       const { articles: listed, comments: listedComments, commentCount, articleCount } = stats.activity[period];
-      for (const item of [...listed, ...listedComments]) expect(inPeriod(item.createdAt, now, timeZone, period)).toBe(true);
+      for (const item of listed) expect(inPeriod(item.publishedAt, now, timeZone, period)).toBe(true);
+      for (const item of listedComments) expect(inPeriod(item.createdAt, now, timeZone, period)).toBe(true);
+      expect(listed.map((a) => a.slug)).not.toContain("a-draft");
       expect(listedComments.length).toBe(Math.min(commentCount, PERIOD_COMMENT_LIMITS[period]));
       expect(listed.length).toBeLessThanOrEqual(articleCount);
       const times = listedComments.map((c) => c.createdAt.getTime());
@@ -253,7 +265,7 @@ describe("the recent comments dialog", () => {
   it("an empty site shows zeros everywhere", async () => {
     await resetContent(t.db);
     const stats = await getDashboardStats(t.db, { timeZone: "America/New_York", now: new Date("2025-05-01T12:00:00Z") });
-    expect(stats.totals).toEqual({ siteViews: 0, articles: 0, comments: 0, categories: 0 });
+    expect(stats.totals).toEqual({ siteViews: 0, articles: 0, drafts: 0, scheduled: 0, comments: 0, categories: 0 });
     expect(stats.pageViews).toEqual({ today: 0, month: 0, year: 0 });
     expect(stats.activity.today).toEqual({ articleCount: 0, commentCount: 0, viewCount: 0, articles: [], comments: [] });
   });

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
-import { publiclyVisible } from "~/db/article-visibility";
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { publiclyVisible, publiclyVisibleSql } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articles, categories, comments } from "~/db/schema";
 import {
@@ -68,11 +68,16 @@ export async function getPeriodRanges(db: Db, clock: StatsClock): Promise<Period
   };
 }
 
-/** Site-wide totals: counts of articles, comments and categories, and the sum of article views. */
+/**
+ * Site-wide totals: counts of public articles (drafts and scheduled ones are counted apart), comments
+ * and categories, and the sum of article views.
+ */
 export async function getTotals(db: Db): Promise<DashboardTotals> {
   const result = await db.execute(sql`
     select
-      (select count(*) from ${articles}) as articles,
+      (select count(*) from ${articles} where ${publiclyVisibleSql()}) as articles,
+      (select count(*) from ${articles} where ${articles.status} = 'draft') as drafts,
+      (select count(*) from ${articles} where ${articles.status} = 'scheduled') as scheduled,
       (select coalesce(sum(${articles.views}), 0) from ${articles}) as site_views,
       (select count(*) from ${comments}) as comments,
       (select count(*) from ${categories}) as categories
@@ -81,17 +86,26 @@ export async function getTotals(db: Db): Promise<DashboardTotals> {
   return {
     siteViews: toNumber(row.site_views),
     articles: toNumber(row.articles),
+    drafts: toNumber(row.drafts),
+    scheduled: toNumber(row.scheduled),
     comments: toNumber(row.comments),
     categories: toNumber(row.categories),
   };
 }
 
+/** What each period count counts: page views when they happened, articles when they went public, comments when posted. */
+const PERIOD_COLUMNS = {
+  page_views: { column: sql.raw(`"viewed_at"`), only: sql`true` },
+  articles: { column: sql.raw(`"published_at"`), only: publiclyVisibleSql() },
+  comments: { column: sql.raw(`"created_at"`), only: sql`true` },
+};
+
 /**
- * How many rows of `table` fall in today, this month and this year, by `column`. One indexed range
- * scan over the year; PostgreSQL does the counting.
+ * How many rows of `table` fall in today, this month and this year, by its period column (see
+ * PERIOD_COLUMNS). One indexed range scan over the year; PostgreSQL does the counting.
  */
-async function countByPeriod(db: Db, table: "page_views" | "articles" | "comments", ranges: PeriodRanges): Promise<PeriodFigures> {
-  const column = table === "page_views" ? sql.raw(`"viewed_at"`) : sql.raw(`"created_at"`);
+async function countByPeriod(db: Db, table: keyof typeof PERIOD_COLUMNS, ranges: PeriodRanges): Promise<PeriodFigures> {
+  const { column, only } = PERIOD_COLUMNS[table];
   const { today, month, year } = ranges;
   const result = await db.execute(sql`
     select
@@ -99,7 +113,7 @@ async function countByPeriod(db: Db, table: "page_views" | "articles" | "comment
       count(*) filter (where ${column} >= ${month.start.toISOString()}::timestamptz and ${column} < ${month.end.toISOString()}::timestamptz) as month,
       count(*) as year
     from ${sql.identifier(table)}
-    where ${column} >= ${year.start.toISOString()}::timestamptz and ${column} < ${year.end.toISOString()}::timestamptz
+    where ${column} >= ${year.start.toISOString()}::timestamptz and ${column} < ${year.end.toISOString()}::timestamptz and ${only}
   `);
   const row = result.rows[0]!;
   return { today: toNumber(row.today), month: toNumber(row.month), year: toNumber(row.year) };
@@ -115,12 +129,17 @@ const articleColumns = {
   title: articles.title,
   slug: articles.slug,
   views: articles.views,
-  createdAt: articles.createdAt,
+  publishedAt: sql<Date>`${articles.publishedAt}`.mapWith(articles.publishedAt),
   categoryName: categories.name,
 };
 
-function listArticles(db: Db) {
-  return db.select(articleColumns).from(articles).leftJoin(categories, eq(articles.categoryId, categories.id));
+/** The public articles (the dashboard's figures and lists are about what readers can see). */
+function listArticles(db: Db, where?: SQL) {
+  return db
+    .select(articleColumns)
+    .from(articles)
+    .leftJoin(categories, eq(articles.categoryId, categories.id))
+    .where(where ? and(publiclyVisible(), where) : publiclyVisible());
 }
 
 const commentColumns = {
@@ -138,7 +157,7 @@ function listComments(db: Db) {
 
 /** The 10 most viewed public articles (their links go to the reader's article page). */
 export function getTopArticles(db: Db, limit = TOP_ARTICLES_LIMIT): Promise<DashboardArticle[]> {
-  return listArticles(db).where(publiclyVisible()).orderBy(desc(articles.views), desc(articles.createdAt)).limit(limit);
+  return listArticles(db).orderBy(desc(articles.views), desc(articles.publishedAt)).limit(limit);
 }
 
 /** The scheduled articles that go live next, soonest first. */
@@ -160,7 +179,7 @@ export function getRecentComments(db: Db, limit = RECENT_COMMENTS_LIMIT): Promis
 /** Everything the admin dashboard shows, as of `clock.now` in `clock.timeZone`. */
 export async function getDashboardStats(db: Db, clock: StatsClock): Promise<DashboardStats> {
   const ranges = await getPeriodRanges(db, clock);
-  const inRange = (column: typeof articles.createdAt | typeof comments.createdAt, range: PeriodRange) =>
+  const inRange = (column: typeof articles.publishedAt | typeof comments.createdAt, range: PeriodRange) =>
     and(gte(column, range.start), lt(column, range.end));
 
   const [totals, pageViews, articleCounts, commentCounts, topArticles, allArticles, recentComments, nextScheduled, ...lists] =
@@ -170,13 +189,12 @@ export async function getDashboardStats(db: Db, clock: StatsClock): Promise<Dash
       countByPeriod(db, "articles", ranges),
       countByPeriod(db, "comments", ranges),
       getTopArticles(db),
-      listArticles(db).orderBy(desc(articles.createdAt)).limit(ARTICLE_DIALOG_LIMIT),
+      listArticles(db).orderBy(desc(articles.publishedAt)).limit(ARTICLE_DIALOG_LIMIT),
       getRecentComments(db),
       getNextScheduled(db),
       ...ACTIVITY_PERIODS.flatMap((period) => [
-        listArticles(db)
-          .where(inRange(articles.createdAt, ranges[period]))
-          .orderBy(desc(articles.createdAt))
+        listArticles(db, inRange(articles.publishedAt, ranges[period]))
+          .orderBy(desc(articles.publishedAt))
           .limit(PERIOD_ARTICLE_LIMITS[period]),
         listComments(db)
           .where(inRange(comments.createdAt, ranges[period]))
