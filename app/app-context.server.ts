@@ -1,5 +1,6 @@
 import type { Db } from "~/db/client.server";
 import type { Auth } from "~/domain/accounts/auth.server";
+import type { PreviewLinks } from "~/domain/articles/preview-links.server";
 import type { ChangeFeed } from "~/lib/change-feed.server";
 import type { Env } from "~/lib/env.server";
 import type { Logger } from "~/lib/logger.server";
@@ -16,6 +17,8 @@ export interface AppServices {
   storage: Storage;
   views: ViewRecorder;
   changes: ChangeFeed;
+  /** Signed, expiring links to a draft's preview (app/domain/articles/preview-links.server.ts). */
+  previewLinks: PreviewLinks;
 }
 
 declare module "react-router" {

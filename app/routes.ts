@@ -17,6 +17,10 @@ export default [
   // Admin resource routes: every one calls requireAdmin.
   route("api/admin/uploads/:kind", "routes/resources/admin-upload.ts"),
   route("api/admin/events", "routes/resources/admin-events.ts"),
+  route("api/admin/articles/:id/preview-link", "routes/resources/article-preview-link.ts"),
+
+  // A draft's preview through a signed, expiring link (no account needed; never cached or indexed).
+  route("preview/:token", "routes/preview/shared-preview.tsx"),
 
   // The admin back office: every loader and action calls requireAdmin.
   layout("routes/admin/layout.tsx", [

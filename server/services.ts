@@ -2,6 +2,7 @@ import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { createDb } from "../app/db/client.server";
 import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
+import { createPreviewLinks } from "../app/domain/articles/preview-links.server";
 import { startPublishingScheduler } from "../app/domain/articles/scheduler.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
@@ -91,6 +92,6 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
     if (granted) log.info({ email: env.ADMIN_EMAIL }, "granted admin to the ADMIN_EMAIL account");
   }
 
-  const services: AppLoadContext = { db, auth, env, log, storage, views, changes };
+  const services: AppLoadContext = { db, auth, env, log, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret) };
   return { services, cache };
 }

@@ -3,13 +3,16 @@ import { isRouteErrorResponse, Link } from "react-router";
 export function NotFound({
   title = "Oops! Page not found",
   message = "The page you're looking for doesn't exist or has been moved.",
+  status = 404,
 }: {
   title?: string;
   message?: string;
+  /** The status shown large (404; 410 for something that existed and is gone). */
+  status?: 404 | 410;
 }) {
   return (
     <main className="flex flex-1 flex-col items-center justify-center gap-4 px-4 py-24 text-center">
-      <p className="text-6xl font-bold text-brand-700">404</p>
+      <p className="text-6xl font-bold text-brand-700">{status}</p>
       <h1 className="text-3xl font-bold text-slate-900">{title}</h1>
       <p className="text-slate-600">{message}</p>
       <Link to="/" className="font-medium text-brand-700 underline underline-offset-4 hover:text-brand-800">

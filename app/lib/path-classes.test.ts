@@ -14,7 +14,7 @@ function routePaths(entries: RouteEntry[], parent = ""): { path: string; file: s
 }
 
 const ROUTES = routePaths(routes as RouteEntry[]);
-const SAMPLE_PARAMS: Record<string, string> = { slug: "a-story", id: "42", kind: "image" };
+const SAMPLE_PARAMS: Record<string, string> = { slug: "a-story", id: "42", kind: "image", token: "6f1c.kx.SiGn_x-1" };
 
 /** A concrete address for a route pattern: its parameters filled in. */
 function sampleOf(pattern: string): string {
@@ -76,11 +76,11 @@ describe("the path table and the route table", () => {
     }
   });
 
-  test("whatever is personal is never cached, and only back-office screens are not counted", () => {
+  test("whatever is personal is never cached, and only back-office screens and previews are not counted", () => {
     for (const [name, rules] of Object.entries(PATH_CLASSES)) {
       if (rules.personal === "always" || rules.adminGate !== "none") expect(rules.cacheable, name).toBe(false);
       if (rules.adminGate !== "none") expect(rules.personal, name).toBe("always");
-      expect(rules.countedAsPageView, name).toBe(!name.startsWith("admin"));
+      expect(rules.countedAsPageView, name).toBe(!name.startsWith("admin") && name !== "shared preview");
     }
   });
 });

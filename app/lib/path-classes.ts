@@ -72,6 +72,8 @@ export const PATH_CLASSES = {
   media: { ...publicRules },
   /** The build's hashed assets, served by Express (immutable, precompressed). */
   assets: { ...publicRules, personal: "never" },
+  /** A draft's preview through a signed link: public, but personal (no-store), never cached or counted, nothing changed by it. */
+  "shared preview": { ...publicRules, personal: "always", countedAsPageView: false },
   /** The health check, answered by Express. */
   health: { ...publicRules, personal: "never" },
 } as const satisfies Record<string, PathRules>;
@@ -94,6 +96,8 @@ export const ROUTE_PATH_CLASSES = {
   "admin/login": "admin login",
   "api/admin/uploads/:kind": "admin upload",
   "api/admin/events": "admin API",
+  "api/admin/articles/:id/preview-link": "admin API",
+  "preview/:token": "shared preview",
   admin: "admin page",
   "admin/articles": "admin page",
   "admin/articles/new": "admin page",

@@ -55,6 +55,7 @@ describe("every admin route module guards its own loader and action", () => {
         "admin/comments",
         "admin/media",
         "admin/settings",
+        "api/admin/articles/:id/preview-link",
         "api/admin/events",
         "api/admin/uploads/:kind",
       ].sort(),

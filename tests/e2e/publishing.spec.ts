@@ -100,6 +100,55 @@ test.describe("publishing lifecycle", () => {
     await query(`delete from articles where slug = $1`, [slug]);
   });
 
+  test("a shared preview link shows a draft to someone without an account, never indexed; a damaged one is refused; publishing leads it to the article", async ({
+    page,
+    browser,
+  }) => {
+    const run = Date.now().toString(36);
+    const title = `Shared draft ${run}`;
+    const slug = `shared-draft-${run}`;
+    await fillArticle(page, title);
+    await page.getByRole("button", { name: "Save Draft" }).click();
+    await expect(toastWith(page, "Draft saved")).toBeVisible();
+    await page.getByRole("button", { name: "Share preview link" }).click();
+    const field = page.getByLabel("Preview link");
+    await expect(field).toHaveValue(/\/preview\/[0-9a-f-]{36}\.[0-9a-z]+\.[\w-]{43}$/);
+    await expect(page.getByText(/Anyone with this link can read the preview, without signing in, until /)).toBeVisible();
+    const url = new URL(await field.inputValue());
+
+    const outsider = await browser.newContext();
+    try {
+      const reader = await outsider.newPage();
+      const answer = await reader.goto(url.pathname, { waitUntil: "networkidle" });
+      expect(answer?.status()).toBe(200);
+      expect(answer?.headers()["cache-control"]).toBe("no-store");
+      expect(answer?.headers()["x-robots-tag"]).toBe("noindex, nofollow");
+      await expect(reader.getByRole("heading", { level: 1, name: title })).toBeVisible();
+      await expect(reader.getByText("Second paragraph.")).toBeVisible();
+      await expect(reader.getByRole("note")).toContainText("not public yet");
+      await expect(reader.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex, nofollow");
+      // The article itself is still hidden from that reader.
+      expect((await outsider.request.get(`/article/${slug}`)).status()).toBe(404);
+
+      // A damaged signature, or another article's id under this signature: not found.
+      const [id, expiry, signature] = url.pathname.replace("/preview/", "").split(".") as [string, string, string];
+      const damaged = await outsider.request.get(`/preview/${id}.${expiry}.${signature.slice(0, -2)}xx`);
+      expect(damaged.status()).toBe(404);
+      const pushedBack = await outsider.request.get(`/preview/${id}.${(parseInt(expiry, 36) + 86_400).toString(36)}.${signature}`);
+      expect(pushedBack.status()).toBe(404);
+
+      // Once published, the same link leads to the public article.
+      await page.getByRole("button", { name: "Update Article" }).click();
+      await expect(toastWith(page, "Article updated successfully")).toBeVisible();
+      const after = await outsider.request.get(url.pathname, { maxRedirects: 0 });
+      expect(after.status()).toBe(302);
+      expect(after.headers()["location"]).toBe(`/article/${slug}`);
+    } finally {
+      await outsider.close();
+      await query(`delete from articles where slug = $1`, [slug]);
+    }
+  });
+
   test("a bad Publish at is refused beside the field and nothing is saved", async ({ page }) => {
     const run = Date.now().toString(36);
     const slug = `bad-date-${run}`;

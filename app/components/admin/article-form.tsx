@@ -16,6 +16,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { useNoticeToast } from "./use-notice-toast";
 import { slugify } from "~/lib/slugs";
 import { ArticleUploadField } from "./article-upload-field";
+import { PreviewShareLink } from "./preview-share-link";
 import { StoryField } from "./story-field";
 
 export interface ArticleFormValues {
@@ -136,13 +137,16 @@ export function ArticleForm({
             Status: <span className="font-semibold">{statusLabel(status, savedPublishAt, timeZone)}</span>
           </span>
           {status !== "published" ? (
-            <Link
-              to={`/admin/articles/preview/${article.id}`}
-              className="inline-flex items-center gap-1 font-medium text-brand-700 hover:underline"
-            >
-              <Eye aria-hidden="true" className="size-4" />
-              Preview
-            </Link>
+            <>
+              <Link
+                to={`/admin/articles/preview/${article.id}`}
+                className="inline-flex items-center gap-1 font-medium text-brand-700 hover:underline"
+              >
+                <Eye aria-hidden="true" className="size-4" />
+                Preview
+              </Link>
+              <PreviewShareLink articleId={article.id} />
+            </>
           ) : null}
         </div>
       ) : null}

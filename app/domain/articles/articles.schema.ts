@@ -119,3 +119,10 @@ export interface ArticleCard {
   publishedAt: Date;
   category: { name: string; slug: string } | null;
 }
+
+/** A signed link to a draft's preview for someone outside the back office (POST /api/admin/articles/:id/preview-link). */
+export interface SharedPreviewLink {
+  url: string;
+  /** ISO time after which the link answers 410. */
+  expiresAt: string;
+}

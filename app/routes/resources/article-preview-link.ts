@@ -1,0 +1,37 @@
+import { data } from "react-router";
+import { requireAdminApi } from "~/domain/accounts/guard.server";
+import { getArticleForPreview } from "~/domain/articles/articles.server";
+import type { SharedPreviewLink } from "~/domain/articles/articles.schema";
+import { AppError } from "~/lib/app-error";
+import { refuse } from "~/lib/forms";
+import type { Route } from "./+types/article-preview-link";
+
+const NO_STORE = { "Cache-Control": "no-store" };
+const POST_ONLY = () => new AppError("method_not_allowed", "Use POST to create a preview link.");
+
+/** Links are made by POST only; a GET is refused (after the guard, so nothing leaks). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminApi(request, context);
+  return refuse(POST_ONLY(), undefined, { headers: { ...NO_STORE, Allow: "POST" } });
+}
+
+/**
+ * POST /api/admin/articles/:id/preview-link: a signed link to the article's preview that works for
+ * anyone for PREVIEW_LINK_DAYS days. 201 { url, expiresAt }; 404 for an unknown article.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireAdminApi(request, context);
+  try {
+    if (request.method !== "POST") throw POST_ONLY();
+    const article = await getArticleForPreview(context.db, params.id);
+    if (!article) throw new AppError("not_found", "This article no longer exists.");
+    const link = context.previewLinks.create(article.id);
+    context.log.info({ articleId: article.id, userId: user.id, expiresAt: link.expiresAt }, "preview link created");
+    return data<SharedPreviewLink>(
+      { url: `${context.env.publicUrl}${link.path}`, expiresAt: link.expiresAt.toISOString() },
+      { status: 201, headers: NO_STORE },
+    );
+  } catch (error) {
+    return refuse(error, undefined, { headers: NO_STORE });
+  }
+}
