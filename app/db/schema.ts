@@ -80,12 +80,9 @@ export const articles = pgTable(
   ],
 );
 
-/** How many revisions of one article are kept (older ones are deleted by the save that makes a newer one). */
-export const ARTICLE_REVISIONS_KEPT = 50;
-
 /**
  * One save of an article (decision 0011): every editable field as saved, who saved it and when. Written
- * in the same transaction as the article; the newest ARTICLE_REVISIONS_KEPT per article are kept. An
+ * in the same transaction as the article; the newest 50 per article are kept (REVISIONS_KEPT). An
  * autosave (`autosave` true) updates its own newest revision instead of adding one per keystroke.
  */
 export const articleRevisions = pgTable(
