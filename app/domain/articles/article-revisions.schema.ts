@@ -52,3 +52,6 @@ export interface RevisionComparison {
   /** Other fields that differ from the current version, by their form label ("Slug", "Category", …). */
   otherChanges: string[];
 }
+
+/** What the History resource route answers: the list, or one revision compared with the current version. */
+export type ArticleHistoryAnswer = { ok: true; revisions: RevisionSummary[] } | { ok: true; comparison: RevisionComparison };

@@ -30,6 +30,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       publishAt: publishedAt ? toDateTimeLocal(publishedAt, context.env.TIME_ZONE) : "",
     },
     categories: categories.map(({ id, name }) => ({ id, name })),
+    // New at each load: the form starts again from what was just saved (Save Draft and Unpublish stay on this page).
+    loadId: crypto.randomUUID(),
   };
 }
 
@@ -74,10 +76,11 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
   pageMeta(matches, { title: "Edit Article", path: `/admin/articles/edit/${params.id}` });
 
 export default function EditArticle({ loaderData, actionData }: Route.ComponentProps) {
-  // Keyed by id: moving from one article's form to another's starts from that article's values.
+  // Keyed by load: moving to another article's form, or back to this one after a save, starts from
+  // the stored values (with nothing unsaved). A refused save reloads nothing and keeps the form.
   return (
     <ArticleForm
-      key={loaderData.article.id}
+      key={loaderData.loadId}
       mode="edit"
       article={loaderData.article}
       categories={loaderData.categories}

@@ -1,11 +1,8 @@
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { compareRevision, listRevisions } from "~/domain/articles/article-revisions.server";
-import type { RevisionComparison, RevisionSummary } from "~/domain/articles/article-revisions.schema";
+import type { ArticleHistoryAnswer } from "~/domain/articles/article-revisions.schema";
 import { refuse } from "~/lib/forms";
 import type { Route } from "./+types/article-history";
-
-/** What the History panel reads: the list, or one revision compared with the current version. */
-export type ArticleHistoryAnswer = { ok: true; revisions: RevisionSummary[] } | { ok: true; comparison: RevisionComparison };
 
 /**
  * The edit form's History panel (a resource route, admin only): GET lists an article's revisions,
