@@ -63,7 +63,9 @@ test.describe("article history", () => {
     await expect(saves).toHaveCount(4);
     for (const save of await saves.all()) {
       await expect(save).toContainText(WHEN);
-      await expect(save).toContainText(`by ${ADMIN.email}`);
+      // Who: the account's name and e-mail address.
+      await expect(save).toContainText(`(${ADMIN.email})`);
+      await expect(save).toContainText(/by \S/);
     }
     // Newest first.
     await expect(saves.first()).toContainText(`Harbour bridge edit 3 ${run}`);

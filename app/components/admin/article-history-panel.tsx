@@ -39,13 +39,13 @@ function Comparison({ label, comparison }: { label: string; comparison: FieldCom
             part.side === "both" ? (
               <span key={i}>{part.value}</span>
             ) : part.side === "current" ? (
-              <del key={i} className="bg-red-100 text-red-900 decoration-red-800">
+              <del key={i} className="bg-red-100 px-0.5 text-red-900 decoration-red-800">
                 <span className="sr-only">[removed: </span>
                 {part.value}
                 <span className="sr-only">]</span>
               </del>
             ) : (
-              <ins key={i} className="bg-green-100 text-green-900 no-underline">
+              <ins key={i} className="bg-green-100 px-0.5 text-green-900 no-underline">
                 <span className="sr-only">[added: </span>
                 {part.value}
                 <span className="sr-only">]</span>

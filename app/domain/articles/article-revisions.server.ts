@@ -192,9 +192,10 @@ export async function compareRevision(db: Db, articleId: string, revisionId: str
   ]);
   if (!current) throw articleGone();
   if (!revision) throw revisionGone();
-  const time = (d: Date | null) => d?.getTime() ?? null;
+  // "Publish at" as the form shows it: to the minute, on the site's wall clock.
+  const publishAt = (d: Date | null) => (d ? toDateTimeLocal(d, timeZone) : "");
   const otherChanges: string[] = OTHER_FIELDS.filter(([key]) =>
-    key === "publishedAt" ? time(current.publishedAt) !== time(revision.publishedAt) : current[key] !== revision[key],
+    key === "publishedAt" ? publishAt(current.publishedAt) !== publishAt(revision.publishedAt) : current[key] !== revision[key],
   ).map(([, label]) => label);
   if (JSON.stringify(current.contentDoc ?? null) !== JSON.stringify(revision.contentDoc ?? null) && current.content === revision.content) {
     otherChanges.push("Formatting of the content");
@@ -212,7 +213,7 @@ export async function compareRevision(db: Db, articleId: string, revisionId: str
         contentDoc: revision.contentDoc ?? null,
         featuredImage: revision.featuredImage,
         videoUrl: revision.videoUrl,
-        publishAt: revision.publishedAt ? toDateTimeLocal(revision.publishedAt, timeZone) : "",
+        publishAt: publishAt(revision.publishedAt),
       },
     },
     changes: {
