@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { ADMIN, signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
@@ -54,9 +55,17 @@ test.describe("article history", () => {
       await expect(page).toHaveURL(/\/admin\/articles(\?|$)/);
     }
 
+    // From the keyboard: the button opens the dialog, Escape closes it and gives the focus back.
     await openForm(page, editUrl);
-    await page.getByRole("button", { name: "History" }).click();
+    const historyButton = page.getByRole("button", { name: "History" });
+    await historyButton.focus();
+    await page.keyboard.press("Enter");
     const dialog = page.getByRole("dialog", { name: "History" });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(historyButton).toBeFocused();
+    await page.keyboard.press("Enter");
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText("The last 50 saves are kept.");
     const saves = dialog.getByTestId("revision-list").getByRole("button");
@@ -71,12 +80,15 @@ test.describe("article history", () => {
     await expect(saves.first()).toContainText(`Harbour bridge edit 3 ${run}`);
     await expect(saves.last()).toContainText(original.title);
 
-    // The first version, compared with the current one.
-    await saves.last().click();
+    // The first version, compared with the current one (chosen from the keyboard).
+    await saves.last().focus();
+    await page.keyboard.press("Enter");
     await expect(dialog.getByRole("heading", { name: /^Version of / })).toBeFocused();
     await expect(dialog.locator("ins").filter({ hasText: "opens" }).first()).toBeVisible();
     await expect(dialog.locator("del").filter({ hasText: "edit" }).first()).toBeVisible();
     await expect(dialog).toContainText("Also different: Slug.");
+    const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    expect(axe.violations.map((v) => ({ rule: v.id, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }))).toEqual([]);
 
     if (process.env.HISTORY_SCREENSHOTS) {
       await page.screenshot({ path: `${process.env.HISTORY_SCREENSHOTS}/history-1280.png` });
