@@ -143,6 +143,10 @@ export function ArticleForm({
     if (navigation.state === "idle") submittingForm.current = false;
   }, [navigation.state]);
   const blocker = useLeaveGuard(dirty, submittingForm);
+  const leaving = useRef(false);
+  useEffect(() => {
+    if (blocker.state === "unblocked") leaving.current = false;
+  }, [blocker.state]);
 
   function restore(fields: RevisionFields, revision: RevisionSummary) {
     setTitle(fields.title);
@@ -206,14 +210,17 @@ export function ArticleForm({
       <ConfirmDialog
         open={blocker.state === "blocked"}
         onOpenChange={(open) => {
-          if (!open && blocker.state === "blocked") blocker.reset();
+          // Closing by "Stay", Escape or the overlay cancels; "Leave" closes it too, after proceeding.
+          if (!open && blocker.state === "blocked" && !leaving.current) blocker.reset();
         }}
         title={LEAVE_PROMPT.title}
         description={LEAVE_PROMPT.description}
         confirmLabel={LEAVE_PROMPT.leave}
         cancelLabel={LEAVE_PROMPT.stay}
         onConfirm={() => {
-          if (blocker.state === "blocked") blocker.proceed();
+          if (blocker.state !== "blocked") return;
+          leaving.current = true;
+          blocker.proceed();
         }}
       />
 
