@@ -28,6 +28,8 @@ export default [
     route("admin/articles", "routes/admin/articles.tsx"),
     route("admin/articles/new", "routes/admin/article-new.tsx"),
     route("admin/articles/edit/:id", "routes/admin/article-edit.tsx"),
+    // The edit form's History panel (a resource route: no screen of its own).
+    route("admin/articles/edit/:id/history", "routes/admin/article-history.ts"),
     route("admin/articles/preview/:id", "routes/admin/article-preview.tsx"),
     route("admin/categories", "routes/admin/categories.tsx"),
     route("admin/media", "routes/admin/media.tsx"),

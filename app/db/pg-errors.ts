@@ -18,3 +18,12 @@ export const isForeignKeyViolation = (error: unknown) => pgErrorCode(error) === 
 
 /** Class 22, "data exception": a value the database refuses as data (bad encoding, out of range, …). */
 export const isDataException = (error: unknown) => pgErrorCode(error)?.startsWith("22") ?? false;
+
+/** The constraint a refusal names (a foreign key's or index's name), following the chain like pgErrorCode. */
+export function pgConstraint(error: unknown): string | undefined {
+  for (let e = error as { constraint?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (typeof e.constraint === "string") return e.constraint;
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}

@@ -80,6 +80,39 @@ export const articles = pgTable(
   ],
 );
 
+/**
+ * One save of an article (decision 0011): every editable field as saved, who saved it and when. Written
+ * in the same transaction as the article; the newest 50 per article are kept (REVISIONS_KEPT). An
+ * autosave (`autosave` true) updates its own newest revision instead of adding one per keystroke.
+ */
+export const articleRevisions = pgTable(
+  "article_revisions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    articleId: uuid("article_id")
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    slug: text("slug").notNull(),
+    excerpt: text("excerpt"),
+    content: text("content").notNull(),
+    contentDoc: jsonb("content_doc"),
+    // No foreign key: a revision keeps the category it had, even after that category is deleted.
+    categoryId: uuid("category_id"),
+    authorName: text("author_name").notNull(),
+    featuredImage: text("featured_image"),
+    videoUrl: text("video_url"),
+    status: articleStatus("status").notNull(),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    /** Who saved it: the account (null once deleted) and its name as it was then. */
+    savedById: text("saved_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    savedByName: text("saved_by_name").notNull(),
+    autosave: boolean("autosave").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("article_revisions_article_created_at_idx").on(t.articleId, t.createdAt.desc())],
+);
+
 export const comments = pgTable(
   "comments",
   {

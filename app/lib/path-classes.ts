@@ -102,6 +102,7 @@ export const ROUTE_PATH_CLASSES = {
   "admin/articles": "admin page",
   "admin/articles/new": "admin page",
   "admin/articles/edit/:id": "admin page",
+  "admin/articles/edit/:id/history": "admin page",
   "admin/articles/preview/:id": "admin page",
   "admin/categories": "admin page",
   "admin/media": "admin page",

@@ -49,6 +49,7 @@ describe("every admin route module guards its own loader and action", () => {
         "admin",
         "admin/articles",
         "admin/articles/edit/:id",
+        "admin/articles/edit/:id/history",
         "admin/articles/new",
         "admin/articles/preview/:id",
         "admin/categories",

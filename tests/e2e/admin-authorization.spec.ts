@@ -153,6 +153,8 @@ const ADMIN_PAGES = (ids: RealIds) => [
   `/admin/articles/edit/${ids.articleId}`,
   "/admin/articles/edit/0f8f5b1e-7d1c-4a4b-9c55-3b2a1e6d9f00",
   `/admin/articles/preview/${ids.articleId}`,
+  // The edit form's History (a resource route): its list, and one revision's fields.
+  `/admin/articles/edit/${ids.articleId}/history`,
   "/admin/categories",
   "/admin/media",
   "/admin/comments",

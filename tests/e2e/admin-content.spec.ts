@@ -106,8 +106,16 @@ test.describe("admin content screens", () => {
     await expect(page.getByText("This slug is already used by another article.").first()).toBeVisible();
     await expect(page).toHaveURL(/\/admin\/articles\/new$/);
 
+    // The refused values are unsaved: leaving asks first (the browser's own prompt, accepted here).
+    const leaving = new Promise<string>((resolve) =>
+      page.once("dialog", (dialog) => {
+        resolve(dialog.type());
+        void dialog.accept();
+      }),
+    );
     // Edit: the form is filled with the stored values; the new title shows on the article page.
     await page.goto("/admin/articles", { waitUntil: "networkidle" });
+    expect(await leaving).toBe("beforeunload");
     await page.getByRole("link", { name: `Edit “${title}”` }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Edit Article" })).toBeVisible();
     await expect(page.getByLabel("Content *")).toContainText("The festival opened on Friday");

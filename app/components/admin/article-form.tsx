@@ -1,5 +1,5 @@
 import { ArrowLeft, Eye, Loader2 } from "lucide-react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
@@ -12,7 +12,11 @@ import {
 } from "~/domain/articles/articles.schema";
 import { formatPublishDate, useSiteTimeZone } from "~/lib/dates";
 import { MISSING_FIELDS, refusalNotice } from "~/lib/forms";
+import type { RevisionFields, RevisionSummary } from "~/domain/articles/article-revisions.schema";
+import { ArticleHistoryPanel } from "./article-history-panel";
 import { ConfirmDialog } from "./confirm-dialog";
+import { useDraftAutosave, type AutosaveStatus } from "./use-draft-autosave";
+import { LEAVE_PROMPT, useLeaveGuard } from "./use-leave-guard";
 import { useNoticeToast } from "./use-notice-toast";
 import { slugify } from "~/lib/slugs";
 import { ArticleUploadField } from "./article-upload-field";
@@ -56,7 +60,25 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   );
 }
 
-/** The article form of both create and edit mode: one component, posted to the route's action. */
+/** The draft autosave's indicator: "Saving…", "Saved", or why it was not saved. */
+function AutosaveIndicator({ status, paused }: { status: AutosaveStatus; paused: boolean }) {
+  let text = "";
+  if (status.state === "saving") text = "Saving…";
+  else if (status.state === "failed") text = `Not saved: ${status.reason}`;
+  else if (paused) text = "Autosave is off until you save the restored version.";
+  else if (status.state === "saved") text = "Saved";
+  return (
+    <span role="status" data-testid="autosave-status" className={status.state === "failed" ? "font-medium text-red-700" : "text-slate-700"}>
+      {text}
+    </span>
+  );
+}
+
+/**
+ * The article form of both create and edit mode: one component, posted to the route's action.
+ * In edit mode a draft autosaves; leaving with unsaved changes asks first; "History" lists the
+ * article's saves and can load one into the form (saved only by the form's buttons).
+ */
 export function ArticleForm({
   mode,
   article,
@@ -96,10 +118,44 @@ export function ArticleForm({
   useNoticeToast();
   const status = article?.status;
   const savedPublishAt = article?.publishedAt ?? null;
+  // "Restore this version": the revision's fields replace the form's (remounted by `restored.seq`), unsaved.
+  const [restored, setRestored] = useState<{ seq: number; fields: RevisionFields } | null>(null);
+  if (restored) article = { ...article, ...restored.fields };
   const [title, setTitle] = useState(article?.title ?? "");
   const [slug, setSlug] = useState(article?.slug ?? "");
   const [uploads, setUploads] = useState(0);
   const errors = failure?.fieldErrors ?? {};
+
+  // Unsaved changes: each change counts; a refused save's values are unsaved from the start.
+  const [edits, setEdits] = useState(failure ? 1 : 0);
+  const edited = () => setEdits((n) => n + 1);
+  const formRef = useRef<HTMLFormElement>(null);
+  const autosave = useDraftAutosave({
+    // Only a saved draft, and not after a restore (a restored version is saved only by the buttons).
+    enabled: mode === "edit" && status === "draft" && !restored,
+    form: formRef,
+    edits,
+    busy: submitting || uploads > 0,
+  });
+  const dirty = edits !== autosave.savedEdits;
+  // From the form's own submit (or Unpublish) until its answer: no prompt for that navigation.
+  const submittingForm = useRef(false);
+  useEffect(() => {
+    if (navigation.state === "idle") submittingForm.current = false;
+  }, [navigation.state]);
+  const blocker = useLeaveGuard(dirty, submittingForm);
+  const leaving = useRef(false);
+  useEffect(() => {
+    if (blocker.state === "unblocked") leaving.current = false;
+  }, [blocker.state]);
+
+  function restore(fields: RevisionFields, revision: RevisionSummary) {
+    setTitle(fields.title);
+    setSlug(fields.slug);
+    setRestored((previous) => ({ seq: (previous?.seq ?? 0) + 1, fields }));
+    edited();
+    toast.success("Version restored", `The form holds the version of ${formatPublishDate(revision.savedAt, timeZone)}. Press Update Article or Save Draft to save it.`);
+  }
 
   // Each answer of the action is announced once as the spec's notice.
   useEffect(() => {
@@ -118,6 +174,8 @@ export function ArticleForm({
     } else if (uploads > 0) {
       event.preventDefault();
       toast.error("Upload in progress", "Please wait until the upload has finished.");
+    } else {
+      submittingForm.current = true;
     }
   }
 
@@ -148,10 +206,39 @@ export function ArticleForm({
               <PreviewShareLink articleId={article.id} />
             </>
           ) : null}
+          <ArticleHistoryPanel articleId={article.id} restoreDisabled={uploads > 0} onRestore={restore} />
+          {mode === "edit" && status === "draft" ? <AutosaveIndicator status={autosave.status} paused={Boolean(restored)} /> : null}
         </div>
       ) : null}
 
-      <Form id="article-form" method="post" noValidate onSubmit={onSubmit} className="space-y-6 rounded-lg border border-slate-200 bg-white p-6">
+      <ConfirmDialog
+        open={blocker.state === "blocked"}
+        onOpenChange={(open) => {
+          // Closing by "Stay", Escape or the overlay cancels; "Leave" closes it too, after proceeding.
+          if (!open && blocker.state === "blocked" && !leaving.current) blocker.reset();
+        }}
+        title={LEAVE_PROMPT.title}
+        description={LEAVE_PROMPT.description}
+        confirmLabel={LEAVE_PROMPT.leave}
+        cancelLabel={LEAVE_PROMPT.stay}
+        onConfirm={() => {
+          if (blocker.state !== "blocked") return;
+          leaving.current = true;
+          blocker.proceed();
+        }}
+      />
+
+      <Form
+        key={restored?.seq ?? 0}
+        ref={formRef}
+        id="article-form"
+        method="post"
+        noValidate
+        onSubmit={onSubmit}
+        onChange={edited}
+        onInput={edited}
+        className="space-y-6 rounded-lg border border-slate-200 bg-white p-6"
+      >
         <div className="space-y-2">
           <Label htmlFor="title">Title *</Label>
           <Input
@@ -244,11 +331,12 @@ export function ArticleForm({
             labelId="content-label"
             textareaId="content"
             storedDoc={article?.contentDoc ?? null}
-            submittedDoc={failure?.values?.contentDoc}
+            submittedDoc={restored ? undefined : failure?.values?.contentDoc}
             text={article?.content ?? ""}
             invalid={errors.content || errors.contentDoc ? true : undefined}
             describedBy={errors.content || errors.contentDoc ? "content-error" : undefined}
             onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
+            onEdited={edited}
           />
           <FieldError id="content-error" message={errors.contentDoc ?? errors.content} />
         </div>
@@ -260,6 +348,7 @@ export function ArticleForm({
             defaultUrl={article?.featuredImage ?? null}
             error={errors.featuredImage}
             onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
+            onChange={edited}
           />
           <ArticleUploadField
             kind="video"
@@ -267,6 +356,7 @@ export function ArticleForm({
             defaultUrl={article?.videoUrl ?? null}
             error={errors.videoUrl}
             onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
+            onChange={edited}
           />
         </div>
 
@@ -306,7 +396,10 @@ export function ArticleForm({
               title="Unpublish Article"
               description="Are you sure you want to unpublish this article? Readers will no longer see it."
               confirmLabel="Unpublish"
-              onConfirm={() => submit({ intent: "unpublish" }, { method: "post" })}
+              onConfirm={() => {
+                submittingForm.current = true;
+                void submit({ intent: "unpublish" }, { method: "post" });
+              }}
               trigger={
                 <Button type="button" variant="outline" disabled={submitting}>
                   Unpublish

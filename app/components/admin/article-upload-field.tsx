@@ -33,14 +33,21 @@ export function ArticleUploadField({
   defaultUrl,
   error,
   onUploadingChange,
+  onChange,
 }: {
   kind: Kind;
   name: string;
   defaultUrl: string | null;
   error?: string;
   onUploadingChange: (uploading: boolean) => void;
+  /** Called when the chosen file changes (uploaded or removed): the form has an unsaved change. */
+  onChange?: () => void;
 }) {
-  const [url, setUrl] = useState(defaultUrl ?? "");
+  const [url, setUrlState] = useState(defaultUrl ?? "");
+  const setUrl = (next: string) => {
+    setUrlState(next);
+    onChange?.();
+  };
   const text = TEXT[kind];
   const { input: inputRef, inputProps, uploading } = useAdminUpload(
     kind,

@@ -39,6 +39,7 @@ export function StoryField({
   describedBy,
   invalid,
   onUploadingChange,
+  onEdited,
 }: {
   labelId: string;
   textareaId: string;
@@ -48,6 +49,8 @@ export function StoryField({
   describedBy?: string;
   invalid?: boolean;
   onUploadingChange: (uploading: boolean) => void;
+  /** Called on each change the writer makes to the story (typing, a dialog's insert): the form has an unsaved change. */
+  onEdited?: () => void;
 }) {
   const [Editor, setEditor] = useState<ComponentType<StoryEditorProps> | null>(null);
   const [plain, setPlain] = useState(text);
@@ -86,7 +89,10 @@ export function StoryField({
             labelId={labelId}
             describedBy={describedBy}
             invalid={invalid}
-            onChange={setDoc}
+            onChange={(next) => {
+              setDoc(next);
+              onEdited?.();
+            }}
             onUploadingChange={onUploadingChange}
           />
         </>
@@ -101,6 +107,7 @@ export function StoryField({
             onChange={(e) => {
               typed.current = true;
               setPlain(e.target.value);
+              onEdited?.();
             }}
             aria-required="true"
             aria-invalid={invalid}

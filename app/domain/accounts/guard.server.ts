@@ -5,6 +5,8 @@ import { isAdmin } from "./accounts.server";
 export interface SessionUser {
   id: string;
   email: string;
+  /** The account's name (the History panel names who saved an article by it). */
+  name: string;
   isAdmin: boolean;
 }
 
@@ -16,7 +18,7 @@ async function lookUpSessionUser(request: Request, context: AppLoadContext): Pro
   if (!isSessionCookiePresent(request.headers.get("cookie") ?? undefined)) return null;
   const session = await context.auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true } });
   if (!session) return null;
-  return { id: session.user.id, email: session.user.email, isAdmin: await isAdmin(context.db, session.user.id) };
+  return { id: session.user.id, email: session.user.email, name: session.user.name, isAdmin: await isAdmin(context.db, session.user.id) };
 }
 
 /**

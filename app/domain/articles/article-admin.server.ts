@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
-import { isForeignKeyViolation, isUniqueViolation } from "~/db/pg-errors";
+import { isForeignKeyViolation, isUniqueViolation, pgConstraint } from "~/db/pg-errors";
 import { articles, categories, DEFAULT_AUTHOR_NAME, type ArticleStatus } from "~/db/schema";
 import { AppError, isAppError } from "~/lib/app-error";
 import { fromDateTimeLocal } from "~/lib/dates";
@@ -19,6 +19,7 @@ import {
   type ArticleInput,
   type ArticleIntent,
 } from "./articles.schema";
+import { recordAutosave, recordRevision, revisionSourceColumns, SYSTEM_ACTOR, type Actor, type RevisionSource } from "./article-revisions.server";
 import { storyPlainText } from "./story-document";
 import { storyDocumentField, type StoryBlock, type StoryDocument } from "./story-document.schema";
 import { isOwnImageSrc } from "./story-urls";
@@ -109,7 +110,7 @@ export interface EditableArticle {
 }
 
 /** The stored fields of one article for the edit form, or null (an id that is not a UUID names nothing). */
-export async function getArticleForEdit(db: Db, id: string): Promise<EditableArticle | null> {
+export async function getArticleForEdit(db: Pick<Db, "select">, id: string): Promise<EditableArticle | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
     .select({
@@ -224,6 +225,10 @@ const articleGone = () => new AppError("not_found", "This article no longer exis
 /** Turns the database's refusals that a concurrent write can still cause into the same clear errors. */
 function translateWriteError(error: unknown): never {
   if (isUniqueViolation(error)) throw slugTaken();
+  // The revision names its saver: an account deleted while the request ran.
+  if (isForeignKeyViolation(error) && pgConstraint(error) === "article_revisions_saved_by_id_user_id_fk") {
+    throw new AppError("forbidden", "Your account no longer exists. Sign in again to save.");
+  }
   if (isForeignKeyViolation(error)) throw unknownCategory();
   throw error;
 }
@@ -281,23 +286,34 @@ function publicationColumns(publication: Publication) {
   return { status: publication.status, publishedAt: publication.publishedAt ?? (publication.status === "draft" ? null : sql`now()`) };
 }
 
-const savedColumns = { id: articles.id, slug: articles.slug, status: articles.status, publishedAt: articles.publishedAt };
+/** What a save answers, out of the row it wrote (which also makes its revision). */
+const savedOf = (row: RevisionSource): SavedArticle => ({ id: row.id, slug: row.slug, status: row.status, publishedAt: row.publishedAt });
 
 /**
  * Creates an article from checked form input (published now unless `publication` says otherwise);
- * refuses a taken slug, an unknown category and foreign media.
+ * refuses a taken slug, an unknown category and foreign media. The article and its first revision
+ * (saved by `actor`) are written in one transaction.
  */
-export async function createArticle(db: Db, storage: Storage, input: ArticleInput, publication: Publication = PUBLISH_NOW): Promise<SavedArticle> {
+export async function createArticle(
+  db: Db,
+  storage: Storage,
+  input: ArticleInput,
+  publication: Publication = PUBLISH_NOW,
+  actor: Actor = SYSTEM_ACTOR,
+): Promise<SavedArticle> {
   await checkSlugFree(db, input.slug);
   await checkCategory(db, input.categoryId);
   await checkMedia(storage, input);
   await checkStoryImages(storage, input.contentDoc);
   try {
-    const [row] = await db
-      .insert(articles)
-      .values({ ...columns(input), ...publicationColumns(publication) })
-      .returning(savedColumns);
-    return row!;
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(articles)
+        .values({ ...columns(input), ...publicationColumns(publication) })
+        .returning(revisionSourceColumns);
+      await recordRevision(tx, row!, actor);
+      return savedOf(row!);
+    });
   } catch (error) {
     translateWriteError(error);
   }
@@ -305,7 +321,8 @@ export async function createArticle(db: Db, storage: Storage, input: ArticleInpu
 
 /**
  * Updates an article by id with the same rules as create; an unknown id is "not_found". Without
- * `publication` its status and publication time stay as they are.
+ * `publication` its status and publication time stay as they are. The article and a revision (saved
+ * by `actor`) are written in one transaction.
  */
 export async function updateArticle(
   db: Db,
@@ -313,22 +330,51 @@ export async function updateArticle(
   id: string,
   input: ArticleInput,
   publication?: Publication | ((previous: EditableArticle) => Publication),
+  actor: Actor = SYSTEM_ACTOR,
+): Promise<SavedArticle> {
+  return writeUpdate(db, storage, id, input, publication, (tx, row) => recordRevision(tx, row, actor));
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/**
+ * The checks and the write of an update, with `record` (the revision) in the article's transaction;
+ * `onlyIf` narrows which stored article may be written (an autosave: drafts only).
+ */
+async function writeUpdate(
+  db: Db,
+  storage: Storage,
+  id: string,
+  input: ArticleInput,
+  publication: Publication | ((previous: EditableArticle) => Publication) | undefined,
+  record: (tx: Tx, row: RevisionSource) => Promise<unknown>,
+  onlyIf?: { check: (previous: EditableArticle) => void; status: ArticleStatus },
 ): Promise<SavedArticle> {
   const previous = await getArticleForEdit(db, id);
   if (!previous) throw articleGone();
+  onlyIf?.check(previous);
   const next = typeof publication === "function" ? publication(previous) : publication;
   await checkSlugFree(db, input.slug, id);
   await checkCategory(db, input.categoryId);
   await checkMedia(storage, input, previous);
   await checkStoryImages(storage, input.contentDoc, previous);
   try {
-    const [row] = await db
-      .update(articles)
-      .set({ ...columns(input), ...(next ? publicationColumns(next) : {}), updatedAt: new Date() })
-      .where(eq(articles.id, id))
-      .returning(savedColumns);
-    if (!row) throw articleGone();
-    return row;
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(articles)
+        .set({ ...columns(input), ...(next ? publicationColumns(next) : {}), updatedAt: new Date() })
+        .where(onlyIf ? and(eq(articles.id, id), eq(articles.status, onlyIf.status)) : eq(articles.id, id))
+        .returning(revisionSourceColumns);
+      if (!row) {
+        // Changed since it was read: gone, or (an autosave) no longer a draft.
+        const now = await getArticleForEdit(tx, id);
+        if (!now) throw articleGone();
+        onlyIf?.check(now);
+        throw articleGone();
+      }
+      await record(tx, row);
+      return savedOf(row);
+    });
   } catch (error) {
     if (isAppError(error)) throw error;
     translateWriteError(error);
@@ -339,14 +385,19 @@ export async function updateArticle(
  * "Unpublish": a published or scheduled article goes back to draft (it leaves every public page at
  * once: the change trigger clears the page caches). A draft, or an unknown id, is refused.
  */
-export async function unpublishArticle(db: Db, id: string): Promise<SavedArticle> {
+export async function unpublishArticle(db: Db, id: string, actor: Actor = SYSTEM_ACTOR): Promise<SavedArticle> {
   if (!isUuid(id)) throw articleGone();
-  const [row] = await db
-    .update(articles)
-    .set({ status: "draft", updatedAt: new Date() })
-    .where(and(eq(articles.id, id), inArray(articles.status, ["published", "scheduled"])))
-    .returning(savedColumns);
-  if (row) return row;
+  const saved = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(articles)
+      .set({ status: "draft", updatedAt: new Date() })
+      .where(and(eq(articles.id, id), inArray(articles.status, ["published", "scheduled"])))
+      .returning(revisionSourceColumns);
+    if (!row) return null;
+    await recordRevision(tx, row, actor);
+    return savedOf(row);
+  });
+  if (saved) return saved;
   if (!(await getArticleForEdit(db, id))) throw articleGone();
   throw new AppError("invalid_input", "This article is already a draft.");
 }
@@ -370,15 +421,55 @@ export async function saveArticleFromForm(
   db: Db,
   storage: Storage,
   values: Record<ArticleFieldName, string>,
-  options: { id?: string; timeZone: string; now?: Date },
+  options: { id?: string; timeZone: string; now?: Date; actor?: Actor },
 ): Promise<SavedArticle> {
+  const { publishAt, intent, input } = readArticleForm(values, options.timeZone);
+  const decide = (previous: Publication | null) => decidePublication(intent, publishAt, previous, options.now);
+  return options.id
+    ? updateArticle(db, storage, options.id, input, decide, options.actor)
+    : createArticle(db, storage, input, decide(null), options.actor);
+}
+
+/** The submitted form parsed by the save schema, with "Publish at" read in `timeZone` (an AppError when it breaks a rule). */
+function readArticleForm(values: Record<ArticleFieldName, string>, timeZone: string) {
   const { publishAt: publishAtText, intent, ...input } = parseForm(articleSaveSchema, values, { required: REQUIRED_ARTICLE_FIELDS });
-  const publishAt = publishAtText === "" ? null : fromDateTimeLocal(publishAtText, options.timeZone);
+  const publishAt = publishAtText === "" ? null : fromDateTimeLocal(publishAtText, timeZone);
   if (publishAtText !== "" && !publishAt) {
     throw new AppError<ArticleFieldName>("invalid_input", PUBLISH_AT_INVALID, { field: "publishAt" });
   }
-  const decide = (previous: Publication | null) => decidePublication(intent, publishAt, previous, options.now);
-  return options.id ? updateArticle(db, storage, options.id, input, decide) : createArticle(db, storage, input, decide(null));
+  return { publishAt, intent, input };
+}
+
+export const AUTOSAVE_DRAFTS_ONLY = "Autosave keeps drafts only: this article is published or scheduled. Use Update Article to save it.";
+
+/**
+ * Autosave of a draft from the edit form: the same checks as a save (refused input saves nothing),
+ * always as a draft (its "Publish at" kept as the planned time), never publishing; an article that is
+ * not a draft (any more) is refused (409). Its revision is coalesced (recordAutosave): one per editing
+ * session, not one per keystroke.
+ */
+export async function autosaveArticleFromForm(
+  db: Db,
+  storage: Storage,
+  values: Record<ArticleFieldName, string>,
+  options: { id: string; timeZone: string; actor: Actor },
+): Promise<SavedArticle> {
+  const { publishAt, input } = readArticleForm({ ...values, intent: "draft" }, options.timeZone);
+  const onlyDrafts = {
+    status: "draft" as const,
+    check: (previous: EditableArticle) => {
+      if (previous.status !== "draft") throw new AppError("invalid_input", AUTOSAVE_DRAFTS_ONLY, { status: 409 });
+    },
+  };
+  return writeUpdate(
+    db,
+    storage,
+    options.id,
+    input,
+    { status: "draft", publishedAt: publishAt },
+    (tx, row) => recordAutosave(tx, row, options.actor),
+    onlyDrafts,
+  );
 }
 
 /** The article form's fields out of a submitted form. */

@@ -5,7 +5,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeEach, describe, expect, test } from "vitest";
-import { articles, categories, comments, media, websiteSettings } from "~/db/schema";
+import { articleRevisions, articles, categories, comments, media, websiteSettings } from "~/db/schema";
 import { createLocalStorage } from "~/lib/storage.server";
 import { AppError } from "~/lib/app-error";
 import { receiveUpload } from "~/lib/uploads.server";
@@ -152,6 +152,9 @@ describe("publishMediaArticle", () => {
     expect(article.slug).toBe("storm-over-the-bay");
     const [row] = await db.select().from(articles).where(eq(articles.id, article.id));
     expect(row).toMatchObject({ featuredImage: url, videoUrl: null, categoryId: null, excerpt: null, content: "Body" });
+    // Its first revision is written with it (decision 0011); no account named: "System".
+    const revisions = await db.select().from(articleRevisions).where(eq(articleRevisions.articleId, article.id));
+    expect(revisions).toEqual([expect.objectContaining({ title: "Storm Over The Bay!", featuredImage: url, status: "published", savedByName: "System" })]);
   });
 
   test("a video sets the video only, and the chosen category is kept", async () => {

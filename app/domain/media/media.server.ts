@@ -9,6 +9,7 @@ import { slugify } from "~/lib/slugs";
 import { AppError } from "~/lib/app-error";
 import type { Bucket, Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES, type AcceptedType } from "~/lib/upload-rules";
+import { recordRevision, revisionSourceColumns, SYSTEM_ACTOR, type Actor } from "../articles/article-revisions.server";
 import { MEDIA_LIST_LIMIT, type PublishMediaInput } from "./media-publish.schema";
 
 export interface MediaItem {
@@ -119,7 +120,7 @@ export async function deleteMedia(db: Db, storage: Storage, bucket: Bucket, name
  * "Publish Article with Media": a new article whose slug comes from the title. An image becomes the
  * featured image, a video the video; a document sets neither.
  */
-export async function publishMediaArticle(db: Db, storage: Storage, input: PublishMediaInput) {
+export async function publishMediaArticle(db: Db, storage: Storage, input: PublishMediaInput, actor: Actor = SYSTEM_ACTOR) {
   const row = await getMediaRow(db, input.bucket, input.name);
   if (!row) throw new AppError("not_found", "This file no longer exists.");
   if (input.categoryId) {
@@ -138,19 +139,23 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
   if (existing) throw slugTaken();
   const url = storage.publicUrl(input.bucket, input.name);
   try {
-    const [article] = await db
-      .insert(articles)
-      .values({
-        title: input.title,
-        slug,
-        excerpt: input.excerpt,
-        content: input.content,
-        categoryId: input.categoryId,
-        featuredImage: input.bucket === "images" ? url : null,
-        videoUrl: input.bucket === "videos" ? url : null,
-      })
-      .returning({ id: articles.id, slug: articles.slug });
-    return article;
+    // The article and its first revision (decision 0011) in one transaction.
+    return await db.transaction(async (tx) => {
+      const [article] = await tx
+        .insert(articles)
+        .values({
+          title: input.title,
+          slug,
+          excerpt: input.excerpt,
+          content: input.content,
+          categoryId: input.categoryId,
+          featuredImage: input.bucket === "images" ? url : null,
+          videoUrl: input.bucket === "videos" ? url : null,
+        })
+        .returning(revisionSourceColumns);
+      await recordRevision(tx, article!, actor);
+      return { id: article!.id, slug: article!.slug };
+    });
   } catch (error) {
     // Two publishes of the same title at once: the unique index decides, with the same message.
     if (isUniqueViolation(error)) throw slugTaken();

@@ -3,6 +3,7 @@ import { ArticleForm } from "~/components/admin/article-form";
 import { pathAfterArticleSave } from "~/components/admin/use-notice-toast";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { articleFormValues, saveArticleFromForm } from "~/domain/articles/article-admin.server";
+import { actorOf } from "~/domain/articles/article-revisions.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
@@ -15,10 +16,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  const actor = actorOf(await requireAdmin(request, context));
   const values = articleFormValues(await request.formData());
   try {
-    const article = await saveArticleFromForm(context.db, context.storage, values, { timeZone: context.env.TIME_ZONE });
+    const article = await saveArticleFromForm(context.db, context.storage, values, { timeZone: context.env.TIME_ZONE, actor });
     context.log.info({ articleId: article.id, slug: article.slug, status: article.status }, "article created");
     return redirect(pathAfterArticleSave(article, "article-created"));
   } catch (error) {

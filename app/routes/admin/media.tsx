@@ -7,6 +7,7 @@ import { MediaPublishDialog } from "~/components/admin/media-publish-dialog";
 import { MediaUploadCard } from "~/components/admin/media-upload-card";
 import { toast } from "~/components/ui/toaster";
 import { requireAdmin } from "~/domain/accounts/guard.server";
+import { actorOf } from "~/domain/articles/article-revisions.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { MEDIA_LIST_LIMIT, MEDIA_TABS, mediaRefSchema, publishMediaSchema } from "~/domain/media/media-publish.schema";
 import { deleteMedia, listMedia, publishMediaArticle } from "~/domain/media/media.server";
@@ -45,7 +46,7 @@ type ActionResult =
 const MEDIA_ACTION_FIELDS = ["intent", "bucket", "name", "title", "categoryId", "excerpt", "content"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  const actor = actorOf(await requireAdmin(request, context));
   const { db, storage, log } = context;
   const noStore = { "Cache-Control": "no-store" };
   const { intent, ...values } = formValues(await request.formData(), MEDIA_ACTION_FIELDS);
@@ -56,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data<ActionResult>({ intent: "delete", ok: true, name: ref.name }, { headers: noStore });
     }
     if (intent === "publish") {
-      const article = await publishMediaArticle(db, storage, parseForm(publishMediaSchema, values));
+      const article = await publishMediaArticle(db, storage, parseForm(publishMediaSchema, values), actor);
       return data<ActionResult>({ intent: "publish", ok: true, slug: article.slug }, { headers: noStore });
     }
     throw new AppError("invalid_input", "Unknown action.");

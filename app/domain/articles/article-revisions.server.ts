@@ -1,0 +1,226 @@
+import { diffWords } from "diff";
+import { and, desc, eq, notInArray, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { articleRevisions, articles, type ArticleStatus } from "~/db/schema";
+import { AppError } from "~/lib/app-error";
+import { toDateTimeLocal } from "~/lib/dates";
+import { isUuid } from "~/lib/ids";
+import {
+  AUTOSAVE_COALESCE_MS,
+  REVISIONS_KEPT,
+  type DiffPart,
+  type FieldComparison,
+  type RevisionComparison,
+  type RevisionSummary,
+} from "./article-revisions.schema";
+
+/** Who saves: the signed-in administrator (id and how the History panel names them). */
+export interface Actor {
+  id: string | null;
+  name: string;
+}
+
+/** A save made by no signed-in person (scripts, tests that name nobody). */
+export const SYSTEM_ACTOR: Actor = { id: null, name: "System" };
+
+/** The History panel's name for an account: "Name (e-mail)", or the e-mail alone when the name adds nothing. */
+export function actorOf(user: { id: string; email: string; name?: string | null }): Actor {
+  const name = user.name?.trim();
+  return { id: user.id, name: name && name !== user.email ? `${name} (${user.email})` : user.email };
+}
+
+/** A transaction (or the pool): what a revision is written with, inside the article's own write. */
+type Writer = Pick<Db, "select" | "insert" | "update" | "delete">;
+
+/** An article row as written, with every field a revision keeps. */
+export interface RevisionSource {
+  id: string;
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  content: string;
+  contentDoc: unknown;
+  categoryId: string | null;
+  authorName: string;
+  featuredImage: string | null;
+  videoUrl: string | null;
+  status: ArticleStatus;
+  publishedAt: Date | null;
+}
+
+/** The article columns a write returns for its revision. */
+export const revisionSourceColumns = {
+  id: articles.id,
+  title: articles.title,
+  slug: articles.slug,
+  excerpt: articles.excerpt,
+  content: articles.content,
+  contentDoc: articles.contentDoc,
+  categoryId: articles.categoryId,
+  authorName: articles.authorName,
+  featuredImage: articles.featuredImage,
+  videoUrl: articles.videoUrl,
+  status: articles.status,
+  publishedAt: articles.publishedAt,
+};
+
+const fieldsOf = ({ id, ...fields }: RevisionSource) => ({ articleId: id, ...fields });
+
+/** Keeps the newest REVISIONS_KEPT revisions of an article (run in the transaction that added one). */
+async function pruneRevisions(tx: Writer, articleId: string) {
+  const kept = tx
+    .select({ id: articleRevisions.id })
+    .from(articleRevisions)
+    .where(eq(articleRevisions.articleId, articleId))
+    .orderBy(desc(articleRevisions.createdAt), desc(articleRevisions.id))
+    .limit(REVISIONS_KEPT);
+  await tx.delete(articleRevisions).where(and(eq(articleRevisions.articleId, articleId), notInArray(articleRevisions.id, kept)));
+}
+
+/**
+ * Records a save of `row` by `actor` — call it inside the transaction that wrote the article, so a
+ * refused or failed write leaves no revision — and drops revisions beyond the newest REVISIONS_KEPT.
+ */
+export async function recordRevision(tx: Writer, row: RevisionSource, actor: Actor): Promise<void> {
+  await tx.insert(articleRevisions).values({ ...fieldsOf(row), savedById: actor.id, savedByName: actor.name, autosave: false });
+  await pruneRevisions(tx, row.id);
+}
+
+/**
+ * Records an autosave of `row` without a revision per keystroke: when the article's newest revision
+ * is an autosave by the same person written within AUTOSAVE_COALESCE_MS, that revision takes the new
+ * fields and time; otherwise one autosave revision is added. (The article's row is locked by the
+ * write before this, so two autosaves of one article cannot both add one.)
+ */
+export async function recordAutosave(tx: Writer, row: RevisionSource, actor: Actor): Promise<"updated" | "added"> {
+  const [newest] = await tx
+    .select({
+      id: articleRevisions.id,
+      autosave: articleRevisions.autosave,
+      savedById: articleRevisions.savedById,
+      recent: sql<boolean>`${articleRevisions.createdAt} > now() - make_interval(secs => ${AUTOSAVE_COALESCE_MS / 1000})`,
+    })
+    .from(articleRevisions)
+    .where(eq(articleRevisions.articleId, row.id))
+    .orderBy(desc(articleRevisions.createdAt), desc(articleRevisions.id))
+    .limit(1);
+  if (newest && newest.autosave && newest.recent && actor.id !== null && newest.savedById === actor.id) {
+    await tx
+      .update(articleRevisions)
+      .set({ ...fieldsOf(row), savedByName: actor.name, createdAt: sql`now()` })
+      .where(eq(articleRevisions.id, newest.id));
+    return "updated";
+  }
+  await tx.insert(articleRevisions).values({ ...fieldsOf(row), savedById: actor.id, savedByName: actor.name, autosave: true });
+  await pruneRevisions(tx, row.id);
+  return "added";
+}
+
+// ---------------------------------------------------------------- reads
+
+const summaryColumns = {
+  id: articleRevisions.id,
+  title: articleRevisions.title,
+  status: articleRevisions.status,
+  savedByName: articleRevisions.savedByName,
+  createdAt: articleRevisions.createdAt,
+  autosave: articleRevisions.autosave,
+};
+
+const summaryOf = (row: Omit<RevisionSummary, "savedAt"> & { createdAt: Date }): RevisionSummary => ({
+  id: row.id,
+  title: row.title,
+  status: row.status,
+  savedByName: row.savedByName,
+  savedAt: row.createdAt.toISOString(),
+  autosave: row.autosave,
+});
+
+const articleGone = () => new AppError("not_found", "This article no longer exists.");
+const revisionGone = () => new AppError("not_found", "This version is no longer kept.");
+
+async function articleExists(db: Db, id: string) {
+  if (!isUuid(id)) return false;
+  const [row] = await db.select({ id: articles.id }).from(articles).where(eq(articles.id, id)).limit(1);
+  return Boolean(row);
+}
+
+/** An article's revisions, newest first (at most REVISIONS_KEPT). An unknown article is "not_found". */
+export async function listRevisions(db: Db, articleId: string): Promise<RevisionSummary[]> {
+  if (!(await articleExists(db, articleId))) throw articleGone();
+  const rows = await db
+    .select(summaryColumns)
+    .from(articleRevisions)
+    .where(eq(articleRevisions.articleId, articleId))
+    .orderBy(desc(articleRevisions.createdAt), desc(articleRevisions.id))
+    .limit(REVISIONS_KEPT);
+  return rows.map(summaryOf);
+}
+
+/** Word diff from the current text to the revision's, or null when it would take too long to compute (very different long texts). */
+function compareText(current: string, revision: string): FieldComparison {
+  if (current === revision) return { changed: false };
+  const changes = diffWords(current, revision, { timeout: 1000 });
+  if (!changes) return { changed: true, parts: null };
+  const parts: DiffPart[] = changes.map((c) => ({ value: c.value, side: c.added ? "revision" : c.removed ? "current" : "both" }));
+  return { changed: true, parts };
+}
+
+const OTHER_FIELDS = [
+  ["slug", "Slug"],
+  ["categoryId", "Category"],
+  ["authorName", "Author Name"],
+  ["featuredImage", "Featured Image"],
+  ["videoUrl", "Video"],
+  ["publishedAt", "Publish at"],
+] as const;
+
+/**
+ * One revision of an article with its fields (for "Restore this version") and what differs from the
+ * article as it is stored now: word diffs of the title, the excerpt and the body's plain text, and
+ * the names of the other fields that differ. An unknown article or revision is "not_found".
+ */
+export async function compareRevision(db: Db, articleId: string, revisionId: string, timeZone: string): Promise<RevisionComparison> {
+  if (!isUuid(revisionId) || !isUuid(articleId)) throw revisionGone();
+  const [[current], [revision]] = await Promise.all([
+    db.select(revisionSourceColumns).from(articles).where(eq(articles.id, articleId)).limit(1),
+    db
+      .select()
+      .from(articleRevisions)
+      .where(and(eq(articleRevisions.id, revisionId), eq(articleRevisions.articleId, articleId)))
+      .limit(1),
+  ]);
+  if (!current) throw articleGone();
+  if (!revision) throw revisionGone();
+  // "Publish at" as the form shows it: to the minute, on the site's wall clock.
+  const publishAt = (d: Date | null) => (d ? toDateTimeLocal(d, timeZone) : "");
+  const otherChanges: string[] = OTHER_FIELDS.filter(([key]) =>
+    key === "publishedAt" ? publishAt(current.publishedAt) !== publishAt(revision.publishedAt) : current[key] !== revision[key],
+  ).map(([, label]) => label);
+  if (JSON.stringify(current.contentDoc ?? null) !== JSON.stringify(revision.contentDoc ?? null) && current.content === revision.content) {
+    otherChanges.push("Formatting of the content");
+  }
+  return {
+    revision: {
+      ...summaryOf(revision),
+      fields: {
+        title: revision.title,
+        slug: revision.slug,
+        categoryId: revision.categoryId,
+        authorName: revision.authorName,
+        excerpt: revision.excerpt,
+        content: revision.content,
+        contentDoc: revision.contentDoc ?? null,
+        featuredImage: revision.featuredImage,
+        videoUrl: revision.videoUrl,
+        publishAt: publishAt(revision.publishedAt),
+      },
+    },
+    changes: {
+      title: compareText(current.title, revision.title),
+      excerpt: compareText(current.excerpt ?? "", revision.excerpt ?? ""),
+      body: compareText(current.content, revision.content),
+    },
+    otherChanges,
+  };
+}
