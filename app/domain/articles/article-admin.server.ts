@@ -15,10 +15,13 @@ import {
   articleFormSchema,
   PUBLISH_AT_INVALID,
   REQUIRED_ARTICLE_FIELDS,
+  slugRedirectsMessage,
+  wasPublished,
   type ArticleFieldName,
   type ArticleInput,
   type ArticleIntent,
 } from "./articles.schema";
+import { recordSlugRedirect, removeSlugRedirect, slugRedirectOwner } from "./slug-redirects.server";
 import { storyPlainText } from "./story-document";
 import { storyDocumentField, type StoryBlock, type StoryDocument } from "./story-document.schema";
 import { isOwnImageSrc } from "./story-urls";
@@ -106,6 +109,8 @@ export interface EditableArticle {
   videoUrl: string | null;
   status: ArticleStatus;
   publishedAt: Date | null;
+  /** When readers are told it was last updated ("Show as updated", a note), or null. */
+  modifiedAt: Date | null;
 }
 
 /** The stored fields of one article for the edit form, or null (an id that is not a UUID names nothing). */
@@ -125,6 +130,7 @@ export async function getArticleForEdit(db: Db, id: string): Promise<EditableArt
       videoUrl: articles.videoUrl,
       status: articles.status,
       publishedAt: articles.publishedAt,
+      modifiedAt: articles.modifiedAt,
     })
     .from(articles)
     .where(eq(articles.id, id))
@@ -210,6 +216,21 @@ async function checkSlugFree(db: Db, slug: string, exceptId?: string) {
   if (taken) throw slugTaken();
 }
 
+/**
+ * Inside the save's transaction: the slug may be an old address that redirects to an article
+ * (decision 0012). The article's own old address is taken back (its redirect goes); another
+ * article's is refused unless `takeOver` (then its redirect goes). The row is locked, so a
+ * concurrent save of the same slug waits for this one.
+ */
+async function claimRedirectedSlug(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], slug: string, articleId: string | null, takeOver: boolean) {
+  const owner = await slugRedirectOwner(tx, slug, { lock: true });
+  if (!owner) return;
+  if (owner.articleId !== articleId && !takeOver) {
+    throw new AppError<ArticleFieldName>("slug_redirects", slugRedirectsMessage(slug, owner.title), { field: "slug" });
+  }
+  await removeSlugRedirect(tx, slug);
+}
+
 async function checkCategory(db: Db, categoryId: string | null) {
   if (!categoryId) return;
   const [row] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, categoryId)).limit(1);
@@ -226,6 +247,12 @@ function translateWriteError(error: unknown): never {
   if (isUniqueViolation(error)) throw slugTaken();
   if (isForeignKeyViolation(error)) throw unknownCategory();
   throw error;
+}
+
+/** What a save asks beside the article's fields: "Show as updated" and "Take over this address". */
+export interface SaveOptions {
+  showAsUpdated?: boolean;
+  takeOverSlug?: boolean;
 }
 
 function columns(input: ArticleInput) {
@@ -287,18 +314,28 @@ const savedColumns = { id: articles.id, slug: articles.slug, status: articles.st
  * Creates an article from checked form input (published now unless `publication` says otherwise);
  * refuses a taken slug, an unknown category and foreign media.
  */
-export async function createArticle(db: Db, storage: Storage, input: ArticleInput, publication: Publication = PUBLISH_NOW): Promise<SavedArticle> {
+export async function createArticle(
+  db: Db,
+  storage: Storage,
+  input: ArticleInput,
+  publication: Publication = PUBLISH_NOW,
+  options: SaveOptions = {},
+): Promise<SavedArticle> {
   await checkSlugFree(db, input.slug);
   await checkCategory(db, input.categoryId);
   await checkMedia(storage, input);
   await checkStoryImages(storage, input.contentDoc);
   try {
-    const [row] = await db
-      .insert(articles)
-      .values({ ...columns(input), ...publicationColumns(publication) })
-      .returning(savedColumns);
-    return row!;
+    return await db.transaction(async (tx) => {
+      await claimRedirectedSlug(tx, input.slug, null, options.takeOverSlug ?? false);
+      const [row] = await tx
+        .insert(articles)
+        .values({ ...columns(input), ...publicationColumns(publication), ...(options.showAsUpdated ? { modifiedAt: sql`now()` } : {}) })
+        .returning(savedColumns);
+      return row!;
+    });
   } catch (error) {
+    if (isAppError(error)) throw error;
     translateWriteError(error);
   }
 }
@@ -313,6 +350,7 @@ export async function updateArticle(
   id: string,
   input: ArticleInput,
   publication?: Publication | ((previous: EditableArticle) => Publication),
+  options: SaveOptions = {},
 ): Promise<SavedArticle> {
   const previous = await getArticleForEdit(db, id);
   if (!previous) throw articleGone();
@@ -322,13 +360,30 @@ export async function updateArticle(
   await checkMedia(storage, input, previous);
   await checkStoryImages(storage, input.contentDoc, previous);
   try {
-    const [row] = await db
-      .update(articles)
-      .set({ ...columns(input), ...(next ? publicationColumns(next) : {}), updatedAt: new Date() })
-      .where(eq(articles.id, id))
-      .returning(savedColumns);
-    if (!row) throw articleGone();
-    return row;
+    return await db.transaction(async (tx) => {
+      await claimRedirectedSlug(tx, input.slug, id, options.takeOverSlug ?? false);
+      // The stored row, locked: the slug it had and whether it was public are read in this transaction.
+      const [stored] = await tx
+        .select({ slug: articles.slug, status: articles.status, publishedAt: articles.publishedAt })
+        .from(articles)
+        .where(eq(articles.id, id))
+        .for("update");
+      if (!stored) throw articleGone();
+      const [row] = await tx
+        .update(articles)
+        .set({
+          ...columns(input),
+          ...(next ? publicationColumns(next) : {}),
+          ...(options.showAsUpdated ? { modifiedAt: sql`now()` } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(articles.id, id))
+        .returning(savedColumns);
+      if (!row) throw articleGone();
+      // A published (or once published) article's old address keeps working: it redirects here.
+      if (stored.slug !== row.slug && wasPublished(stored)) await recordSlugRedirect(tx, stored.slug, id);
+      return row;
+    });
   } catch (error) {
     if (isAppError(error)) throw error;
     translateWriteError(error);
@@ -372,13 +427,18 @@ export async function saveArticleFromForm(
   values: Record<ArticleFieldName, string>,
   options: { id?: string; timeZone: string; now?: Date },
 ): Promise<SavedArticle> {
-  const { publishAt: publishAtText, intent, ...input } = parseForm(articleSaveSchema, values, { required: REQUIRED_ARTICLE_FIELDS });
+  const { publishAt: publishAtText, intent, showAsUpdated, takeOverSlug, ...input } = parseForm(articleSaveSchema, values, {
+    required: REQUIRED_ARTICLE_FIELDS,
+  });
   const publishAt = publishAtText === "" ? null : fromDateTimeLocal(publishAtText, options.timeZone);
   if (publishAtText !== "" && !publishAt) {
     throw new AppError<ArticleFieldName>("invalid_input", PUBLISH_AT_INVALID, { field: "publishAt" });
   }
   const decide = (previous: Publication | null) => decidePublication(intent, publishAt, previous, options.now);
-  return options.id ? updateArticle(db, storage, options.id, input, decide) : createArticle(db, storage, input, decide(null));
+  const saveOptions: SaveOptions = { showAsUpdated, takeOverSlug };
+  return options.id
+    ? updateArticle(db, storage, options.id, input, decide, saveOptions)
+    : createArticle(db, storage, input, decide(null), saveOptions);
 }
 
 /** The article form's fields out of a submitted form. */

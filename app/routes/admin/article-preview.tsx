@@ -6,6 +6,7 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { getArticleForPreview, presentArticle } from "~/domain/articles/articles.server";
+import { listArticleNotes } from "~/domain/articles/corrections.server";
 import { pageMeta } from "~/page-meta";
 import type { RootData } from "~/root";
 import type { Route } from "./+types/article-preview";
@@ -26,7 +27,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const article = await getArticleForPreview(context.db, params.id);
   if (!article) throw data("Article not found", { status: 404, headers: PREVIEW_HEADERS });
-  return data({ article: presentArticle(article) }, { headers: PREVIEW_HEADERS });
+  const corrections = await listArticleNotes(context.db, article.id);
+  return data({ article: { ...presentArticle(article), corrections } }, { headers: PREVIEW_HEADERS });
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, params }) => [
