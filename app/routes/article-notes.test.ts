@@ -12,10 +12,10 @@ import { refuse } from "~/lib/forms";
 import { createLocalStorage, type Storage } from "~/lib/storage.server";
 import { action as editAction } from "~/routes/admin/article-edit";
 import { loader as articlePageLoader } from "~/routes/site/article";
-import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { articleFormValues, getArticleForEdit, saveArticleFromForm } from "./article-admin.server";
-import { getArticleBySlug } from "./articles.server";
-import { addArticleNote, deleteArticleNote, listArticleNotes, listArticleNotesForAdmin } from "./corrections.server";
+import { createTestDatabase, type TestDatabase } from "../../tests/setup/test-database";
+import { articleFormValues, getArticleForEdit, saveArticleFromForm } from "~/domain/articles/article-admin.server";
+import { getArticleBySlug } from "~/domain/articles/articles.server";
+import { addArticleNote, deleteArticleNote, listArticleNotes, listArticleNotesForAdmin } from "~/domain/articles/corrections.server";
 
 const log = pino({ level: process.env.TEST_LOG ?? "silent" });
 const TZ = "America/New_York";
@@ -74,7 +74,7 @@ describe("correction and update notes", () => {
     expect((await notesOf(article.id))[0]).toMatchObject({ createdById: "editor-1" });
     // A correction is a substantial change: modified_at is the note's time.
     const modified = await modifiedAtOf(article.id);
-    expect(modified?.toISOString()).toBe(listed[0]!.createdAt.toISOString());
+    expect(modified?.toISOString()).toBe(new Date(listed[0]!.createdAt).toISOString());
     const shown = await getArticleBySlug(t.db, "noted");
     expect(shown?.modifiedAt?.getTime()).toBeGreaterThan(shown!.publishedAt.getTime());
   });

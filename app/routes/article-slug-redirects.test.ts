@@ -12,11 +12,11 @@ import { CHANGE_CHANNEL } from "~/lib/change-feed.server";
 import { refuse } from "~/lib/forms";
 import { createLocalStorage, type Storage } from "~/lib/storage.server";
 import { loader as articlePageLoader } from "~/routes/site/article";
-import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { articleFormValues, saveArticleFromForm, unpublishArticle } from "./article-admin.server";
-import { slugRedirectsMessage, TAKE_OVER_SLUG_LABEL } from "./articles.schema";
-import { getArticleBySlug } from "./articles.server";
-import { findSlugRedirect } from "./slug-redirects.server";
+import { createTestDatabase, type TestDatabase } from "../../tests/setup/test-database";
+import { articleFormValues, saveArticleFromForm, unpublishArticle } from "~/domain/articles/article-admin.server";
+import { slugRedirectsMessage, TAKE_OVER_SLUG_LABEL } from "~/domain/articles/articles.schema";
+import { getArticleBySlug } from "~/domain/articles/articles.server";
+import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
 
 const log = pino({ level: process.env.TEST_LOG ?? "silent" });
 const TZ = "America/New_York";
@@ -134,7 +134,7 @@ describe("a published article's slug change", () => {
   it("a deleted article takes its redirects with it", async () => {
     const article = await save({ title: "Gone", slug: "gone-a" });
     await save({ title: "Gone", slug: "gone-b" }, article.id);
-    const { deleteArticle } = await import("./article-admin.server");
+    const { deleteArticle } = await import("~/domain/articles/article-admin.server");
     await deleteArticle(t.db, article.id);
     expect((await redirectRows()).map((r) => r.oldSlug)).not.toContain("gone-a");
   });
