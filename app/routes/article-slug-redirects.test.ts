@@ -84,7 +84,7 @@ describe("a published article's slug change", () => {
       location: "/article/mayor-resigns-after-vote?utm_source=x&older-than=abc",
     });
     // Not cached for ever: the address may be taken back or the article unpublished later.
-    expect((await visit("mayor-resigns")).cacheControl).toBe("public, max-age=3600");
+    expect((await visit("mayor-resigns")).cacheControl).toBe("public, max-age=300, s-maxage=30");
     expect(await visit("mayor-resigns-after-vote")).toEqual({ status: 200, slug: "mayor-resigns-after-vote" });
   });
 

@@ -103,6 +103,10 @@ test.describe("links and corrections", () => {
     await page.getByRole("button", { name: "Add note" }).click();
     await expect(toastWith(page, "Note added")).toBeVisible();
     await expect(page.getByTestId("admin-article-notes")).toContainText("An earlier version gave the wrong reopening day.");
+    if (process.env.LINKS_SCREENSHOTS) {
+      await page.getByRole("heading", { name: "Corrections and updates" }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${process.env.LINKS_SCREENSHOTS}/admin-notes-1280.png` });
+    }
 
     const today = siteDate(new Date(), "long");
     await asReader(browser, async (reader) => {
@@ -136,10 +140,22 @@ test.describe("links and corrections", () => {
   test("“Show as updated” shows “Updated {date}” next to the published date", async ({ page, browser }) => {
     const run = Date.now().toString(36);
     const slug = `school-budget-${run}`;
-    const id = await createPublished(page, `School budget ${run}`, slug, "2026-01-15T09:00");
+    // Published now (a past "Publish at" would reorder the home page that reader.spec.ts checks by creation).
+    const id = await createPublished(page, `School budget ${run}`, slug);
+    const today = siteDate(new Date(), "long");
     await asReader(browser, async (reader) => {
       await reader.goto(`/article/${slug}`);
-      await expect(reader.getByText("January 15, 2026")).toBeVisible();
+      await expect(reader.getByRole("heading", { level: 1, name: `School budget ${run}` })).toBeVisible();
+      await expect(reader.getByTestId("article-updated")).toHaveCount(0);
+    });
+
+    // A save without the box ticked does not show the article as updated.
+    await page.goto(`/admin/articles/edit/${id}`, { waitUntil: "networkidle" });
+    await page.getByRole("button", { name: "Update Article" }).click();
+    await expect(toastWith(page, "Article updated successfully")).toBeVisible();
+    await asReader(browser, async (reader) => {
+      await reader.goto(`/article/${slug}`);
+      await expect(reader.getByRole("heading", { level: 1, name: `School budget ${run}` })).toBeVisible();
       await expect(reader.getByTestId("article-updated")).toHaveCount(0);
     });
 
@@ -150,7 +166,7 @@ test.describe("links and corrections", () => {
 
     await asReader(browser, async (reader) => {
       await reader.goto(`/article/${slug}`);
-      await expect(reader.getByTestId("article-updated")).toHaveText(`Updated ${siteDate(new Date(), "long")}`);
+      await expect(reader.getByTestId("article-updated")).toHaveText(`Updated ${today}`);
     });
   });
 });

@@ -361,7 +361,6 @@ export async function updateArticle(
   await checkStoryImages(storage, input.contentDoc, previous);
   try {
     return await db.transaction(async (tx) => {
-      await claimRedirectedSlug(tx, input.slug, id, options.takeOverSlug ?? false);
       // The stored row, locked: the slug it had and whether it was public are read in this transaction.
       const [stored] = await tx
         .select({ slug: articles.slug, status: articles.status, publishedAt: articles.publishedAt })
@@ -369,6 +368,7 @@ export async function updateArticle(
         .where(eq(articles.id, id))
         .for("update");
       if (!stored) throw articleGone();
+      if (stored.slug !== input.slug) await claimRedirectedSlug(tx, input.slug, id, options.takeOverSlug ?? false);
       const [row] = await tx
         .update(articles)
         .set({

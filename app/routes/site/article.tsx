@@ -18,10 +18,10 @@ import { describeArticle } from "~/lib/seo";
 import type { Route } from "./+types/article";
 
 /**
- * How long browsers and shared caches may keep an old address's 301: not for ever (a 301's default),
- * since the article may take the address back, or be unpublished, later (decision 0012).
+ * How long browsers (5 min) and shared caches (30 s, as pages) may keep an old address's 301: not for
+ * ever (a 301's default), since the article may take the address back, or be unpublished (decision 0012).
  */
-const REDIRECT_CACHE_CONTROL = "public, max-age=3600";
+const REDIRECT_CACHE_CONTROL = "public, max-age=300, s-maxage=30";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const article = await getArticleBySlug(context.db, params.slug);
