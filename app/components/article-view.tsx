@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
 import type { ArticleCard } from "~/domain/articles/articles.schema";
+import { ARTICLE_NOTE_KIND_LABELS, type ArticleNote } from "~/domain/articles/corrections.schema";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
 import { imageSrcSet } from "~/lib/image-variants";
 
@@ -14,7 +15,34 @@ export type ArticleViewData = Omit<ArticleCard, "createdAt" | "publishedAt"> & {
   /** A story from the editor, rendered to HTML on the server through its allow-list; null for a plain-text story. */
   body: { html: string } | null;
   readingMinutes: number;
+  /** When readers are told it was last updated ("Updated {date}" when later than the publication). */
+  modifiedAt: string | Date | null;
+  /** Dated correction and update notes, newest first. */
+  corrections?: ArticleNote[];
 };
+
+/** "Correction, November 23, 2026: text", newest first, under the byline. Text only: React escapes it. */
+function ArticleNotes({ notes, timeZone }: { notes: ArticleNote[]; timeZone: string }) {
+  if (notes.length === 0) return null;
+  return (
+    <aside aria-labelledby="article-notes-heading" className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-slate-800">
+      <h2 id="article-notes-heading" className="font-semibold text-slate-900">
+        Corrections and updates
+      </h2>
+      <ul className="mt-2 space-y-2" data-testid="article-notes">
+        {notes.map((note) => (
+          <li key={note.id} className="break-words">
+            <span className="font-medium">
+              {ARTICLE_NOTE_KIND_LABELS[note.kind]},{" "}
+              <time dateTime={new Date(note.createdAt).toISOString()}>{formatArticleDate(note.createdAt, timeZone)}</time>:
+            </span>{" "}
+            {note.text}
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}
 
 /** Content as text with its line breaks: blank lines separate paragraphs, single breaks stay. */
 function ArticleContent({ content }: { content: string }) {
@@ -42,6 +70,7 @@ function StoryBody({ html }: { html: string }) {
  */
 export function ArticleView({ article, views, shareUrl }: { article: ArticleViewData; views: number; shareUrl: string }) {
   const timeZone = useSiteTimeZone();
+  const updated = article.modifiedAt && new Date(article.modifiedAt) > new Date(article.publishedAt) ? new Date(article.modifiedAt) : null;
   return (
     <article>
       {article.featuredImage ? (
@@ -68,11 +97,17 @@ export function ArticleView({ article, views, shareUrl }: { article: ArticleView
             By <span className="font-medium text-slate-900">{article.authorName}</span>
           </span>
           <time dateTime={new Date(article.publishedAt).toISOString()}>{formatArticleDate(article.publishedAt, timeZone)}</time>
+          {updated ? (
+            <span data-testid="article-updated">
+              Updated <time dateTime={updated.toISOString()}>{formatArticleDate(updated, timeZone)}</time>
+            </span>
+          ) : null}
           <span data-testid="reading-time">{article.readingMinutes} min read</span>
           <span className="inline-flex items-center gap-1" data-testid="view-count">
             <Eye className="h-4 w-4" aria-hidden="true" /> {views} views
           </span>
         </div>
+        <ArticleNotes notes={article.corrections ?? []} timeZone={timeZone} />
         <ShareButtons url={`${shareUrl}`} title={article.title} />
       </header>
 

@@ -66,6 +66,12 @@ export const articles = pgTable(
     publishedAt: timestamp("published_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * When readers are told the article was last substantially changed ("Updated {date}", later
+     * schema.org dateModified): set by a save with "Show as updated" and by adding a correction or
+     * update note (decision 0012). Null: never shown as updated. Not `updated_at`, which every save moves.
+     */
+    modifiedAt: timestamp("modified_at", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("articles_slug_key").on(t.slug),
@@ -111,6 +117,44 @@ export const articleRevisions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("article_revisions_article_created_at_idx").on(t.articleId, t.createdAt.desc())],
+);
+
+/**
+ * Old addresses of articles whose slug changed while they were published (decision 0012):
+ * /article/{old_slug} answers 301 to the article's current slug while the article is publicly
+ * visible. Keyed by the article, not the next slug, so a chain of renames is always one hop.
+ */
+export const articleSlugRedirects = pgTable(
+  "article_slug_redirects",
+  {
+    oldSlug: text("old_slug").primaryKey(),
+    articleId: uuid("article_id")
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("article_slug_redirects_article_idx").on(t.articleId)],
+);
+
+/** What a dated note on a published article says it is. */
+export const articleCorrectionKind = pgEnum("article_correction_kind", ["correction", "update"]);
+
+/** Dated corrections and updates shown under a published article's byline (decision 0012). */
+export const articleCorrections = pgTable(
+  "article_corrections",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    articleId: uuid("article_id")
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    kind: articleCorrectionKind("kind").notNull(),
+    text: text("text").notNull(),
+    createdAt: createdAt(),
+    /** The administrator who added it (kept as written if the account goes away). */
+    createdById: text("created_by_id").references(() => user.id, { onDelete: "set null" }),
+    createdByName: text("created_by_name").notNull(),
+  },
+  (t) => [index("article_corrections_article_created_at_idx").on(t.articleId, t.createdAt.desc())],
 );
 
 export const comments = pgTable(
@@ -320,5 +364,6 @@ export const commentsRelations = relations(comments, ({ one }) => ({
 export type Article = typeof articles.$inferSelect;
 export type Category = typeof categories.$inferSelect;
 export type Comment = typeof comments.$inferSelect;
+export type ArticleCorrection = typeof articleCorrections.$inferSelect;
 export type WebsiteSettings = typeof websiteSettings.$inferSelect;
 export type MediaRow = typeof media.$inferSelect;

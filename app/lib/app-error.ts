@@ -21,6 +21,8 @@ export type AppErrorCode =
   | "forbidden"
   /** A slug another article or category already has. */
   | "slug_taken"
+  /** A slug that is still the old address of another article (it redirects there): taken only when asked to. */
+  | "slug_redirects"
   /** An account with that e-mail address exists already. */
   | "already_exists"
   /** A file is still used (by an article, a comment, the settings) and cannot be deleted. */
@@ -47,6 +49,7 @@ const DEFAULT_STATUS: Record<AppErrorCode, number> = {
   method_not_allowed: 405,
   forbidden: 403,
   slug_taken: 400,
+  slug_redirects: 409,
   already_exists: 400,
   in_use: 409,
   invalid_media: 400,

@@ -1,11 +1,13 @@
 import { ArrowLeft, Eye, Loader2 } from "lucide-react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import {
   REQUIRED_ARTICLE_FIELDS,
+  TAKE_OVER_SLUG_LABEL,
+  wasPublished,
   type ArticleFieldName,
   type ArticleFormFailure,
   type ArticleStatusName,
@@ -40,6 +42,8 @@ export interface ArticleFormValues {
   id?: string;
   status?: ArticleStatusName;
   publishedAt?: string | null;
+  /** When readers are told it was last updated (null: never). */
+  modifiedAt?: string | null;
 }
 
 /** A saved article's status as the back office says it ("Scheduled for …" in the site's time zone). */
@@ -84,12 +88,16 @@ export function ArticleForm({
   article,
   categories,
   failure,
+  after,
 }: {
   mode: "create" | "edit";
   article: ArticleFormValues | null;
   categories: { id: string; name: string }[];
   failure: ArticleFormActionData;
+  /** Shown below the form (the edit page's correction and update notes). */
+  after?: ReactNode;
 }) {
+  const saved = article;
   // After a refused save the submitted values are shown again (what the server received).
   if (failure?.values) {
     const v = failure.values;
@@ -97,6 +105,7 @@ export function ArticleForm({
       id: article?.id,
       status: article?.status,
       publishedAt: article?.publishedAt,
+      modifiedAt: article?.modifiedAt,
       publishAt: v.publishAt ?? "",
       title: v.title ?? "",
       slug: v.slug ?? "",
@@ -123,6 +132,12 @@ export function ArticleForm({
   if (restored) article = { ...article, ...restored.fields };
   const [title, setTitle] = useState(article?.title ?? "");
   const [slug, setSlug] = useState(article?.slug ?? "");
+  // The slug follows the title for a new article and a draft that was never public; a published
+  // (or once published) article keeps its address unless the editor edits the slug (decision 0012).
+  const savedWasPublic = saved?.status ? wasPublished({ status: saved.status, publishedAt: saved.publishedAt ?? null }) : false;
+  const slugFollowsTitle = mode === "create" || (saved?.status === "draft" && !savedWasPublic);
+  const movesAddress = savedWasPublic && saved?.slug !== undefined && slug !== "" && slug !== saved.slug;
+  const offerTakeOver = failure?.code === "slug_redirects" || Boolean(failure?.values?.takeOverSlug);
   const [uploads, setUploads] = useState(0);
   const errors = failure?.fieldErrors ?? {};
 
@@ -250,7 +265,7 @@ export function ArticleForm({
             aria-describedby={describedBy("title")}
             onChange={(e) => {
               setTitle(e.target.value);
-              setSlug(slugify(e.target.value));
+              if (slugFollowsTitle) setSlug(slugify(e.target.value));
             }}
           />
           <FieldError id="title-error" message={errors.title} />
@@ -269,11 +284,27 @@ export function ArticleForm({
           />
           {errors.slug ? (
             <FieldError id="slug-error" message={errors.slug} />
+          ) : movesAddress ? (
+            <p id="slug-hint" className="text-xs text-amber-800" data-testid="slug-redirect-hint">
+              The old address /article/{saved?.slug} will redirect to the new one, /article/{slug}.
+            </p>
           ) : (
             <p id="slug-hint" className="text-xs text-slate-600">
               The article's address: /article/{slug || "…"}
             </p>
           )}
+          {offerTakeOver ? (
+            <label className="flex items-center gap-2 text-sm text-slate-800">
+              <input
+                type="checkbox"
+                name="takeOverSlug"
+                value="on"
+                defaultChecked={Boolean(failure?.values?.takeOverSlug)}
+                className="size-4 rounded border-slate-300"
+              />
+              {TAKE_OVER_SLUG_LABEL}
+            </label>
+          ) : null}
         </div>
 
         <div className="grid gap-6 sm:grid-cols-2">
@@ -381,6 +412,25 @@ export function ArticleForm({
           )}
         </div>
 
+        {mode === "edit" ? (
+          <div className="space-y-1">
+            <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+              <input
+                type="checkbox"
+                name="showAsUpdated"
+                value="on"
+                defaultChecked={Boolean(failure?.values?.showAsUpdated)}
+                aria-describedby="showAsUpdated-hint"
+                className="size-4 rounded border-slate-300"
+              />
+              Show as updated
+            </label>
+            <p id="showAsUpdated-hint" className="text-xs text-slate-600">
+              Readers see “Updated” with today's date next to the publication date (for a substantial change).
+            </p>
+          </div>
+        ) : null}
+
         <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-6">
           {/* The first submit button is the form's default (Enter in a field): publish, as the spec's buttons always did. */}
           <Button type="submit" name="intent" value="publish" disabled={submitting || uploads > 0}>
@@ -412,6 +462,7 @@ export function ArticleForm({
           </Button>
         </div>
       </Form>
+      {after}
     </main>
   );
 }

@@ -18,6 +18,8 @@ export const ADMIN_NOTICES = {
   // "{date}" is the `at` parameter (an ISO time), shown in the site's time zone.
   "article-scheduled": { kind: "success", title: "Article scheduled", description: "Article scheduled for {date}" },
   "article-unpublished": { kind: "success", title: "Article unpublished", description: "The article is a draft again and no longer public." },
+  "note-added": { kind: "success", title: "Note added", description: "It shows under the byline on the article page." },
+  "note-deleted": { kind: "success", title: "Note deleted", description: "It no longer shows on the article page." },
 } as const satisfies Record<string, Notice>;
 
 export type AdminNoticeKey = keyof typeof ADMIN_NOTICES;

@@ -15,11 +15,14 @@ import {
   articleFormSchema,
   PUBLISH_AT_INVALID,
   REQUIRED_ARTICLE_FIELDS,
+  slugRedirectsMessage,
+  wasPublished,
   type ArticleFieldName,
   type ArticleInput,
   type ArticleIntent,
 } from "./articles.schema";
 import { recordAutosave, recordRevision, revisionSourceColumns, SYSTEM_ACTOR, type Actor, type RevisionSource } from "./article-revisions.server";
+import { recordSlugRedirect, removeSlugRedirect, slugRedirectOwner } from "./slug-redirects.server";
 import { storyPlainText } from "./story-document";
 import { storyDocumentField, type StoryBlock, type StoryDocument } from "./story-document.schema";
 import { isOwnImageSrc } from "./story-urls";
@@ -107,6 +110,8 @@ export interface EditableArticle {
   videoUrl: string | null;
   status: ArticleStatus;
   publishedAt: Date | null;
+  /** When readers are told it was last updated ("Show as updated", a note), or null. */
+  modifiedAt: Date | null;
 }
 
 /** The stored fields of one article for the edit form, or null (an id that is not a UUID names nothing). */
@@ -126,6 +131,7 @@ export async function getArticleForEdit(db: Pick<Db, "select">, id: string): Pro
       videoUrl: articles.videoUrl,
       status: articles.status,
       publishedAt: articles.publishedAt,
+      modifiedAt: articles.modifiedAt,
     })
     .from(articles)
     .where(eq(articles.id, id))
@@ -211,6 +217,21 @@ async function checkSlugFree(db: Db, slug: string, exceptId?: string) {
   if (taken) throw slugTaken();
 }
 
+/**
+ * Inside the save's transaction: the slug may be an old address that redirects to an article
+ * (decision 0012). The article's own old address is taken back (its redirect goes); another
+ * article's is refused unless `takeOver` (then its redirect goes). The row is locked, so a
+ * concurrent save of the same slug waits for this one.
+ */
+async function claimRedirectedSlug(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], slug: string, articleId: string | null, takeOver: boolean) {
+  const owner = await slugRedirectOwner(tx, slug, { lock: true });
+  if (!owner) return;
+  if (owner.articleId !== articleId && !takeOver) {
+    throw new AppError<ArticleFieldName>("slug_redirects", slugRedirectsMessage(slug, owner.title), { field: "slug" });
+  }
+  await removeSlugRedirect(tx, slug);
+}
+
 async function checkCategory(db: Db, categoryId: string | null) {
   if (!categoryId) return;
   const [row] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, categoryId)).limit(1);
@@ -231,6 +252,14 @@ function translateWriteError(error: unknown): never {
   }
   if (isForeignKeyViolation(error)) throw unknownCategory();
   throw error;
+}
+
+/** What a save asks beside the article's fields: "Show as updated" and "Take over this address". */
+export interface SaveOptions {
+  showAsUpdated?: boolean;
+  takeOverSlug?: boolean;
+  /** Who saves (the revision names them); the system when no one signed in does (the seed, scripts). */
+  actor?: Actor;
 }
 
 function columns(input: ArticleInput) {
@@ -299,7 +328,7 @@ export async function createArticle(
   storage: Storage,
   input: ArticleInput,
   publication: Publication = PUBLISH_NOW,
-  actor: Actor = SYSTEM_ACTOR,
+  options: SaveOptions = {},
 ): Promise<SavedArticle> {
   await checkSlugFree(db, input.slug);
   await checkCategory(db, input.categoryId);
@@ -307,14 +336,16 @@ export async function createArticle(
   await checkStoryImages(storage, input.contentDoc);
   try {
     return await db.transaction(async (tx) => {
+      await claimRedirectedSlug(tx, input.slug, null, options.takeOverSlug ?? false);
       const [row] = await tx
         .insert(articles)
-        .values({ ...columns(input), ...publicationColumns(publication) })
+        .values({ ...columns(input), ...publicationColumns(publication), ...(options.showAsUpdated ? { modifiedAt: sql`now()` } : {}) })
         .returning(revisionSourceColumns);
-      await recordRevision(tx, row!, actor);
+      await recordRevision(tx, row!, options.actor ?? SYSTEM_ACTOR);
       return savedOf(row!);
     });
   } catch (error) {
+    if (isAppError(error)) throw error;
     translateWriteError(error);
   }
 }
@@ -330,16 +361,17 @@ export async function updateArticle(
   id: string,
   input: ArticleInput,
   publication?: Publication | ((previous: EditableArticle) => Publication),
-  actor: Actor = SYSTEM_ACTOR,
+  options: SaveOptions = {},
 ): Promise<SavedArticle> {
-  return writeUpdate(db, storage, id, input, publication, (tx, row) => recordRevision(tx, row, actor));
+  return writeUpdate(db, storage, id, input, publication, options, (tx, row) => recordRevision(tx, row, options.actor ?? SYSTEM_ACTOR));
 }
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * The checks and the write of an update, with `record` (the revision) in the article's transaction;
- * `onlyIf` narrows which stored article may be written (an autosave: drafts only).
+ * `onlyIf` narrows which stored article may be written (an autosave: drafts only). A published (or
+ * once published) article's old address is kept as a redirect to the new one (decision 0012).
  */
 async function writeUpdate(
   db: Db,
@@ -347,6 +379,7 @@ async function writeUpdate(
   id: string,
   input: ArticleInput,
   publication: Publication | ((previous: EditableArticle) => Publication) | undefined,
+  options: SaveOptions,
   record: (tx: Tx, row: RevisionSource) => Promise<unknown>,
   onlyIf?: { check: (previous: EditableArticle) => void; status: ArticleStatus },
 ): Promise<SavedArticle> {
@@ -360,18 +393,33 @@ async function writeUpdate(
   await checkStoryImages(storage, input.contentDoc, previous);
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(articles)
-        .set({ ...columns(input), ...(next ? publicationColumns(next) : {}), updatedAt: new Date() })
-        .where(onlyIf ? and(eq(articles.id, id), eq(articles.status, onlyIf.status)) : eq(articles.id, id))
-        .returning(revisionSourceColumns);
-      if (!row) {
-        // Changed since it was read: gone, or (an autosave) no longer a draft.
+      // The stored row, locked: the slug it had and whether it was public are read in this transaction.
+      const [stored] = await tx
+        .select({ slug: articles.slug, status: articles.status, publishedAt: articles.publishedAt })
+        .from(articles)
+        .where(eq(articles.id, id))
+        .for("update");
+      if (!stored) throw articleGone();
+      // Changed since it was read (an autosave): no longer a draft.
+      if (onlyIf && stored.status !== onlyIf.status) {
         const now = await getArticleForEdit(tx, id);
         if (!now) throw articleGone();
-        onlyIf?.check(now);
-        throw articleGone();
+        onlyIf.check(now);
       }
+      if (stored.slug !== input.slug) await claimRedirectedSlug(tx, input.slug, id, options.takeOverSlug ?? false);
+      const [row] = await tx
+        .update(articles)
+        .set({
+          ...columns(input),
+          ...(next ? publicationColumns(next) : {}),
+          ...(options.showAsUpdated ? { modifiedAt: sql`now()` } : {}),
+          updatedAt: new Date(),
+        })
+        .where(onlyIf ? and(eq(articles.id, id), eq(articles.status, onlyIf.status)) : eq(articles.id, id))
+        .returning(revisionSourceColumns);
+      if (!row) throw articleGone();
+      // A published (or once published) article's old address keeps working: it redirects here.
+      if (stored.slug !== row.slug && wasPublished(stored)) await recordSlugRedirect(tx, stored.slug, id);
       await record(tx, row);
       return savedOf(row);
     });
@@ -423,21 +471,24 @@ export async function saveArticleFromForm(
   values: Record<ArticleFieldName, string>,
   options: { id?: string; timeZone: string; now?: Date; actor?: Actor },
 ): Promise<SavedArticle> {
-  const { publishAt, intent, input } = readArticleForm(values, options.timeZone);
+  const { publishAt, intent, input, showAsUpdated, takeOverSlug } = readArticleForm(values, options.timeZone);
   const decide = (previous: Publication | null) => decidePublication(intent, publishAt, previous, options.now);
+  const saveOptions: SaveOptions = { showAsUpdated, takeOverSlug, actor: options.actor };
   return options.id
-    ? updateArticle(db, storage, options.id, input, decide, options.actor)
-    : createArticle(db, storage, input, decide(null), options.actor);
+    ? updateArticle(db, storage, options.id, input, decide, saveOptions)
+    : createArticle(db, storage, input, decide(null), saveOptions);
 }
 
 /** The submitted form parsed by the save schema, with "Publish at" read in `timeZone` (an AppError when it breaks a rule). */
 function readArticleForm(values: Record<ArticleFieldName, string>, timeZone: string) {
-  const { publishAt: publishAtText, intent, ...input } = parseForm(articleSaveSchema, values, { required: REQUIRED_ARTICLE_FIELDS });
+  const { publishAt: publishAtText, intent, showAsUpdated, takeOverSlug, ...input } = parseForm(articleSaveSchema, values, {
+    required: REQUIRED_ARTICLE_FIELDS,
+  });
   const publishAt = publishAtText === "" ? null : fromDateTimeLocal(publishAtText, timeZone);
   if (publishAtText !== "" && !publishAt) {
     throw new AppError<ArticleFieldName>("invalid_input", PUBLISH_AT_INVALID, { field: "publishAt" });
   }
-  return { publishAt, intent, input };
+  return { publishAt, intent, input, showAsUpdated, takeOverSlug };
 }
 
 export const AUTOSAVE_DRAFTS_ONLY = "Autosave keeps drafts only: this article is published or scheduled. Use Update Article to save it.";
@@ -446,7 +497,7 @@ export const AUTOSAVE_DRAFTS_ONLY = "Autosave keeps drafts only: this article is
  * Autosave of a draft from the edit form: the same checks as a save (refused input saves nothing),
  * always as a draft (its "Publish at" kept as the planned time), never publishing; an article that is
  * not a draft (any more) is refused (409). Its revision is coalesced (recordAutosave): one per editing
- * session, not one per keystroke.
+ * session, not one per keystroke. (Never "Show as updated" nor taking over another article's address.)
  */
 export async function autosaveArticleFromForm(
   db: Db,
@@ -454,7 +505,7 @@ export async function autosaveArticleFromForm(
   values: Record<ArticleFieldName, string>,
   options: { id: string; timeZone: string; actor: Actor },
 ): Promise<SavedArticle> {
-  const { publishAt, input } = readArticleForm({ ...values, intent: "draft" }, options.timeZone);
+  const { publishAt, input } = readArticleForm({ ...values, intent: "draft", showAsUpdated: "", takeOverSlug: "" }, options.timeZone);
   const onlyDrafts = {
     status: "draft" as const,
     check: (previous: EditableArticle) => {
@@ -467,6 +518,7 @@ export async function autosaveArticleFromForm(
     options.id,
     input,
     { status: "draft", publishedAt: publishAt },
+    {},
     (tx, row) => recordAutosave(tx, row, options.actor),
     onlyDrafts,
   );

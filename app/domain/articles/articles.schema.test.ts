@@ -25,6 +25,8 @@ const values = (over: Partial<Record<ArticleFieldName, string>> = {}): Record<Ar
   videoUrl: "",
   publishAt: "",
   intent: "",
+  showAsUpdated: "",
+  takeOverSlug: "",
   ...over,
 });
 

@@ -7,6 +7,16 @@ import type { StoryDocument } from "./story-document.schema";
 
 export const ARTICLE_SLUG_TAKEN = "This slug is already used by another article.";
 
+/** The label of the article form's checkbox that lets a save take a slug that still redirects to another article. */
+export const TAKE_OVER_SLUG_LABEL = "Take over this address";
+
+/** The refusal of a slug that is an old address of another article (decision 0012). */
+export const slugRedirectsMessage = (slug: string, title: string) =>
+  `The address /article/${slug} still redirects to “${title}”. Choose another slug, or tick “${TAKE_OVER_SLUG_LABEL}”.`;
+
+/** A ticked checkbox of the form (any value sent); an unticked one sends nothing. */
+const checkbox = z.string().transform((v) => v !== "");
+
 /** An optional text field: blank (after trimming) becomes null. */
 const optionalText = (max: number, label: string) =>
   z
@@ -66,6 +76,10 @@ export const articleFormSchema = articleInputSchema.extend({
   intent: z
     .enum(["", ...ARTICLE_INTENTS], { error: "Unknown action: use Create/Update Article or Save Draft." })
     .transform((v): ArticleIntent => (v === "" ? "publish" : v)),
+  /** "Show as updated": the save sets the article's modified_at (readers see "Updated {date}"). */
+  showAsUpdated: checkbox,
+  /** "Take over this address": the slug may be taken from another article's old address (its redirect is removed). */
+  takeOverSlug: checkbox,
 });
 
 export type ArticleFormInput = z.infer<typeof articleFormSchema>;
@@ -84,6 +98,8 @@ export const ARTICLE_FIELDS: ArticleFieldName[] = [
   "videoUrl",
   "publishAt",
   "intent",
+  "showAsUpdated",
+  "takeOverSlug",
 ];
 
 /** The required fields: when any is blank the spec's "Missing fields" notice is shown. */
@@ -101,6 +117,17 @@ export const ARTICLE_STATUS_LABELS: Record<ArticleStatusName, string> = {
   scheduled: "Scheduled",
   published: "Published",
 };
+
+/**
+ * Whether an article's address may have been public: it is published, or it is a draft whose
+ * publication time has passed (Unpublish keeps that time). Its slug changes then leave a redirect
+ * from the old address, and the form no longer derives the slug from the title (decision 0012).
+ * A scheduled article has never been public (its time is ahead).
+ */
+export function wasPublished(article: { status: ArticleStatusName; publishedAt: Date | string | null }, now = new Date()): boolean {
+  if (article.status === "published") return true;
+  return article.status === "draft" && article.publishedAt !== null && new Date(article.publishedAt).getTime() <= now.getTime();
+}
 
 export const isArticleStatus = (v: unknown): v is ArticleStatusName => typeof v === "string" && Object.hasOwn(ARTICLE_STATUS_LABELS, v);
 

@@ -66,6 +66,8 @@ export async function listCategoryArticles(db: Db, categoryId: string, page: num
 
 export interface ArticleDetail extends ArticleCard {
   content: string;
+  /** When readers are told it was last updated ("Show as updated", a note): later, schema.org dateModified. */
+  modifiedAt: Date | null;
   /** The story editor's document (checked when saved), or null for a plain-text story. */
   contentDoc: unknown;
 }
@@ -74,14 +76,14 @@ export interface ArticleDetail extends ArticleCard {
 export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDetail | null> {
   if (!isSlug(slug)) return null;
   const [row] = await db
-    .select({ ...cardColumns, content: articles.content, contentDoc: articles.contentDoc })
+    .select({ ...cardColumns, content: articles.content, contentDoc: articles.contentDoc, modifiedAt: articles.modifiedAt })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(and(eq(articles.slug, slug), publiclyVisible()))
     .limit(1);
   if (!row) return null;
-  const { content, contentDoc, ...card } = row;
-  return { ...toCard(card), content, contentDoc };
+  const { content, contentDoc, modifiedAt, ...card } = row;
+  return { ...toCard(card), content, contentDoc, modifiedAt };
 }
 
 /**
@@ -91,14 +93,14 @@ export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDet
 export async function getArticleForPreview(db: Db, id: string): Promise<(ArticleDetail & { status: Article["status"] }) | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({ ...cardColumns, content: articles.content, contentDoc: articles.contentDoc, status: articles.status })
+    .select({ ...cardColumns, content: articles.content, contentDoc: articles.contentDoc, modifiedAt: articles.modifiedAt, status: articles.status })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(eq(articles.id, id))
     .limit(1);
   if (!row) return null;
-  const { content, contentDoc, status, ...card } = row;
-  return { ...toCard(card), content, contentDoc, status };
+  const { content, contentDoc, modifiedAt, status, ...card } = row;
+  return { ...toCard(card), content, contentDoc, modifiedAt, status };
 }
 
 /** A public article's stored view count, by slug (null when there is no such public article). */

@@ -184,6 +184,8 @@ describe("the article form with a document", () => {
     videoUrl: "",
     publishAt: "",
     intent: "",
+    showAsUpdated: "",
+    takeOverSlug: "",
     ...over,
   });
   const parse = (v: Record<ArticleFieldName, string>) => parseForm(articleSaveSchema, v, { required: REQUIRED_ARTICLE_FIELDS });

@@ -4,7 +4,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import sharp from "sharp";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/pg-errors";
-import { articles, categories, comments, media, websiteSettings } from "~/db/schema";
+import { articles, articleSlugRedirects, categories, comments, media, websiteSettings } from "~/db/schema";
 import { slugify } from "~/lib/slugs";
 import { AppError } from "~/lib/app-error";
 import type { Bucket, Storage } from "~/lib/storage.server";
@@ -137,6 +137,16 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
     new AppError("slug_taken", `An article with the slug “${slug}” already exists. Choose a different title.`, { status: 409 });
   const [existing] = await db.select({ id: articles.id }).from(articles).where(eq(articles.slug, slug)).limit(1);
   if (existing) throw slugTaken();
+  // An old address of another article still redirects there (decision 0012): this dialog cannot take it over.
+  const [redirected] = await db
+    .select({ title: articles.title })
+    .from(articleSlugRedirects)
+    .innerJoin(articles, eq(articles.id, articleSlugRedirects.articleId))
+    .where(eq(articleSlugRedirects.oldSlug, slug))
+    .limit(1);
+  if (redirected) {
+    throw new AppError("slug_redirects", `The address /article/${slug} still redirects to “${redirected.title}”. Choose a different title.`);
+  }
   const url = storage.publicUrl(input.bucket, input.name);
   try {
     // The article and its first revision (decision 0011) in one transaction.

@@ -1,5 +1,6 @@
 import { redirect, type ShouldRevalidateFunction } from "react-router";
-import { ArticleForm } from "~/components/admin/article-form";
+import { ArticleForm, type ArticleFormActionData } from "~/components/admin/article-form";
+import { ArticleNotesPanel } from "~/components/admin/article-notes-panel";
 import { pathAfterArticleSave, withNotice } from "~/components/admin/use-notice-toast";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import {
@@ -10,26 +11,34 @@ import {
   unpublishArticle,
 } from "~/domain/articles/article-admin.server";
 import { actorOf } from "~/domain/articles/article-revisions.server";
+import { ADD_NOTE_INTENT, ARTICLE_NOTE_FIELDS, DELETE_NOTE_INTENT } from "~/domain/articles/corrections.schema";
+import { addArticleNote, deleteArticleNote, listArticleNotesForAdmin } from "~/domain/articles/corrections.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { toDateTimeLocal } from "~/lib/dates";
-import { refuse } from "~/lib/forms";
+import { formValues, refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/article-edit";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  const [article, categories] = await Promise.all([getArticleForEdit(context.db, params.id), listCategories(context.db)]);
+  const [article, categories, notes] = await Promise.all([
+    getArticleForEdit(context.db, params.id),
+    listCategories(context.db),
+    listArticleNotesForAdmin(context.db, params.id),
+  ]);
   // Spec: a failed load shows "Error" / "Failed to load article" and returns to the list.
   if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
-  const { publishedAt, ...fields } = article;
+  const { publishedAt, modifiedAt, ...fields } = article;
   return {
     // "Publish at" shows the (planned) publication time on the site's wall clock.
     article: {
       ...fields,
       publishedAt: publishedAt?.toISOString() ?? null,
+      modifiedAt: modifiedAt?.toISOString() ?? null,
       publishAt: publishedAt ? toDateTimeLocal(publishedAt, context.env.TIME_ZONE) : "",
     },
     categories: categories.map(({ id, name }) => ({ id, name })),
+    notes,
     // New at each load: the form starts again from what was just saved (Save Draft and Unpublish stay on this page).
     loadId: crypto.randomUUID(),
   };
@@ -38,6 +47,27 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const actor = actorOf(await requireAdmin(request, context));
   const formData = await request.formData();
+  // Correction and update notes: their own requests (the notes panel), never saved with the article's fields.
+  if (formData.get("intent") === ADD_NOTE_INTENT) {
+    const values = formValues(formData, ARTICLE_NOTE_FIELDS);
+    try {
+      const note = await addArticleNote(context.db, actor, params.id, values);
+      context.log.info({ articleId: params.id, noteId: note.id, kind: note.kind }, "article note added");
+      return redirect(withNotice(`/admin/articles/edit/${params.id}`, "note-added"));
+    } catch (error) {
+      return refuse(error, { ...values, intent: ADD_NOTE_INTENT });
+    }
+  }
+  if (formData.get("intent") === DELETE_NOTE_INTENT) {
+    const noteId = formValues(formData, ["noteId"]).noteId;
+    try {
+      await deleteArticleNote(context.db, params.id, noteId);
+      context.log.info({ articleId: params.id, noteId }, "article note deleted");
+      return redirect(withNotice(`/admin/articles/edit/${params.id}`, "note-deleted"));
+    } catch (error) {
+      return refuse(error, { noteId, intent: DELETE_NOTE_INTENT });
+    }
+  }
   // "Unpublish" (its own request, after a confirm): back to draft, the fields as stored.
   if (formData.get("intent") === "unpublish") {
     try {
@@ -75,16 +105,24 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultSh
 export const meta: Route.MetaFunction = ({ matches, params }) =>
   pageMeta(matches, { title: "Edit Article", path: `/admin/articles/edit/${params.id}` });
 
+/** Whether an answer of the action concerns the notes panel rather than the article form. */
+const isNoteAnswer = (answer: object | undefined) => {
+  const intent = answer && "values" in answer ? (answer.values as { intent?: string } | undefined)?.intent : undefined;
+  return intent === ADD_NOTE_INTENT || intent === DELETE_NOTE_INTENT;
+};
+
 export default function EditArticle({ loaderData, actionData }: Route.ComponentProps) {
+  const { article } = loaderData;
   // Keyed by load: moving to another article's form, or back to this one after a save, starts from
   // the stored values (with nothing unsaved). A refused save reloads nothing and keeps the form.
   return (
     <ArticleForm
       key={loaderData.loadId}
       mode="edit"
-      article={loaderData.article}
+      article={article}
       categories={loaderData.categories}
-      failure={actionData && !actionData.ok ? actionData : undefined}
+      failure={isNoteAnswer(actionData) || (actionData && actionData.ok) ? undefined : (actionData as ArticleFormActionData)}
+      after={<ArticleNotesPanel key={loaderData.loadId} articleStatus={article.status} notes={loaderData.notes} />}
     />
   );
 }

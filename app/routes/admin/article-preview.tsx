@@ -4,6 +4,7 @@ import { RouteError } from "~/components/not-found";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { getArticleForPreview, presentArticle } from "~/domain/articles/articles.server";
 import { PREVIEW_HEADERS, previewMeta } from "~/page-meta";
+import { listArticleNotes } from "~/domain/articles/corrections.server";
 import type { Route } from "./+types/article-preview";
 
 export function headers() {
@@ -19,7 +20,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const article = await getArticleForPreview(context.db, params.id);
   if (!article) throw data("Article not found", { status: 404, headers: PREVIEW_HEADERS });
-  return data({ article: presentArticle(article) }, { headers: PREVIEW_HEADERS });
+  const corrections = await listArticleNotes(context.db, article.id);
+  return data({ article: { ...presentArticle(article), corrections } }, { headers: PREVIEW_HEADERS });
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, params }) =>

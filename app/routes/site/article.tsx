@@ -1,10 +1,12 @@
 import { useEffect, useState } from "react";
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
 import { ArticleView } from "~/components/article-view";
 import { CommentsSection } from "~/components/comments/comment-thread";
 import { RouteError } from "~/components/not-found";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
+import { listArticleNotes } from "~/domain/articles/corrections.server";
+import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
 import { COMMENT_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
 import { countArticleComments, listArticleComments, postComment } from "~/domain/comments/comments.server";
 import { AppError } from "~/lib/app-error";
@@ -15,20 +17,35 @@ import { VIEW_EVENT } from "~/lib/page-view-event";
 import { describeArticle } from "~/lib/seo";
 import type { Route } from "./+types/article";
 
+/**
+ * How long browsers (5 min) and shared caches (30 s, as pages) may keep an old address's 301: not for
+ * ever (a 301's default), since the article may take the address back, or be unpublished (decision 0012).
+ */
+const REDIRECT_CACHE_CONTROL = "public, max-age=300, s-maxage=30";
+
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const article = await getArticleBySlug(context.db, params.slug);
   if (!article) {
+    // An old address of a public article (its slug changed): one hop to where it lives now, query kept.
+    const current = await findSlugRedirect(context.db, params.slug);
+    if (current) {
+      const url = new URL(request.url);
+      url.searchParams.delete("_routes");
+      throw redirect(`/article/${current}${url.search}`, { status: 301, headers: { "Cache-Control": REDIRECT_CACHE_CONTROL } });
+    }
     context.log.warn({ path: new URL(request.url).pathname }, "404: unknown article");
     throw data("Article not found", { status: 404 });
   }
   // ?older-than=<comment id> shows the page of top-level comments after that one ("Show older comments").
   const olderThan = new URL(request.url).searchParams.get("older-than") ?? undefined;
-  const [page, commentCount] = await Promise.all([
+  const [page, commentCount, corrections] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan }),
     countArticleComments(context.db, article.id),
+    listArticleNotes(context.db, article.id),
   ]);
   return {
-    article: presentArticle(article),
+    // modifiedAt and corrections (newest first) are what a later schema.org dateModified / correction will read.
+    article: { ...presentArticle(article), corrections },
     comments: page.threads,
     olderThreads: page.olderThreads,
     commentCount,

@@ -1,0 +1,79 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { articleCorrections, articles } from "~/db/schema";
+import { AppError } from "~/lib/app-error";
+import { parseForm } from "~/lib/forms";
+import { isUuid } from "~/lib/ids";
+import { articleNoteSchema, type AdminArticleNote, type ArticleNote, type ArticleNoteFieldName } from "./corrections.schema";
+import type { Actor } from "./article-revisions.server";
+
+const newestFirst = [desc(articleCorrections.createdAt), desc(articleCorrections.id)] as const;
+
+/** An article's correction and update notes as readers see them, newest first. */
+export async function listArticleNotes(db: Db, articleId: string): Promise<ArticleNote[]> {
+  return db
+    .select({ id: articleCorrections.id, kind: articleCorrections.kind, text: articleCorrections.text, createdAt: articleCorrections.createdAt })
+    .from(articleCorrections)
+    .where(eq(articleCorrections.articleId, articleId))
+    .orderBy(...newestFirst);
+}
+
+/** The same notes for the back office, with who added each. */
+export async function listArticleNotesForAdmin(db: Db, articleId: string): Promise<AdminArticleNote[]> {
+  if (!isUuid(articleId)) return [];
+  return db
+    .select({
+      id: articleCorrections.id,
+      kind: articleCorrections.kind,
+      text: articleCorrections.text,
+      createdAt: articleCorrections.createdAt,
+      createdByName: articleCorrections.createdByName,
+    })
+    .from(articleCorrections)
+    .where(eq(articleCorrections.articleId, articleId))
+    .orderBy(...newestFirst);
+}
+
+const articleGone = () => new AppError("not_found", "This article no longer exists.");
+
+/**
+ * Adds a dated "Correction" or "Update" note to a published article (decision 0012). A note is a
+ * substantial change: in the same transaction the article's modified_at becomes now, so readers
+ * see "Updated {date}". Refused: an unknown article (404), one that is not published, a blank or
+ * too long text, an unknown kind (400); nothing is written then.
+ */
+export async function addArticleNote(
+  db: Db,
+  actor: Actor,
+  articleId: string,
+  values: Record<ArticleNoteFieldName, string>,
+): Promise<ArticleNote> {
+  const input = parseForm(articleNoteSchema, values, { required: ["text"], missingMessage: "Write the note's text." });
+  if (!isUuid(articleId)) throw articleGone();
+  return db.transaction(async (tx) => {
+    const [article] = await tx.select({ status: articles.status }).from(articles).where(eq(articles.id, articleId)).for("update");
+    if (!article) throw articleGone();
+    if (article.status !== "published") {
+      throw new AppError("invalid_input", "Corrections and updates can only be added to a published article.");
+    }
+    const [note] = await tx
+      .insert(articleCorrections)
+      .values({ articleId, kind: input.kind, text: input.text, createdById: actor.id, createdByName: actor.name })
+      .returning({ id: articleCorrections.id, kind: articleCorrections.kind, text: articleCorrections.text, createdAt: articleCorrections.createdAt });
+    // now() is the transaction's start, the same instant as the note's created_at.
+    await tx.update(articles).set({ modifiedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(articles.id, articleId));
+    return note!;
+  });
+}
+
+/** Deletes one note of an article; an unknown note (or one of another article) is "not_found". */
+export async function deleteArticleNote(db: Db, articleId: string, noteId: string): Promise<void> {
+  if (!isUuid(articleId) || !isUuid(noteId)) throw noteGone();
+  const deleted = await db
+    .delete(articleCorrections)
+    .where(and(eq(articleCorrections.id, noteId), eq(articleCorrections.articleId, articleId)))
+    .returning({ id: articleCorrections.id });
+  if (deleted.length === 0) throw noteGone();
+}
+
+const noteGone = () => new AppError("not_found", "This note no longer exists.");
