@@ -5,6 +5,10 @@ import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import {
+  FEATURED_IMAGE_ALT_HINT,
+  FEATURED_IMAGE_ALT_REQUIRED,
+  FEATURED_IMAGE_TEXT_MAX,
+  isFeaturedImageAltMissing,
   REQUIRED_ARTICLE_FIELDS,
   type ArticleFieldName,
   type ArticleFormFailure,
@@ -28,6 +32,10 @@ export interface ArticleFormValues {
   /** The story editor's document (null: a plain-text story, opened as paragraphs). */
   contentDoc?: unknown;
   featuredImage: string | null;
+  /** The featured image's alt text (null for an article saved before it existed), caption and credit. */
+  featuredImageAlt: string | null;
+  featuredImageCaption: string | null;
+  featuredImageCredit: string | null;
   videoUrl: string | null;
   /** "Publish at" as a datetime-local value on the site's wall clock ("" for none). */
   publishAt: string;
@@ -82,6 +90,9 @@ export function ArticleForm({
       excerpt: v.excerpt ?? null,
       categoryId: v.categoryId || null,
       featuredImage: v.featuredImage || null,
+      featuredImageAlt: v.featuredImageAlt ?? null,
+      featuredImageCaption: v.featuredImageCaption ?? null,
+      featuredImageCredit: v.featuredImageCredit ?? null,
       videoUrl: v.videoUrl || null,
     };
   }
@@ -98,7 +109,12 @@ export function ArticleForm({
   const [title, setTitle] = useState(article?.title ?? "");
   const [slug, setSlug] = useState(article?.slug ?? "");
   const [uploads, setUploads] = useState(0);
-  const errors = failure?.fieldErrors ?? {};
+  const [featuredImage, setFeaturedImage] = useState(article?.featuredImage ?? "");
+  // The browser's own check of the alt text rule (the server's answer replaces it).
+  const [altError, setAltError] = useState<string | undefined>(undefined);
+  useEffect(() => setAltError(undefined), [failure]);
+  const errors: Partial<Record<ArticleFieldName, string>> = { ...failure?.fieldErrors };
+  if (altError) errors.featuredImageAlt = altError;
 
   // Each answer of the action is announced once as the spec's notice.
   useEffect(() => {
@@ -117,6 +133,12 @@ export function ArticleForm({
     } else if (uploads > 0) {
       event.preventDefault();
       toast.error("Upload in progress", "Please wait until the upload has finished.");
+    } else if (isFeaturedImageAltMissing(String(form.get("featuredImage") ?? ""), String(form.get("featuredImageAlt") ?? ""))) {
+      // The server refuses it the same way (400 on the alt field); saying so here saves the round trip.
+      event.preventDefault();
+      setAltError(FEATURED_IMAGE_ALT_REQUIRED);
+      document.getElementById("featuredImageAlt")?.focus();
+      toast.error("Error", FEATURED_IMAGE_ALT_REQUIRED);
     }
   }
 
@@ -256,7 +278,58 @@ export function ArticleForm({
             defaultUrl={article?.featuredImage ?? null}
             error={errors.featuredImage}
             onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
-          />
+            onUrlChange={(url) => {
+              setFeaturedImage(url);
+              if (!url) setAltError(undefined);
+            }}
+          >
+            {featuredImage ? (
+              <div className="space-y-4 pt-2">
+                <div className="space-y-2">
+                  <Label htmlFor="featuredImageAlt">Alt text *</Label>
+                  <Input
+                    id="featuredImageAlt"
+                    name="featuredImageAlt"
+                    defaultValue={article?.featuredImageAlt ?? ""}
+                    maxLength={FEATURED_IMAGE_TEXT_MAX.alt}
+                    aria-required="true"
+                    aria-invalid={invalid("featuredImageAlt")}
+                    aria-describedby={errors.featuredImageAlt ? "featuredImageAlt-error featuredImageAlt-hint" : "featuredImageAlt-hint"}
+                  />
+                  <p id="featuredImageAlt-hint" className="text-xs text-slate-600">
+                    {FEATURED_IMAGE_ALT_HINT}
+                  </p>
+                  <FieldError id="featuredImageAlt-error" message={errors.featuredImageAlt} />
+                </div>
+                <div className="space-y-2">
+                  <Label htmlFor="featuredImageCaption">Caption</Label>
+                  <Textarea
+                    id="featuredImageCaption"
+                    name="featuredImageCaption"
+                    rows={2}
+                    defaultValue={article?.featuredImageCaption ?? ""}
+                    maxLength={FEATURED_IMAGE_TEXT_MAX.caption}
+                    aria-invalid={invalid("featuredImageCaption")}
+                    aria-describedby={describedBy("featuredImageCaption")}
+                  />
+                  <FieldError id="featuredImageCaption-error" message={errors.featuredImageCaption} />
+                </div>
+                <div className="space-y-2">
+                  <Label htmlFor="featuredImageCredit">Credit</Label>
+                  <Input
+                    id="featuredImageCredit"
+                    name="featuredImageCredit"
+                    defaultValue={article?.featuredImageCredit ?? ""}
+                    maxLength={FEATURED_IMAGE_TEXT_MAX.credit}
+                    placeholder="e.g. Jane Doe / Agency"
+                    aria-invalid={invalid("featuredImageCredit")}
+                    aria-describedby={describedBy("featuredImageCredit")}
+                  />
+                  <FieldError id="featuredImageCredit-error" message={errors.featuredImageCredit} />
+                </div>
+              </div>
+            ) : null}
+          </ArticleUploadField>
           <ArticleUploadField
             kind="video"
             name="videoUrl"

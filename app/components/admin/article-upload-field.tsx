@@ -1,5 +1,5 @@
 import { ImageIcon, Loader2, Upload, Video, X } from "lucide-react";
-import { useId, useState } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { useAdminUpload } from "./use-admin-upload";
@@ -25,7 +25,8 @@ const TEXT: Record<Kind, { legend: string; upload: string; remove: string; succe
 
 /**
  * The article form's featured image or video: a preview, a remove button and an upload button.
- * The chosen URL travels in a hidden input named `name`; the server checks it is ours.
+ * The chosen URL travels in a hidden input named `name`; the server checks it is ours. `onUrlChange`
+ * hears each new choice; `children` (the image's alt text, caption and credit) follow the button.
  */
 export function ArticleUploadField({
   kind,
@@ -33,14 +34,22 @@ export function ArticleUploadField({
   defaultUrl,
   error,
   onUploadingChange,
+  onUrlChange,
+  children,
 }: {
   kind: Kind;
   name: string;
   defaultUrl: string | null;
   error?: string;
   onUploadingChange: (uploading: boolean) => void;
+  onUrlChange?: (url: string) => void;
+  children?: ReactNode;
 }) {
-  const [url, setUrl] = useState(defaultUrl ?? "");
+  const [url, setUrlState] = useState(defaultUrl ?? "");
+  const setUrl = (next: string) => {
+    setUrlState(next);
+    onUrlChange?.(next);
+  };
   const text = TEXT[kind];
   const { input: inputRef, inputProps, uploading } = useAdminUpload(
     kind,
@@ -98,6 +107,7 @@ export function ArticleUploadField({
           {error}
         </p>
       ) : null}
+      {children}
     </fieldset>
   );
 }

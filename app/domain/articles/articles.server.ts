@@ -4,7 +4,7 @@ import type { Db } from "~/db/client.server";
 import { articles, categories, type Article } from "~/db/schema";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
-import type { ArticleCard } from "./articles.schema";
+import type { ArticleCard, FeaturedImageText } from "./articles.schema";
 import { readingMinutes, wordCount } from "./story-document";
 import { renderStoryHtml } from "./story-html";
 
@@ -64,24 +64,31 @@ export async function listCategoryArticles(db: Db, categoryId: string, page: num
   return { articles: rows.map(toCard), total };
 }
 
-export interface ArticleDetail extends ArticleCard {
+export interface ArticleDetail extends ArticleCard, FeaturedImageText {
   content: string;
   /** The story editor's document (checked when saved), or null for a plain-text story. */
   contentDoc: unknown;
 }
 
+/** What an article page shows with its featured image. */
+const featuredImageTextColumns = {
+  featuredImageAlt: articles.featuredImageAlt,
+  featuredImageCaption: articles.featuredImageCaption,
+  featuredImageCredit: articles.featuredImageCredit,
+};
+
 /** A public article by slug; a draft, a scheduled article or an unknown slug is null (404). */
 export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDetail | null> {
   if (!isSlug(slug)) return null;
   const [row] = await db
-    .select({ ...cardColumns, content: articles.content, contentDoc: articles.contentDoc })
+    .select({ ...cardColumns, ...featuredImageTextColumns, content: articles.content, contentDoc: articles.contentDoc })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(and(eq(articles.slug, slug), publiclyVisible()))
     .limit(1);
   if (!row) return null;
-  const { content, contentDoc, ...card } = row;
-  return { ...toCard(card), content, contentDoc };
+  const { content, contentDoc, featuredImageAlt, featuredImageCaption, featuredImageCredit, ...card } = row;
+  return { ...toCard(card), featuredImageAlt, featuredImageCaption, featuredImageCredit, content, contentDoc };
 }
 
 /**
@@ -91,14 +98,14 @@ export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDet
 export async function getArticleForPreview(db: Db, id: string): Promise<(ArticleDetail & { status: Article["status"] }) | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({ ...cardColumns, content: articles.content, contentDoc: articles.contentDoc, status: articles.status })
+    .select({ ...cardColumns, ...featuredImageTextColumns, content: articles.content, contentDoc: articles.contentDoc, status: articles.status })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(eq(articles.id, id))
     .limit(1);
   if (!row) return null;
-  const { content, contentDoc, status, ...card } = row;
-  return { ...toCard(card), content, contentDoc, status };
+  const { content, contentDoc, status, featuredImageAlt, featuredImageCaption, featuredImageCredit, ...card } = row;
+  return { ...toCard(card), featuredImageAlt, featuredImageCaption, featuredImageCredit, content, contentDoc, status };
 }
 
 /** A public article's stored view count, by slug (null when there is no such public article). */
