@@ -53,6 +53,9 @@ test.describe("admin content screens", () => {
     await expect(toastWith(page, "Featured image uploaded successfully")).toBeVisible();
     await expect(page.getByRole("img", { name: "Featured image preview" })).toHaveAttribute("src", /^\/media\/images\/\d+-[a-z0-9]+\.png$/);
     const imageUrl = (await page.getByRole("img", { name: "Featured image preview" }).getAttribute("src"))!;
+    // With an image, its alt text is required (the form says why); caption and credit are optional.
+    await expect(page.getByLabel("Alt text *")).toHaveAccessibleDescription(/Describes the image for readers who cannot see it/);
+    await page.getByLabel("Alt text *").fill("Paper lanterns along the harbour wall");
     await page.getByLabel("Upload Video").setInputFiles({ name: "quay.mp4", mimeType: "video/mp4", buffer: MP4 });
     await expect(toastWith(page, "Video uploaded successfully")).toBeVisible();
     const videoPreview = page.getByRole("group", { name: "Video" }).locator("video");
@@ -88,6 +91,7 @@ test.describe("admin content screens", () => {
     await page.goto(`/article/${slug}`);
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
     await expect(page.locator(`main img[src="${imageUrl}"]`)).toBeVisible();
+    await expect(page.locator(`main img[src="${imageUrl}"]`)).toHaveAttribute("alt", "Paper lanterns along the harbour wall");
     const video = page.locator(`main video[src="${videoUrl}"]`);
     await expect(video).toBeVisible();
     await expect(video).toHaveAttribute("controls", "");
@@ -112,6 +116,7 @@ test.describe("admin content screens", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Edit Article" })).toBeVisible();
     await expect(page.getByLabel("Content *")).toContainText("The festival opened on Friday");
     await expect(page.getByRole("img", { name: "Featured image preview" })).toHaveAttribute("src", imageUrl);
+    await expect(page.getByLabel("Alt text *")).toHaveValue("Paper lanterns along the harbour wall");
     await expect(page.getByRole("group", { name: "Video" }).locator("video")).toHaveAttribute("src", videoUrl);
     const newTitle = `${title} (updated)`;
     await page.getByLabel("Title *").fill(newTitle);
