@@ -4,7 +4,6 @@ import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
 import type { ArticleCard, FeaturedImageText } from "~/domain/articles/articles.schema";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
-import { imageSrcSet } from "~/lib/image-variants";
 
 /** An article as its page shows it (as data reaches the browser: dates may be strings). */
 export type ArticleViewData = Omit<ArticleCard, "createdAt" | "publishedAt"> &
@@ -12,6 +11,8 @@ export type ArticleViewData = Omit<ArticleCard, "createdAt" | "publishedAt"> &
   createdAt: string | Date;
   publishedAt: string | Date;
   content: string;
+  /** The featured image with its alt text, caption and credit as HTML rendered on the server; null without an image. */
+  featuredFigureHtml: string | null;
   /** A story from the editor, rendered to HTML on the server through its allow-list; null for a plain-text story. */
   body: { html: string } | null;
   readingMinutes: number;
@@ -37,39 +38,6 @@ function StoryBody({ html }: { html: string }) {
 }
 
 /**
- * The featured image with its alt text (alt="" for an article saved before alt text existed: it stays
- * shown until edited), and, when it has a caption or credit, as a figure with them beneath.
- */
-function FeaturedImage({ article }: { article: ArticleViewData & { featuredImage: string } }) {
-  const caption = article.featuredImageCaption?.trim();
-  const credit = article.featuredImageCredit?.trim();
-  const figure = Boolean(caption || credit);
-  const img = (
-    <img
-      src={article.featuredImage}
-      srcSet={imageSrcSet(article.featuredImage, [640, 960, 1280, 1600])}
-      sizes="(min-width: 896px) 864px, 100vw"
-      alt={article.featuredImageAlt ?? ""}
-      width={1200}
-      height={675}
-      fetchPriority="high"
-      className={`${figure ? "" : "mb-8 "}aspect-video w-full rounded-xl object-cover`}
-    />
-  );
-  if (!figure) return img;
-  return (
-    <figure className="mb-8" data-testid="featured-figure">
-      {img}
-      <figcaption className="mt-2 text-sm leading-6 text-slate-600">
-        {caption ? <span>{caption}</span> : null}
-        {caption && credit ? <span aria-hidden="true"> — </span> : null}
-        {credit ? <span className="text-xs uppercase tracking-wide text-slate-500">Photo: {credit}</span> : null}
-      </figcaption>
-    </figure>
-  );
-}
-
-/**
  * The article itself as readers see it on /article/{slug}: image, category, title, byline, the
  * publication date, views, share buttons, video, excerpt and content. The back office's preview
  * shows the same component.
@@ -78,7 +46,10 @@ export function ArticleView({ article, views, shareUrl }: { article: ArticleView
   const timeZone = useSiteTimeZone();
   return (
     <article>
-      {article.featuredImage ? <FeaturedImage article={{ ...article, featuredImage: article.featuredImage }} /> : null}
+      {article.featuredFigureHtml ? (
+        // The image, its alt text, caption and credit: rendered on the server (featured-image-html.ts).
+        <figure className="featured-figure" dangerouslySetInnerHTML={{ __html: article.featuredFigureHtml }} />
+      ) : null}
       <header className="space-y-4">
         {article.category ? (
           <Link to={`/category/${article.category.slug}`}>

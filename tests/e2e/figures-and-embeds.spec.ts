@@ -99,7 +99,7 @@ test.describe("featured image texts and click-to-load embeds", () => {
     // The reader's page: the figure with its alt text and caption, the embeds as placeholders.
     const requests = recordRequests(page);
     await page.goto(`/article/${slug}`, { waitUntil: "networkidle" });
-    const figure = page.getByTestId("featured-figure");
+    const figure = page.locator("figure.featured-figure");
     await expect(figure.getByRole("img", { name: ALT })).toHaveAttribute("src", imageUrl);
     await expect(figure.locator("figcaption")).toHaveText(`${CAPTION} — Photo: ${CREDIT}`);
     const youtube = page.locator('.story-embed[data-provider="youtube"]');
@@ -151,7 +151,7 @@ test.describe("featured image texts and click-to-load embeds", () => {
       await expect(page.locator(".story-body")).toContainText("The night ferry is back on the harbour route.");
       await expect(page.locator(".story-body")).toContainText("Tickets are on sale at the quay.");
       await expect(page.getByRole("img", { name: ALT })).toBeVisible();
-      await expect(page.getByTestId("featured-figure").locator("figcaption")).toHaveText(`${CAPTION} — Photo: ${CREDIT}`);
+      await expect(page.locator("figure.featured-figure").locator("figcaption")).toHaveText(`${CAPTION} — Photo: ${CREDIT}`);
       await expect(page.getByRole("link", { name: /Watch on YouTube/ })).toHaveAttribute("href", VIDEO);
       await expect(page.getByRole("link", { name: /Open the post on X/ })).toHaveAttribute("href", POST);
       // The placeholder needs no script either: it is our HTML in the frame, its play link a plain link.

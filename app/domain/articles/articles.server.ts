@@ -6,6 +6,7 @@ import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard, FeaturedImageText } from "./articles.schema";
 import { readingMinutes, wordCount } from "./story-document";
+import { renderFeaturedImageHtml } from "./featured-image-html";
 import { renderStoryHtml } from "./story-html";
 
 /** Readers' order: newest publication first. */
@@ -128,10 +129,12 @@ export async function listArticlesForSitemap(db: Db, limit = 50_000) {
 /**
  * An article as its page shows it, on the article page and in the back office's preview alike: a
  * story written in the editor rendered here, on the server, through the renderer's allow-list (a
- * plain-text story, with no document, is shown as text by the page), and its reading time.
+ * plain-text story, with no document, is shown as text by the page), the featured image with its
+ * alt text, caption and credit rendered here too, and its reading time.
  */
 export function presentArticle<A extends ArticleDetail>(article: A) {
   const { contentDoc, ...shown } = article;
   const body = contentDoc ? { html: renderStoryHtml(contentDoc) } : null;
-  return { ...shown, body, readingMinutes: readingMinutes(wordCount(article.content)) };
+  const featuredFigureHtml = renderFeaturedImageHtml(article);
+  return { ...shown, featuredFigureHtml, body, readingMinutes: readingMinutes(wordCount(article.content)) };
 }
