@@ -10,7 +10,7 @@ import type { Logger } from "../app/lib/logger.server";
 import type { Bucket, Storage } from "../app/lib/storage.server";
 import { generateFileName } from "../app/lib/uploads.server";
 import { DEMO_ARTICLES, type DemoArticle, type DemoComment } from "./demo/articles";
-import { createRng, hashString, writeCoverJpeg } from "./demo/cover-art";
+import { coverAlt, createRng, hashString, writeCoverJpeg } from "./demo/cover-art";
 import { ROOT } from "./root";
 
 const DEMO_VIDEO = path.join(ROOT, "server", "demo", "demo-video.mp4");
@@ -176,6 +176,7 @@ export async function seedDemoContent(options: { db: Db; storage: Storage; log: 
               excerpt: p.demo.excerpt,
               content: p.demo.paragraphs.join("\n\n"),
               featuredImage: image ? storage.publicUrl("images", image.name) : null,
+              featuredImageAlt: image ? coverAlt(p.demo.category) : null,
               videoUrl: video ? storage.publicUrl("videos", video.name) : null,
               // Omitted author: the column's default byline.
               ...(p.demo.author ? { authorName: p.demo.author } : {}),

@@ -16,7 +16,8 @@ import { errorHandler } from "./middleware/error-handler";
 import { healthCheck } from "./middleware/health";
 import { personalAnswers } from "./middleware/personal-answers";
 import { sameOriginStateChanges } from "./middleware/same-origin";
-import { securityHeaders } from "./middleware/security-headers";
+import { cachedFlag, securityHeaders } from "./middleware/security-headers";
+import { getSettings } from "../app/domain/settings/settings.server";
 import { answerExpectContinue, createAppHandler, openEventStreams } from "./request-handler";
 import { startServices } from "./services";
 
@@ -42,7 +43,15 @@ lifecycle.start(async () => {
   // Only proxies the operator names may set the client address (it keys the sign-in limits).
   app.set("trust proxy", env.TRUST_PROXY);
 
-  app.use(securityHeaders({ closing: () => lifecycle.shuttingDown }));
+  // Whether ads are on (AD_CLIENT_ID, or the settings' ad client id) decides which frames pages may hold.
+  const adsEnabled = env.AD_CLIENT_ID
+    ? () => true
+    : cachedFlag(async () => Boolean((await getSettings(services.db)).adClientId), {
+        initial: false,
+        ttlMs: 30_000,
+        onError: (err) => log.warn({ err }, "could not read whether ads are configured"),
+      });
+  app.use(securityHeaders({ closing: () => lifecycle.shuttingDown, adsEnabled }));
   app.use(clientAddress());
   app.use(personalAnswers());
   app.use(sameOriginStateChanges({ publicOrigin, log }));

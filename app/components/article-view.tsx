@@ -2,16 +2,18 @@ import { Eye } from "lucide-react";
 import { Link } from "react-router";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
-import type { ArticleCard } from "~/domain/articles/articles.schema";
+import type { ArticleCard, FeaturedImageText } from "~/domain/articles/articles.schema";
 import { ARTICLE_NOTE_KIND_LABELS, type ArticleNote } from "~/domain/articles/corrections.schema";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
-import { imageSrcSet } from "~/lib/image-variants";
 
 /** An article as its page shows it (as data reaches the browser: dates may be strings). */
-export type ArticleViewData = Omit<ArticleCard, "createdAt" | "publishedAt"> & {
+export type ArticleViewData = Omit<ArticleCard, "createdAt" | "publishedAt"> &
+  FeaturedImageText & {
   createdAt: string | Date;
   publishedAt: string | Date;
   content: string;
+  /** The featured image with its alt text, caption and credit as HTML rendered on the server; null without an image. */
+  featuredFigureHtml: string | null;
   /** A story from the editor, rendered to HTML on the server through its allow-list; null for a plain-text story. */
   body: { html: string } | null;
   readingMinutes: number;
@@ -73,17 +75,9 @@ export function ArticleView({ article, views, shareUrl }: { article: ArticleView
   const updated = article.modifiedAt && new Date(article.modifiedAt) > new Date(article.publishedAt) ? new Date(article.modifiedAt) : null;
   return (
     <article>
-      {article.featuredImage ? (
-        <img
-          src={article.featuredImage}
-          srcSet={imageSrcSet(article.featuredImage, [640, 960, 1280, 1600])}
-          sizes="(min-width: 896px) 864px, 100vw"
-          alt=""
-          width={1200}
-          height={675}
-          fetchPriority="high"
-          className="mb-8 aspect-video w-full rounded-xl object-cover"
-        />
+      {article.featuredFigureHtml ? (
+        // The image, its alt text, caption and credit: rendered on the server (featured-image-html.ts).
+        <figure className="featured-figure" dangerouslySetInnerHTML={{ __html: article.featuredFigureHtml }} />
       ) : null}
       <header className="space-y-4">
         {article.category ? (

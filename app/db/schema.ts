@@ -54,6 +54,13 @@ export const articles = pgTable(
     /** The story editor's document (TipTap JSON); null for a plain-text story written before the editor. */
     contentDoc: jsonb("content_doc"),
     featuredImage: text("featured_image"),
+    /**
+     * The featured image's alt text (required with an image on every save; null for articles saved
+     * before it existed, which render alt="" until edited), its optional caption and credit.
+     */
+    featuredImageAlt: text("featured_image_alt"),
+    featuredImageCaption: text("featured_image_caption"),
+    featuredImageCredit: text("featured_image_credit"),
     videoUrl: text("video_url"),
     authorName: text("author_name").notNull().default(DEFAULT_AUTHOR_NAME),
     categoryId: uuid("category_id").references(() => categories.id, { onDelete: "set null" }),
@@ -107,6 +114,9 @@ export const articleRevisions = pgTable(
     categoryId: uuid("category_id"),
     authorName: text("author_name").notNull(),
     featuredImage: text("featured_image"),
+    featuredImageAlt: text("featured_image_alt"),
+    featuredImageCaption: text("featured_image_caption"),
+    featuredImageCredit: text("featured_image_credit"),
     videoUrl: text("video_url"),
     status: articleStatus("status").notNull(),
     publishedAt: timestamp("published_at", { withTimezone: true }),

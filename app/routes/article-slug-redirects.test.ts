@@ -185,7 +185,7 @@ describe("a slug that still redirects to another article", () => {
     await fs.writeFile(path.join(mediaRoot, "files", "doc.pdf"), "%PDF");
     const { media } = await import("~/db/schema");
     await t.db.insert(media).values({ bucket: "files", name: "doc.pdf", originalName: "doc.pdf", contentType: "application/pdf", size: 4 });
-    const attempt = publishMediaArticle(t.db, storage, { bucket: "files", name: "doc.pdf", title: "Flood", categoryId: null, excerpt: null, content: "x" });
+    const attempt = publishMediaArticle(t.db, storage, { bucket: "files", name: "doc.pdf", title: "Flood", categoryId: null, excerpt: null, content: "x", featuredImageAlt: null });
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     await expect(attempt).rejects.toMatchObject({ code: "slug_redirects", message: expect.stringContaining("/article/flood still redirects to “Flood”") });
   });

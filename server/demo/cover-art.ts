@@ -338,6 +338,22 @@ function schoolsMotif(rng: Rng, p: Palette) {
   return out;
 }
 
+/**
+ * What each category's cover shows, as its alt text: the pictures are abstract drawings (see the
+ * motifs above), so the alt text says so instead of pretending to be a photograph of the story.
+ */
+export const COVER_ALT: Record<string, string> = {
+  news: "Abstract illustration in blue: newspaper-like column blocks, a red diagonal band and a yellow sun-like circle.",
+  entertainment: "Abstract illustration in purple: stage spotlights fanning down onto a glowing floor.",
+  sport: "Abstract illustration in green: curved running-track lanes and a ball in motion.",
+  worldnews: "Abstract illustration in teal: a globe with meridians, parallels and orbit lines.",
+  technology: "Abstract illustration in dark blue: a circuit chip with traces ending in glowing nodes.",
+  schools: "Abstract illustration in orange: a stack of books, a ruler and scattered shapes.",
+};
+
+/** The alt text of a category's cover picture. */
+export const coverAlt = (category: string) => COVER_ALT[category] ?? COVER_ALT.news!;
+
 /** The SVG source of one cover picture. */
 export function coverSvg(category: string, seed: string): string {
   const rng = createRng(hashString(`${category}:${seed}`));

@@ -19,6 +19,9 @@ test.describe("admin content screens", () => {
   });
 
   test("create a category, create an article with an image and a video, see them on the site, edit it, delete it", async ({ page }) => {
+    // A long journey (two uploads, the image's alt text, five pages, edit and delete): on a loaded
+    // machine it ran past 30 s near its end (the shared two cores had a load average of 9–12).
+    test.slow();
     const run = Date.now().toString(36);
     const categoryName = `E2E Desk ${run}`;
     const categorySlug = `e2e-desk-${run}`;
@@ -53,6 +56,9 @@ test.describe("admin content screens", () => {
     await expect(toastWith(page, "Featured image uploaded successfully")).toBeVisible();
     await expect(page.getByRole("img", { name: "Featured image preview" })).toHaveAttribute("src", /^\/media\/images\/\d+-[a-z0-9]+\.png$/);
     const imageUrl = (await page.getByRole("img", { name: "Featured image preview" }).getAttribute("src"))!;
+    // With an image, its alt text is required (the form says why); caption and credit are optional.
+    await expect(page.getByLabel("Alt text *")).toHaveAccessibleDescription(/Describes the image for readers who cannot see it/);
+    await page.getByLabel("Alt text *").fill("Paper lanterns along the harbour wall");
     await page.getByLabel("Upload Video").setInputFiles({ name: "quay.mp4", mimeType: "video/mp4", buffer: MP4 });
     await expect(toastWith(page, "Video uploaded successfully")).toBeVisible();
     const videoPreview = page.getByRole("group", { name: "Video" }).locator("video");
@@ -88,6 +94,7 @@ test.describe("admin content screens", () => {
     await page.goto(`/article/${slug}`);
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
     await expect(page.locator(`main img[src="${imageUrl}"]`)).toBeVisible();
+    await expect(page.locator(`main img[src="${imageUrl}"]`)).toHaveAttribute("alt", "Paper lanterns along the harbour wall");
     const video = page.locator(`main video[src="${videoUrl}"]`);
     await expect(video).toBeVisible();
     await expect(video).toHaveAttribute("controls", "");
@@ -120,6 +127,7 @@ test.describe("admin content screens", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Edit Article" })).toBeVisible();
     await expect(page.getByLabel("Content *")).toContainText("The festival opened on Friday");
     await expect(page.getByRole("img", { name: "Featured image preview" })).toHaveAttribute("src", imageUrl);
+    await expect(page.getByLabel("Alt text *")).toHaveValue("Paper lanterns along the harbour wall");
     await expect(page.getByRole("group", { name: "Video" }).locator("video")).toHaveAttribute("src", videoUrl);
     const newTitle = `${title} (updated)`;
     await page.getByLabel("Title *").fill(newTitle);

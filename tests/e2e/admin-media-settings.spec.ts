@@ -78,7 +78,7 @@ test.describe("media library", () => {
     await expect(toastWith(page, "File deleted successfully")).toBeVisible();
     await expect(card(page, fileName)).toHaveCount(0);
 
-    // Publish an article from the image: the button waits for title and content.
+    // Publish an article from the image: the button waits for title, content and (an image) alt text.
     const title = `Lanterns on the quay ${run}`;
     await page.getByRole("tab", { name: "Images" }).click();
     await card(page, imageName).getByRole("button", { name: "Publish", exact: true }).click();
@@ -90,6 +90,9 @@ test.describe("media library", () => {
     await dialog.getByLabel("Category").selectOption({ label: "News" });
     await dialog.getByLabel("Excerpt").fill("Lanterns lit the harbour.");
     await dialog.getByLabel("Content *").fill("The harbour festival opened with lanterns.");
+    await expect(publish).toBeDisabled();
+    await expect(dialog.getByLabel("Alt text *")).toHaveAccessibleDescription(/Describes the image for readers who cannot see it/);
+    await dialog.getByLabel("Alt text *").fill("Lanterns reflected in the harbour at night");
     await expect(publish).toBeEnabled();
     await publish.click();
     await expect(toastWith(page, "Article published successfully")).toBeVisible();
@@ -100,6 +103,7 @@ test.describe("media library", () => {
     await expect(dialog.getByLabel("Title *")).toHaveValue("");
     await dialog.getByLabel("Title *").fill(title);
     await dialog.getByLabel("Content *").fill("Again.");
+    await dialog.getByLabel("Alt text *").fill("Lanterns again");
     await dialog.getByRole("button", { name: "Publish Article" }).click();
     await expect(toastWith(page, "Failed to publish").filter({ hasText: "already exists" })).toBeVisible();
     await page.keyboard.press("Escape");
@@ -118,6 +122,7 @@ test.describe("media library", () => {
     await page.goto(`/article/${slug}`);
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
     await expect(page.locator(`img[src^="${imageUrl}"], img[srcset*="${imageUrl}"]`).first()).toBeVisible();
+    await expect(page.getByRole("img", { name: "Lanterns reflected in the harbour at night" })).toBeVisible();
   });
 });
 

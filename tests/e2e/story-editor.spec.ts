@@ -126,10 +126,11 @@ test.describe("the story editor", () => {
     const figure = body.locator("figure.story-image");
     await expect(figure.getByRole("img", { name: "The ferry at the quay after dark" })).toHaveAttribute("src", imageUrl);
     await expect(figure.locator("figcaption")).toHaveText("The first crossing on Friday Ana Photo");
-    // The embed is a plain link to the video: no iframe, nothing loaded from YouTube.
-    const embed = body.getByRole("link", { name: /YouTube video/ });
+    // The embed is a click-to-load frame of our own HTML (no src) with a plain link to the video: nothing loaded from YouTube.
+    const embed = body.getByRole("link", { name: /Watch on YouTube/ });
     await expect(embed).toHaveAttribute("href", "https://www.youtube.com/watch?v=dQw4w9WgXcQ");
-    await expect(reader.locator("iframe")).toHaveCount(0);
+    await expect(reader.locator("iframe")).toHaveCount(1);
+    await expect(reader.locator("iframe[src]")).toHaveCount(0);
     // What the writer typed as markup is text.
     await expect(body).toContainText("<script>window.__ran = true</script>");
     await expect(body.locator("script")).toHaveCount(0);

@@ -5,6 +5,10 @@ import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import {
+  FEATURED_IMAGE_ALT_HINT,
+  FEATURED_IMAGE_ALT_REQUIRED,
+  FEATURED_IMAGE_TEXT_MAX,
+  isFeaturedImageAltMissing,
   REQUIRED_ARTICLE_FIELDS,
   TAKE_OVER_SLUG_LABEL,
   wasPublished,
@@ -35,6 +39,10 @@ export interface ArticleFormValues {
   /** The story editor's document (null: a plain-text story, opened as paragraphs). */
   contentDoc?: unknown;
   featuredImage: string | null;
+  /** The featured image's alt text (null for an article saved before it existed), caption and credit. */
+  featuredImageAlt: string | null;
+  featuredImageCaption: string | null;
+  featuredImageCredit: string | null;
   videoUrl: string | null;
   /** "Publish at" as a datetime-local value on the site's wall clock ("" for none). */
   publishAt: string;
@@ -114,6 +122,9 @@ export function ArticleForm({
       excerpt: v.excerpt ?? null,
       categoryId: v.categoryId || null,
       featuredImage: v.featuredImage || null,
+      featuredImageAlt: v.featuredImageAlt ?? null,
+      featuredImageCaption: v.featuredImageCaption ?? null,
+      featuredImageCredit: v.featuredImageCredit ?? null,
       videoUrl: v.videoUrl || null,
     };
   }
@@ -139,7 +150,12 @@ export function ArticleForm({
   const movesAddress = savedWasPublic && saved?.slug !== undefined && slug !== "" && slug !== saved.slug;
   const offerTakeOver = failure?.code === "slug_redirects" || Boolean(failure?.values?.takeOverSlug);
   const [uploads, setUploads] = useState(0);
-  const errors = failure?.fieldErrors ?? {};
+  const [featuredImage, setFeaturedImage] = useState(article?.featuredImage ?? "");
+  // The browser's own check of the alt text rule (the server's answer replaces it).
+  const [altError, setAltError] = useState<string | undefined>(undefined);
+  useEffect(() => setAltError(undefined), [failure]);
+  const errors: Partial<Record<ArticleFieldName, string>> = { ...failure?.fieldErrors };
+  if (altError) errors.featuredImageAlt = altError;
 
   // Unsaved changes: each change counts; a refused save's values are unsaved from the start.
   const [edits, setEdits] = useState(failure ? 1 : 0);
@@ -189,6 +205,12 @@ export function ArticleForm({
     } else if (uploads > 0) {
       event.preventDefault();
       toast.error("Upload in progress", "Please wait until the upload has finished.");
+    } else if (isFeaturedImageAltMissing(String(form.get("featuredImage") ?? ""), String(form.get("featuredImageAlt") ?? ""))) {
+      // The server refuses it the same way (400 on the alt field); saying so here saves the round trip.
+      event.preventDefault();
+      setAltError(FEATURED_IMAGE_ALT_REQUIRED);
+      document.getElementById("featuredImageAlt")?.focus();
+      toast.error("Error", FEATURED_IMAGE_ALT_REQUIRED);
     } else {
       submittingForm.current = true;
     }
@@ -380,7 +402,58 @@ export function ArticleForm({
             error={errors.featuredImage}
             onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
             onChange={edited}
-          />
+            onUrlChange={(url) => {
+              setFeaturedImage(url);
+              if (!url) setAltError(undefined);
+            }}
+          >
+            {featuredImage ? (
+              <div className="space-y-4 pt-2">
+                <div className="space-y-2">
+                  <Label htmlFor="featuredImageAlt">Alt text *</Label>
+                  <Input
+                    id="featuredImageAlt"
+                    name="featuredImageAlt"
+                    defaultValue={article?.featuredImageAlt ?? ""}
+                    maxLength={FEATURED_IMAGE_TEXT_MAX.alt}
+                    aria-required="true"
+                    aria-invalid={invalid("featuredImageAlt")}
+                    aria-describedby={errors.featuredImageAlt ? "featuredImageAlt-error featuredImageAlt-hint" : "featuredImageAlt-hint"}
+                  />
+                  <p id="featuredImageAlt-hint" className="text-xs text-slate-600">
+                    {FEATURED_IMAGE_ALT_HINT}
+                  </p>
+                  <FieldError id="featuredImageAlt-error" message={errors.featuredImageAlt} />
+                </div>
+                <div className="space-y-2">
+                  <Label htmlFor="featuredImageCaption">Caption</Label>
+                  <Textarea
+                    id="featuredImageCaption"
+                    name="featuredImageCaption"
+                    rows={2}
+                    defaultValue={article?.featuredImageCaption ?? ""}
+                    maxLength={FEATURED_IMAGE_TEXT_MAX.caption}
+                    aria-invalid={invalid("featuredImageCaption")}
+                    aria-describedby={describedBy("featuredImageCaption")}
+                  />
+                  <FieldError id="featuredImageCaption-error" message={errors.featuredImageCaption} />
+                </div>
+                <div className="space-y-2">
+                  <Label htmlFor="featuredImageCredit">Credit</Label>
+                  <Input
+                    id="featuredImageCredit"
+                    name="featuredImageCredit"
+                    defaultValue={article?.featuredImageCredit ?? ""}
+                    maxLength={FEATURED_IMAGE_TEXT_MAX.credit}
+                    placeholder="e.g. Jane Doe / Agency"
+                    aria-invalid={invalid("featuredImageCredit")}
+                    aria-describedby={describedBy("featuredImageCredit")}
+                  />
+                  <FieldError id="featuredImageCredit-error" message={errors.featuredImageCredit} />
+                </div>
+              </div>
+            ) : null}
+          </ArticleUploadField>
           <ArticleUploadField
             kind="video"
             name="videoUrl"

@@ -1,5 +1,5 @@
 import { ImageIcon, Loader2, Upload, Video, X } from "lucide-react";
-import { useId, useState } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { useAdminUpload } from "./use-admin-upload";
@@ -25,7 +25,8 @@ const TEXT: Record<Kind, { legend: string; upload: string; remove: string; succe
 
 /**
  * The article form's featured image or video: a preview, a remove button and an upload button.
- * The chosen URL travels in a hidden input named `name`; the server checks it is ours.
+ * The chosen URL travels in a hidden input named `name`; the server checks it is ours. `onUrlChange`
+ * hears each new choice; `children` (the image's alt text, caption and credit) follow the button.
  */
 export function ArticleUploadField({
   kind,
@@ -34,6 +35,8 @@ export function ArticleUploadField({
   error,
   onUploadingChange,
   onChange,
+  onUrlChange,
+  children,
 }: {
   kind: Kind;
   name: string;
@@ -42,11 +45,14 @@ export function ArticleUploadField({
   onUploadingChange: (uploading: boolean) => void;
   /** Called when the chosen file changes (uploaded or removed): the form has an unsaved change. */
   onChange?: () => void;
+  onUrlChange?: (url: string) => void;
+  children?: ReactNode;
 }) {
   const [url, setUrlState] = useState(defaultUrl ?? "");
   const setUrl = (next: string) => {
     setUrlState(next);
     onChange?.();
+    onUrlChange?.(next);
   };
   const text = TEXT[kind];
   const { input: inputRef, inputProps, uploading } = useAdminUpload(
@@ -105,6 +111,7 @@ export function ArticleUploadField({
           {error}
         </p>
       ) : null}
+      {children}
     </fieldset>
   );
 }

@@ -5,6 +5,7 @@ import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
+import { FEATURED_IMAGE_ALT_HINT, FEATURED_IMAGE_TEXT_MAX } from "~/domain/articles/articles.schema";
 import type { MediaCardItem } from "./media-file-card";
 
 export interface PublishResult {
@@ -14,11 +15,12 @@ export interface PublishResult {
   slug?: string;
 }
 
-const EMPTY = { title: "", categoryId: "", excerpt: "", content: "" };
+const EMPTY = { title: "", categoryId: "", excerpt: "", content: "", featuredImageAlt: "" };
 
 /**
  * "Publish Article with Media": a new article from one stored file. The button stays disabled until
- * title and content are filled; on success the dialog closes and the form resets.
+ * title and content are filled (and, for an image, which becomes the featured image, its alt text:
+ * the server refuses an image without it); on success the dialog closes and the form resets.
  */
 export function MediaPublishDialog({
   item,
@@ -33,7 +35,8 @@ export function MediaPublishDialog({
   const [form, setForm] = useState(EMPTY);
   const id = useId();
   const pending = fetcher.state !== "idle";
-  const ready = form.title.trim() !== "" && form.content.trim() !== "";
+  const isImage = item?.bucket === "images";
+  const ready = form.title.trim() !== "" && form.content.trim() !== "" && (!isImage || form.featuredImageAlt.trim() !== "");
 
   useEffect(() => {
     if (!fetcher.data || fetcher.data.intent !== "publish") return;
@@ -55,8 +58,9 @@ export function MediaPublishDialog({
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!item || !ready || pending) return;
+    const { featuredImageAlt, ...texts } = form;
     void fetcher.submit(
-      { intent: "publish", bucket: item.bucket, name: item.name, ...form },
+      { intent: "publish", bucket: item.bucket, name: item.name, ...texts, ...(isImage ? { featuredImageAlt } : {}) },
       { method: "post", action: "/admin/media" },
     );
   }
@@ -117,6 +121,22 @@ export function MediaPublishDialog({
                 required
               />
             </div>
+            {isImage ? (
+              <div className="space-y-1.5">
+                <Label htmlFor={`${id}-alt`}>Alt text *</Label>
+                <Input
+                  id={`${id}-alt`}
+                  value={form.featuredImageAlt}
+                  onChange={(e) => set("featuredImageAlt", e.target.value)}
+                  required
+                  aria-describedby={`${id}-alt-hint`}
+                  maxLength={FEATURED_IMAGE_TEXT_MAX.alt}
+                />
+                <p id={`${id}-alt-hint`} className="text-xs text-slate-600">
+                  {FEATURED_IMAGE_ALT_HINT}
+                </p>
+              </div>
+            ) : null}
             <Button type="submit" className="w-full" disabled={!ready || pending} aria-busy={pending}>
               {pending ? "Publishing..." : "Publish Article"}
             </Button>

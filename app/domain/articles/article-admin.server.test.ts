@@ -18,7 +18,7 @@ import {
   saveArticleFromForm,
   updateArticle,
 } from "./article-admin.server";
-import { ARTICLE_SLUG_TAKEN, type ArticleInput } from "./articles.schema";
+import { ARTICLE_SLUG_TAKEN, FEATURED_IMAGE_ALT_REQUIRED, type ArticleInput } from "./articles.schema";
 
 let t: TestDatabase;
 let storage: Storage;
@@ -47,6 +47,9 @@ const input = (over: Partial<ArticleInput> = {}): ArticleInput => ({
   content: "Body text",
   contentDoc: null,
   featuredImage: null,
+  featuredImageAlt: null,
+  featuredImageCaption: null,
+  featuredImageCredit: null,
   videoUrl: null,
   ...over,
 });
@@ -77,6 +80,9 @@ describe("creating an article", () => {
         categoryId: category.id,
         excerpt: "Short",
         featuredImage: "/media/images/1700000000000-abc123.png",
+        featuredImageAlt: "A harbour at dusk",
+        featuredImageCaption: "The harbour at dusk.",
+        featuredImageCredit: "Jane Doe",
         videoUrl: "/media/videos/1700000000000-def456.mp4",
       }),
     );
@@ -87,6 +93,9 @@ describe("creating an article", () => {
       authorName: DEFAULT_AUTHOR_NAME,
       excerpt: "Short",
       featuredImage: "/media/images/1700000000000-abc123.png",
+      featuredImageAlt: "A harbour at dusk",
+      featuredImageCaption: "The harbour at dusk.",
+      featuredImageCredit: "Jane Doe",
       videoUrl: "/media/videos/1700000000000-def456.mp4",
     });
   });
@@ -120,7 +129,9 @@ describe("creating an article", () => {
       "javascript:alert(1)",
       "/media/images/..%2F..%2Fetc%2Fpasswd",
     ]) {
-      const error = await refusal(createArticle(t.db, storage, input({ slug: `bad-media-${Math.random().toString(36).slice(2)}`, featuredImage: url })));
+      const error = await refusal(
+        createArticle(t.db, storage, input({ slug: `bad-media-${Math.random().toString(36).slice(2)}`, featuredImage: url, featuredImageAlt: "Alt" })),
+      );
       expect(error.code).toBe("invalid_media");
       expect(error.field).toBe("featuredImage");
     }
@@ -277,5 +288,97 @@ describe("a story from the editor", () => {
     const stored = await getArticleForEdit(t.db, created.article.id);
     expect(stored?.content).toBe("First version");
     expect(stored?.contentDoc).toEqual({ type: "doc", content: [paragraph("First version")] });
+  });
+});
+
+describe("the featured image's alt text, caption and credit", () => {
+  const IMAGE = "/media/images/1700000000000-abc123.png";
+  const storedCount = async () => (await listAdminArticles(t.db, 1, 1000)).total;
+
+  async function save(values: Record<string, string>, id?: string) {
+    const formValues = articleFormValues(
+      form({ title: "Figure", categoryId: "", authorName: "", excerpt: "", content: "Body", contentDoc: "", videoUrl: "", ...values }),
+    );
+    try {
+      return { ok: true as const, article: await saveArticleFromForm(t.db, storage, formValues, { id, timeZone: "America/New_York" }) };
+    } catch (error) {
+      const answer = refuse(error, formValues);
+      return { ok: false as const, status: answer.init?.status, failure: answer.data };
+    }
+  }
+
+  it("an image without alt text is refused with 400 on the alt field, for a draft too, and nothing is saved", async () => {
+    const before = await storedCount();
+    for (const [intent, alt] of [["publish", ""], ["draft", "   "]] as const) {
+      const result = await save({ slug: `figure-no-alt-${intent}`, featuredImage: IMAGE, featuredImageAlt: alt, intent });
+      expect(result).toMatchObject({ ok: false, status: 400 });
+      if (result.ok) continue;
+      expect(result.failure).toMatchObject({ code: "invalid_input", error: FEATURED_IMAGE_ALT_REQUIRED, fieldErrors: { featuredImageAlt: FEATURED_IMAGE_ALT_REQUIRED } });
+    }
+    expect(await storedCount()).toBe(before);
+  });
+
+  it("the service refuses it too, whoever calls it", async () => {
+    const error = await refusal(createArticle(t.db, storage, input({ slug: "figure-service", featuredImage: IMAGE })));
+    expect(error).toMatchObject({ code: "invalid_input", status: 400, field: "featuredImageAlt", message: FEATURED_IMAGE_ALT_REQUIRED });
+  });
+
+  it("texts over their limits are refused with clear messages", async () => {
+    const cases = [
+      ["featuredImageAlt", "a".repeat(251), "Alt text must be at most 250 characters"],
+      ["featuredImageCaption", "c".repeat(501), "Caption must be at most 500 characters"],
+      ["featuredImageCredit", "r".repeat(201), "Credit must be at most 200 characters"],
+    ] as const;
+    for (const [field, value, message] of cases) {
+      const result = await save({ slug: `figure-long-${field}`, featuredImage: IMAGE, featuredImageAlt: "Alt", [field]: value });
+      expect(result).toMatchObject({ ok: false, status: 400 });
+      if (!result.ok) expect(result.failure.fieldErrors[field]).toBe(message);
+    }
+    const atLimits = await save({
+      slug: "figure-at-limits",
+      featuredImage: IMAGE,
+      featuredImageAlt: "a".repeat(250),
+      featuredImageCaption: "c".repeat(500),
+      featuredImageCredit: "r".repeat(200),
+    });
+    expect(atLimits.ok).toBe(true);
+  });
+
+  it("stores alt, caption and credit trimmed; without an image they are dropped", async () => {
+    const saved = await save({
+      slug: "figure-stored",
+      featuredImage: IMAGE,
+      featuredImageAlt: "  Lanterns on the quay ",
+      featuredImageCaption: "Friday night",
+      featuredImageCredit: "",
+    });
+    expect(saved.ok).toBe(true);
+    if (!saved.ok) return;
+    expect(await getArticleForEdit(t.db, saved.article.id)).toMatchObject({
+      featuredImageAlt: "Lanterns on the quay",
+      featuredImageCaption: "Friday night",
+      featuredImageCredit: null,
+    });
+    const removed = await save({ slug: "figure-stored", featuredImage: "", featuredImageAlt: "Lanterns", featuredImageCaption: "Friday night" }, saved.article.id);
+    expect(removed.ok).toBe(true);
+    expect(await getArticleForEdit(t.db, saved.article.id)).toMatchObject({
+      featuredImage: null,
+      featuredImageAlt: null,
+      featuredImageCaption: null,
+      featuredImageCredit: null,
+    });
+  });
+
+  it("an older article with an image and no alt text keeps it until it is edited; the edit asks for alt text", async () => {
+    const [old] = await t.db
+      .insert(articles)
+      .values({ title: "Old", slug: "figure-legacy", content: "Body", featuredImage: IMAGE })
+      .returning({ id: articles.id });
+    expect((await getArticleForEdit(t.db, old!.id))?.featuredImageAlt).toBeNull();
+    const refused = await save({ title: "Old, edited", slug: "figure-legacy", featuredImage: IMAGE, featuredImageAlt: "" }, old!.id);
+    expect(refused).toMatchObject({ ok: false, status: 400, failure: { fieldErrors: { featuredImageAlt: FEATURED_IMAGE_ALT_REQUIRED } } });
+    expect((await getArticleForEdit(t.db, old!.id))?.title).toBe("Old");
+    const accepted = await save({ title: "Old, edited", slug: "figure-legacy", featuredImage: IMAGE, featuredImageAlt: "A quay at night" }, old!.id);
+    expect(accepted.ok).toBe(true);
   });
 });

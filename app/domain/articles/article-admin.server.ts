@@ -13,6 +13,8 @@ import {
   ARTICLE_FIELDS,
   ARTICLE_SLUG_TAKEN,
   articleFormSchema,
+  FEATURED_IMAGE_ALT_REQUIRED,
+  isFeaturedImageAltMissing,
   PUBLISH_AT_INVALID,
   REQUIRED_ARTICLE_FIELDS,
   slugRedirectsMessage,
@@ -107,6 +109,10 @@ export interface EditableArticle {
   /** The story editor's document; null for a plain-text story (the editor converts its text). */
   contentDoc: StoryDocument | null;
   featuredImage: string | null;
+  /** Null for an article saved before alt text existed (the form asks for it when it is edited). */
+  featuredImageAlt: string | null;
+  featuredImageCaption: string | null;
+  featuredImageCredit: string | null;
   videoUrl: string | null;
   status: ArticleStatus;
   publishedAt: Date | null;
@@ -128,6 +134,9 @@ export async function getArticleForEdit(db: Pick<Db, "select">, id: string): Pro
       content: articles.content,
       contentDoc: articles.contentDoc,
       featuredImage: articles.featuredImage,
+      featuredImageAlt: articles.featuredImageAlt,
+      featuredImageCaption: articles.featuredImageCaption,
+      featuredImageCredit: articles.featuredImageCredit,
       videoUrl: articles.videoUrl,
       status: articles.status,
       publishedAt: articles.publishedAt,
@@ -178,6 +187,13 @@ async function checkMedia(storage: Storage, input: ArticleInput, previous?: Edit
     if (!(await isOwnMediaUrl(storage, rule.bucket, url, rule.extensions))) {
       throw new AppError<ArticleFieldName>("invalid_media", `The ${rule.what} must be a file uploaded to this site's media library.`, { field });
     }
+  }
+}
+
+/** A featured image needs its alt text (whoever saves: the form, the media library, a script). */
+function checkFeaturedImageText(input: ArticleInput) {
+  if (isFeaturedImageAltMissing(input.featuredImage, input.featuredImageAlt)) {
+    throw new AppError<ArticleFieldName>("invalid_input", FEATURED_IMAGE_ALT_REQUIRED, { field: "featuredImageAlt" });
   }
 }
 
@@ -272,6 +288,10 @@ function columns(input: ArticleInput) {
     content: input.content,
     contentDoc: input.contentDoc,
     featuredImage: input.featuredImage,
+    // Without an image its texts describe nothing: they go with it.
+    featuredImageAlt: input.featuredImage ? input.featuredImageAlt : null,
+    featuredImageCaption: input.featuredImage ? input.featuredImageCaption : null,
+    featuredImageCredit: input.featuredImage ? input.featuredImageCredit : null,
     videoUrl: input.videoUrl,
   };
 }
@@ -320,8 +340,8 @@ const savedOf = (row: RevisionSource): SavedArticle => ({ id: row.id, slug: row.
 
 /**
  * Creates an article from checked form input (published now unless `publication` says otherwise);
- * refuses a taken slug, an unknown category and foreign media. The article and its first revision
- * (saved by `actor`) are written in one transaction.
+ * refuses a featured image without alt text, a taken slug, an unknown category and foreign media.
+ * The article and its first revision (saved by `actor`) are written in one transaction.
  */
 export async function createArticle(
   db: Db,
@@ -330,6 +350,7 @@ export async function createArticle(
   publication: Publication = PUBLISH_NOW,
   options: SaveOptions = {},
 ): Promise<SavedArticle> {
+  checkFeaturedImageText(input);
   await checkSlugFree(db, input.slug);
   await checkCategory(db, input.categoryId);
   await checkMedia(storage, input);
@@ -383,6 +404,7 @@ async function writeUpdate(
   record: (tx: Tx, row: RevisionSource) => Promise<unknown>,
   onlyIf?: { check: (previous: EditableArticle) => void; status: ArticleStatus },
 ): Promise<SavedArticle> {
+  checkFeaturedImageText(input);
   const previous = await getArticleForEdit(db, id);
   if (!previous) throw articleGone();
   onlyIf?.check(previous);

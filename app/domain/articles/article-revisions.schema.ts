@@ -30,6 +30,9 @@ export interface RevisionFields {
   content: string;
   contentDoc: unknown;
   featuredImage: string | null;
+  featuredImageAlt: string | null;
+  featuredImageCaption: string | null;
+  featuredImageCredit: string | null;
   videoUrl: string | null;
   /** "Publish at" on the site's wall clock ("" for none). */
   publishAt: string;

@@ -43,6 +43,9 @@ export interface RevisionSource {
   categoryId: string | null;
   authorName: string;
   featuredImage: string | null;
+  featuredImageAlt: string | null;
+  featuredImageCaption: string | null;
+  featuredImageCredit: string | null;
   videoUrl: string | null;
   status: ArticleStatus;
   publishedAt: Date | null;
@@ -59,6 +62,9 @@ export const revisionSourceColumns = {
   categoryId: articles.categoryId,
   authorName: articles.authorName,
   featuredImage: articles.featuredImage,
+  featuredImageAlt: articles.featuredImageAlt,
+  featuredImageCaption: articles.featuredImageCaption,
+  featuredImageCredit: articles.featuredImageCredit,
   videoUrl: articles.videoUrl,
   status: articles.status,
   publishedAt: articles.publishedAt,
@@ -171,6 +177,9 @@ const OTHER_FIELDS = [
   ["categoryId", "Category"],
   ["authorName", "Author Name"],
   ["featuredImage", "Featured Image"],
+  ["featuredImageAlt", "Alt text"],
+  ["featuredImageCaption", "Caption"],
+  ["featuredImageCredit", "Credit"],
   ["videoUrl", "Video"],
   ["publishedAt", "Publish at"],
 ] as const;
@@ -212,6 +221,9 @@ export async function compareRevision(db: Db, articleId: string, revisionId: str
         content: revision.content,
         contentDoc: revision.contentDoc ?? null,
         featuredImage: revision.featuredImage,
+        featuredImageAlt: revision.featuredImageAlt,
+        featuredImageCaption: revision.featuredImageCaption,
+        featuredImageCredit: revision.featuredImageCredit,
         videoUrl: revision.videoUrl,
         publishAt: publishAt(revision.publishedAt),
       },

@@ -32,6 +32,27 @@ const optionalMediaUrl = z
   .max(2000, "The media URL is too long")
   .transform((v) => (v === "" ? null : v));
 
+/** The featured image's texts: their limits, the alt text's rule and what the form says about it. */
+export const FEATURED_IMAGE_TEXT_MAX = { alt: 250, caption: 500, credit: 200 } as const;
+export const FEATURED_IMAGE_ALT_HINT =
+  "Describes the image for readers who cannot see it (screen readers, slow connections). Required with an image.";
+export const FEATURED_IMAGE_ALT_REQUIRED = "Alt text is required with an image: describe the image for readers who cannot see it.";
+
+/**
+ * True when an image is set and its alt text is blank: the one rule the article form's browser
+ * check, the article service and the media library's "Publish Article" share (refused on the server
+ * with FEATURED_IMAGE_ALT_REQUIRED on the alt field).
+ */
+export const isFeaturedImageAltMissing = (image: string | null | undefined, alt: string | null | undefined) =>
+  Boolean(image?.trim()) && !alt?.trim();
+
+/** The alt text, caption and credit fields (blank becomes null), shared with the media library's publish form. */
+export const featuredImageTextFields = {
+  featuredImageAlt: optionalText(FEATURED_IMAGE_TEXT_MAX.alt, "Alt text"),
+  featuredImageCaption: optionalText(FEATURED_IMAGE_TEXT_MAX.caption, "Caption"),
+  featuredImageCredit: optionalText(FEATURED_IMAGE_TEXT_MAX.credit, "Credit"),
+};
+
 /**
  * The article form's fields, as the browser sends them and as the server checks them.
  * Server-only rules (slug taken, media URL really ours) are added in article-admin.server.ts.
@@ -50,6 +71,8 @@ export const articleInputSchema = z.object({
   /** The editor's document as JSON; blank for a plain-text story (parsed by the server: story-document.schema). */
   contentDoc: z.string().max(1_000_000, "The story is too long."),
   featuredImage: optionalMediaUrl,
+  // Required with an image: checked with the whole input on the server (articleSaveSchema) and by the form.
+  ...featuredImageTextFields,
   videoUrl: optionalMediaUrl,
 });
 
@@ -95,6 +118,9 @@ export const ARTICLE_FIELDS: ArticleFieldName[] = [
   "content",
   "contentDoc",
   "featuredImage",
+  "featuredImageAlt",
+  "featuredImageCaption",
+  "featuredImageCredit",
   "videoUrl",
   "publishAt",
   "intent",
@@ -131,12 +157,20 @@ export function wasPublished(article: { status: ArticleStatusName; publishedAt: 
 
 export const isArticleStatus = (v: unknown): v is ArticleStatusName => typeof v === "string" && Object.hasOwn(ARTICLE_STATUS_LABELS, v);
 
+/** The featured image's texts as an article page shows them (alt null: saved before alt text existed, shown as alt=""). */
+export interface FeaturedImageText {
+  featuredImageAlt: string | null;
+  featuredImageCaption: string | null;
+  featuredImageCredit: string | null;
+}
+
 /** The fields an article card shows. */
 export interface ArticleCard {
   id: string;
   title: string;
   slug: string;
   excerpt: string | null;
+  /** Cards show it as decoration (alt=""): the title beside it says what the article is. */
   featuredImage: string | null;
   videoUrl: string | null;
   authorName: string;

@@ -4,8 +4,9 @@ import type { Db } from "~/db/client.server";
 import { articles, categories, type Article } from "~/db/schema";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
-import type { ArticleCard } from "./articles.schema";
+import type { ArticleCard, FeaturedImageText } from "./articles.schema";
 import { readingMinutes, wordCount } from "./story-document";
+import { renderFeaturedImageHtml } from "./featured-image-html";
 import { renderStoryHtml } from "./story-html";
 
 /** Readers' order: newest publication first. */
@@ -64,7 +65,7 @@ export async function listCategoryArticles(db: Db, categoryId: string, page: num
   return { articles: rows.map(toCard), total };
 }
 
-export interface ArticleDetail extends ArticleCard {
+export interface ArticleDetail extends ArticleCard, FeaturedImageText {
   content: string;
   /** When readers are told it was last updated ("Show as updated", a note): later, schema.org dateModified. */
   modifiedAt: Date | null;
@@ -72,18 +73,25 @@ export interface ArticleDetail extends ArticleCard {
   contentDoc: unknown;
 }
 
+/** What an article page shows with its featured image. */
+const featuredImageTextColumns = {
+  featuredImageAlt: articles.featuredImageAlt,
+  featuredImageCaption: articles.featuredImageCaption,
+  featuredImageCredit: articles.featuredImageCredit,
+};
+
 /** A public article by slug; a draft, a scheduled article or an unknown slug is null (404). */
 export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDetail | null> {
   if (!isSlug(slug)) return null;
   const [row] = await db
-    .select({ ...cardColumns, content: articles.content, contentDoc: articles.contentDoc, modifiedAt: articles.modifiedAt })
+    .select({ ...cardColumns, ...featuredImageTextColumns, content: articles.content, contentDoc: articles.contentDoc, modifiedAt: articles.modifiedAt })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(and(eq(articles.slug, slug), publiclyVisible()))
     .limit(1);
   if (!row) return null;
-  const { content, contentDoc, modifiedAt, ...card } = row;
-  return { ...toCard(card), content, contentDoc, modifiedAt };
+  const { content, contentDoc, modifiedAt, featuredImageAlt, featuredImageCaption, featuredImageCredit, ...card } = row;
+  return { ...toCard(card), featuredImageAlt, featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt };
 }
 
 /**
@@ -93,14 +101,21 @@ export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDet
 export async function getArticleForPreview(db: Db, id: string): Promise<(ArticleDetail & { status: Article["status"] }) | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({ ...cardColumns, content: articles.content, contentDoc: articles.contentDoc, modifiedAt: articles.modifiedAt, status: articles.status })
+    .select({
+      ...cardColumns,
+      ...featuredImageTextColumns,
+      content: articles.content,
+      contentDoc: articles.contentDoc,
+      modifiedAt: articles.modifiedAt,
+      status: articles.status,
+    })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(eq(articles.id, id))
     .limit(1);
   if (!row) return null;
-  const { content, contentDoc, modifiedAt, status, ...card } = row;
-  return { ...toCard(card), content, contentDoc, modifiedAt, status };
+  const { content, contentDoc, modifiedAt, status, featuredImageAlt, featuredImageCaption, featuredImageCredit, ...card } = row;
+  return { ...toCard(card), featuredImageAlt, featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, status };
 }
 
 /** A public article's stored view count, by slug (null when there is no such public article). */
@@ -123,10 +138,12 @@ export async function listArticlesForSitemap(db: Db, limit = 50_000) {
 /**
  * An article as its page shows it, on the article page and in the back office's preview alike: a
  * story written in the editor rendered here, on the server, through the renderer's allow-list (a
- * plain-text story, with no document, is shown as text by the page), and its reading time.
+ * plain-text story, with no document, is shown as text by the page), the featured image with its
+ * alt text, caption and credit rendered here too, and its reading time.
  */
 export function presentArticle<A extends ArticleDetail>(article: A) {
   const { contentDoc, ...shown } = article;
   const body = contentDoc ? { html: renderStoryHtml(contentDoc) } : null;
-  return { ...shown, body, readingMinutes: readingMinutes(wordCount(article.content)) };
+  const featuredFigureHtml = renderFeaturedImageHtml(article);
+  return { ...shown, featuredFigureHtml, body, readingMinutes: readingMinutes(wordCount(article.content)) };
 }

@@ -100,9 +100,10 @@ describe("the renderer", () => {
     expect(html).toContain("<hr>");
     expect(html).toMatch(/<figure class="story-image"><img src="\/media\/images\/1700000000000-abc123.png" alt="A quay at night" loading="lazy"[^>]*>/);
     expect(html).toContain('<figcaption><span class="story-caption">Lanterns</span> <span class="story-credit">Ana Photo</span></figcaption>');
-    // The embed is a plain link: no script, no iframe.
+    // The embed is a click-to-load frame of our own HTML (no src: nothing loads from YouTube) and a plain link.
     expect(html).toContain('<a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ" rel="noopener" class="story-embed-link">');
-    expect(html).not.toMatch(/<iframe|<script/);
+    expect(html).toMatch(/<iframe title="YouTube video[^"]*" loading="lazy"[^>]* srcdoc="/);
+    expect(html).not.toMatch(/<iframe[^>]* src=|<script/);
   });
 
   test("what a writer types never becomes markup", () => {
@@ -181,6 +182,9 @@ describe("the article form with a document", () => {
     content: "whatever the browser sent",
     contentDoc: JSON.stringify(rich),
     featuredImage: "",
+    featuredImageAlt: "",
+    featuredImageCaption: "",
+    featuredImageCredit: "",
     videoUrl: "",
     publishAt: "",
     intent: "",

@@ -1,17 +1,16 @@
 import { imageSrcSet } from "~/lib/image-variants";
 import { attr, childrenOf, type AnyNode } from "./story-document";
+import { escapeHtml, renderEmbedTarget } from "./story-embed-html";
 import { embedTargetOf, isAllowedImageSrc, isAllowedLinkHref } from "./story-urls";
 
 /**
  * A story document as HTML for the reader page, rendered on the server through an allow-list:
  * only the node and mark types below produce markup, every text and attribute is escaped, and
  * URLs are checked again (links http/https/mailto, images our media or https, embeds YouTube or
- * X as plain links). Anything else renders as nothing. Stored documents were checked by
+ * X as click-to-load players). Anything else renders as nothing. Stored documents were checked by
  * storyDocumentSchema when saved; this is the second line.
  */
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 function renderText(node: AnyNode): string {
   if (typeof node.text !== "string") return "";
@@ -49,24 +48,10 @@ function renderImage(node: AnyNode): string {
   return `<figure class="story-image">${img}${captionHtml}</figure>`;
 }
 
-const PROVIDER_TEXT = { youtube: ["YouTube video", "Watch on YouTube"], x: ["Post on X", "Open the post on X"] } as const;
-
-/**
- * An embed as a click-to-load placeholder: a plain link to the video or post. Nothing of the third
- * party (script, iframe, thumbnail) is loaded before the reader follows it.
- */
+/** An embed as a click-to-load player (see story-embed-html.ts); an address that is not YouTube or X renders nothing. */
 function renderEmbed(node: AnyNode): string {
   const target = embedTargetOf(attr(node, "url"));
-  if (!target) return "";
-  const [label, action] = PROVIDER_TEXT[target.provider];
-  return (
-    `<figure class="story-embed" data-provider="${target.provider}">` +
-    `<a href="${escapeHtml(target.url)}" rel="noopener" class="story-embed-link">` +
-    `<span class="story-embed-label">${label}</span> <span class="story-embed-action">${action}</span>` +
-    `<span class="story-embed-url">${escapeHtml(target.url)}</span></a>` +
-    `<figcaption>Embedded content from ${target.provider === "youtube" ? "YouTube" : "X"} loads only when you open it.</figcaption>` +
-    `</figure>`
-  );
+  return target ? renderEmbedTarget(target) : "";
 }
 
 function renderBlock(node: AnyNode, depth: number): string {

@@ -43,9 +43,25 @@ export interface EmbedTarget {
   id: string;
 }
 
+/**
+ * Where an embed's player comes from once the reader asks for it: the only origins the site may
+ * frame (the Content-Security-Policy's frame-src lists exactly these besides 'self').
+ */
+export const EMBED_PLAYER_ORIGINS = { youtube: "https://www.youtube-nocookie.com", x: "https://platform.twitter.com" } as const;
+
+/** The ids an embed may carry (checked again where a player address or page is built from one). */
+export const EMBED_ID = { youtube: /^[A-Za-z0-9_-]{11}$/, x: /^\d{1,25}$/ } as const;
+
+/** The player's address for a target (null for an id that is not one): loaded only on the reader's click. */
+export function embedPlayerUrl(target: Pick<EmbedTarget, "provider" | "id">): string | null {
+  if (!EMBED_ID[target.provider].test(target.id)) return null;
+  return target.provider === "youtube"
+    ? `${EMBED_PLAYER_ORIGINS.youtube}/embed/${target.id}?autoplay=1`
+    : `${EMBED_PLAYER_ORIGINS.x}/embed/Tweet.html?id=${target.id}&dnt=true`;
+}
+
 const YOUTUBE_HOSTS = new Set(["youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com", "youtube-nocookie.com", "www.youtube-nocookie.com"]);
 const X_HOSTS = new Set(["x.com", "www.x.com", "mobile.x.com", "twitter.com", "www.twitter.com", "mobile.twitter.com"]);
-const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
 
 /** The YouTube video or X post a URL names, in its canonical form; null for anything else. */
 export function embedTargetOf(input: string): EmbedTarget | null {
@@ -63,12 +79,12 @@ export function embedTargetOf(input: string): EmbedTarget | null {
     if (host === "youtu.be") id = segments[0];
     else if (segments[0] === "watch") id = url.searchParams.get("v");
     else if (segments[0] === "embed" || segments[0] === "shorts" || segments[0] === "live") id = segments[1];
-    if (!id || !YOUTUBE_ID.test(id)) return null;
+    if (!id || !EMBED_ID.youtube.test(id)) return null;
     return { provider: "youtube", id, url: `https://www.youtube.com/watch?v=${id}` };
   }
   if (X_HOSTS.has(host)) {
     const [user, status, id] = segments;
-    if (!user || !/^[A-Za-z0-9_]{1,15}$/.test(user) || status !== "status" || !id || !/^\d{1,25}$/.test(id)) return null;
+    if (!user || !/^[A-Za-z0-9_]{1,15}$/.test(user) || status !== "status" || !id || !EMBED_ID.x.test(id)) return null;
     return { provider: "x", id, url: `https://x.com/${user}/status/${id}` };
   }
   return null;

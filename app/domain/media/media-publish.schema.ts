@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { slugify } from "~/lib/slugs";
+import { featuredImageTextFields } from "~/domain/articles/articles.schema";
 
 /** The media library's buckets and the tab each one is shown under. */
 export const MEDIA_TABS = [
@@ -22,7 +23,11 @@ export const mediaRefSchema = z.object({
   name: mediaNameSchema,
 });
 
-/** The "Publish Article with Media" form: title and content required; an empty category is null. */
+/**
+ * The "Publish Article with Media" form: title and content required; an empty category is null; an
+ * image needs its alt text (checked by the service, which knows the file is an image: it becomes
+ * the featured image).
+ */
 export const publishMediaSchema = mediaRefSchema.extend({
   title: z
     .string()
@@ -41,5 +46,6 @@ export const publishMediaSchema = mediaRefSchema.extend({
     .max(1000, "Excerpt must be at most 1000 characters")
     .transform((v) => v || null),
   content: z.string().trim().min(1, "Content is required").max(200_000, "Content is too long"),
+  featuredImageAlt: featuredImageTextFields.featuredImageAlt,
 });
 export type PublishMediaInput = z.infer<typeof publishMediaSchema>;

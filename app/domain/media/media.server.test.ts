@@ -10,6 +10,7 @@ import { createLocalStorage } from "~/lib/storage.server";
 import { AppError } from "~/lib/app-error";
 import { receiveUpload } from "~/lib/uploads.server";
 import { createTestDatabase } from "../../../tests/setup/test-database";
+import { FEATURED_IMAGE_ALT_REQUIRED } from "~/domain/articles/articles.schema";
 import { publishMediaSchema } from "./media-publish.schema";
 import { deleteMedia, findMediaUsage, listMedia, publishMediaArticle, rasteriseSvgLogo } from "./media.server";
 
@@ -144,17 +145,58 @@ describe("deleteMedia", () => {
 
 describe("publishMediaArticle", () => {
   const input = (bucket: "images" | "videos" | "files", name: string, extra: Record<string, string> = {}) =>
-    publishMediaSchema.parse({ bucket, name, title: "Storm Over The Bay!", categoryId: "", excerpt: "", content: "Body", ...extra });
+    publishMediaSchema.parse({
+      bucket,
+      name,
+      title: "Storm Over The Bay!",
+      categoryId: "",
+      excerpt: "",
+      content: "Body",
+      featuredImageAlt: bucket === "images" ? "Waves breaking over the harbour wall" : "",
+      ...extra,
+    });
 
   test("an image sets the featured image only; an empty category and excerpt become null", async () => {
     const url = await storeFile("images", "20-pic.png", "image/png");
     const article = await publishMediaArticle(db, storage, input("images", "20-pic.png"));
     expect(article.slug).toBe("storm-over-the-bay");
     const [row] = await db.select().from(articles).where(eq(articles.id, article.id));
-    expect(row).toMatchObject({ featuredImage: url, videoUrl: null, categoryId: null, excerpt: null, content: "Body" });
+    expect(row).toMatchObject({
+      featuredImage: url,
+      featuredImageAlt: "Waves breaking over the harbour wall",
+      videoUrl: null,
+      categoryId: null,
+      excerpt: null,
+      content: "Body",
+    });
     // Its first revision is written with it (decision 0011); no account named: "System".
     const revisions = await db.select().from(articleRevisions).where(eq(articleRevisions.articleId, article.id));
     expect(revisions).toEqual([expect.objectContaining({ title: "Storm Over The Bay!", featuredImage: url, status: "published", savedByName: "System" })]);
+  });
+
+  test("an image without alt text is refused on the alt field (400) and nothing is inserted", async () => {
+    await storeFile("images", "27-pic.png", "image/png");
+    for (const alt of ["", "   "]) {
+      const error = await refusal(publishMediaArticle(db, storage, input("images", "27-pic.png", { featuredImageAlt: alt })));
+      expect(error.code).toBe("invalid_input");
+      expect(error.status).toBe(400);
+      expect(error.field).toBe("featuredImageAlt");
+      expect(error.message).toBe(FEATURED_IMAGE_ALT_REQUIRED);
+    }
+    expect(await db.select().from(articles)).toHaveLength(0);
+  });
+
+  test("alt text longer than 250 characters is refused by the form schema", () => {
+    const result = publishMediaSchema.safeParse({
+      bucket: "images",
+      name: "a.png",
+      title: "T",
+      categoryId: "",
+      excerpt: "",
+      content: "C",
+      featuredImageAlt: "a".repeat(251),
+    });
+    expect(result.error?.issues.map((i) => [i.path[0], i.message])).toEqual([["featuredImageAlt", "Alt text must be at most 250 characters"]]);
   });
 
   test("a video sets the video only, and the chosen category is kept", async () => {
@@ -207,7 +249,7 @@ describe("publishMediaArticle", () => {
   });
 
   test("the form schema requires title and content", () => {
-    const result = publishMediaSchema.safeParse({ bucket: "images", name: "a.png", title: " ", categoryId: "", excerpt: "", content: "" });
+    const result = publishMediaSchema.safeParse({ bucket: "images", name: "a.png", title: " ", categoryId: "", excerpt: "", content: "", featuredImageAlt: "" });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => i.message)).toEqual(expect.arrayContaining(["Title is required", "Content is required"]));
   });

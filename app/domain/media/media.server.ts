@@ -5,6 +5,7 @@ import sharp from "sharp";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/pg-errors";
 import { articles, articleSlugRedirects, categories, comments, media, websiteSettings } from "~/db/schema";
+import { FEATURED_IMAGE_ALT_REQUIRED } from "~/domain/articles/articles.schema";
 import { slugify } from "~/lib/slugs";
 import { AppError } from "~/lib/app-error";
 import type { Bucket, Storage } from "~/lib/storage.server";
@@ -132,6 +133,10 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
   if (input.bucket === "images" && !UPLOAD_RULES.image.types.some((t) => t.mime === row.contentType)) {
     throw new AppError("invalid_media", UPLOAD_RULES.image.wrongTypeMessage);
   }
+  // The image becomes the featured image: it needs its alt text, as in the article form.
+  if (input.bucket === "images" && !input.featuredImageAlt) {
+    throw new AppError("invalid_input", FEATURED_IMAGE_ALT_REQUIRED, { field: "featuredImageAlt" });
+  }
   const slug = slugify(input.title);
   const slugTaken = () =>
     new AppError("slug_taken", `An article with the slug “${slug}” already exists. Choose a different title.`, { status: 409 });
@@ -160,6 +165,7 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
           content: input.content,
           categoryId: input.categoryId,
           featuredImage: input.bucket === "images" ? url : null,
+          featuredImageAlt: input.bucket === "images" ? input.featuredImageAlt : null,
           videoUrl: input.bucket === "videos" ? url : null,
         })
         .returning(revisionSourceColumns);

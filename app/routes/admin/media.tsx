@@ -43,7 +43,7 @@ type ActionResult =
   | { intent: "publish"; ok: true; slug: string }
   | (Refusal & { intent: "delete" | "publish" | "unknown" });
 
-const MEDIA_ACTION_FIELDS = ["intent", "bucket", "name", "title", "categoryId", "excerpt", "content"] as const;
+const MEDIA_ACTION_FIELDS = ["intent", "bucket", "name", "title", "categoryId", "excerpt", "content", "featuredImageAlt"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = actorOf(await requireAdmin(request, context));
