@@ -198,7 +198,7 @@ describe("autosave", () => {
     await save({ title: "Other", slug: "auto-other" });
     expect((await refusal(autosave({ title: "", slug: "auto-valid" }, draft.id))).code).toBe("missing_fields");
     expect((await refusal(autosave({ title: "Taken", slug: "auto-other" }, draft.id))).code).toBe("slug_taken");
-    expect((await refusal(autosave({ title: "Foreign", slug: "auto-valid", featuredImage: "https://evil.example/x.png" }, draft.id))).code).toBe(
+    expect((await refusal(autosave({ title: "Foreign", slug: "auto-valid", featuredImage: "https://evil.example/x.png", featuredImageAlt: "A picture" }, draft.id))).code).toBe(
       "invalid_media",
     );
     expect((await refusal(autosave({ title: "Gone", slug: "x" }, "00000000-0000-4000-8000-000000000000"))).code).toBe("not_found");
