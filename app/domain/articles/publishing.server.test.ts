@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
@@ -306,6 +306,13 @@ describe("the scheduler", () => {
       heard.length = 0;
       await unpublishArticle(t.db, row!.id);
       await expect.poll(() => heard.length, { timeout: 5000 }).toBeGreaterThan(0);
+      // A run with nothing due announces nothing (it would clear every page cache at each tick).
+      await new Promise((r) => setTimeout(r, 200));
+      heard.length = 0;
+      expect(await publishDueArticles(t.db)).toEqual([]);
+      await t.db.execute(sql`select pg_notify(${CHANGE_CHANNEL}, 'marker')`);
+      await expect.poll(() => heard, { timeout: 5000 }).toContain("marker");
+      expect(heard).toEqual(["marker"]);
     } finally {
       await client.end();
     }

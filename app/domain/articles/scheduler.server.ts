@@ -17,6 +17,12 @@ const BATCH = 100;
  * process's page cache and refreshes the dashboards.
  */
 export async function publishDueArticles(db: Db, limit = BATCH): Promise<{ id: string; slug: string }[]> {
+  // The change trigger is per statement: an UPDATE of no row would still announce a change and clear
+  // every page cache at each tick. A look through the (status, published_at) index first avoids that.
+  const due = await db.execute<{ due: boolean }>(
+    sql`select exists (select 1 from articles where status = 'scheduled' and published_at <= now()) as due`,
+  );
+  if (!due.rows[0]?.due) return [];
   const result = await db.execute<{ id: string; slug: string }>(sql`
     update articles a set status = 'published', updated_at = now()
     from (
