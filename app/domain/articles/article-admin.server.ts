@@ -323,6 +323,11 @@ const PUBLISH_NOW: Publication = { status: "published", publishedAt: null };
  *   holds at once whatever this process's clock says).
  */
 export function decidePublication(intent: ArticleIntent, publishAt: Date | null, previous: Publication | null, now = new Date()): Publication {
+  // The form shows the stored time to the minute: sent back unchanged, it means the stored time
+  // (an Update Article must not move a published article's date back to the start of its minute).
+  if (publishAt && previous?.publishedAt && Math.floor(publishAt.getTime() / 60_000) === Math.floor(previous.publishedAt.getTime() / 60_000)) {
+    publishAt = previous.publishedAt;
+  }
   if (intent === "draft") return { status: "draft", publishedAt: publishAt };
   if (publishAt && publishAt.getTime() > now.getTime()) return { status: "scheduled", publishedAt: publishAt };
   if (publishAt) return { status: "published", publishedAt: publishAt };

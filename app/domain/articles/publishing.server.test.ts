@@ -107,6 +107,19 @@ describe("decidePublication", () => {
     expect(decidePublication("publish", null, { status: "draft", publishedAt: past }, now)).toEqual({ status: "published", publishedAt: null });
     // An edit of a published article keeps its publication time.
     expect(decidePublication("publish", null, { status: "published", publishedAt: past }, now)).toEqual({ status: "published", publishedAt: past });
+    // "Publish at" sent back as the form shows it (to the minute) keeps the stored time to the millisecond.
+    const stored = new Date("2026-05-01T12:34:56.789Z");
+    const shown = new Date("2026-05-01T12:34:00Z");
+    expect(decidePublication("publish", shown, { status: "published", publishedAt: stored }, now)).toEqual({ status: "published", publishedAt: stored });
+    const plannedStored = new Date("2026-06-02T12:34:56.789Z");
+    expect(decidePublication("publish", new Date("2026-06-02T12:34:00Z"), { status: "scheduled", publishedAt: plannedStored }, now)).toEqual({
+      status: "scheduled",
+      publishedAt: plannedStored,
+    });
+    // Another minute is the editor's choice.
+    expect(decidePublication("publish", new Date("2026-05-01T12:35:00Z"), { status: "published", publishedAt: stored }, now).publishedAt).toEqual(
+      new Date("2026-05-01T12:35:00Z"),
+    );
   });
 });
 
