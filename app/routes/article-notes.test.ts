@@ -1,64 +1,41 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { articleCorrections, articles, user } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { CHANGE_CHANNEL } from "~/lib/change-feed.server";
 import { refuse } from "~/lib/forms";
-import { createLocalStorage, type Storage } from "~/lib/storage.server";
 import { action as editAction } from "~/routes/admin/article-edit";
 import { loader as articlePageLoader } from "~/routes/site/article";
-import { createTestDatabase, type TestDatabase } from "../../tests/setup/test-database";
-import { articleFormValues, getArticleForEdit, saveArticleFromForm } from "~/domain/articles/article-admin.server";
+import { saveArticle, setUpArticleFixture } from "../../tests/setup/article-fixture";
+import { getArticleForEdit } from "~/domain/articles/article-admin.server";
 import { getArticleBySlug } from "~/domain/articles/articles.server";
 import { addArticleNote, deleteArticleNote, listArticleNotes, listArticleNotesForAdmin } from "~/domain/articles/corrections.server";
 
 const log = pino({ level: process.env.TEST_LOG ?? "silent" });
-const TZ = "America/New_York";
-let t: TestDatabase;
-let storage: Storage;
-let mediaRoot: string;
+const fx = setUpArticleFixture("notes");
 const editor = { id: "editor-1", name: "editor@example.com" };
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  mediaRoot = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-notes-"));
-  storage = createLocalStorage(mediaRoot);
-  await t.db.insert(user).values({ id: editor.id, name: "Editor", email: editor.name });
+  await fx.t.db.insert(user).values({ id: editor.id, name: "Editor", email: editor.name });
 });
 
-afterAll(async () => {
-  await fs.rm(mediaRoot, { recursive: true, force: true });
-});
-
-function form(values: Record<string, string>) {
-  const fd = new FormData();
-  for (const [k, v] of Object.entries(values)) fd.append(k, v);
-  return fd;
-}
-
-async function save(values: Record<string, string>, id?: string) {
-  const submitted = articleFormValues(form({ content: "Body text", intent: "publish", ...values }));
-  return saveArticleFromForm(t.db, storage, submitted, { id, timeZone: TZ });
-}
+const save = (values: Record<string, string>, id?: string) => saveArticle(fx, { intent: "publish", ...values }, { id });
 
 /** What the edit page's action answers for a note's values: the note, or the refusal and its status. */
 async function note(articleId: string, values: Partial<Record<"kind" | "text", string>>) {
   const submitted = { kind: "correction", text: "", ...values };
   try {
-    return { ok: true as const, note: await addArticleNote(t.db, editor, articleId, submitted) };
+    return { ok: true as const, note: await addArticleNote(fx.t.db, editor, articleId, submitted) };
   } catch (error) {
     const answer = refuse(error, submitted);
     return { ok: false as const, status: answer.init?.status, failure: answer.data };
   }
 }
 
-const notesOf = (articleId: string) => t.db.select().from(articleCorrections).where(eq(articleCorrections.articleId, articleId));
-const modifiedAtOf = async (id: string) => (await getArticleForEdit(t.db, id))!.modifiedAt;
+const notesOf = (articleId: string) => fx.t.db.select().from(articleCorrections).where(eq(articleCorrections.articleId, articleId));
+const modifiedAtOf = async (id: string) => (await getArticleForEdit(fx.t.db, id))!.modifiedAt;
 
 describe("correction and update notes", () => {
   it("are added to a published article, listed newest first, and show the article as updated", async () => {
@@ -68,21 +45,21 @@ describe("correction and update notes", () => {
     expect(first.ok).toBe(true);
     const second = await note(article.id, { kind: "update", text: "  The council voted on Tuesday.  " });
     expect(second).toMatchObject({ ok: true, note: { kind: "update", text: "The council voted on Tuesday." } });
-    const listed = await listArticleNotes(t.db, article.id);
+    const listed = await listArticleNotes(fx.t.db, article.id);
     expect(listed.map((n) => n.kind)).toEqual(["update", "correction"]);
-    expect((await listArticleNotesForAdmin(t.db, article.id))[0]).toMatchObject({ createdByName: "editor@example.com" });
+    expect((await listArticleNotesForAdmin(fx.t.db, article.id))[0]).toMatchObject({ createdByName: "editor@example.com" });
     expect((await notesOf(article.id))[0]).toMatchObject({ createdById: "editor-1" });
     // A correction is a substantial change: modified_at is the note's time.
     const modified = await modifiedAtOf(article.id);
     expect(modified?.toISOString()).toBe(new Date(listed[0]!.createdAt).toISOString());
-    const shown = await getArticleBySlug(t.db, "noted");
+    const shown = await getArticleBySlug(fx.t.db, "noted");
     expect(shown?.modifiedAt?.getTime()).toBeGreaterThan(shown!.publishedAt.getTime());
   });
 
   it("reach the article page's loader data: modifiedAt and corrections[] (newest first)", async () => {
     const article = await save({ title: "Page", slug: "page-notes", publishAt: "2026-01-02T10:00" });
     await note(article.id, { kind: "correction", text: "<script>alert(1)</script> stays text" });
-    const args = { params: { slug: "page-notes" }, request: new Request("http://localhost/article/page-notes"), context: { db: t.db, log } };
+    const args = { params: { slug: "page-notes" }, request: new Request("http://localhost/article/page-notes"), context: { db: fx.t.db, log } };
     const data = await articlePageLoader(args as unknown as Parameters<typeof articlePageLoader>[0]);
     expect(data.article.modifiedAt).toBeInstanceOf(Date);
     expect(data.article.corrections).toMatchObject([{ kind: "correction", text: "<script>alert(1)</script> stays text" }]);
@@ -124,16 +101,16 @@ describe("correction and update notes", () => {
     const other = await save({ title: "Other", slug: "delete-notes-other" });
     const added = await note(article.id, { text: "To go" });
     if (!added.ok) throw new Error("not added");
-    await expect(deleteArticleNote(t.db, other.id, added.note.id)).rejects.toMatchObject({ code: "not_found" });
-    await deleteArticleNote(t.db, article.id, added.note.id);
+    await expect(deleteArticleNote(fx.t.db, other.id, added.note.id)).rejects.toMatchObject({ code: "not_found" });
+    await deleteArticleNote(fx.t.db, article.id, added.note.id);
     expect(await notesOf(article.id)).toEqual([]);
-    await expect(deleteArticleNote(t.db, article.id, added.note.id)).rejects.toBeInstanceOf(AppError);
-    await expect(deleteArticleNote(t.db, article.id, "nope")).rejects.toMatchObject({ code: "not_found", status: 404 });
+    await expect(deleteArticleNote(fx.t.db, article.id, added.note.id)).rejects.toBeInstanceOf(AppError);
+    await expect(deleteArticleNote(fx.t.db, article.id, "nope")).rejects.toMatchObject({ code: "not_found", status: 404 });
   });
 
   it("adding and deleting a note announce a change on the change channel (every page cache clears)", async () => {
     const article = await save({ title: "Cache", slug: "notes-cache" });
-    const client = new pg.Client({ connectionString: t.url });
+    const client = new pg.Client({ connectionString: fx.t.url });
     await client.connect();
     try {
       const heard: string[] = [];
@@ -142,7 +119,7 @@ describe("correction and update notes", () => {
       const added = await note(article.id, { text: "Cached?" });
       await expect.poll(() => heard.some((p) => p.includes('"article_corrections"') && p.includes("INSERT")), { timeout: 5000 }).toBe(true);
       heard.length = 0;
-      if (added.ok) await deleteArticleNote(t.db, article.id, added.note.id);
+      if (added.ok) await deleteArticleNote(fx.t.db, article.id, added.note.id);
       await expect.poll(() => heard.some((p) => p.includes('"article_corrections"') && p.includes("DELETE")), { timeout: 5000 }).toBe(true);
     } finally {
       await client.end();
@@ -155,7 +132,7 @@ describe("correction and update notes", () => {
       method: "POST",
       body: new URLSearchParams({ intent: "add-note", kind: "correction", text: "Sneaky" }),
     });
-    const args = { request, params: { id: article.id }, context: { db: t.db, log } } as unknown as Parameters<typeof editAction>[0];
+    const args = { request, params: { id: article.id }, context: { db: fx.t.db, log } } as unknown as Parameters<typeof editAction>[0];
     await expect(editAction(args)).rejects.toMatchObject({ init: { status: 401 } });
     expect(await notesOf(article.id)).toEqual([]);
   });
@@ -173,7 +150,7 @@ describe("Show as updated", () => {
     expect(Math.abs(modified!.getTime() - before)).toBeLessThan(60_000);
     await save({ title: "Updated, typo", slug: "show-updated" }, article.id);
     expect((await modifiedAtOf(article.id))?.toISOString()).toBe(modified!.toISOString());
-    const [row] = await t.db.select({ publishedAt: articles.publishedAt }).from(articles).where(eq(articles.id, article.id));
+    const [row] = await fx.t.db.select({ publishedAt: articles.publishedAt }).from(articles).where(eq(articles.id, article.id));
     expect(row!.publishedAt!.toISOString()).toBe("2026-01-02T15:00:00.000Z");
   });
 });

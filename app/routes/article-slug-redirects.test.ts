@@ -1,67 +1,32 @@
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { articleSlugRedirects } from "~/db/schema";
 import { publishMediaArticle } from "~/domain/media/media.server";
 import { AppError } from "~/lib/app-error";
 import { CHANGE_CHANNEL } from "~/lib/change-feed.server";
-import { refuse } from "~/lib/forms";
-import { createLocalStorage, type Storage } from "~/lib/storage.server";
 import { loader as articlePageLoader } from "~/routes/site/article";
-import { createTestDatabase, type TestDatabase } from "../../tests/setup/test-database";
-import { articleFormValues, saveArticleFromForm, unpublishArticle } from "~/domain/articles/article-admin.server";
+import { saveArticle, setUpArticleFixture, submitArticle } from "../../tests/setup/article-fixture";
+import { unpublishArticle } from "~/domain/articles/article-admin.server";
 import { slugRedirectsMessage, TAKE_OVER_SLUG_LABEL } from "~/domain/articles/articles.schema";
 import { getArticleBySlug } from "~/domain/articles/articles.server";
 import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
 
 const log = pino({ level: process.env.TEST_LOG ?? "silent" });
-const TZ = "America/New_York";
-let t: TestDatabase;
-let storage: Storage;
-let mediaRoot: string;
+const fx = setUpArticleFixture("redirects");
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  mediaRoot = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-redirects-"));
-  storage = createLocalStorage(mediaRoot);
-});
 
-afterAll(async () => {
-  await fs.rm(mediaRoot, { recursive: true, force: true });
-});
-
-function form(values: Record<string, string>) {
-  const fd = new FormData();
-  for (const [k, v] of Object.entries(values)) fd.append(k, v);
-  return fd;
-}
-
-/** What the article routes answer for a submitted form: the saved article, or the refusal and its status. */
-async function submit(values: Record<string, string>, id?: string) {
-  const submitted = articleFormValues(form({ content: "Body text", intent: "publish", ...values }));
-  try {
-    return { ok: true as const, article: await saveArticleFromForm(t.db, storage, submitted, { id, timeZone: TZ }) };
-  } catch (error) {
-    const answer = refuse(error, submitted);
-    return { ok: false as const, status: answer.init?.status, failure: answer.data };
-  }
-}
-
-async function save(values: Record<string, string>, id?: string) {
-  const result = await submit(values, id);
-  if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.failure)}`);
-  return result.article;
-}
+const submit = (values: Record<string, string>, id?: string) => submitArticle(fx, { intent: "publish", ...values }, { id });
+const save = (values: Record<string, string>, id?: string) => saveArticle(fx, { intent: "publish", ...values }, { id });
 
 /** What GET /article/{slug}{query} answers: a redirect (status and Location), 404, or 200 with the article's slug. */
 async function visit(slugAndQuery: string) {
   const url = new URL(`http://localhost/article/${slugAndQuery}`);
   const slug = url.pathname.slice("/article/".length);
-  const args = { params: { slug }, request: new Request(url), context: { db: t.db, log } } as unknown as Parameters<typeof articlePageLoader>[0];
+  const args = { params: { slug }, request: new Request(url), context: { db: fx.t.db, log } } as unknown as Parameters<typeof articlePageLoader>[0];
   try {
     const data = await articlePageLoader(args);
     return { status: 200, slug: data.article.slug };
@@ -73,7 +38,7 @@ async function visit(slugAndQuery: string) {
   }
 }
 
-const redirectRows = () => t.db.select().from(articleSlugRedirects);
+const redirectRows = () => fx.t.db.select().from(articleSlugRedirects);
 
 describe("a published article's slug change", () => {
   it("answers 301 from the old address to the new one, with the query string", async () => {
@@ -110,8 +75,8 @@ describe("a published article's slug change", () => {
   it("answers 404 while the article is not publicly visible, and 301 again once it is", async () => {
     const article = await save({ title: "Hidden", slug: "hidden-old" });
     await save({ title: "Hidden", slug: "hidden-new" }, article.id);
-    await unpublishArticle(t.db, article.id);
-    expect(await findSlugRedirect(t.db, "hidden-old")).toBeNull();
+    await unpublishArticle(fx.t.db, article.id);
+    expect(await findSlugRedirect(fx.t.db, "hidden-old")).toBeNull();
     expect(await visit("hidden-old")).toEqual({ status: 404 });
     await save({ title: "Hidden", slug: "hidden-new" }, article.id);
     expect(await visit("hidden-old")).toMatchObject({ status: 301, location: "/article/hidden-new" });
@@ -119,7 +84,7 @@ describe("a published article's slug change", () => {
 
   it("an unpublished (once public) draft's rename leaves a redirect too; a never-published draft's does not", async () => {
     const once = await save({ title: "Once", slug: "once-public" });
-    await unpublishArticle(t.db, once.id);
+    await unpublishArticle(fx.t.db, once.id);
     await save({ title: "Once", slug: "once-renamed", intent: "draft" }, once.id);
     const never = await save({ title: "Never", slug: "never-public", intent: "draft" });
     await save({ title: "Never", slug: "never-renamed", intent: "draft" }, never.id);
@@ -135,7 +100,7 @@ describe("a published article's slug change", () => {
     const article = await save({ title: "Gone", slug: "gone-a" });
     await save({ title: "Gone", slug: "gone-b" }, article.id);
     const { deleteArticle } = await import("~/domain/articles/article-admin.server");
-    await deleteArticle(t.db, article.id);
+    await deleteArticle(fx.t.db, article.id);
     expect((await redirectRows()).map((r) => r.oldSlug)).not.toContain("gone-a");
   });
 });
@@ -155,7 +120,7 @@ describe("a slug that still redirects to another article", () => {
       },
     });
     expect(TAKE_OVER_SLUG_LABEL).toBe("Take over this address");
-    expect(await getArticleBySlug(t.db, "budget")).toBeNull();
+    expect(await getArticleBySlug(fx.t.db, "budget")).toBeNull();
     expect(await visit("budget")).toMatchObject({ status: 301, location: "/article/budget-passes" });
   });
 
@@ -181,11 +146,11 @@ describe("a slug that still redirects to another article", () => {
   it("the media library's Publish is refused with the same fact (it has no take-over)", async () => {
     const first = await save({ title: "Flood", slug: "flood" });
     await save({ title: "Flood", slug: "flood-update" }, first.id);
-    await fs.mkdir(path.join(mediaRoot, "files"), { recursive: true });
-    await fs.writeFile(path.join(mediaRoot, "files", "doc.pdf"), "%PDF");
+    await fs.mkdir(path.join(fx.mediaRoot, "files"), { recursive: true });
+    await fs.writeFile(path.join(fx.mediaRoot, "files", "doc.pdf"), "%PDF");
     const { media } = await import("~/db/schema");
-    await t.db.insert(media).values({ bucket: "files", name: "doc.pdf", originalName: "doc.pdf", contentType: "application/pdf", size: 4 });
-    const attempt = publishMediaArticle(t.db, storage, { bucket: "files", name: "doc.pdf", title: "Flood", categoryId: null, excerpt: null, content: "x", featuredImageAlt: null });
+    await fx.t.db.insert(media).values({ bucket: "files", name: "doc.pdf", originalName: "doc.pdf", contentType: "application/pdf", size: 4 });
+    const attempt = publishMediaArticle(fx.t.db, fx.storage, { bucket: "files", name: "doc.pdf", title: "Flood", categoryId: null, excerpt: null, content: "x", featuredImageAlt: null });
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     await expect(attempt).rejects.toMatchObject({ code: "slug_redirects", message: expect.stringContaining("/article/flood still redirects to “Flood”") });
   });
@@ -199,7 +164,7 @@ describe("a slug that still redirects to another article", () => {
 
 describe("page caches", () => {
   it("a slug change and a take-over announce a change on the change channel (every page cache clears)", async () => {
-    const client = new pg.Client({ connectionString: t.url });
+    const client = new pg.Client({ connectionString: fx.t.url });
     await client.connect();
     try {
       const heard: string[] = [];
@@ -210,7 +175,7 @@ describe("page caches", () => {
       await save({ title: "Cache", slug: "cache-b" }, article.id);
       await expect.poll(() => heard.some((p) => p.includes('"articles"') && p.includes("UPDATE")), { timeout: 5000 }).toBe(true);
       heard.length = 0;
-      await t.db.delete(articleSlugRedirects).where(eq(articleSlugRedirects.oldSlug, "cache-a"));
+      await fx.t.db.delete(articleSlugRedirects).where(eq(articleSlugRedirects.oldSlug, "cache-a"));
       await expect.poll(() => heard.some((p) => p.includes('"article_slug_redirects"')), { timeout: 5000 }).toBe(true);
     } finally {
       await client.end();

@@ -1,28 +1,19 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { articleRevisions, articles, user } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { createLocalStorage, type Storage } from "~/lib/storage.server";
-import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { articleFormValues, autosaveArticleFromForm, AUTOSAVE_DRAFTS_ONLY, saveArticleFromForm, unpublishArticle } from "./article-admin.server";
+import { articleForm, saveArticle, setUpArticleFixture, TEST_TIME_ZONE } from "../../../tests/setup/article-fixture";
+import { autosaveArticleFromForm, AUTOSAVE_DRAFTS_ONLY, unpublishArticle } from "./article-admin.server";
 import { REVISIONS_KEPT } from "./article-revisions.schema";
 import { actorOf, compareRevision, listRevisions, type Actor } from "./article-revisions.server";
 
-const TZ = "America/New_York";
-let t: TestDatabase;
-let storage: Storage;
-let mediaRoot: string;
+const TZ = TEST_TIME_ZONE;
+const fx = setUpArticleFixture("revisions");
 let editor: Actor;
 let other: Actor;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  mediaRoot = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-revisions-"));
-  storage = createLocalStorage(mediaRoot);
-  await t.db.insert(user).values([
+  await fx.t.db.insert(user).values([
     { id: "editor-1", name: "Ed Itor", email: "editor@example.com" },
     { id: "editor-2", name: "other@example.com", email: "other@example.com" },
   ]);
@@ -30,28 +21,14 @@ beforeAll(async () => {
   other = actorOf({ id: "editor-2", name: "other@example.com", email: "other@example.com" });
 });
 
-afterAll(async () => {
-  await fs.rm(mediaRoot, { recursive: true, force: true });
-});
-
-function form(values: Record<string, string>) {
-  const fd = new FormData();
-  for (const [k, v] of Object.entries(values)) fd.append(k, v);
-  return fd;
-}
-
-const values = (over: Record<string, string>) => articleFormValues(form({ content: "Body text", ...over }));
-
-async function save(over: Record<string, string>, id?: string, actor: Actor = editor) {
-  return saveArticleFromForm(t.db, storage, values(over), { id, timeZone: TZ, actor });
-}
+const save = (over: Record<string, string>, id?: string, actor: Actor = editor) => saveArticle(fx, over, { id, actor });
 
 async function autosave(over: Record<string, string>, id: string, actor: Actor = editor) {
-  return autosaveArticleFromForm(t.db, storage, values(over), { id, timeZone: TZ, actor });
+  return autosaveArticleFromForm(fx.t.db, fx.storage, articleForm(over), { id, timeZone: TZ, actor });
 }
 
 const revisionsOf = (articleId: string) =>
-  t.db.select().from(articleRevisions).where(eq(articleRevisions.articleId, articleId)).orderBy(asc(articleRevisions.createdAt));
+  fx.t.db.select().from(articleRevisions).where(eq(articleRevisions.articleId, articleId)).orderBy(asc(articleRevisions.createdAt));
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -73,7 +50,7 @@ describe("revisions", () => {
     await save({ title: "Second title", slug: "rev-every-save", content: "Second body" }, created.id, other);
     await save({ title: "Third title", slug: "rev-every-save", intent: "draft", publishAt: "2030-01-02T09:30" }, created.id);
     await save({ title: "Fourth title", slug: "rev-every-save" }, created.id);
-    await unpublishArticle(t.db, created.id, other);
+    await unpublishArticle(fx.t.db, created.id, other);
 
     const rows = await revisionsOf(created.id);
     expect(rows.map((r) => [r.title, r.status, r.savedByName, r.autosave])).toEqual([
@@ -90,7 +67,7 @@ describe("revisions", () => {
     // The draft keeps its planned time (09:30 in New York is 14:30 UTC in January).
     expect(third!.publishedAt?.toISOString()).toBe("2030-01-02T14:30:00.000Z");
 
-    const listed = await listRevisions(t.db, created.id);
+    const listed = await listRevisions(fx.t.db, created.id);
     expect(listed.map((r) => r.title)).toEqual(["Fourth title", "Fourth title", "Third title", "Second title", "First title"]);
     expect(listed[0]).toMatchObject({ savedByName: "other@example.com", status: "draft", autosave: false });
     expect(Date.parse(listed[0]!.savedAt)).not.toBeNaN();
@@ -104,7 +81,7 @@ describe("revisions", () => {
     expect((await refusal(save({ title: "Bad time", slug: "rev-refused", publishAt: "tomorrow" }, created.id))).code).toBe("invalid_input");
     expect((await refusal(save({ title: "New", slug: "rev-taken" }))).code).toBe("slug_taken");
     expect((await revisionsOf(created.id)).map((r) => r.title)).toEqual(["Kept"]);
-    const [row] = await t.db.select({ title: articles.title }).from(articles).where(eq(articles.id, created.id));
+    const [row] = await fx.t.db.select({ title: articles.title }).from(articles).where(eq(articles.id, created.id));
     expect(row!.title).toBe("Kept");
   });
 
@@ -114,8 +91,8 @@ describe("revisions", () => {
     const ghost: Actor = { id: "no-such-account", name: "Ghost" };
     expect((await refusal(save({ title: "After", slug: "rev-atomic" }, created.id, ghost))).code).toBe("forbidden");
     expect((await refusal(save({ title: "Ghost article", slug: "rev-atomic-ghost" }, undefined, ghost))).code).toBe("forbidden");
-    expect(await t.db.select().from(articles).where(eq(articles.slug, "rev-atomic-ghost"))).toEqual([]);
-    const [row] = await t.db.select({ title: articles.title }).from(articles).where(eq(articles.id, created.id));
+    expect(await fx.t.db.select().from(articles).where(eq(articles.slug, "rev-atomic-ghost"))).toEqual([]);
+    const [row] = await fx.t.db.select({ title: articles.title }).from(articles).where(eq(articles.id, created.id));
     expect(row!.title).toBe("Before");
     expect((await revisionsOf(created.id)).map((r) => r.title)).toEqual(["Before"]);
   });
@@ -127,14 +104,14 @@ describe("revisions", () => {
     expect(rows).toHaveLength(REVISIONS_KEPT);
     expect(rows[0]!.title).toBe("Save 6");
     expect(rows.at(-1)!.title).toBe(`Save ${REVISIONS_KEPT + 5}`);
-    expect(await listRevisions(t.db, created.id)).toHaveLength(REVISIONS_KEPT);
+    expect(await listRevisions(fx.t.db, created.id)).toHaveLength(REVISIONS_KEPT);
   });
 
   it("revisions go with their article", async () => {
     const created = await save({ title: "Doomed", slug: "rev-cascade" });
-    await t.db.delete(articles).where(eq(articles.id, created.id));
+    await fx.t.db.delete(articles).where(eq(articles.id, created.id));
     expect(await revisionsOf(created.id)).toEqual([]);
-    expect((await refusal(listRevisions(t.db, created.id))).code).toBe("not_found");
+    expect((await refusal(listRevisions(fx.t.db, created.id))).code).toBe("not_found");
   });
 });
 
@@ -147,7 +124,7 @@ describe("autosave", () => {
       ["Draft 0", false],
       ["Draft 5", true],
     ]);
-    const [stored] = await t.db.select({ title: articles.title, status: articles.status }).from(articles).where(eq(articles.id, draft.id));
+    const [stored] = await fx.t.db.select({ title: articles.title, status: articles.status }).from(articles).where(eq(articles.id, draft.id));
     expect(stored).toEqual({ title: "Draft 5", status: "draft" });
 
     // Another person's autosave starts its own revision.
@@ -156,7 +133,7 @@ describe("autosave", () => {
     await save({ title: "Draft 7", slug: "auto-draft", intent: "draft" }, draft.id);
     await autosave({ title: "Draft 8", slug: "auto-draft" }, draft.id);
     // An autosave revision older than 10 minutes is not changed any more.
-    await t.db.update(articleRevisions).set({ createdAt: sql`now() - interval '11 minutes'` }).where(eq(articleRevisions.title, "Draft 8"));
+    await fx.t.db.update(articleRevisions).set({ createdAt: sql`now() - interval '11 minutes'` }).where(eq(articleRevisions.title, "Draft 8"));
     await autosave({ title: "Draft 9", slug: "auto-draft" }, draft.id);
     await autosave({ title: "Draft 10", slug: "auto-draft" }, draft.id);
     rows = await revisionsOf(draft.id);
@@ -176,7 +153,7 @@ describe("autosave", () => {
     // Even a form whose button says publish is saved as a draft by an autosave.
     const saved = await autosave({ title: "Planned still", slug: "auto-planned", intent: "publish", publishAt: "2020-01-01T08:00" }, draft.id);
     expect(saved.status).toBe("draft");
-    const [stored] = await t.db.select().from(articles).where(eq(articles.id, draft.id));
+    const [stored] = await fx.t.db.select().from(articles).where(eq(articles.id, draft.id));
     expect(stored).toMatchObject({ status: "draft", title: "Planned still" });
     expect(stored!.publishedAt?.toISOString()).toBe("2020-01-01T13:00:00.000Z");
   });
@@ -188,7 +165,7 @@ describe("autosave", () => {
       const error = await refusal(autosave({ title: "Sneaky", slug: article.slug }, article.id));
       expect(error).toMatchObject({ code: "invalid_input", status: 409, message: AUTOSAVE_DRAFTS_ONLY });
       expect((await revisionsOf(article.id)).map((r) => r.title)).not.toContain("Sneaky");
-      const [stored] = await t.db.select({ title: articles.title }).from(articles).where(eq(articles.id, article.id));
+      const [stored] = await fx.t.db.select({ title: articles.title }).from(articles).where(eq(articles.id, article.id));
       expect(stored!.title).not.toBe("Sneaky");
     }
   });
@@ -210,13 +187,13 @@ describe("comparing and restoring", () => {
   it("compares a revision with the current version and restoring it by saving stores it again as a new revision", async () => {
     const created = await save({ title: "Original title", slug: "cmp-original", excerpt: "Old excerpt", content: "The quick brown fox." });
     await save({ title: "New title", slug: "cmp-new", excerpt: "Old excerpt", content: "The slow brown fox jumps." }, created.id);
-    const [oldest, newest] = (await listRevisions(t.db, created.id)).toReversed();
+    const [oldest, newest] = (await listRevisions(fx.t.db, created.id)).toReversed();
 
-    const same = await compareRevision(t.db, created.id, newest!.id, TZ);
+    const same = await compareRevision(fx.t.db, created.id, newest!.id, TZ);
     expect(same.changes).toEqual({ title: { changed: false }, excerpt: { changed: false }, body: { changed: false } });
     expect(same.otherChanges).toEqual([]);
 
-    const comparison = await compareRevision(t.db, created.id, oldest!.id, TZ);
+    const comparison = await compareRevision(fx.t.db, created.id, oldest!.id, TZ);
     expect(comparison.revision.fields).toMatchObject({ title: "Original title", slug: "cmp-original", excerpt: "Old excerpt", content: "The quick brown fox." });
     expect(comparison.revision.fields.publishAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
     expect(comparison.changes.excerpt).toEqual({ changed: false });
@@ -231,8 +208,8 @@ describe("comparing and restoring", () => {
     expect(comparison.otherChanges).toEqual(["Slug"]);
     // Another article's revision, or an unknown one, is not found.
     const stranger = await save({ title: "Stranger", slug: "cmp-stranger" });
-    expect((await refusal(compareRevision(t.db, stranger.id, oldest!.id, TZ))).code).toBe("not_found");
-    expect((await refusal(compareRevision(t.db, created.id, "nope", TZ))).code).toBe("not_found");
+    expect((await refusal(compareRevision(fx.t.db, stranger.id, oldest!.id, TZ))).code).toBe("not_found");
+    expect((await refusal(compareRevision(fx.t.db, created.id, "nope", TZ))).code).toBe("not_found");
 
     // Restore: the form is filled from the revision's fields, then saved with Update Article.
     const f = comparison.revision.fields;
@@ -249,9 +226,9 @@ describe("comparing and restoring", () => {
       },
       created.id,
     );
-    const [stored] = await t.db.select().from(articles).where(eq(articles.id, created.id));
+    const [stored] = await fx.t.db.select().from(articles).where(eq(articles.id, created.id));
     expect(stored).toMatchObject({ title: "Original title", slug: "cmp-original", content: "The quick brown fox.", status: "published" });
-    const titles = (await listRevisions(t.db, created.id)).map((r) => r.title);
+    const titles = (await listRevisions(fx.t.db, created.id)).map((r) => r.title);
     expect(titles).toEqual(["Original title", "New title", "Original title"]);
   });
 });

@@ -6,7 +6,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "~/db/client.server";
 import { articles } from "~/db/schema";
 import { createCategory } from "~/domain/categories/category-admin.server";
@@ -14,18 +14,9 @@ import { postComment } from "~/domain/comments/comments.server";
 import { getTopArticles } from "~/domain/stats/stats.server";
 import { AppError } from "~/lib/app-error";
 import { CHANGE_CHANNEL } from "~/lib/change-feed.server";
-import { refuse } from "~/lib/forms";
-import { createLocalStorage, type Storage } from "~/lib/storage.server";
 import { ViewRecorder } from "~/lib/view-recorder.server";
-import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import {
-  articleFormValues,
-  decidePublication,
-  getArticleForEdit,
-  listAdminArticles,
-  saveArticleFromForm,
-  unpublishArticle,
-} from "./article-admin.server";
+import { saveArticle, setUpArticleFixture, submitArticle, TEST_TIME_ZONE } from "../../../tests/setup/article-fixture";
+import { decidePublication, getArticleForEdit, listAdminArticles, unpublishArticle } from "./article-admin.server";
 import {
   getArticleBySlug,
   getArticleForPreview,
@@ -38,43 +29,12 @@ import { PUBLISH_AT_INVALID } from "./articles.schema";
 import { publishDueArticles, startPublishingScheduler } from "./scheduler.server";
 
 const log = pino({ level: process.env.TEST_LOG ?? "silent" });
-const TZ = "America/New_York";
-let t: TestDatabase;
-let storage: Storage;
-let mediaRoot: string;
+const TZ = TEST_TIME_ZONE;
+const fx = setUpArticleFixture("publishing");
 
-beforeAll(async () => {
-  t = await createTestDatabase();
-  mediaRoot = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-publishing-"));
-  storage = createLocalStorage(mediaRoot);
-});
 
-afterAll(async () => {
-  await fs.rm(mediaRoot, { recursive: true, force: true });
-});
-
-function form(values: Record<string, string>) {
-  const fd = new FormData();
-  for (const [k, v] of Object.entries(values)) fd.append(k, v);
-  return fd;
-}
-
-/** What the article routes answer for a submitted form: the saved article, or the refusal and its status. */
-async function submit(values: Record<string, string>, id?: string) {
-  const submitted = articleFormValues(form({ content: "Body text", ...values }));
-  try {
-    return { ok: true as const, article: await saveArticleFromForm(t.db, storage, submitted, { id, timeZone: TZ }) };
-  } catch (error) {
-    const answer = refuse(error, submitted);
-    return { ok: false as const, status: answer.init?.status, failure: answer.data };
-  }
-}
-
-async function save(values: Record<string, string>, id?: string) {
-  const result = await submit(values, id);
-  if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.failure)}`);
-  return result.article;
-}
+const submit = (values: Record<string, string>, id?: string) => submitArticle(fx, values, { id });
+const save = (values: Record<string, string>, id?: string) => saveArticle(fx, values, { id });
 
 /** A datetime-local value `minutes` from now on the site's wall clock. */
 function wallClock(minutes: number) {
@@ -91,7 +51,7 @@ function wallClock(minutes: number) {
   return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}`;
 }
 
-const statusOf = async (id: string) => (await getArticleForEdit(t.db, id))!.status;
+const statusOf = async (id: string) => (await getArticleForEdit(fx.t.db, id))!.status;
 
 describe("decidePublication", () => {
   const now = new Date("2026-06-01T12:00:00Z");
@@ -127,13 +87,13 @@ describe("the article form's publishing", () => {
   it("Create Article without Publish at publishes now, as before", async () => {
     const article = await save({ title: "Now", slug: "form-now", intent: "publish" });
     expect(article.status).toBe("published");
-    expect(await getArticleBySlug(t.db, "form-now")).not.toBeNull();
+    expect(await getArticleBySlug(fx.t.db, "form-now")).not.toBeNull();
   });
 
   it("Save Draft saves a draft that readers cannot see", async () => {
     const article = await save({ title: "Draft", slug: "form-draft", intent: "draft" });
     expect(article).toMatchObject({ status: "draft", publishedAt: null });
-    expect(await getArticleBySlug(t.db, "form-draft")).toBeNull();
+    expect(await getArticleBySlug(fx.t.db, "form-draft")).toBeNull();
   });
 
   it("Create Article with a future Publish at schedules it at that wall-clock time in TIME_ZONE", async () => {
@@ -141,7 +101,7 @@ describe("the article form's publishing", () => {
     const article = await save({ title: "Later", slug: "form-later", intent: "publish", publishAt });
     expect(article.status).toBe("scheduled");
     expect(Math.abs(article.publishedAt!.getTime() - (Date.now() + 24 * 3600_000))).toBeLessThan(120_000);
-    expect(await getArticleBySlug(t.db, "form-later")).toBeNull();
+    expect(await getArticleBySlug(fx.t.db, "form-later")).toBeNull();
   });
 
   it("Update Article of a published article keeps its publication time", async () => {
@@ -149,7 +109,7 @@ describe("the article form's publishing", () => {
     expect(first.status).toBe("published");
     const again = await save({ title: "Kept, edited", slug: "form-kept", intent: "publish" }, first.id);
     expect(again.publishedAt?.toISOString()).toBe(first.publishedAt?.toISOString());
-    expect((await getArticleBySlug(t.db, "form-kept"))?.publishedAt.toISOString()).toBe("2020-01-02T08:04:00.000Z");
+    expect((await getArticleBySlug(fx.t.db, "form-kept"))?.publishedAt.toISOString()).toBe("2020-01-02T08:04:00.000Z");
   });
 
   it("a Publish at that is not a date is a 400 beside the field, and nothing is saved", async () => {
@@ -162,32 +122,32 @@ describe("the article form's publishing", () => {
       expect(result.failure.fieldErrors.publishAt).toBe(PUBLISH_AT_INVALID);
       expect(result.failure.values?.publishAt).toBe(publishAt);
     }
-    expect((await t.db.select().from(articles).where(eq(articles.slug, "form-bad-date"))).length).toBe(0);
+    expect((await fx.t.db.select().from(articles).where(eq(articles.slug, "form-bad-date"))).length).toBe(0);
   });
 
   it("an unknown button is a 400 and saves nothing", async () => {
     const result = await submit({ title: "Odd", slug: "form-odd", intent: "archive" });
     expect(result).toMatchObject({ ok: false, status: 400, failure: { code: "invalid_input" } });
-    expect((await t.db.select().from(articles).where(eq(articles.slug, "form-odd"))).length).toBe(0);
+    expect((await fx.t.db.select().from(articles).where(eq(articles.slug, "form-odd"))).length).toBe(0);
   });
 
   it("Unpublish takes a published or scheduled article back to draft; a draft is refused", async () => {
     const article = await save({ title: "Gone again", slug: "form-unpublish", intent: "publish" });
-    expect((await unpublishArticle(t.db, article.id)).status).toBe("draft");
-    expect(await getArticleBySlug(t.db, "form-unpublish")).toBeNull();
-    const error = await unpublishArticle(t.db, article.id).catch((e: unknown) => e);
+    expect((await unpublishArticle(fx.t.db, article.id)).status).toBe("draft");
+    expect(await getArticleBySlug(fx.t.db, "form-unpublish")).toBeNull();
+    const error = await unpublishArticle(fx.t.db, article.id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).status).toBe(400);
-    expect(((await unpublishArticle(t.db, "00000000-0000-4000-8000-000000000000").catch((e: unknown) => e)) as AppError).code).toBe("not_found");
+    expect(((await unpublishArticle(fx.t.db, "00000000-0000-4000-8000-000000000000").catch((e: unknown) => e)) as AppError).code).toBe("not_found");
   });
 
   it("the admin list filters by status and the preview reads any status", async () => {
-    const drafts = await listAdminArticles(t.db, 1, 100, "draft");
+    const drafts = await listAdminArticles(fx.t.db, 1, 100, "draft");
     expect(drafts.rows.length).toBeGreaterThan(0);
     expect(drafts.rows.every((r) => r.status === "draft")).toBe(true);
     const draft = drafts.rows[0]!;
-    expect((await getArticleForPreview(t.db, draft.id))?.status).toBe("draft");
-    expect(await getArticleForPreview(t.db, "not-a-uuid")).toBeNull();
+    expect((await getArticleForPreview(fx.t.db, draft.id))?.status).toBe("draft");
+    expect(await getArticleForPreview(fx.t.db, "not-a-uuid")).toBeNull();
   });
 });
 
@@ -195,11 +155,11 @@ describe("what readers see", () => {
   let categorySlug: string;
   let categoryId: string;
   beforeAll(async () => {
-    const category = await createCategory(t.db, { name: "Visibility", slug: "visibility" });
+    const category = await createCategory(fx.t.db, { name: "Visibility", slug: "visibility" });
     categorySlug = category.slug;
     categoryId = category.id;
     const base = { content: "Body", categoryId };
-    await t.db.insert(articles).values([
+    await fx.t.db.insert(articles).values([
       { ...base, title: "Public", slug: "vis-public", status: "published", publishedAt: new Date(Date.now() - 60_000), views: 5 },
       { ...base, title: "Draft", slug: "vis-draft", status: "draft", publishedAt: null, views: 500 },
       { ...base, title: "Scheduled", slug: "vis-scheduled", status: "scheduled", publishedAt: new Date(Date.now() + 3600_000), views: 400 },
@@ -210,15 +170,15 @@ describe("what readers see", () => {
   const hidden = ["vis-draft", "vis-scheduled", "vis-ahead"];
 
   it("by slug: only the public one", async () => {
-    expect(await getArticleBySlug(t.db, "vis-public")).not.toBeNull();
-    for (const slug of hidden) expect(await getArticleBySlug(t.db, slug), slug).toBeNull();
-    for (const slug of hidden) expect(await getArticleViews(t.db, slug), slug).toBeNull();
+    expect(await getArticleBySlug(fx.t.db, "vis-public")).not.toBeNull();
+    for (const slug of hidden) expect(await getArticleBySlug(fx.t.db, slug), slug).toBeNull();
+    for (const slug of hidden) expect(await getArticleViews(fx.t.db, slug), slug).toBeNull();
   });
 
   it("home, category pages, RSS (listLatestArticles) and the sitemap", async () => {
-    const home = (await listLatestArticles(t.db, 100)).map((a) => a.slug);
-    const category = await listCategoryArticles(t.db, categoryId, 1, 100);
-    const sitemap = (await listArticlesForSitemap(t.db)).map((a) => a.slug);
+    const home = (await listLatestArticles(fx.t.db, 100)).map((a) => a.slug);
+    const category = await listCategoryArticles(fx.t.db, categoryId, 1, 100);
+    const sitemap = (await listArticlesForSitemap(fx.t.db)).map((a) => a.slug);
     expect(home).toContain("vis-public");
     expect(sitemap).toContain("vis-public");
     expect(category.articles.map((a) => a.slug)).toEqual(["vis-public"]);
@@ -233,26 +193,26 @@ describe("what readers see", () => {
   it("comments cannot be posted to a hidden article", async () => {
     const values = { authorName: "A", authorEmail: "a@example.com", content: "Hi", parentCommentId: "", imageUrl: "", videoUrl: "" };
     for (const slug of hidden) {
-      const error = await postComment(t.db, log, slug, values).catch((e: unknown) => e);
+      const error = await postComment(fx.t.db, log, slug, values).catch((e: unknown) => e);
       expect((error as AppError).code, slug).toBe("not_found");
     }
-    await expect(postComment(t.db, log, "vis-public", values)).resolves.toBeUndefined();
+    await expect(postComment(fx.t.db, log, "vis-public", values)).resolves.toBeUndefined();
   });
 
   it("views are counted for public articles only", async () => {
-    const recorder = new ViewRecorder(t.db, log);
+    const recorder = new ViewRecorder(fx.t.db, log);
     recorder.record("/article/vis-public");
     recorder.record("/article/vis-draft");
     await recorder.flush();
     const views = Object.fromEntries(
-      (await t.db.select({ slug: articles.slug, views: articles.views }).from(articles)).map((r) => [r.slug, r.views]),
+      (await fx.t.db.select({ slug: articles.slug, views: articles.views }).from(articles)).map((r) => [r.slug, r.views]),
     );
     expect(views["vis-public"]).toBe(6);
     expect(views["vis-draft"]).toBe(500);
   });
 
   it("the dashboard's top articles are public ones", async () => {
-    const top = (await getTopArticles(t.db, 100)).map((a) => a.slug);
+    const top = (await getTopArticles(fx.t.db, 100)).map((a) => a.slug);
     expect(top).toContain("vis-public");
     for (const slug of hidden) expect(top).not.toContain(slug);
   });
@@ -260,7 +220,7 @@ describe("what readers see", () => {
 
 describe("the scheduler", () => {
   async function scheduled(slug: string, at: Date) {
-    const [row] = await t.db
+    const [row] = await fx.t.db
       .insert(articles)
       .values({ title: slug, slug, content: "Body", status: "scheduled", publishedAt: at })
       .returning({ id: articles.id });
@@ -270,23 +230,23 @@ describe("the scheduler", () => {
   it("publishes what is due, and not what is not", async () => {
     const due = await scheduled("sch-due", new Date(Date.now() - 1000));
     const later = await scheduled("sch-later", new Date(Date.now() + 3600_000));
-    const published = await publishDueArticles(t.db);
+    const published = await publishDueArticles(fx.t.db);
     expect(published.map((a) => a.slug)).toContain("sch-due");
     expect(published.map((a) => a.slug)).not.toContain("sch-later");
     expect(await statusOf(due)).toBe("published");
     expect(await statusOf(later)).toBe("scheduled");
-    expect(await getArticleBySlug(t.db, "sch-due")).not.toBeNull();
+    expect(await getArticleBySlug(fx.t.db, "sch-due")).not.toBeNull();
   });
 
   it("two schedulers racing (separate pools, as two processes): each due article is published exactly once", async () => {
-    const second = createDb(t.url, 5);
+    const second = createDb(fx.t.url, 5);
     try {
       for (let round = 0; round < 5; round++) {
         const slugs = await Promise.all(Array.from({ length: 20 }, (_, i) => `race-${round}-${i}`).map(async (slug) => {
           await scheduled(slug, new Date(Date.now() - 1000));
           return slug;
         }));
-        const [a, b, c] = await Promise.all([publishDueArticles(t.db), publishDueArticles(second.db), publishDueArticles(second.db)]);
+        const [a, b, c] = await Promise.all([publishDueArticles(fx.t.db), publishDueArticles(second.db), publishDueArticles(second.db)]);
         const all = [...a, ...b, ...c].map((x) => x.slug).filter((s) => s.startsWith(`race-${round}-`));
         expect(all.sort()).toEqual([...slugs].sort());
         expect(new Set(all).size).toBe(all.length);
@@ -298,13 +258,13 @@ describe("the scheduler", () => {
 
   it("a scheduler starting after the time publishes at once (catch-up), and stops cleanly", async () => {
     const id = await scheduled("sch-catch-up", new Date(Date.now() - 3600_000));
-    const stop = startPublishingScheduler(t.db, log, 3600_000);
+    const stop = startPublishingScheduler(fx.t.db, log, 3600_000);
     await expect.poll(() => statusOf(id), { timeout: 5000 }).toBe("published");
     await stop();
   });
 
   it("publishing announces a change on the change channel (page caches clear, dashboards refresh)", async () => {
-    const client = new pg.Client({ connectionString: t.url });
+    const client = new pg.Client({ connectionString: fx.t.url });
     await client.connect();
     try {
       const heard: string[] = [];
@@ -312,18 +272,18 @@ describe("the scheduler", () => {
       await client.query(`LISTEN ${CHANGE_CHANNEL}`);
       await scheduled("sch-notify", new Date(Date.now() - 1000));
       heard.length = 0;
-      await publishDueArticles(t.db);
+      await publishDueArticles(fx.t.db);
       await expect.poll(() => heard.some((p) => p.includes('"articles"') && p.includes("UPDATE")), { timeout: 5000 }).toBe(true);
       // Unpublishing too (status alone changes).
-      const [row] = await t.db.select({ id: articles.id }).from(articles).where(eq(articles.slug, "sch-notify"));
+      const [row] = await fx.t.db.select({ id: articles.id }).from(articles).where(eq(articles.slug, "sch-notify"));
       heard.length = 0;
-      await unpublishArticle(t.db, row!.id);
+      await unpublishArticle(fx.t.db, row!.id);
       await expect.poll(() => heard.length, { timeout: 5000 }).toBeGreaterThan(0);
       // A run with nothing due announces nothing (it would clear every page cache at each tick).
       await new Promise((r) => setTimeout(r, 200));
       heard.length = 0;
-      expect(await publishDueArticles(t.db)).toEqual([]);
-      await t.db.execute(sql`select pg_notify(${CHANGE_CHANNEL}, 'marker')`);
+      expect(await publishDueArticles(fx.t.db)).toEqual([]);
+      await fx.t.db.execute(sql`select pg_notify(${CHANGE_CHANNEL}, 'marker')`);
       await expect.poll(() => heard, { timeout: 5000 }).toContain("marker");
       expect(heard).toEqual(["marker"]);
     } finally {
