@@ -13,6 +13,7 @@ import {
   TAKE_OVER_SLUG_LABEL,
   wasPublished,
   type ArticleFieldName,
+  type ArticleFormFields,
   type ArticleFormFailure,
   type ArticleStatusName,
 } from "~/domain/articles/articles.schema";
@@ -29,23 +30,7 @@ import { ArticleUploadField } from "./article-upload-field";
 import { PreviewShareLink } from "./preview-share-link";
 import { StoryField } from "./story-field";
 
-export interface ArticleFormValues {
-  title: string;
-  slug: string;
-  categoryId: string | null;
-  authorName: string;
-  excerpt: string | null;
-  content: string;
-  /** The story editor's document (null: a plain-text story, opened as paragraphs). */
-  contentDoc?: unknown;
-  featuredImage: string | null;
-  /** The featured image's alt text (null for an article saved before it existed), caption and credit. */
-  featuredImageAlt: string | null;
-  featuredImageCaption: string | null;
-  featuredImageCredit: string | null;
-  videoUrl: string | null;
-  /** "Publish at" as a datetime-local value on the site's wall clock ("" for none). */
-  publishAt: string;
+export interface ArticleFormValues extends ArticleFormFields {
   /** A saved article's id, status and stored publication time (edit mode). */
   id?: string;
   status?: ArticleStatusName;

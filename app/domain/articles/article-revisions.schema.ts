@@ -1,4 +1,4 @@
-import type { ArticleStatusName } from "./articles.schema";
+import type { ArticleFormFields, ArticleStatusName } from "./articles.schema";
 
 /** How many revisions of one article are kept: a save that makes a newer one deletes the older ones. */
 export const REVISIONS_KEPT = 50;
@@ -21,22 +21,7 @@ export interface RevisionSummary {
 }
 
 /** A revision's fields as the article form holds them (what "Restore this version" loads into the form). */
-export interface RevisionFields {
-  title: string;
-  slug: string;
-  categoryId: string | null;
-  authorName: string;
-  excerpt: string | null;
-  content: string;
-  contentDoc: unknown;
-  featuredImage: string | null;
-  featuredImageAlt: string | null;
-  featuredImageCaption: string | null;
-  featuredImageCredit: string | null;
-  videoUrl: string | null;
-  /** "Publish at" on the site's wall clock ("" for none). */
-  publishAt: string;
-}
+export type RevisionFields = ArticleFormFields;
 
 /** A run of a word diff: text in both, only in the current version, or only in the chosen revision. */
 export interface DiffPart {

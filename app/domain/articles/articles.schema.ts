@@ -187,3 +187,23 @@ export interface SharedPreviewLink {
   /** ISO time after which the link answers 410. */
   expiresAt: string;
 }
+
+/** An article's editable fields as the article form holds them (and "Restore this version" loads into it). */
+export interface ArticleFormFields {
+  title: string;
+  slug: string;
+  categoryId: string | null;
+  authorName: string;
+  excerpt: string | null;
+  content: string;
+  /** The story editor's document (null or absent: a plain-text story, opened as paragraphs). */
+  contentDoc?: unknown;
+  featuredImage: string | null;
+  /** The featured image's alt text (null for an article saved before it existed), caption and credit. */
+  featuredImageAlt: string | null;
+  featuredImageCaption: string | null;
+  featuredImageCredit: string | null;
+  videoUrl: string | null;
+  /** "Publish at" as a datetime-local value on the site's wall clock ("" for none). */
+  publishAt: string;
+}
