@@ -71,3 +71,6 @@ export const SITE_TIME_ZONE = "America/New_York";
 export function siteDate(date: Date, month: "long" | "short"): string {
   return new Intl.DateTimeFormat("en-US", { timeZone: SITE_TIME_ZONE, month, day: "numeric", year: "numeric" }).format(date);
 }
+
+/** What readers see of the `articles` table aliased `a` (the server's publiclyVisible rule), newest first as the site lists them. */
+export const PUBLIC_ARTICLES_NEWEST_FIRST = "a.status = 'published' and a.published_at <= now() order by a.published_at desc, a.id desc";

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { query, siteDate } from "./db";
+import { PUBLIC_ARTICLES_NEWEST_FIRST, query, siteDate } from "./db";
 
 // Every public page is complete in the server's HTML: a reader (or a crawler) without JavaScript
 // gets the heading and the content. Script elements are left out of the checks, so text that only
@@ -63,10 +63,9 @@ interface StoredArticle {
 
 const newestArticle = async (categorySlug?: string) => {
   const [row] = await query<StoredArticle>(
-    `select a.title, a.slug, a.excerpt, a.content, a.author_name, a.created_at
+    `select a.title, a.slug, a.excerpt, a.content, a.author_name, a.published_at as created_at
      from articles a left join categories c on c.id = a.category_id
-     where $1::text is null or c.slug = $1
-     order by a.created_at desc, a.id desc limit 1`,
+     where ($1::text is null or c.slug = $1) and ${PUBLIC_ARTICLES_NEWEST_FIRST} limit 1`,
     [categorySlug ?? null],
   );
   expect(row, `an article${categorySlug ? ` in ${categorySlug}` : ""}`).toBeDefined();

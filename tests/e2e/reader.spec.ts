@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { articleViews, categoryId, query, siteDate } from "./db";
+import { articleViews, categoryId, PUBLIC_ARTICLES_NEWEST_FIRST, query, siteDate } from "./db";
 import { CATEGORIES, someArticlePath, STATIC_PAGES } from "./routes";
 
 interface StoredArticle {
@@ -12,12 +12,12 @@ interface StoredArticle {
   category_slug: string;
 }
 
-/** The 12 newest articles as stored, newest first (what the home page lists). */
+/** The 12 newest public articles as stored, newest first (what the home page lists, dated by publication). */
 const newestArticles = () =>
   query<StoredArticle>(
-    `select a.title, a.slug, a.author_name, a.created_at, a.views, c.name as category_name, c.slug as category_slug
+    `select a.title, a.slug, a.author_name, a.published_at as created_at, a.views, c.name as category_name, c.slug as category_slug
      from articles a left join categories c on c.id = a.category_id
-     order by a.created_at desc, a.id desc limit 12`,
+     where ${PUBLIC_ARTICLES_NEWEST_FIRST} limit 12`,
   );
 
 test.describe("the reader site", () => {
@@ -151,7 +151,7 @@ test.describe("the reader site", () => {
     const [article] = await query<StoredArticle>(
       `select a.title, a.slug, a.author_name, a.created_at, a.views, c.name as category_name, c.slug as category_slug
        from articles a join categories c on c.id = a.category_id
-       order by a.created_at desc, a.id desc offset 7 limit 1`,
+       where ${PUBLIC_ARTICLES_NEWEST_FIRST} offset 7 limit 1`,
     );
     expect(article).toBeDefined();
     const { slug } = article!;

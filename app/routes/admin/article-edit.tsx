@@ -98,9 +98,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-/** An autosave answers the fetcher only: the form keeps what is typed, so the page's data is not read again. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
-  formData?.get("intent") === "autosave" ? false : defaultShouldRevalidate;
+/**
+ * An autosave answers the fetcher only: the form keeps what is typed, so the page's data is not read
+ * again. Nor after a shared preview link is made (its own fetcher): reading the data again would
+ * remount the form and drop the link.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, formAction, defaultShouldRevalidate }) =>
+  formData?.get("intent") === "autosave" || formAction?.endsWith("/preview-link") ? false : defaultShouldRevalidate;
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
   pageMeta(matches, { title: "Edit Article", path: `/admin/articles/edit/${params.id}` });
