@@ -1,4 +1,4 @@
-import { z } from "zod";
+// Browser-safe: no zod here, so the reader's article page does not load it.
 
 /** The kinds of dated note an editor can add to a published article, with their labels (decision 0012). */
 export const ARTICLE_NOTE_KINDS = ["correction", "update"] as const;
@@ -7,18 +7,8 @@ export const ARTICLE_NOTE_KIND_LABELS: Record<ArticleNoteKind, string> = { corre
 
 export const ARTICLE_NOTE_MAX_LENGTH = 1000;
 
-/** The "Add note" form, as the browser sends it and the server checks it. */
-export const articleNoteSchema = z.object({
-  kind: z.enum(ARTICLE_NOTE_KINDS, { error: "Choose Correction or Update." }),
-  text: z
-    .string()
-    .trim()
-    .min(1, "Write the note's text.")
-    .max(ARTICLE_NOTE_MAX_LENGTH, `The note must be at most ${ARTICLE_NOTE_MAX_LENGTH} characters.`),
-});
-
-export type ArticleNoteInput = z.infer<typeof articleNoteSchema>;
-export type ArticleNoteFieldName = keyof ArticleNoteInput;
+/** The "Add note" form's fields (checked on the server by articleNoteSchema in corrections.server.ts). */
+export type ArticleNoteFieldName = "kind" | "text";
 export const ARTICLE_NOTE_FIELDS: ArticleNoteFieldName[] = ["kind", "text"];
 
 /** The form intents of the article edit page that manage notes (not saved with the article's fields). */

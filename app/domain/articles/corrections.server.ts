@@ -1,11 +1,26 @@
 import { and, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { articleCorrections, articles } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { parseForm } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
-import { articleNoteSchema, type AdminArticleNote, type ArticleNote, type ArticleNoteFieldName } from "./corrections.schema";
+import { ARTICLE_NOTE_KINDS, ARTICLE_NOTE_MAX_LENGTH, type AdminArticleNote, type ArticleNote, type ArticleNoteFieldName } from "./corrections.schema";
 import type { Actor } from "./article-revisions.server";
+
+/** The "Add note" form, as the browser sends it and the server checks it. */
+export const articleNoteSchema = z.object({
+  kind: z.enum(ARTICLE_NOTE_KINDS, { error: "Choose Correction or Update." }),
+  text: z
+    .string()
+    .trim()
+    .min(1, "Write the note's text.")
+    .max(ARTICLE_NOTE_MAX_LENGTH, `The note must be at most ${ARTICLE_NOTE_MAX_LENGTH} characters.`),
+});
+
+export type ArticleNoteInput = z.infer<typeof articleNoteSchema>;
+// The schema's fields are exactly the form's field names (a type check: it fails to compile otherwise).
+const _sameFields: [keyof ArticleNoteInput] extends [ArticleNoteFieldName] ? ([ArticleNoteFieldName] extends [keyof ArticleNoteInput] ? true : never) : never = true;
 
 const newestFirst = [desc(articleCorrections.createdAt), desc(articleCorrections.id)] as const;
 

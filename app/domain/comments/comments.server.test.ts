@@ -4,8 +4,8 @@ import { articles, comments, media } from "~/db/schema";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { AppError } from "~/lib/app-error";
 import { formValues, refuse } from "~/lib/forms";
-import { COMMENT_FIELDS, commentInputSchema } from "./comments.schema";
-import { COMMENT_POST_LIMIT, countArticleComments, createComment, listArticleComments, postComment } from "./comments.server";
+import { COMMENT_FIELDS } from "./comments.schema";
+import { COMMENT_POST_LIMIT, commentInputSchema, countArticleComments, createComment, listArticleComments, postComment } from "./comments.server";
 import { createLogger } from "~/lib/logger.server";
 
 let t: TestDatabase;

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articles, comments, media } from "~/db/schema";
@@ -7,15 +8,40 @@ import { expectedOr, MISSING_FIELDS, parseForm } from "~/lib/forms";
 import type { Logger } from "~/lib/logger.server";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { isSlug } from "~/lib/slugs";
-import {
-  COMMENT_FAILED,
-  COMMENT_THREADS_PER_PAGE,
-  commentInputSchema,
-  REQUIRED_COMMENT_FIELDS,
-  type CommentFieldName,
-  type CommentInput,
-} from "./comments.schema";
+import { COMMENT_FAILED, COMMENT_THREADS_PER_PAGE, REQUIRED_COMMENT_FIELDS, type CommentFieldName } from "./comments.schema";
 import type { CommentThread, PublicComment } from "./comments.schema";
+
+/** A new comment or reply, as the form sends it: the server's checks (kept out of the browser-safe comments.schema). */
+const mediaUrl = (bucket: "images" | "videos") =>
+  z
+    .string()
+    .trim()
+    .max(300)
+    .regex(new RegExp(`^/media/${bucket}/[A-Za-z0-9][A-Za-z0-9.-]*$`), "Attachments must be uploaded through the comment form.")
+    .optional()
+    .or(z.literal("").transform(() => undefined));
+
+export const commentInputSchema = z.object({
+  authorName: z.string().trim().min(1, MISSING_FIELDS.commentDescription).max(100, "Name must be at most 100 characters."),
+  authorEmail: z
+    .string()
+    .trim()
+    .min(1, MISSING_FIELDS.commentDescription)
+    .max(254, "E-mail must be at most 254 characters.")
+    .pipe(z.email("Please enter a valid e-mail address.")),
+  content: z.string().trim().min(1, MISSING_FIELDS.commentDescription).max(5000, "Comments can be at most 5,000 characters."),
+  parentCommentId: z
+    .uuid("That comment does not exist.")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  imageUrl: mediaUrl("images"),
+  videoUrl: mediaUrl("videos"),
+});
+export type CommentInput = z.infer<typeof commentInputSchema>;
+
+// The schema's fields are exactly the form's field names (a type check: it fails to compile otherwise).
+type SchemaFields = keyof z.input<typeof commentInputSchema>;
+const _sameFields: [SchemaFields] extends [CommentFieldName] ? ([CommentFieldName] extends [SchemaFields] ? true : never) : never = true;
 
 const articleGone = () => new AppError("not_found", "That article no longer exists.");
 
