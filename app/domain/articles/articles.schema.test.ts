@@ -18,6 +18,7 @@ const values = (over: Partial<Record<ArticleFieldName, string>> = {}): Record<Ar
   slug: "title",
   categoryId: "",
   authorName: "",
+  authorIds: "",
   excerpt: "",
   content: "Content",
   contentDoc: "",

@@ -74,10 +74,27 @@ export const articleInputSchema = z.object({
   // Required with an image: checked with the whole input on the server (articleSaveSchema) and by the form.
   ...featuredImageTextFields,
   videoUrl: optionalMediaUrl,
+  /**
+   * The chosen authors in byline order: their ids, comma-separated (blank: none, the Author Name is
+   * the byline). The server checks that each names an author (decision 0015).
+   */
+  authorIds: z
+    .string()
+    .max(2000, "Too many authors")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((id) => id.trim())
+        .filter((id) => id !== ""),
+    ),
 });
 
 /** The form's input as saved: with the story's document parsed (null: a plain-text story). */
-export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc"> & { contentDoc: StoryDocument | null };
+export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc" | "authorIds"> & {
+  contentDoc: StoryDocument | null;
+  /** The authors in byline order; absent (a caller that does not choose authors): an update keeps them, a create names none. */
+  authorIds?: string[];
+};
 
 /** What the article form's submit buttons ask for: "Create/Update Article" publish (or schedule), "Save Draft" saves a draft. */
 export const ARTICLE_INTENTS = ["publish", "draft"] as const;
@@ -114,6 +131,7 @@ export const ARTICLE_FIELDS: ArticleFieldName[] = [
   "slug",
   "categoryId",
   "authorName",
+  "authorIds",
   "excerpt",
   "content",
   "contentDoc",
