@@ -3,6 +3,7 @@ import type { Refusal } from "~/lib/forms";
 import { fromDateTimeLocal } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import { slugSchema } from "~/lib/slugs";
+import type { BylineAuthor } from "~/domain/authors/byline";
 import type { StoryDocument } from "./story-document.schema";
 
 export const ARTICLE_SLUG_TAKEN = "This slug is already used by another article.";
@@ -197,6 +198,8 @@ export interface ArticleCard {
   /** When it went public: the date readers see. */
   publishedAt: Date;
   category: { name: string; slug: string } | null;
+  /** Its authors in byline order (decision 0015); empty or absent: `authorName` is the byline, unlinked. */
+  authors?: BylineAuthor[];
 }
 
 /** A signed link to a draft's preview for someone outside the back office (POST /api/admin/articles/:id/preview-link). */

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { slugSchema } from "~/lib/slugs";
 
+export { joinNames, type BylineAuthor } from "./byline";
+
 export const AUTHOR_BIO_MAX = 2000;
 export const AUTHOR_SLUG_TAKEN = "This slug is already used by another author.";
 export const UNKNOWN_AUTHOR = "One of the chosen authors no longer exists: choose the authors again.";
@@ -52,12 +54,6 @@ export type AuthorFieldName = keyof z.input<typeof authorInputSchema>;
 export const AUTHOR_FIELDS: AuthorFieldName[] = ["name", "slug", "roleTitle", "bio", "photoUrl", "websiteUrl", "xUrl", "linkedinUrl"];
 export const REQUIRED_AUTHOR_FIELDS = ["name", "slug"] as const;
 
-/** An author as a byline names them. */
-export interface BylineAuthor {
-  name: string;
-  slug: string;
-}
-
 /** An author as the back office lists and edits them. */
 export interface AdminAuthor {
   id: string;
@@ -71,12 +67,6 @@ export interface AdminAuthor {
   linkedinUrl: string | null;
   userId: string | null;
   articleCount: number;
-}
-
-/** "A", "A and B", "A, B and C". */
-export function joinNames(names: readonly string[]): string {
-  if (names.length <= 1) return names[0] ?? "";
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
 /**

@@ -11,7 +11,8 @@ import { getArticleForEdit, unpublishArticle } from "~/domain/articles/article-a
 import { AppError } from "~/lib/app-error";
 import { parseForm } from "~/lib/forms";
 import { saveArticle, setUpArticleFixture, submitArticle } from "../../../tests/setup/article-fixture";
-import { AUTHOR_SLUG_TAKEN, authorInputSchema, deleteAuthorWarning, joinNames, UNKNOWN_AUTHOR, type AuthorFieldName } from "./authors.schema";
+import { AUTHOR_SLUG_TAKEN, authorInputSchema, deleteAuthorWarning, UNKNOWN_AUTHOR, type AuthorFieldName } from "./authors.schema";
+import { joinNames } from "./byline";
 import {
   AUTHOR_PHOTO_INVALID,
   bylinesOf,

@@ -10,7 +10,8 @@ import { isSlug } from "~/lib/slugs";
 import type { Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
 import type { ArticleCard } from "~/domain/articles/articles.schema";
-import { AUTHOR_SLUG_TAKEN, UNKNOWN_AUTHOR, type AdminAuthor, type AuthorFieldName, type AuthorInput, type BylineAuthor } from "./authors.schema";
+import { AUTHOR_SLUG_TAKEN, UNKNOWN_AUTHOR, type AdminAuthor, type AuthorFieldName, type AuthorInput } from "./authors.schema";
+import type { BylineAuthor } from "./byline";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
