@@ -227,4 +227,6 @@ export interface ArticleFormFields {
   videoUrl: string | null;
   /** "Publish at" as a datetime-local value on the site's wall clock ("" for none). */
   publishAt: string;
+  /** The chosen authors' ids in byline order (absent: none; revisions do not keep them). */
+  authorIds?: string[];
 }

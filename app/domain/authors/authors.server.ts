@@ -42,6 +42,11 @@ export async function listAdminAuthors(db: Db): Promise<AdminAuthor[]> {
     .orderBy(asc(authors.name), asc(authors.slug));
 }
 
+/** Every author as the article form offers them (id, name), by name. */
+export async function listAuthorChoices(db: Db): Promise<{ id: string; name: string }[]> {
+  return db.select({ id: authors.id, name: authors.name }).from(authors).orderBy(asc(authors.name), asc(authors.slug));
+}
+
 /** The author tied to an account (the article form's default), or null. */
 export async function getAuthorForUser(db: Db, userId: string): Promise<{ id: string; name: string } | null> {
   const [row] = await db.select({ id: authors.id, name: authors.name }).from(authors).where(eq(authors.userId, userId)).limit(1);
