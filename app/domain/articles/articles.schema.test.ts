@@ -44,6 +44,7 @@ describe("parseArticleInput", () => {
         slug: "title",
         categoryId: null,
         authorName: null,
+        authorIds: [],
         excerpt: null,
         content: "Content",
         contentDoc: "",
