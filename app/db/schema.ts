@@ -169,6 +169,11 @@ export const articleRevisions = pgTable(
     videoUrl: text("video_url"),
     status: articleStatus("status").notNull(),
     publishedAt: timestamp("published_at", { withTimezone: true }),
+    /**
+     * The article's authors in byline order as saved (decision 0015); no foreign key, like the category.
+     * Null for a revision saved before authors existed (restoring it keeps the form's authors).
+     */
+    authorIds: uuid("author_ids").array(),
     /** Who saved it: the account (null once deleted) and its name as it was then. */
     savedById: text("saved_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
     savedByName: text("saved_by_name").notNull(),

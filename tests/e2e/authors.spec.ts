@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { signInAsAdmin, toastWith } from "./admin-session";
 
@@ -60,6 +61,8 @@ test("an author with a photo and bio, assigned to an article: the byline links t
   await expect(page.getByRole("link", { name: "Website" })).toHaveAttribute("href", "https://rosa.example/");
   await expect(page.getByRole("heading", { name: title })).toBeVisible();
   await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "profile");
+  await page.waitForLoadState("networkidle");
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
 
   // Unknown authors are 404.
   expect((await page.request.get("/author/nobody-at-all")).status()).toBe(404);

@@ -1,13 +1,14 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { articles } from "~/db/schema";
+import { articleRevisions, articles } from "~/db/schema";
 import { getArticleForEdit, unpublishArticle } from "~/domain/articles/article-admin.server";
+import { compareRevision } from "~/domain/articles/article-revisions.server";
 import { AppError } from "~/lib/app-error";
 import { parseForm } from "~/lib/forms";
 import { saveArticle, setUpArticleFixture, submitArticle } from "../../../tests/setup/article-fixture";
@@ -107,6 +108,19 @@ describe("author records", () => {
     // Re-ordered on update.
     await saveArticle(fx, { title: "Two writers", slug: "two-writers", authorIds: `${a.id},${b.id}` }, { id: saved.id });
     expect((await getArticleForEdit(fx.t.db, saved.id))?.authorIds).toEqual([a.id, b.id]);
+    // Each revision keeps the authors as saved; the older one restores the older order.
+    const revisions = await fx.t.db
+      .select({ id: articleRevisions.id, authorIds: articleRevisions.authorIds })
+      .from(articleRevisions)
+      .where(eq(articleRevisions.articleId, saved.id))
+      .orderBy(asc(articleRevisions.createdAt));
+    expect(revisions.map((r) => r.authorIds)).toEqual([
+      [b.id, a.id],
+      [a.id, b.id],
+    ]);
+    const compared = await compareRevision(fx.t.db, saved.id, revisions[0]!.id, "UTC");
+    expect(compared.revision.fields.authorIds).toEqual([b.id, a.id]);
+    expect(compared.otherChanges).toContain("Authors");
 
     const unknown = await submitArticle(fx, { title: "Ghost", slug: "ghost", authorIds: "00000000-0000-4000-8000-000000000000" });
     expect(unknown).toMatchObject({ ok: false, status: 400, failure: { fieldErrors: { authorIds: UNKNOWN_AUTHOR } } });
