@@ -48,10 +48,13 @@ function Field({
  */
 export function AuthorForm({
   editing,
+  accounts,
   values,
   errors,
 }: {
   editing: AdminAuthor | null;
+  /** The back-office accounts an author can be tied to. */
+  accounts: { id: string; label: string }[];
   /** What was submitted and refused, shown again. */
   values?: Values;
   errors: Partial<Record<AuthorFieldName, string>>;
@@ -108,6 +111,28 @@ export function AuthorForm({
         <span className="text-sm font-medium text-slate-900">Photo</span>
         <ArticleUploadField kind="image" name="photoUrl" defaultUrl={initial("photoUrl") || null} error={errors.photoUrl} onUploadingChange={setUploading} />
       </div>
+      <Field
+        name="userId"
+        label="Back-office account"
+        error={errors.userId}
+        hint="The account this author signs in with: their new articles name them by default. None for a guest writer."
+      >
+        {(props) => (
+          <select
+            {...props}
+            name="userId"
+            defaultValue={initial("userId")}
+            className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900"
+          >
+            <option value="">None (guest writer)</option>
+            {accounts.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       <div className="grid gap-5 sm:grid-cols-3">
         <Field name="websiteUrl" label="Website" error={errors.websiteUrl}>
           {(props) => <Input {...props} type="url" name="websiteUrl" placeholder="https://" defaultValue={initial("websiteUrl")} />}

@@ -48,10 +48,18 @@ export const authorInputSchema = z.object({
   websiteUrl: optionalLink("Website"),
   xUrl: optionalLink("X profile"),
   linkedinUrl: optionalLink("LinkedIn profile"),
+  /** The back-office account this author is (blank: none, a guest writer); the server checks it exists and is free. */
+  userId: z
+    .string()
+    .trim()
+    .max(200, "Choose an account from the list")
+    .transform((v) => (v === "" ? null : v)),
 });
 export type AuthorInput = z.infer<typeof authorInputSchema>;
 export type AuthorFieldName = keyof z.input<typeof authorInputSchema>;
-export const AUTHOR_FIELDS: AuthorFieldName[] = ["name", "slug", "roleTitle", "bio", "photoUrl", "websiteUrl", "xUrl", "linkedinUrl"];
+export const AUTHOR_FIELDS: AuthorFieldName[] = ["name", "slug", "roleTitle", "bio", "photoUrl", "websiteUrl", "xUrl", "linkedinUrl", "userId"];
+export const ACCOUNT_TAKEN = "This account already has an author record: an account can be one author only.";
+export const UNKNOWN_ACCOUNT = "Choose an account from the list.";
 export const REQUIRED_AUTHOR_FIELDS = ["name", "slug"] as const;
 
 /** An author as the back office lists and edits them. */

@@ -6,19 +6,20 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { articleRevisions, articles } from "~/db/schema";
+import { articleRevisions, articles, user } from "~/db/schema";
 import { getArticleForEdit, unpublishArticle } from "~/domain/articles/article-admin.server";
 import { compareRevision } from "~/domain/articles/article-revisions.server";
 import { AppError } from "~/lib/app-error";
 import { parseForm } from "~/lib/forms";
 import { saveArticle, setUpArticleFixture, submitArticle } from "../../../tests/setup/article-fixture";
-import { AUTHOR_SLUG_TAKEN, authorInputSchema, deleteAuthorWarning, UNKNOWN_AUTHOR, type AuthorFieldName } from "./authors.schema";
+import { ACCOUNT_TAKEN, AUTHOR_SLUG_TAKEN, UNKNOWN_ACCOUNT, authorInputSchema, deleteAuthorWarning, UNKNOWN_AUTHOR, type AuthorFieldName } from "./authors.schema";
 import { joinNames } from "./byline";
 import {
   AUTHOR_PHOTO_INVALID,
   bylinesOf,
   createAuthor,
   deleteAuthor,
+  getAuthorForUser,
   getAuthorBySlug,
   listAdminAuthors,
   listAuthorArticles,
@@ -43,6 +44,7 @@ const form = (over: Partial<Record<AuthorFieldName, string>> = {}): Record<Autho
   websiteUrl: "",
   xUrl: "",
   linkedinUrl: "",
+  userId: "",
   ...over,
 });
 const parse = (over: Partial<Record<AuthorFieldName, string>> = {}) => parseForm(authorInputSchema, form(over), { required: ["name", "slug"] });
@@ -97,6 +99,19 @@ describe("author records", () => {
     expect((await refusal(updateAuthor(fx.t.db, fx.storage, "00000000-0000-4000-8000-000000000000", parse()))).status).toBe(404);
     expect(await getAuthorBySlug(fx.t.db, "no-such-author")).toBeNull();
     await deleteAuthor(fx.t.db, ada.id);
+  });
+
+  it("ties an author to one account at most, and only to an existing one", async () => {
+    await fx.t.db.insert(user).values({ id: "account-1", name: "Writer One", email: "one@example.com" });
+    const one = await createAuthor(fx.t.db, fx.storage, parse({ name: "Writer One", slug: "writer-one", userId: "account-1" }));
+    expect(await getAuthorForUser(fx.t.db, "account-1")).toMatchObject({ id: one.id });
+    const taken = await refusal(createAuthor(fx.t.db, fx.storage, parse({ name: "Writer Two", slug: "writer-two", userId: "account-1" })));
+    expect(taken).toMatchObject({ message: ACCOUNT_TAKEN, field: "userId", status: 409 });
+    const unknown = await refusal(createAuthor(fx.t.db, fx.storage, parse({ name: "Writer Two", slug: "writer-two", userId: "nobody" })));
+    expect(unknown).toMatchObject({ message: UNKNOWN_ACCOUNT, field: "userId", status: 400 });
+    // Keeping its own account on update is fine.
+    await updateAuthor(fx.t.db, fx.storage, one.id, parse({ name: "Writer One", slug: "writer-one", userId: "account-1", roleTitle: "Reporter" }));
+    await deleteAuthor(fx.t.db, one.id);
   });
 
   it("saves an article's authors in order, validates the ids, and lists only public articles on the author page", async () => {

@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
-import { isUniqueViolation } from "~/db/pg-errors";
-import { articleAuthors, articles, authors, categories } from "~/db/schema";
+import { isUniqueViolation, pgConstraint } from "~/db/pg-errors";
+import { articleAuthors, articles, authors, categories, user } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { isUuid } from "~/lib/ids";
 import { isOwnMediaUrl } from "~/lib/own-media.server";
@@ -10,7 +10,7 @@ import { isSlug } from "~/lib/slugs";
 import type { Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
 import type { ArticleCard } from "~/domain/articles/articles.schema";
-import { AUTHOR_SLUG_TAKEN, UNKNOWN_AUTHOR, type AdminAuthor, type AuthorFieldName, type AuthorInput } from "./authors.schema";
+import { ACCOUNT_TAKEN, AUTHOR_SLUG_TAKEN, UNKNOWN_ACCOUNT, UNKNOWN_AUTHOR, type AdminAuthor, type AuthorFieldName, type AuthorInput } from "./authors.schema";
 import type { BylineAuthor } from "./byline";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -71,9 +71,30 @@ async function checkSlugFree(db: Db, slug: string, exceptId?: string) {
   if (taken) throw slugTaken();
 }
 
+const accountTaken = () => new AppError<AuthorFieldName>("invalid_input", ACCOUNT_TAKEN, { field: "userId", status: 409 });
+
 function translateWriteError(error: unknown): never {
-  if (isUniqueViolation(error)) throw slugTaken();
+  if (isUniqueViolation(error)) throw pgConstraint(error) === "authors_user_id_key" ? accountTaken() : slugTaken();
   throw error;
+}
+
+/** The account an author is tied to: blank, or an existing account no other author is tied to. */
+async function checkAccount(db: Db, userId: string | null, exceptId?: string) {
+  if (!userId) return;
+  const [account] = await db.select({ id: user.id }).from(user).where(eq(user.id, userId)).limit(1);
+  if (!account) throw new AppError<AuthorFieldName>("invalid_input", UNKNOWN_ACCOUNT, { field: "userId" });
+  const [taken] = await db
+    .select({ id: authors.id })
+    .from(authors)
+    .where(exceptId ? and(eq(authors.userId, userId), ne(authors.id, exceptId)) : eq(authors.userId, userId))
+    .limit(1);
+  if (taken) throw accountTaken();
+}
+
+/** The back-office accounts an author can be tied to (id, name, e-mail), by e-mail. */
+export async function listAccountChoices(db: Db): Promise<{ id: string; label: string }[]> {
+  const rows = await db.select({ id: user.id, name: user.name, email: user.email }).from(user).orderBy(asc(user.email));
+  return rows.map((r) => ({ id: r.id, label: r.name && r.name !== r.email ? `${r.name} (${r.email})` : r.email }));
 }
 
 const values = (input: AuthorInput) => ({
@@ -85,16 +106,18 @@ const values = (input: AuthorInput) => ({
   websiteUrl: input.websiteUrl,
   xUrl: input.xUrl,
   linkedinUrl: input.linkedinUrl,
+  userId: input.userId,
 });
 
-/** Creates an author from checked input; a taken slug or a foreign photo is refused. */
-export async function createAuthor(db: Db, storage: Storage, input: AuthorInput, options: { userId?: string | null } = {}) {
+/** Creates an author from checked input; a taken slug, an unknown or taken account, or a foreign photo is refused. */
+export async function createAuthor(db: Db, storage: Storage, input: AuthorInput) {
   await checkSlugFree(db, input.slug);
+  await checkAccount(db, input.userId);
   await checkPhoto(storage, input.photoUrl);
   try {
     const [row] = await db
       .insert(authors)
-      .values({ ...values(input), userId: options.userId ?? null })
+      .values(values(input))
       .returning({ id: authors.id, slug: authors.slug });
     return row!;
   } catch (error) {
@@ -108,6 +131,7 @@ export async function updateAuthor(db: Db, storage: Storage, id: string, input: 
   const [previous] = await db.select({ photoUrl: authors.photoUrl }).from(authors).where(eq(authors.id, id)).limit(1);
   if (!previous) throw notFound();
   await checkSlugFree(db, input.slug, id);
+  await checkAccount(db, input.userId, id);
   await checkPhoto(storage, input.photoUrl, previous.photoUrl);
   let row: { id: string; slug: string } | undefined;
   try {

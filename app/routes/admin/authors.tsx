@@ -8,7 +8,7 @@ import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { AUTHOR_FIELDS, authorInputSchema, deleteAuthorWarning, REQUIRED_AUTHOR_FIELDS, type AuthorFieldName } from "~/domain/authors/authors.schema";
-import { createAuthor, deleteAuthor, listAdminAuthors, updateAuthor } from "~/domain/authors/authors.server";
+import { createAuthor, deleteAuthor, listAccountChoices, listAdminAuthors, updateAuthor } from "~/domain/authors/authors.server";
 import { AppError } from "~/lib/app-error";
 import { formValues, parseForm, refuse, type Refusal } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
@@ -16,7 +16,8 @@ import type { Route } from "./+types/authors";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  return { authors: await listAdminAuthors(context.db) };
+  const [authors, accounts] = await Promise.all([listAdminAuthors(context.db), listAccountChoices(context.db)]);
+  return { authors, accounts };
 }
 
 type AuthorsActionData = { ok: true; intent: "delete" } | Refusal<AuthorFieldName>;
@@ -44,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Manage Authors", path: "/admin/authors" });
 
 export default function AdminAuthors({ loaderData, actionData }: Route.ComponentProps) {
-  const { authors } = loaderData;
+  const { authors, accounts } = loaderData;
   const [params] = useSearchParams();
   const editing = authors.find((a) => a.id === params.get("edit")) ?? null;
   const deleter = useFetcher<AuthorsActionData>({ key: "author-delete" });
@@ -135,6 +136,7 @@ export default function AdminAuthors({ loaderData, actionData }: Route.Component
       <AuthorForm
         key={`${editing?.id ?? "new"}-${refusal ? "refused" : ""}`}
         editing={editing}
+        accounts={accounts}
         values={refusal?.values}
         errors={refusal?.fieldErrors ?? {}}
       />
