@@ -4,6 +4,7 @@ import type { ArticleCard as ArticleCardData } from "~/domain/articles/articles.
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
 import { imageSrcSet } from "~/lib/image-variants";
 import type { RootData } from "~/root";
+import { Byline } from "./byline";
 import { Skeleton } from "./ui/skeleton";
 
 export type SerializedCard = Omit<ArticleCardData, "createdAt" | "publishedAt"> & { createdAt: string | Date; publishedAt: string | Date };
@@ -44,18 +45,20 @@ export function ArticleCard({ article, priority = false }: { article: Serialized
           ) : null}
           <h3 className="font-serif text-lg font-bold leading-snug text-slate-900 group-hover:text-brand-700">{article.title}</h3>
           {article.excerpt ? <p className="line-clamp-2 text-sm text-slate-600">{article.excerpt}</p> : null}
-          <div className="mt-auto flex items-center justify-between pt-2 text-xs text-slate-600">
-            <span>
-              {article.authorName} · <time dateTime={new Date(article.publishedAt).toISOString()}>{formatCardDate(article.publishedAt, timeZone)}</time>
-            </span>
-            <span className="inline-flex items-center gap-1">
-              <Eye className="h-3.5 w-3.5" aria-hidden="true" />
-              <span>{article.views}</span>
-              <span className="sr-only">views</span>
-            </span>
-          </div>
         </div>
       </Link>
+      {/* Outside the card's link: the byline's author links cannot sit inside another link. */}
+      <div className="flex items-center justify-between px-4 pb-4 text-xs text-slate-600">
+        <span data-testid="card-byline">
+          <Byline authors={article.authors} authorName={article.authorName} linkClassName="relative underline-offset-2 hover:text-brand-700 hover:underline" /> ·{" "}
+          <time dateTime={new Date(article.publishedAt).toISOString()}>{formatCardDate(article.publishedAt, timeZone)}</time>
+        </span>
+        <span className="inline-flex items-center gap-1">
+          <Eye className="h-3.5 w-3.5" aria-hidden="true" />
+          <span>{article.views}</span>
+          <span className="sr-only">views</span>
+        </span>
+      </div>
     </article>
   );
 }

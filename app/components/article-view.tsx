@@ -2,6 +2,7 @@ import { Eye } from "lucide-react";
 import { Link } from "react-router";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
+import { Byline } from "./byline";
 import type { ArticleCard, FeaturedImageText } from "~/domain/articles/articles.schema";
 import { ARTICLE_NOTE_KIND_LABELS, type ArticleNote } from "~/domain/articles/corrections.schema";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
@@ -88,7 +89,10 @@ export function ArticleView({ article, views, shareUrl }: { article: ArticleView
         <h1 className="font-serif text-3xl font-bold leading-tight text-slate-900 sm:text-5xl">{article.title}</h1>
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm text-slate-600">
           <span>
-            By <span className="font-medium text-slate-900">{article.authorName}</span>
+            By{" "}
+            <span className="font-medium text-slate-900" data-testid="byline">
+              <Byline authors={article.authors} authorName={article.authorName} linkClassName="text-brand-700 underline-offset-2 hover:underline" />
+            </span>
           </span>
           <time dateTime={new Date(article.publishedAt).toISOString()}>{formatArticleDate(article.publishedAt, timeZone)}</time>
           {updated ? (

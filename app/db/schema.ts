@@ -94,6 +94,55 @@ export const articles = pgTable(
 );
 
 /**
+ * A person who writes for the site (decision 0015): their own record, tied to a back-office account
+ * or not (a guest writer). Articles name them in order through article_authors; an article without
+ * authors shows its free-text `author_name`.
+ */
+export const authors = pgTable(
+  "authors",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    bio: text("bio"),
+    photoUrl: text("photo_url"),
+    roleTitle: text("role_title"),
+    websiteUrl: text("website_url"),
+    xUrl: text("x_url"),
+    linkedinUrl: text("linkedin_url"),
+    /** The back-office account this author is (null: a guest writer, or the account was deleted). */
+    userId: text("user_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("authors_slug_key").on(t.slug),
+    uniqueIndex("authors_user_id_key").on(t.userId).where(sql`${t.userId} is not null`),
+    index("authors_name_idx").on(t.name),
+  ],
+);
+
+/**
+ * An article's authors in byline order (position 0 first). Deleting an article removes its rows;
+ * an author with articles cannot be deleted (RESTRICT): the service refuses first, with a message.
+ */
+export const articleAuthors = pgTable(
+  "article_authors",
+  {
+    articleId: uuid("article_id")
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    authorId: uuid("author_id")
+      .notNull()
+      .references(() => authors.id, { onDelete: "restrict" }),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.articleId, t.authorId] }), index("article_authors_author_article_idx").on(t.authorId, t.articleId)],
+);
+
+export type Author = typeof authors.$inferSelect;
+
+/**
  * One save of an article (decision 0011): every editable field as saved, who saved it and when. Written
  * in the same transaction as the article; the newest 50 per article are kept (REVISIONS_KEPT). An
  * autosave (`autosave` true) updates its own newest revision instead of adding one per keystroke.
@@ -120,6 +169,11 @@ export const articleRevisions = pgTable(
     videoUrl: text("video_url"),
     status: articleStatus("status").notNull(),
     publishedAt: timestamp("published_at", { withTimezone: true }),
+    /**
+     * The article's authors in byline order as saved (decision 0015); no foreign key, like the category.
+     * Null for a revision saved before authors existed (restoring it keeps the form's authors).
+     */
+    authorIds: uuid("author_ids").array(),
     /** Who saved it: the account (null once deleted) and its name as it was then. */
     savedById: text("saved_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
     savedByName: text("saved_by_name").notNull(),

@@ -22,7 +22,7 @@ export interface SeoInput {
   description?: string | null;
   keywords?: string[];
   image?: string | null;
-  type?: "website" | "article";
+  type?: "website" | "article" | "profile";
   author?: string;
   publishedTime?: string;
   /** Path of the page (canonical URL = PUBLIC_URL + path). */

@@ -52,6 +52,7 @@ describe("every admin route module guards its own loader and action", () => {
         "admin/articles/edit/:id/history",
         "admin/articles/new",
         "admin/articles/preview/:id",
+        "admin/authors",
         "admin/categories",
         "admin/comments",
         "admin/media",

@@ -156,6 +156,7 @@ const ADMIN_PAGES = (ids: RealIds) => [
   // The edit form's History (a resource route): its list, and one revision's fields.
   `/admin/articles/edit/${ids.articleId}/history`,
   "/admin/categories",
+  "/admin/authors",
   "/admin/media",
   "/admin/comments",
   "/admin/settings",
@@ -211,6 +212,13 @@ function bodiesFor(page: string, ids: RealIds): Body[] {
   if (base === "/admin/categories") {
     return [
       { form: { intent: "create", name: "Sweep Category", slug: "sweep-category" } },
+      { form: { intent: "update", id: ids.categoryId, name: "Renamed", slug: "renamed" } },
+      { form: { intent: "delete", id: ids.categoryId } },
+    ];
+  }
+  if (base === "/admin/authors") {
+    return [
+      { form: { intent: "create", name: "Sweep Author", slug: "sweep-author", websiteUrl: "https://evil.example/" } },
       { form: { intent: "update", id: ids.categoryId, name: "Renamed", slug: "renamed" } },
       { form: { intent: "delete", id: ids.categoryId } },
     ];

@@ -58,12 +58,20 @@ interface StoredArticle {
   excerpt: string | null;
   content: string;
   author_name: string;
+  /** Its authors in byline order (none: the Author Name is the byline). */
+  author_names: string[];
   created_at: Date;
 }
 
+/** The byline readers see: the authors joined "A, B and C", else the Author Name (decision 0015). */
+const bylineOf = ({ author_names: names, author_name }: StoredArticle) =>
+  names.length === 0 ? author_name : names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+
 const newestArticle = async (categorySlug?: string) => {
   const [row] = await query<StoredArticle>(
-    `select a.title, a.slug, a.excerpt, a.content, a.author_name, a.published_at as created_at
+    `select a.title, a.slug, a.excerpt, a.content, a.author_name, a.published_at as created_at,
+       array(select au.name from article_authors aa join authors au on au.id = aa.author_id
+             where aa.article_id = a.id order by aa.position) as author_names
      from articles a left join categories c on c.id = a.category_id
      where ($1::text is null or c.slug = $1) and ${PUBLIC_ARTICLES_NEWEST_FIRST} limit 1`,
     [categorySlug ?? null],
@@ -94,7 +102,7 @@ test.describe("every public page without JavaScript", () => {
     expect(paragraphs.length).toBeGreaterThan(0);
     await expectServerRendered(request, `/article/${article.slug}`, {
       heading: article.title,
-      content: [`By ${article.author_name}`, siteDate(article.created_at, "long"), ...(article.excerpt ? [article.excerpt] : []), ...paragraphs],
+      content: [`By ${bylineOf(article)}`, siteDate(article.created_at, "long"), ...(article.excerpt ? [article.excerpt] : []), ...paragraphs],
     });
   });
 

@@ -30,7 +30,8 @@ test.describe("search-engine metadata in the server-rendered HTML", () => {
     const heading = /<h1[^>]*>([^<]+)<\/h1>/.exec(html)?.[1];
     expect(/<title>([^<]+)<\/title>/.exec(html)?.[1]).toBe(`${heading} | Frontpage`);
     expect(metaContent(html, "property", "og:type")).toBe("article");
-    const byline = /By <span[^>]*>([^<]+)<\/span>/.exec(html)?.[1];
+    // The byline's text: the linked authors' names (decision 0015) or the Author Name.
+    const byline = /data-testid="byline"[^>]*>(.*?)<\/span>/.exec(html)?.[1]?.replace(/<[^>]+>/g, "");
     expect(metaContent(html, "property", "article:author")).toBe(byline);
     const published = metaContent(html, "property", "article:published_time");
     expect(published).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);

@@ -27,6 +27,7 @@ import { LEAVE_PROMPT, useLeaveGuard } from "./use-leave-guard";
 import { useNoticeToast } from "./use-notice-toast";
 import { slugify } from "~/lib/slugs";
 import { ArticleUploadField } from "./article-upload-field";
+import { AuthorPicker, type AuthorChoice } from "./author-picker";
 import { PreviewShareLink } from "./preview-share-link";
 import { StoryField } from "./story-field";
 
@@ -80,12 +81,17 @@ export function ArticleForm({
   mode,
   article,
   categories,
+  authors = [],
+  defaultAuthorIds = [],
   failure,
   after,
 }: {
   mode: "create" | "edit";
   article: ArticleFormValues | null;
   categories: { id: string; name: string }[];
+  /** Every author to choose from, and the choice of a new article (the signed-in user's own author record). */
+  authors?: AuthorChoice[];
+  defaultAuthorIds?: string[];
   failure: ArticleFormActionData;
   /** Shown below the form (the edit page's correction and update notes). */
   after?: ReactNode;
@@ -103,6 +109,7 @@ export function ArticleForm({
       title: v.title ?? "",
       slug: v.slug ?? "",
       authorName: v.authorName ?? "",
+      authorIds: (v.authorIds ?? "").split(",").filter(Boolean),
       content: v.content ?? "",
       excerpt: v.excerpt ?? null,
       categoryId: v.categoryId || null,
@@ -333,6 +340,9 @@ export function ArticleForm({
               ))}
             </select>
             <FieldError id="categoryId-error" message={errors.categoryId} />
+          </div>
+          <div className="sm:col-span-2">
+            <AuthorPicker authors={authors} initialIds={article?.authorIds ?? (article ? [] : defaultAuthorIds)} error={errors.authorIds} />
           </div>
           <div className="space-y-2">
             <Label htmlFor="authorName">Author Name</Label>

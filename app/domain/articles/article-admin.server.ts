@@ -7,6 +7,7 @@ import { AppError, isAppError } from "~/lib/app-error";
 import { fromDateTimeLocal } from "~/lib/dates";
 import { formValues, parseForm } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
+import { isOwnMediaUrl } from "~/lib/own-media.server";
 import type { Bucket, Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
 import {
@@ -23,6 +24,7 @@ import {
   type ArticleInput,
   type ArticleIntent,
 } from "./articles.schema";
+import { checkAuthorIds, getArticleAuthorIds, setArticleAuthors } from "~/domain/authors/authors.server";
 import { recordAutosave, recordRevision, revisionSourceColumns, SYSTEM_ACTOR, type Actor, type RevisionSource } from "./article-revisions.server";
 import { recordSlugRedirect, removeSlugRedirect, slugRedirectOwner } from "./slug-redirects.server";
 import { storyPlainText } from "./story-document";
@@ -118,6 +120,8 @@ export interface EditableArticle {
   publishedAt: Date | null;
   /** When readers are told it was last updated ("Show as updated", a note), or null. */
   modifiedAt: Date | null;
+  /** The article's authors' ids in byline order (none: the Author Name is the byline). */
+  authorIds: string[];
 }
 
 /** The stored fields of one article for the edit form, or null (an id that is not a UUID names nothing). */
@@ -145,9 +149,12 @@ export async function getArticleForEdit(db: Pick<Db, "select">, id: string): Pro
     .from(articles)
     .where(eq(articles.id, id))
     .limit(1);
+  if (!row) return null;
   // Stored documents were checked by storyDocumentSchema when they were saved.
-  return row ? { ...row, contentDoc: (row.contentDoc as StoryDocument | null) ?? null } : null;
+  return { ...row, contentDoc: (row.contentDoc as StoryDocument | null) ?? null, authorIds: await getArticleAuthorIds(db, id) };
 }
+
+export { isOwnMediaUrl };
 
 // ---------------------------------------------------------------- writes
 
@@ -155,28 +162,6 @@ const MEDIA_FIELDS = {
   featuredImage: { bucket: "images", extensions: UPLOAD_RULES.image.types.flatMap((t) => t.extensions), what: "featured image" },
   videoUrl: { bucket: "videos", extensions: UPLOAD_RULES.video.types.flatMap((t) => t.extensions), what: "video" },
 } as const satisfies Record<string, { bucket: Bucket; extensions: string[]; what: string }>;
-
-const SAFE_NAME = /^[a-z0-9][a-z0-9.-]{0,120}$/i;
-
-/**
- * True when `url` is the public URL of a file in our own media store's bucket with an accepted
- * extension, and that file exists. (Nothing else may be saved as an article's image or video.)
- */
-export async function isOwnMediaUrl(storage: Storage, bucket: Bucket, url: string, extensions: readonly string[]) {
-  const lastSlash = url.lastIndexOf("/");
-  if (lastSlash === -1) return false;
-  let name: string;
-  try {
-    name = decodeURIComponent(url.slice(lastSlash + 1));
-  } catch {
-    return false;
-  }
-  if (!SAFE_NAME.test(name) || name.includes("..")) return false;
-  const ext = name.slice(name.lastIndexOf(".") + 1).toLowerCase();
-  if (!name.includes(".") || !extensions.includes(ext)) return false;
-  if (storage.publicUrl(bucket, name) !== url) return false;
-  return storage.exists(bucket, name);
-}
 
 async function checkMedia(storage: Storage, input: ArticleInput, previous?: EditableArticle) {
   for (const field of ["featuredImage", "videoUrl"] as const) {
@@ -358,6 +343,7 @@ export async function createArticle(
   checkFeaturedImageText(input);
   await checkSlugFree(db, input.slug);
   await checkCategory(db, input.categoryId);
+  const authorIds = await checkAuthorIds(db, input.authorIds ?? []);
   await checkMedia(storage, input);
   await checkStoryImages(storage, input.contentDoc);
   try {
@@ -367,6 +353,7 @@ export async function createArticle(
         .insert(articles)
         .values({ ...columns(input), ...publicationColumns(publication), ...(options.showAsUpdated ? { modifiedAt: sql`now()` } : {}) })
         .returning(revisionSourceColumns);
+      await setArticleAuthors(tx, row!.id, authorIds);
       await recordRevision(tx, row!, options.actor ?? SYSTEM_ACTOR);
       return savedOf(row!);
     });
@@ -416,6 +403,7 @@ async function writeUpdate(
   const next = typeof publication === "function" ? publication(previous) : publication;
   await checkSlugFree(db, input.slug, id);
   await checkCategory(db, input.categoryId);
+  const authorIds = input.authorIds === undefined ? undefined : await checkAuthorIds(db, input.authorIds);
   await checkMedia(storage, input, previous);
   await checkStoryImages(storage, input.contentDoc, previous);
   try {
@@ -447,6 +435,7 @@ async function writeUpdate(
       if (!row) throw articleGone();
       // A published (or once published) article's old address keeps working: it redirects here.
       if (stored.slug !== row.slug && wasPublished(stored)) await recordSlugRedirect(tx, stored.slug, id);
+      if (authorIds) await setArticleAuthors(tx, id, authorIds);
       await record(tx, row);
       return savedOf(row);
     });

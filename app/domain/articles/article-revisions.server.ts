@@ -1,7 +1,7 @@
 import { diffWords } from "diff";
-import { and, desc, eq, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, notInArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { articleRevisions, articles, type ArticleStatus } from "~/db/schema";
+import { articleAuthors, articleRevisions, articles, type ArticleStatus } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { toDateTimeLocal } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
@@ -70,7 +70,17 @@ export const revisionSourceColumns = {
   publishedAt: articles.publishedAt,
 };
 
-const fieldsOf = ({ id, ...fields }: RevisionSource) => ({ articleId: id, ...fields });
+/** The article's authors' ids in byline order, as the write that records the revision left them. */
+async function authorIdsOf(tx: Pick<Db, "select">, articleId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ id: articleAuthors.authorId })
+    .from(articleAuthors)
+    .where(eq(articleAuthors.articleId, articleId))
+    .orderBy(asc(articleAuthors.position));
+  return rows.map((r) => r.id);
+}
+
+const fieldsOf = async (tx: Writer, { id, ...fields }: RevisionSource) => ({ articleId: id, ...fields, authorIds: await authorIdsOf(tx, id) });
 
 /** Keeps the newest REVISIONS_KEPT revisions of an article (run in the transaction that added one). */
 async function pruneRevisions(tx: Writer, articleId: string) {
@@ -88,7 +98,7 @@ async function pruneRevisions(tx: Writer, articleId: string) {
  * refused or failed write leaves no revision — and drops revisions beyond the newest REVISIONS_KEPT.
  */
 export async function recordRevision(tx: Writer, row: RevisionSource, actor: Actor): Promise<void> {
-  await tx.insert(articleRevisions).values({ ...fieldsOf(row), savedById: actor.id, savedByName: actor.name, autosave: false });
+  await tx.insert(articleRevisions).values({ ...(await fieldsOf(tx, row)), savedById: actor.id, savedByName: actor.name, autosave: false });
   await pruneRevisions(tx, row.id);
 }
 
@@ -113,11 +123,11 @@ export async function recordAutosave(tx: Writer, row: RevisionSource, actor: Act
   if (newest && newest.autosave && newest.recent && actor.id !== null && newest.savedById === actor.id) {
     await tx
       .update(articleRevisions)
-      .set({ ...fieldsOf(row), savedByName: actor.name, createdAt: sql`now()` })
+      .set({ ...(await fieldsOf(tx, row)), savedByName: actor.name, createdAt: sql`now()` })
       .where(eq(articleRevisions.id, newest.id));
     return "updated";
   }
-  await tx.insert(articleRevisions).values({ ...fieldsOf(row), savedById: actor.id, savedByName: actor.name, autosave: true });
+  await tx.insert(articleRevisions).values({ ...(await fieldsOf(tx, row)), savedById: actor.id, savedByName: actor.name, autosave: true });
   await pruneRevisions(tx, row.id);
   return "added";
 }
@@ -191,13 +201,14 @@ const OTHER_FIELDS = [
  */
 export async function compareRevision(db: Db, articleId: string, revisionId: string, timeZone: string): Promise<RevisionComparison> {
   if (!isUuid(revisionId) || !isUuid(articleId)) throw revisionGone();
-  const [[current], [revision]] = await Promise.all([
+  const [[current], [revision], currentAuthorIds] = await Promise.all([
     db.select(revisionSourceColumns).from(articles).where(eq(articles.id, articleId)).limit(1),
     db
       .select()
       .from(articleRevisions)
       .where(and(eq(articleRevisions.id, revisionId), eq(articleRevisions.articleId, articleId)))
       .limit(1),
+    authorIdsOf(db, articleId),
   ]);
   if (!current) throw articleGone();
   if (!revision) throw revisionGone();
@@ -206,6 +217,8 @@ export async function compareRevision(db: Db, articleId: string, revisionId: str
   const otherChanges: string[] = OTHER_FIELDS.filter(([key]) =>
     key === "publishedAt" ? publishAt(current.publishedAt) !== publishAt(revision.publishedAt) : current[key] !== revision[key],
   ).map(([, label]) => label);
+  // Authors (decision 0015): a revision saved before authors existed (null) restores none of them.
+  if (revision.authorIds && revision.authorIds.join(",") !== currentAuthorIds.join(",")) otherChanges.push("Authors");
   if (JSON.stringify(current.contentDoc ?? null) !== JSON.stringify(revision.contentDoc ?? null) && current.content === revision.content) {
     otherChanges.push("Formatting of the content");
   }
@@ -226,6 +239,7 @@ export async function compareRevision(db: Db, articleId: string, revisionId: str
         featuredImageCredit: revision.featuredImageCredit,
         videoUrl: revision.videoUrl,
         publishAt: publishAt(revision.publishedAt),
+        ...(revision.authorIds ? { authorIds: revision.authorIds } : {}),
       },
     },
     changes: {

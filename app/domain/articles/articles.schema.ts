@@ -3,6 +3,7 @@ import type { Refusal } from "~/lib/forms";
 import { fromDateTimeLocal } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import { slugSchema } from "~/lib/slugs";
+import type { BylineAuthor } from "~/domain/authors/byline";
 import type { StoryDocument } from "./story-document.schema";
 
 export const ARTICLE_SLUG_TAKEN = "This slug is already used by another article.";
@@ -74,10 +75,27 @@ export const articleInputSchema = z.object({
   // Required with an image: checked with the whole input on the server (articleSaveSchema) and by the form.
   ...featuredImageTextFields,
   videoUrl: optionalMediaUrl,
+  /**
+   * The chosen authors in byline order: their ids, comma-separated (blank: none, the Author Name is
+   * the byline). The server checks that each names an author (decision 0015).
+   */
+  authorIds: z
+    .string()
+    .max(2000, "Too many authors")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((id) => id.trim())
+        .filter((id) => id !== ""),
+    ),
 });
 
 /** The form's input as saved: with the story's document parsed (null: a plain-text story). */
-export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc"> & { contentDoc: StoryDocument | null };
+export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc" | "authorIds"> & {
+  contentDoc: StoryDocument | null;
+  /** The authors in byline order; absent (a caller that does not choose authors): an update keeps them, a create names none. */
+  authorIds?: string[];
+};
 
 /** What the article form's submit buttons ask for: "Create/Update Article" publish (or schedule), "Save Draft" saves a draft. */
 export const ARTICLE_INTENTS = ["publish", "draft"] as const;
@@ -114,6 +132,7 @@ export const ARTICLE_FIELDS: ArticleFieldName[] = [
   "slug",
   "categoryId",
   "authorName",
+  "authorIds",
   "excerpt",
   "content",
   "contentDoc",
@@ -179,6 +198,8 @@ export interface ArticleCard {
   /** When it went public: the date readers see. */
   publishedAt: Date;
   category: { name: string; slug: string } | null;
+  /** Its authors in byline order (decision 0015); empty or absent: `authorName` is the byline, unlinked. */
+  authors?: BylineAuthor[];
 }
 
 /** A signed link to a draft's preview for someone outside the back office (POST /api/admin/articles/:id/preview-link). */
@@ -206,4 +227,6 @@ export interface ArticleFormFields {
   videoUrl: string | null;
   /** "Publish at" as a datetime-local value on the site's wall clock ("" for none). */
   publishAt: string;
+  /** The chosen authors' ids in byline order (absent: none; revisions do not keep them). */
+  authorIds?: string[];
 }

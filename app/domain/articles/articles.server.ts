@@ -2,6 +2,7 @@ import { and, count, desc, eq, sql } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articles, categories, type Article } from "~/db/schema";
+import { bylinesOf, withBylines } from "~/domain/authors/authors.server";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard, FeaturedImageText } from "./articles.schema";
@@ -43,7 +44,7 @@ export async function listLatestArticles(db: Db, limit = 12): Promise<ArticleCar
     .where(publiclyVisible())
     .orderBy(...newestFirst)
     .limit(limit);
-  return rows.map(toCard);
+  return withBylines(db, rows.map(toCard));
 }
 
 /** One page of a category's public articles, newest first, and the total count for pagination. */
@@ -62,7 +63,7 @@ export async function listCategoryArticles(db: Db, categoryId: string, page: num
       .from(articles)
       .where(and(eq(articles.categoryId, categoryId), publiclyVisible())),
   ]);
-  return { articles: rows.map(toCard), total };
+  return { articles: await withBylines(db, rows.map(toCard)), total };
 }
 
 export interface ArticleDetail extends ArticleCard, FeaturedImageText {
@@ -91,7 +92,8 @@ export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDet
     .limit(1);
   if (!row) return null;
   const { content, contentDoc, modifiedAt, featuredImageAlt, featuredImageCaption, featuredImageCredit, ...card } = row;
-  return { ...toCard(card), featuredImageAlt, featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt };
+  const authors = (await bylinesOf(db, [row.id])).get(row.id) ?? [];
+  return { ...toCard(card), authors, featuredImageAlt, featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt };
 }
 
 /**
@@ -115,7 +117,8 @@ export async function getArticleForPreview(db: Db, id: string): Promise<(Article
     .limit(1);
   if (!row) return null;
   const { content, contentDoc, modifiedAt, status, featuredImageAlt, featuredImageCaption, featuredImageCredit, ...card } = row;
-  return { ...toCard(card), featuredImageAlt, featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, status };
+  const authors = (await bylinesOf(db, [row.id])).get(row.id) ?? [];
+  return { ...toCard(card), authors, featuredImageAlt, featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, status };
 }
 
 /** A public article's stored view count, by slug (null when there is no such public article). */

@@ -178,6 +178,7 @@ describe("the article form with a document", () => {
     slug: "title",
     categoryId: "",
     authorName: "",
+    authorIds: "",
     excerpt: "",
     content: "whatever the browser sent",
     contentDoc: JSON.stringify(rich),

@@ -13,6 +13,7 @@ import {
 import { actorOf } from "~/domain/articles/article-revisions.server";
 import { ADD_NOTE_INTENT, ARTICLE_NOTE_FIELDS, DELETE_NOTE_INTENT } from "~/domain/articles/corrections.schema";
 import { addArticleNote, deleteArticleNote, listArticleNotesForAdmin } from "~/domain/articles/corrections.server";
+import { listAuthorChoices } from "~/domain/authors/authors.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { toDateTimeLocal } from "~/lib/dates";
 import { formValues, refuse } from "~/lib/forms";
@@ -21,10 +22,11 @@ import type { Route } from "./+types/article-edit";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  const [article, categories, notes] = await Promise.all([
+  const [article, categories, notes, authors] = await Promise.all([
     getArticleForEdit(context.db, params.id),
     listCategories(context.db),
     listArticleNotesForAdmin(context.db, params.id),
+    listAuthorChoices(context.db),
   ]);
   // Spec: a failed load shows "Error" / "Failed to load article" and returns to the list.
   if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
@@ -38,6 +40,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       publishAt: publishedAt ? toDateTimeLocal(publishedAt, context.env.TIME_ZONE) : "",
     },
     categories: categories.map(({ id, name }) => ({ id, name })),
+    authors,
     notes,
     // New at each load: the form starts again from what was just saved (Save Draft and Unpublish stay on this page).
     loadId: crypto.randomUUID(),
@@ -125,6 +128,7 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
       mode="edit"
       article={article}
       categories={loaderData.categories}
+      authors={loaderData.authors}
       failure={isNoteAnswer(actionData) || (actionData && actionData.ok) ? undefined : (actionData as ArticleFormActionData)}
       after={<ArticleNotesPanel key={loaderData.loadId} articleStatus={article.status} notes={loaderData.notes} />}
     />

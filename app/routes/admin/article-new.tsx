@@ -4,15 +4,21 @@ import { pathAfterArticleSave } from "~/components/admin/use-notice-toast";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { articleFormValues, saveArticleFromForm } from "~/domain/articles/article-admin.server";
 import { actorOf } from "~/domain/articles/article-revisions.server";
+import { getAuthorForUser, listAuthorChoices } from "~/domain/authors/authors.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/article-new";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
-  const categories = await listCategories(context.db);
-  return { categories: categories.map(({ id, name }) => ({ id, name })) };
+  const user = await requireAdmin(request, context);
+  const [categories, authors, own] = await Promise.all([
+    listCategories(context.db),
+    listAuthorChoices(context.db),
+    getAuthorForUser(context.db, user.id),
+  ]);
+  // A new article is the signed-in user's own, when they have an author record (decision 0015).
+  return { categories: categories.map(({ id, name }) => ({ id, name })), authors, defaultAuthorIds: own ? [own.id] : [] };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -31,5 +37,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Create New Article", path: "/admin/articles/new" });
 
 export default function NewArticle({ loaderData, actionData }: Route.ComponentProps) {
-  return <ArticleForm mode="create" article={null} categories={loaderData.categories} failure={actionData} />;
+  return <ArticleForm mode="create" article={null} categories={loaderData.categories}
+      authors={loaderData.authors}
+      defaultAuthorIds={loaderData.defaultAuthorIds}
+      failure={actionData} />;
 }

@@ -5,6 +5,7 @@ import { ArticleView } from "~/components/article-view";
 import { CommentsSection } from "~/components/comments/comment-thread";
 import { RouteError } from "~/components/not-found";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
+import { joinNames } from "~/domain/authors/byline";
 import { listArticleNotes } from "~/domain/articles/corrections.server";
 import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
 import { COMMENT_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
@@ -77,7 +78,7 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
     description: describeArticle(article.excerpt, article.content),
     image: article.featuredImage,
     type: "article",
-    author: article.authorName,
+    author: article.authors?.length ? joinNames(article.authors.map((a) => a.name)) : article.authorName,
     publishedTime: new Date(article.publishedAt).toISOString(),
     path: `/article/${article.slug}`,
   });
