@@ -85,7 +85,7 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
   }, [fetcher.state, fetcher.data]);
 
   return (
-    <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-8">
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
       <AdminListHeader
         title="Manage Articles"
         subtitle={

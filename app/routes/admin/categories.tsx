@@ -71,7 +71,7 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
   }
 
   return (
-    <main className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
       <AdminListHeader
         title="Manage Categories"
         action={

@@ -63,7 +63,7 @@ export default function ModerateComments({ loaderData }: Route.ComponentProps) {
   }, [fetcher.state, fetcher.data]);
 
   return (
-    <main className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
       <Button asChild variant="outline" className="mb-6">
         <Link to="/admin">
           <ArrowLeft aria-hidden="true" className="size-4" />
