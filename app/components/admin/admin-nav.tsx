@@ -2,7 +2,7 @@ import { FileText, FolderTree, Image, LayoutDashboard, LogOut, Menu, MessageSqua
 import type { LucideIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
-import { Form, NavLink, useLocation } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 import { cn } from "~/lib/cn";
 
 /** The back-office screens a navigation entry can lead to; a later role filter keys on this. */
@@ -49,9 +49,8 @@ function NavList({ items, onNavigate }: { items: readonly AdminNavItem[]; onNavi
         const Icon = item.icon;
         return (
           <li key={item.screen}>
-            <NavLink
+            <Link
               to={item.to}
-              end={item.end}
               onClick={onNavigate}
               aria-current={active ? "page" : undefined}
               className={cn(
@@ -61,7 +60,7 @@ function NavList({ items, onNavigate }: { items: readonly AdminNavItem[]; onNavi
             >
               <Icon className="h-4 w-4 shrink-0" aria-hidden="true" />
               {item.label}
-            </NavLink>
+            </Link>
           </li>
         );
       })}

@@ -36,7 +36,7 @@ export default function AdminLayout() {
         <div className="flex min-w-0 flex-1 flex-col" aria-busy={pending || undefined}>
           {pending && (
             <p role="status" className="sr-only">
-              Loading...
+              Loading page...
             </p>
           )}
           <div className={pending ? "flex min-w-0 flex-1 flex-col opacity-60 transition-opacity" : "flex min-w-0 flex-1 flex-col"}>
