@@ -22,7 +22,7 @@ export default function AdminLayout() {
   const pending = navigation.state === "loading" && navigation.location.pathname.startsWith("/admin");
   return (
     <div className="flex min-h-screen min-w-0 flex-1 flex-col bg-slate-50">
-      <div className="border-b border-slate-200 bg-slate-900 text-white">
+      <nav aria-label="Admin" className="border-b border-slate-200 bg-slate-900 text-white">
         <div className="flex h-12 items-center gap-2 px-4 text-sm">
           <AdminMobileMenu email={email} />
           <Link to="/admin" className="inline-flex min-w-0 items-center gap-2 font-semibold hover:underline">
@@ -30,7 +30,7 @@ export default function AdminLayout() {
             <span className="truncate">{siteName} Admin</span>
           </Link>
         </div>
-      </div>
+      </nav>
       <div className="flex min-w-0 flex-1">
         <AdminSidebar email={email} />
         <div className="flex min-w-0 flex-1 flex-col" aria-busy={pending || undefined}>
