@@ -108,7 +108,7 @@ test.describe("the admin dashboard", () => {
       await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
 
       for (const label of ["Views Today", "Views This Month", "Views This Year", "Categories"]) {
-        await expect(page.getByText(label, { exact: true })).toBeVisible();
+        await expect(page.getByRole("main").getByText(label, { exact: true })).toBeVisible();
       }
 
       // Total Site Views: totals and the top 10 articles, most viewed first (12 outdo every other article).

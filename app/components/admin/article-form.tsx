@@ -212,7 +212,7 @@ export function ArticleForm({
   const invalid = (name: ArticleFieldName) => (errors[name] ? true : undefined);
 
   return (
-    <main className="mx-auto w-full max-w-4xl flex-1 px-4 py-8">
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
       <Link to="/admin/articles" className="mb-4 inline-flex items-center gap-2 text-sm font-medium text-brand-700 hover:underline">
         <ArrowLeft aria-hidden="true" className="size-4" />
         Back to Articles

@@ -53,7 +53,7 @@ export function DashboardActivity({
         }}
         className="mt-4"
       >
-        <Tabs.List aria-label="Activity period" className="inline-flex rounded-md bg-slate-100 p-1">
+        <Tabs.List aria-label="Activity period" className="inline-flex max-w-full flex-wrap rounded-md bg-slate-100 p-1">
           {ACTIVITY_PERIODS.map((p) => (
             <Tabs.Trigger
               key={p}
@@ -75,7 +75,7 @@ export function DashboardActivity({
                 <Count icon={MessageSquare} label="Comments" value={a.commentCount} />
                 <Count icon={Eye} label="Views" value={a.viewCount} />
               </dl>
-              <div className="grid gap-6 lg:grid-cols-2">
+              <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-2">
                   <div>
                     <h3 className="mb-2 font-semibold text-slate-900">New Articles</h3>
                     {a.articles.length === 0 ? (

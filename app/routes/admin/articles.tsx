@@ -1,6 +1,7 @@
 import { Loader2, Pencil, Plus, Video } from "lucide-react";
 import { useEffect } from "react";
 import { data, Form, Link, useFetcher, useNavigation } from "react-router";
+import { cn } from "~/lib/cn";
 import { Pagination } from "~/components/pagination";
 import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
 import { AdminListHeader } from "~/components/admin/admin-page-header";
@@ -17,6 +18,9 @@ import { AppError } from "~/lib/app-error";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/articles";
+
+/** A stacked card's cell label on phones (from the cell's data-label). */
+const LABEL = "max-md:before:mr-2 max-md:before:font-semibold max-md:before:text-slate-600 max-md:before:content-[attr(data-label)]";
 
 /** Articles per page of the admin list. */
 export const ADMIN_ARTICLES_PAGE_SIZE = 50;
@@ -85,7 +89,7 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
   }, [fetcher.state, fetcher.data]);
 
   return (
-    <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-8">
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
       <AdminListHeader
         title="Manage Articles"
         subtitle={
@@ -134,9 +138,10 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
         </p>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
+          {/* Below 768 px each row is a stacked card: every column (Date, Views) and both actions stay. */}
+          <table className="w-full text-left text-sm max-md:block">
             <caption className="sr-only">All articles, newest first</caption>
-            <thead className="bg-slate-50 text-slate-800">
+            <thead className="bg-slate-50 text-slate-800 max-md:sr-only">
               <tr>
                 <th scope="col" className="px-4 py-3 font-semibold">Title</th>
                 <th scope="col" className="px-4 py-3 font-semibold">Category</th>
@@ -147,10 +152,10 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                 <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-200">
+            <tbody className="divide-y divide-slate-200 max-md:block">
               {articles.map((article) => (
-                <tr key={article.id} className={deletingId === article.id ? "opacity-50" : undefined}>
-                  <td className="max-w-md px-4 py-3 font-medium text-slate-900">
+                <tr key={article.id} className={cn("max-md:grid max-md:grid-cols-2 max-md:py-2", deletingId === article.id && "opacity-50")}>
+                  <td className="max-w-md px-4 py-3 font-medium text-slate-900 max-md:col-span-2 max-md:max-w-none max-md:py-1">
                     <span className="flex items-center gap-2">
                       <span className="line-clamp-2">{article.title}</span>
                       {article.hasVideo ? (
@@ -161,17 +166,17 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                       ) : null}
                     </span>
                   </td>
-                  <td className="px-4 py-3 text-slate-800">{article.categoryName ?? "—"}</td>
-                  <td className="px-4 py-3 text-slate-800">{article.authorName}</td>
-                  <td className="px-4 py-3 whitespace-nowrap text-slate-800">
+                  <td data-label="Category" className={`px-4 py-3 text-slate-800 max-md:py-1 ${LABEL}`}>{article.categoryName ?? "—"}</td>
+                  <td data-label="Author" className={`px-4 py-3 text-slate-800 max-md:py-1 ${LABEL}`}>{article.authorName}</td>
+                  <td data-label="Date" className={`px-4 py-3 whitespace-nowrap text-slate-800 max-md:py-1 ${LABEL}`}>
                     <time dateTime={article.createdAt}>{article.date}</time>
                   </td>
-                  <td className="px-4 py-3 whitespace-nowrap text-slate-800" data-status={article.status}>
+                  <td data-label="Status" className={`px-4 py-3 whitespace-nowrap text-slate-800 max-md:py-1 ${LABEL}`} data-status={article.status}>
                     {article.statusText}
                   </td>
-                  <td className="px-4 py-3 text-right text-slate-800 tabular-nums">{article.views.toLocaleString("en-US")}</td>
-                  <td className="px-4 py-3">
-                    <div className="flex justify-end gap-1">
+                  <td data-label="Views" className={`px-4 py-3 text-right text-slate-800 tabular-nums max-md:py-1 max-md:text-left ${LABEL}`}>{article.views.toLocaleString("en-US")}</td>
+                  <td className="px-4 py-3 max-md:col-span-2 max-md:py-1">
+                    <div className="flex justify-end gap-1 max-md:justify-start">
                       <Button asChild variant="ghost" size="icon">
                         <Link to={`/admin/articles/edit/${article.id}`} aria-label={`Edit “${article.title}”`}>
                           {openingId === article.id ? (

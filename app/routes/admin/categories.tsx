@@ -71,7 +71,7 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
   }
 
   return (
-    <main className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
       <AdminListHeader
         title="Manage Categories"
         action={
@@ -104,8 +104,8 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
             <tbody className="divide-y divide-slate-200">
               {categories.map((category) => (
                 <tr key={category.id} className={deletingId === category.id ? "opacity-50" : undefined}>
-                  <td className="px-4 py-3 font-medium text-slate-900">{category.name}</td>
-                  <td className="px-4 py-3 font-mono text-slate-800">{category.slug}</td>
+                  <td className="px-4 py-3 font-medium break-words text-slate-900 max-md:px-2">{category.name}</td>
+                  <td className="px-4 py-3 font-mono break-all text-slate-800 max-md:px-2">{category.slug}</td>
                   <td className="px-4 py-3">
                     <div className="flex justify-end gap-1">
                       <Button variant="ghost" size="icon" aria-label={`Edit ${category.name}`} onClick={() => openDialog(category)}>

@@ -1,10 +1,9 @@
-import { ArrowLeft } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, useFetcher } from "react-router";
 import { Pagination } from "~/components/pagination";
 import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
-import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import { deleteComment, listCommentsForModeration } from "~/domain/comments/comment-moderation.server";
@@ -63,17 +62,10 @@ export default function ModerateComments({ loaderData }: Route.ComponentProps) {
   }, [fetcher.state, fetcher.data]);
 
   return (
-    <main className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
-      <Button asChild variant="outline" className="mb-6">
-        <Link to="/admin">
-          <ArrowLeft aria-hidden="true" className="size-4" />
-          Back to Dashboard
-        </Link>
-      </Button>
-      <h1 className="text-3xl font-bold text-slate-900">Moderate Comments</h1>
-      <p className="mb-6 text-sm text-slate-700">
-        {total} {total === 1 ? "comment" : "comments"}, newest first
-      </p>
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
+      <div className="mb-6">
+        <AdminPageHeader title="Moderate Comments" description={`${total} ${total === 1 ? "comment" : "comments"}, newest first`} />
+      </div>
 
       {comments.length === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white py-16 text-center text-slate-700">No comments yet</p>

@@ -1,5 +1,6 @@
 import { Shield } from "lucide-react";
-import { Link, Outlet, useRouteLoaderData } from "react-router";
+import { Link, Outlet, useLoaderData, useNavigation, useRouteLoaderData } from "react-router";
+import { AdminMobileMenu, AdminSidebar } from "~/components/admin/admin-nav";
 import { requireAdmin } from "~/domain/accounts/guard.server";
 import type { RootData } from "~/root";
 import type { Route } from "./+types/layout";
@@ -14,19 +15,35 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AdminLayout() {
+  const { email } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData("root") as RootData | undefined;
   const siteName = root?.settings.siteName ?? "Frontpage";
+  const navigation = useNavigation();
+  const pending = navigation.state === "loading" && navigation.location.pathname.startsWith("/admin");
   return (
-    <div className="flex min-h-screen flex-1 flex-col bg-slate-50">
+    <div className="flex min-h-screen min-w-0 flex-1 flex-col bg-slate-50">
       <nav aria-label="Admin" className="border-b border-slate-200 bg-slate-900 text-white">
-        <div className="mx-auto flex h-10 max-w-7xl items-center px-4 text-sm">
-          <Link to="/admin" className="inline-flex items-center gap-2 font-semibold hover:underline">
-            <Shield className="h-4 w-4" aria-hidden="true" />
-            {siteName} Admin
+        <div className="flex h-12 items-center gap-2 px-4 text-sm">
+          <AdminMobileMenu email={email} />
+          <Link to="/admin" className="inline-flex min-w-0 items-center gap-2 font-semibold hover:underline">
+            <Shield className="h-4 w-4 shrink-0" aria-hidden="true" />
+            <span className="truncate">{siteName} Admin</span>
           </Link>
         </div>
       </nav>
-      <Outlet />
+      <div className="flex min-w-0 flex-1">
+        <AdminSidebar email={email} />
+        <div className="flex min-w-0 flex-1 flex-col" aria-busy={pending || undefined}>
+          {pending && (
+            <p role="status" className="sr-only">
+              Loading page...
+            </p>
+          )}
+          <div className={pending ? "flex min-w-0 flex-1 flex-col opacity-60 transition-opacity" : "flex min-w-0 flex-1 flex-col"}>
+            <Outlet />
+          </div>
+        </div>
+      </div>
     </div>
   );
 }

@@ -1,0 +1,136 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { signInAsAdmin } from "./admin-session";
+
+/** Every back-office screen the navigation lists: its nav label and where it leads. */
+const SCREENS = [
+  { label: "Dashboard", path: "/admin" },
+  { label: "Articles", path: "/admin/articles" },
+  { label: "New Article", path: "/admin/articles/new" },
+  { label: "Categories", path: "/admin/categories" },
+  { label: "Media", path: "/admin/media" },
+  { label: "Comments", path: "/admin/comments" },
+  { label: "Settings", path: "/admin/settings" },
+] as const;
+
+const VIEWPORTS = [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1280, height: 900 },
+] as const;
+
+async function expectNoSidewaysScroll(page: Page, what: string) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `${what}: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}`).toBeLessThanOrEqual(innerWidth);
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/admin-shell/${name}.png`, fullPage: true });
+}
+
+async function violations(page: Page, include?: string) {
+  const builder = new AxeBuilder({ page });
+  if (include) builder.include(include);
+  const results = await builder.analyze();
+  return results.violations.map((v) => ({ rule: v.id, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
+}
+
+/** Opens the navigation (the menu dialog on phones; the sidebar is always there on desktop). */
+async function openNav(page: Page, phone: boolean) {
+  if (phone) {
+    await page.getByRole("button", { name: "Menu" }).click();
+    const dialog = page.getByRole("dialog", { name: "Back office" });
+    await expect(dialog).toBeVisible();
+    return dialog.getByRole("navigation", { name: "Back office" });
+  }
+  return page.getByRole("navigation", { name: "Back office" });
+}
+
+for (const vp of VIEWPORTS) {
+  const phone = vp.width < 1024;
+  test.describe(`the back-office shell at ${vp.width} px`, () => {
+    test.use({ viewport: { width: vp.width, height: vp.height } });
+
+    test("the navigation reaches every screen, marks it current, and nothing scrolls sideways", async ({ page }) => {
+      test.slow();
+      await signInAsAdmin(page);
+      for (const screen of SCREENS) {
+        const nav = await openNav(page, phone);
+        await nav.getByRole("link", { name: screen.label, exact: true }).click();
+        await expect(page).toHaveURL(new RegExp(`${screen.path.replace(/\//g, "\\/")}$`));
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        await page.waitForLoadState("networkidle");
+        if (phone) await expect(page.getByRole("dialog", { name: "Back office" })).toHaveCount(0);
+        const current = (await openNav(page, phone)).locator('[aria-current="page"]');
+        await expect(current).toHaveCount(1);
+        await expect(current).toHaveText(screen.label);
+        if (phone) {
+          await shot(page, `${vp.name}-${screen.label.replace(/ /g, "-")}-menu`);
+          expect(await violations(page, '[role="dialog"]'), `menu on ${screen.path}`).toEqual([]);
+          await page.keyboard.press("Escape");
+          await expect(page.getByRole("dialog", { name: "Back office" })).toHaveCount(0);
+          await expect(page.getByRole("button", { name: "Menu" })).toBeFocused();
+        }
+        await expectNoSidewaysScroll(page, screen.path);
+        await shot(page, `${vp.name}-${screen.label.replace(/ /g, "-")}`);
+      }
+      // The signed-in user and Sign out are in the navigation.
+      const nav = await openNav(page, phone);
+      const shell = phone ? page.getByRole("dialog", { name: "Back office" }) : page.locator("aside");
+      await expect(shell.getByText("admin@example.com")).toBeVisible();
+      await expect(shell.getByRole("button", { name: "Sign out" })).toBeVisible();
+      await expect(nav).toBeVisible();
+      if (!phone) expect(await violations(page, "aside"), "sidebar").toEqual([]);
+    });
+
+    test("the edit form, dashboard dialogs, media and settings tabs, category dialog fit", async ({ page }) => {
+      test.slow();
+      await signInAsAdmin(page);
+
+      for (const title of ["Site Views", "All Articles", "Recent Comments"]) {
+        await page.goto("/admin", { waitUntil: "networkidle" });
+        await page.getByRole("button", { name: new RegExp(title === "Site Views" ? "Total Site Views" : title === "All Articles" ? "Articles" : "Total Comments") }).first().click();
+        const dialog = page.getByRole("dialog", { name: title });
+        await expect(dialog).toBeVisible();
+        const box = await dialog.boundingBox();
+        expect(box!.x).toBeGreaterThanOrEqual(0);
+        expect(box!.x + box!.width).toBeLessThanOrEqual(vp.width);
+        await expectNoSidewaysScroll(page, `dashboard dialog ${title}`);
+        await shot(page, `${vp.name}-dashboard-${title.replace(/ /g, "-")}`);
+        await page.keyboard.press("Escape");
+      }
+
+      await page.goto("/admin/articles", { waitUntil: "networkidle" });
+      const editHref = await page.locator('a[href^="/admin/articles/edit/"]').first().getAttribute("href");
+      await page.goto(editHref!, { waitUntil: "networkidle" });
+      await expectNoSidewaysScroll(page, "article edit");
+      await shot(page, `${vp.name}-article-edit`);
+
+      await page.goto("/admin/categories", { waitUntil: "networkidle" });
+      await page.getByRole("button", { name: "New Category" }).click();
+      const catDialog = page.getByRole("dialog", { name: "Create New Category" });
+      await expect(catDialog).toBeVisible();
+      const catBox = await catDialog.boundingBox();
+      expect(catBox!.x + catBox!.width).toBeLessThanOrEqual(vp.width);
+      await expectNoSidewaysScroll(page, "category dialog");
+      await shot(page, `${vp.name}-category-dialog`);
+      await page.keyboard.press("Escape");
+
+      await page.goto("/admin/media", { waitUntil: "networkidle" });
+      for (const tab of ["Images", "Videos", "Files"]) {
+        await page.getByRole("tab", { name: tab }).click();
+        await expectNoSidewaysScroll(page, `media ${tab}`);
+        await shot(page, `${vp.name}-media-${tab}`);
+      }
+
+      await page.goto("/admin/settings", { waitUntil: "networkidle" });
+      for (const tab of ["General", "Branding", "Contact", "Social Media"]) {
+        await page.getByRole("tab", { name: tab }).click();
+        await expectNoSidewaysScroll(page, `settings ${tab}`);
+        await shot(page, `${vp.name}-settings-${tab.replace(/ /g, "-")}`);
+      }
+    });
+  });
+}
