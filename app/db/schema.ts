@@ -79,9 +79,26 @@ export const articles = pgTable(
      * update note (decision 0012). Null: never shown as updated. Not `updated_at`, which every save moves.
      */
     modifiedAt: timestamp("modified_at", { withTimezone: true }),
+    /**
+     * The account that created it (decision 0017): with the article's own authors, what makes it an
+     * author-role user's "own" article. Null for articles made before roles, or once the account is gone.
+     */
+    createdById: text("created_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    /**
+     * The review queue (decision 0017): a draft an author submitted waits for an editor while
+     * `review_requested_at` is set; publishing or scheduling it, or sending it back, clears it.
+     */
+    reviewRequestedAt: timestamp("review_requested_at", { withTimezone: true }),
+    reviewRequestedById: text("review_requested_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    /** An editor's note when sending a draft back, shown on the draft until it is submitted again. */
+    reviewNote: text("review_note"),
+    reviewNoteByName: text("review_note_by_name"),
+    reviewNoteAt: timestamp("review_note_at", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("articles_slug_key").on(t.slug),
+    index("articles_created_by_idx").on(t.createdById),
+    index("articles_review_queue_idx").on(t.reviewRequestedAt).where(sql`${t.reviewRequestedAt} is not null`),
     // Readers' lists ("published, published_at <= now(), newest first") and the scheduler ("scheduled,
     // published_at <= now()"): one index serves both through its leading status column.
     index("articles_status_published_at_idx").on(t.status, t.publishedAt.desc()),
@@ -377,7 +394,68 @@ export const userRoles = pgTable(
     role: text("role").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.role] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.role] }),
+    // One role per account (decision 0017): the team screen replaces it, never adds a second.
+    uniqueIndex("user_roles_user_key").on(t.userId),
+    check("user_roles_role_known", sql`${t.role} in ('admin', 'editor', 'author')`),
+  ],
+);
+
+/**
+ * An invitation to the back office (decision 0017): a sign-up link mailed to `email` that gives `role`
+ * once its holder signs up (or signs in) with that address. Only the token's SHA-256 is kept.
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    role: text("role").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    invitedById: text("invited_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    invitedByName: text("invited_by_name").notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    acceptedById: text("accepted_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_hash_key").on(t.tokenHash),
+    index("invitations_email_idx").on(t.email),
+    check("invitations_role_known", sql`${t.role} in ('admin', 'editor', 'author')`),
+  ],
+);
+
+/**
+ * The audit trail (decision 0017): one row per back-office change and per sign-in attempt, written in
+ * the change's own transaction where there is one. Who is kept as id and name as they were then (no
+ * foreign key: deleting an account rewrites nothing); a trigger refuses every UPDATE and DELETE.
+ */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** The account that acted; null for the system (the scheduler) or an unknown sign-in. */
+    actorId: text("actor_id"),
+    actorName: text("actor_name").notNull(),
+    /** What happened, "{object}.{verb}": "article.publish", "role.grant", "sign_in.failure"... */
+    kind: text("kind").notNull(),
+    objectType: text("object_type"),
+    objectId: text("object_id"),
+    /** The object as people know it (a title, a name, an e-mail address) at the time. */
+    objectLabel: text("object_label"),
+    details: jsonb("details"),
+    ip: text("ip"),
+  },
+  (t) => [
+    index("audit_events_at_idx").on(t.at.desc(), t.id.desc()),
+    index("audit_events_actor_at_idx").on(t.actorId, t.at.desc()),
+    index("audit_events_kind_at_idx").on(t.kind, t.at.desc()),
+    index("audit_events_object_idx").on(t.objectType, t.objectId),
+  ],
 );
 
 /** Failed sign-in attempts, kept in the database so limits survive restarts and span processes. */
