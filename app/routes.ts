@@ -14,7 +14,7 @@ export default [
   route("auth/sign-out", "routes/resources/sign-out.ts"),
   route("admin/login", "routes/admin/login.tsx"),
 
-  // Admin resource routes: every one calls requireAdmin.
+  // Admin resource routes: every one calls requireCapabilityApi.
   route("api/admin/uploads/:kind", "routes/resources/admin-upload.ts"),
   route("api/admin/events", "routes/resources/admin-events.ts"),
   route("api/admin/articles/:id/preview-link", "routes/resources/article-preview-link.ts"),
@@ -22,7 +22,7 @@ export default [
   // A draft's preview through a signed, expiring link (no account needed; never cached or indexed).
   route("preview/:token", "routes/preview/shared-preview.tsx"),
 
-  // The admin back office: every loader and action calls requireAdmin.
+  // The admin back office: every loader and action calls requireCapability (app/domain/accounts/roles.ts).
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/dashboard.tsx"),
     route("admin/articles", "routes/admin/articles.tsx"),

@@ -2,7 +2,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { user, userRoles } from "../app/db/schema";
 import { createTestDatabase } from "../tests/setup/test-database";
-import { requireAdmin } from "../app/domain/accounts/guard.server";
+import type { AppLoadContext } from "react-router";
+import { requireCapability } from "../app/domain/accounts/guard.server";
+
+const requireAdmin = (request: Request, context: AppLoadContext) => requireCapability(request, context, "settings.manage");
 import { createTestAuth, guardOutcome, signIn, signUp } from "../app/domain/accounts/test-auth.server";
 import { EXIT_OK, EXIT_REFUSED, EXIT_USAGE, parseAdminArgs, runAdminCommand } from "./admin-commands";
 

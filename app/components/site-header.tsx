@@ -5,12 +5,13 @@ import { Form, Link, NavLink } from "react-router";
 import type { CategorySummary } from "~/domain/categories/categories.schema";
 import { cn } from "~/lib/cn";
 import { Button } from "./ui/button";
+import { can, type Role } from "~/domain/accounts/roles";
 
 export interface HeaderProps {
   siteName: string;
   logoUrl: string | null;
   categories: CategorySummary[];
-  user: { email: string; isAdmin: boolean } | null;
+  user: { email: string; role: Role | null } | null;
 }
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
@@ -53,7 +54,7 @@ export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps)
         </nav>
 
         <div className="flex items-center gap-1">
-          {user?.isAdmin ? (
+          {can(user?.role, "backOffice") ? (
             <Button asChild variant="ghost" size="icon">
               <Link to="/admin" aria-label="Admin dashboard" title="Admin dashboard">
                 <Shield className="h-5 w-5" aria-hidden="true" />

@@ -17,7 +17,7 @@ beforeAll(async () => {
         seen.push(request);
         const who = /who=(\w+)/.exec(request.headers.get("cookie") ?? "")?.[1];
         if (who === "broken") throw new Error("session store down");
-        return who ? { isAdmin: who === "admin" } : null;
+        return who ? { role: who === "admin" ? ("admin" as const) : null } : null;
       },
     }),
   );

@@ -1,12 +1,13 @@
 import type express from "express";
+import { can, type Role } from "../../app/domain/accounts/roles";
 import { pathClassOf } from "../request-path-class";
 
 /** Who holds the session a request carries: null when nobody is signed in. */
-export type SessionLookup = (request: Request) => Promise<{ isAdmin: boolean } | null>;
+export type SessionLookup = (request: Request) => Promise<{ role: Role | null } | null>;
 
 /**
  * Defence in depth at the door of the back office, by the path's `adminGate` (app/lib/path-classes.ts):
- * a state change to an admin page, and any request to the admin API, from someone who is not an admin
+ * a state change to an admin page, and any request to the admin API, from someone without a back-office role
  * right now is answered 401 (not signed in) or 403 before routing, so even a screen without an action
  * never answers 405 to an anonymous caller. Every loader, action and resource route still calls the
  * guard itself.
@@ -20,7 +21,7 @@ export function adminGate(options: { publicOrigin: string; userOf: SessionLookup
       const headers = new Headers();
       if (req.headers.cookie) headers.set("cookie", req.headers.cookie);
       const user = await options.userOf(new Request(`${options.publicOrigin}${req.originalUrl}`, { headers }));
-      if (user?.isAdmin) return next();
+      if (can(user?.role, "backOffice")) return next();
       res.status(user ? 403 : 401).json({ error: user ? "Admin access required" : "Sign in required" });
     } catch (error) {
       next(error);

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { articleFormValues, saveArticleFromForm } from "~/domain/articles/article-admin.server";
-import type { Actor } from "~/domain/articles/article-revisions.server";
+import type { Actor } from "~/domain/accounts/actor";
 import { refuse } from "~/lib/forms";
 import { createLocalStorage, type Storage } from "~/lib/storage.server";
 import { createTestDatabase, type TestDatabase } from "./test-database";

@@ -1,32 +1,51 @@
-import { FileText, FolderTree, Image, LayoutDashboard, LogOut, Menu, MessageSquare, PlusCircle, Settings, X } from "lucide-react";
+import { Activity, FileText, FolderTree, Image, LayoutDashboard, LogOut, Menu, MessageSquare, PenLine, PlusCircle, Settings, Users, X } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
+import { can, ROLE_LABELS, type Capability, type Role } from "~/domain/accounts/roles";
 import { cn } from "~/lib/cn";
 
-/** The back-office screens a navigation entry can lead to; a later role filter keys on this. */
-export type AdminScreen = "dashboard" | "articles" | "new-article" | "categories" | "media" | "comments" | "settings";
+/** The back-office screens a navigation entry can lead to. */
+export type AdminScreen =
+  | "dashboard"
+  | "articles"
+  | "new-article"
+  | "authors"
+  | "categories"
+  | "media"
+  | "comments"
+  | "activity"
+  | "team"
+  | "settings";
 
 export interface AdminNavItem {
   screen: AdminScreen;
   label: string;
   to: string;
   icon: LucideIcon;
+  /** What the role needs to open the screen (the screen's own loader refuses the others: this only hides). */
+  capability: Capability;
   /** Only an exact path match marks the entry current (the dashboard, "New Article"). */
   end?: boolean;
 }
 
-/** Every entry of the back-office navigation, in order. Filter this table (by `screen`) to hide entries. */
+/** Every entry of the back-office navigation, in order; `navItemsFor` keeps those a role may open. */
 export const NAV_ITEMS: readonly AdminNavItem[] = [
-  { screen: "dashboard", label: "Dashboard", to: "/admin", icon: LayoutDashboard, end: true },
-  { screen: "articles", label: "Articles", to: "/admin/articles", icon: FileText },
-  { screen: "new-article", label: "New Article", to: "/admin/articles/new", icon: PlusCircle, end: true },
-  { screen: "categories", label: "Categories", to: "/admin/categories", icon: FolderTree },
-  { screen: "media", label: "Media", to: "/admin/media", icon: Image },
-  { screen: "comments", label: "Comments", to: "/admin/comments", icon: MessageSquare },
-  { screen: "settings", label: "Settings", to: "/admin/settings", icon: Settings },
+  { screen: "dashboard", label: "Dashboard", to: "/admin", icon: LayoutDashboard, capability: "backOffice", end: true },
+  { screen: "articles", label: "Articles", to: "/admin/articles", icon: FileText, capability: "backOffice" },
+  { screen: "new-article", label: "New Article", to: "/admin/articles/new", icon: PlusCircle, capability: "articles.create", end: true },
+  { screen: "authors", label: "Authors", to: "/admin/authors", icon: PenLine, capability: "authors.manage" },
+  { screen: "categories", label: "Categories", to: "/admin/categories", icon: FolderTree, capability: "categories.manage" },
+  { screen: "media", label: "Media", to: "/admin/media", icon: Image, capability: "backOffice" },
+  { screen: "comments", label: "Comments", to: "/admin/comments", icon: MessageSquare, capability: "comments.moderate" },
+  { screen: "activity", label: "Activity", to: "/admin/activity", icon: Activity, capability: "activity.view" },
+  { screen: "team", label: "Team", to: "/admin/team", icon: Users, capability: "team.manage" },
+  { screen: "settings", label: "Settings", to: "/admin/settings", icon: Settings, capability: "settings.manage" },
 ];
+
+/** The entries a role may open. */
+export const navItemsFor = (role: Role | null): readonly AdminNavItem[] => NAV_ITEMS.filter((item) => can(role, item.capability));
 
 /** The entry the path belongs to: the longest matching `to` ("/admin/articles/new" is New Article, not Articles). */
 export function currentScreen(pathname: string, items: readonly AdminNavItem[] = NAV_ITEMS): AdminScreen | undefined {
@@ -68,13 +87,14 @@ function NavList({ items, onNavigate }: { items: readonly AdminNavItem[]; onNavi
   );
 }
 
-function Account({ email }: { email: string }) {
+function Account({ email, role }: { email: string; role: Role }) {
   return (
     <div className="border-t border-slate-700 pt-4 text-sm">
       <p className="truncate text-slate-300" title={email}>
         <span className="sr-only">Signed in as </span>
         {email}
       </p>
+      <p className="text-xs text-slate-400">{ROLE_LABELS[role]}</p>
       <Form method="post" action="/auth/sign-out" reloadDocument className="mt-2">
         <button
           type="submit"
@@ -89,19 +109,21 @@ function Account({ email }: { email: string }) {
 }
 
 /** The desktop sidebar (≥1024 px): the screens, the signed-in user and Sign out. */
-export function AdminSidebar({ email, items = NAV_ITEMS }: { email: string; items?: readonly AdminNavItem[] }) {
+export function AdminSidebar({ email, role }: { email: string; role: Role }) {
+  const items = navItemsFor(role);
   return (
     <aside className="hidden w-56 shrink-0 flex-col justify-between bg-slate-900 p-4 text-white lg:flex">
       <nav aria-label="Back office">
         <NavList items={items} />
       </nav>
-      <Account email={email} />
+      <Account email={email} role={role} />
     </aside>
   );
 }
 
 /** The phone/tablet menu (<1024 px): a button opening the same navigation in a modal dialog (focus trapped, Escape closes). */
-export function AdminMobileMenu({ email, items = NAV_ITEMS }: { email: string; items?: readonly AdminNavItem[] }) {
+export function AdminMobileMenu({ email, role }: { email: string; role: Role }) {
+  const items = navItemsFor(role);
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
   useEffect(() => setOpen(false), [pathname]);
@@ -134,7 +156,7 @@ export function AdminMobileMenu({ email, items = NAV_ITEMS }: { email: string; i
             </nav>
           </div>
           <div className="mt-6">
-            <Account email={email} />
+            <Account email={email} role={role} />
           </div>
         </Dialog.Content>
       </Dialog.Portal>

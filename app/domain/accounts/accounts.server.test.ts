@@ -1,9 +1,14 @@
+import type { AppLoadContext } from "react-router";
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { user } from "~/db/schema";
 import { createTestDatabase } from "../../../tests/setup/test-database";
 import { ensureAdminAccount, grantAdmin, isAdmin, revokeAdmin } from "./accounts.server";
-import { getSessionUser, requireAdmin, requireAdminApi } from "./guard.server";
+import { getSessionUser, requireCapability, requireCapabilityApi } from "./guard.server";
+
+// The admin's own screens (settings): what an admin, and only an admin, may open.
+const requireAdmin = (request: Request, context: AppLoadContext) => requireCapability(request, context, "settings.manage");
+const requireAdminApi = (request: Request, context: AppLoadContext) => requireCapabilityApi(request, context, "settings.manage");
 import { adminRequest, createTestAuth, guardOutcome, signIn, signUp } from "./test-auth.server";
 
 const { db } = await createTestDatabase();
@@ -28,7 +33,7 @@ describe("the admin guard", () => {
     const { response: signedIn, cookie } = await signIn(t, "reader@example.com", "reader-password-1");
     expect(signedIn.status).toBe(200);
     expect(cookie).toBeTruthy();
-    expect(await getSessionUser(adminRequest("GET", cookie), t.context)).toMatchObject({ email: "reader@example.com", isAdmin: false });
+    expect(await getSessionUser(adminRequest("GET", cookie), t.context)).toMatchObject({ email: "reader@example.com", role: null });
     expect(await guardOutcome(t, requireAdmin, "GET", cookie)).toEqual({ status: 302, location: "/admin/login" });
     expect(await guardOutcome(t, requireAdmin, "POST", cookie)).toEqual({ status: 403 });
     expect(await guardOutcome(t, requireAdminApi, "GET", cookie)).toEqual({ status: 403 });

@@ -6,6 +6,7 @@ import { account, user, userRoles } from "~/db/schema";
 import { AppError, isAppError } from "~/lib/app-error";
 import { defaultNameFor, type Auth } from "./auth.server";
 import { ADMIN_ROLE, accountEmailSchema, accountPasswordSchema } from "./accounts.schema";
+import { highestRole, type Role } from "./roles";
 
 export function normalizeEmail(input: string): string {
   const parsed = accountEmailSchema.safeParse(input);
@@ -18,14 +19,15 @@ function checkPassword(password: string): void {
   if (!parsed.success) throw new AppError("invalid_input", `The password ${parsed.error.issues[0]!.message}.`, { field: "password" });
 }
 
-/** True when user_roles holds (userId, 'admin'). Read on every request: a grant or revoke counts at once. */
+/** The account's role in user_roles, or null (a reader). Read on every request: a change counts at once. */
+export async function roleOf(db: Db, userId: string): Promise<Role | null> {
+  const rows = await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId));
+  return highestRole(rows.map((r) => r.role));
+}
+
+/** True when user_roles holds (userId, 'admin'). */
 export async function isAdmin(db: Db, userId: string): Promise<boolean> {
-  const rows = await db
-    .select({ role: userRoles.role })
-    .from(userRoles)
-    .where(and(eq(userRoles.userId, userId), eq(userRoles.role, ADMIN_ROLE)))
-    .limit(1);
-  return rows.length > 0;
+  return (await roleOf(db, userId)) === ADMIN_ROLE;
 }
 
 export async function findUserByEmail(db: Db, email: string) {
@@ -43,25 +45,41 @@ async function requireUserByEmail(db: Db, email: string) {
   return found;
 }
 
+export const LAST_ADMIN = "The last admin cannot lose the admin role. Make someone else an admin first.";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/**
+ * Gives the account `role` (null: none, a reader), replacing the one it had, in one transaction; the
+ * site always keeps one admin (LAST_ADMIN, 409). Returns the role it had before.
+ */
+export async function setRole(db: Db, userId: string, role: Role | null, options: { inTx?: Tx } = {}): Promise<Role | null> {
+  const run = async (tx: Tx) => {
+    // Every admin row locked: two demotions at once cannot both see "another admin is left".
+    const admins = await tx.select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.role, ADMIN_ROLE)).for("update");
+    const held = await tx.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId)).for("update");
+    const previous = highestRole(held.map((r) => r.role));
+    if (previous === role) return previous;
+    if (previous === ADMIN_ROLE && admins.length <= 1) throw new AppError("forbidden", LAST_ADMIN, { status: 409 });
+    await tx.delete(userRoles).where(eq(userRoles.userId, userId));
+    if (role) await tx.insert(userRoles).values({ userId, role });
+    return previous;
+  };
+  return options.inTx ? run(options.inTx) : db.transaction(run);
+}
+
 /** Makes the account an admin. Returns false when it already was one. */
 export async function grantAdmin(db: Db, email: string): Promise<boolean> {
   const found = await requireUserByEmail(db, email);
-  const inserted = await db
-    .insert(userRoles)
-    .values({ userId: found.id, role: ADMIN_ROLE })
-    .onConflictDoNothing()
-    .returning({ userId: userRoles.userId });
-  return inserted.length > 0;
+  return (await setRole(db, found.id, ADMIN_ROLE)) !== ADMIN_ROLE;
 }
 
-/** Takes the admin role away. Returns false when the account was not an admin. */
+/** Takes the admin role away (the account becomes a reader). Returns false when the account was not an admin. */
 export async function revokeAdmin(db: Db, email: string): Promise<boolean> {
   const found = await requireUserByEmail(db, email);
-  const deleted = await db
-    .delete(userRoles)
-    .where(and(eq(userRoles.userId, found.id), eq(userRoles.role, ADMIN_ROLE)))
-    .returning({ userId: userRoles.userId });
-  return deleted.length > 0;
+  if ((await roleOf(db, found.id)) !== ADMIN_ROLE) return false;
+  await setRole(db, found.id, null);
+  return true;
 }
 
 export interface AccountSummary {

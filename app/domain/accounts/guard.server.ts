@@ -1,13 +1,15 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { isSessionCookiePresent } from "~/lib/auth-cookie";
-import { isAdmin } from "./accounts.server";
+import { roleOf } from "./accounts.server";
+import { can, type Capability, type Role } from "./roles";
 
 export interface SessionUser {
   id: string;
   email: string;
   /** The account's name (the History panel names who saved an article by it). */
   name: string;
-  isAdmin: boolean;
+  /** The account's role (user_roles), read on every request; null for a reader. */
+  role: Role | null;
 }
 
 // One lookup per incoming request (root, layout and page loaders share the Request object); nothing
@@ -18,12 +20,12 @@ async function lookUpSessionUser(request: Request, context: AppLoadContext): Pro
   if (!isSessionCookiePresent(request.headers.get("cookie") ?? undefined)) return null;
   const session = await context.auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true } });
   if (!session) return null;
-  return { id: session.user.id, email: session.user.email, name: session.user.name, isAdmin: await isAdmin(context.db, session.user.id) };
+  return { id: session.user.id, email: session.user.email, name: session.user.name, role: await roleOf(context.db, session.user.id) };
 }
 
 /**
- * The signed-in user of a request, or null: Better Auth's database session, and admin only while
- * user_roles holds (user, 'admin'), read on every request.
+ * The signed-in user of a request, or null: Better Auth's database session, and the role user_roles
+ * holds for it, read on every request.
  */
 export function getSessionUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
   let pending = perRequest.get(request);
@@ -37,22 +39,35 @@ export function getSessionUser(request: Request, context: AppLoadContext): Promi
 // Every answer under /admin and /api/admin leaves with Cache-Control: no-store, whatever is thrown
 // here: server/middleware/personal-answers.ts decides it for the whole back office.
 
-/**
- * The guard of every admin page loader and action. A GET/HEAD from an anonymous or non-admin user
- * is redirected to /admin/login; any other method gets 401 (not signed in) or 403 (not an admin).
- */
-export async function requireAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {
-  const user = await getSessionUser(request, context);
-  if (user?.isAdmin) return user;
-  if (request.method === "GET" || request.method === "HEAD") {
-    throw redirect("/admin/login");
-  }
-  throw data({ error: user ? "Admin access required" : "Sign in required" }, { status: user ? 403 : 401 });
+function refusal(user: SessionUser | null, capability: Capability) {
+  if (!user) return data({ error: "Sign in required" }, { status: 401 });
+  if (!can(user.role, "backOffice")) return data({ error: "Back-office access required" }, { status: 403 });
+  return data({ error: `Your role may not do this (${capability})` }, { status: 403 });
 }
 
-/** The guard of every admin resource route (uploads, media, settings, event stream): 401/403, never a redirect. */
-export async function requireAdminApi(request: Request, context: AppLoadContext): Promise<SessionUser> {
+/**
+ * The guard of every admin page loader and action (decision 0017): the signed-in user's role must hold
+ * `capability` (app/domain/accounts/roles.ts). A GET/HEAD from someone without a back-office role is
+ * redirected to /admin/login; a back-office user whose role lacks the capability gets 403 (the screen's
+ * error page), and any other method gets 401 (not signed in) or 403.
+ */
+export async function requireCapability(request: Request, context: AppLoadContext, capability: Capability): Promise<SessionUser & { role: Role }> {
   const user = await getSessionUser(request, context);
-  if (user?.isAdmin) return user;
-  throw data({ error: user ? "Admin access required" : "Sign in required" }, { status: user ? 403 : 401 });
+  if (user?.role && can(user.role, capability)) return user as SessionUser & { role: Role };
+  if ((request.method === "GET" || request.method === "HEAD") && !can(user?.role, "backOffice")) {
+    throw redirect("/admin/login");
+  }
+  throw refusal(user, capability);
+}
+
+/** The guard of every admin resource route (uploads, the event stream, preview links): 401/403, never a redirect. */
+export async function requireCapabilityApi(request: Request, context: AppLoadContext, capability: Capability): Promise<SessionUser & { role: Role }> {
+  const user = await getSessionUser(request, context);
+  if (user?.role && can(user.role, capability)) return user as SessionUser & { role: Role };
+  throw refusal(user, capability);
+}
+
+/** Refuses, as the guard does, a user whom an object-level rule (an article not theirs) turns away: 403. */
+export function forbidden(message = "You may not change this article"): never {
+  throw data({ error: message }, { status: 403 });
 }

@@ -25,7 +25,9 @@ import {
   type ArticleIntent,
 } from "./articles.schema";
 import { checkAuthorIds, getArticleAuthorIds, setArticleAuthors } from "~/domain/authors/authors.server";
-import { recordAutosave, recordRevision, revisionSourceColumns, SYSTEM_ACTOR, type Actor, type RevisionSource } from "./article-revisions.server";
+import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
+import { checkCapability, checkMayDelete, checkMayEdit, readOwnership } from "./article-access.server";
+import { recordAutosave, recordRevision, revisionSourceColumns, type RevisionSource } from "./article-revisions.server";
 import { recordSlugRedirect, removeSlugRedirect, slugRedirectOwner } from "./slug-redirects.server";
 import { storyPlainText } from "./story-document";
 import { storyDocumentField, type StoryBlock, type StoryDocument } from "./story-document.schema";
@@ -340,6 +342,8 @@ export async function createArticle(
   publication: Publication = PUBLISH_NOW,
   options: SaveOptions = {},
 ): Promise<SavedArticle> {
+  const actor = options.actor ?? SYSTEM_ACTOR;
+  if (publication.status !== "draft") checkCapability(actor, "articles.publish");
   checkFeaturedImageText(input);
   await checkSlugFree(db, input.slug);
   await checkCategory(db, input.categoryId);
@@ -351,10 +355,15 @@ export async function createArticle(
       await claimRedirectedSlug(tx, input.slug, null, options.takeOverSlug ?? false);
       const [row] = await tx
         .insert(articles)
-        .values({ ...columns(input), ...publicationColumns(publication), ...(options.showAsUpdated ? { modifiedAt: sql`now()` } : {}) })
+        .values({
+          ...columns(input),
+          ...publicationColumns(publication),
+          ...(options.showAsUpdated ? { modifiedAt: sql`now()` } : {}),
+          createdById: actor.id,
+        })
         .returning(revisionSourceColumns);
       await setArticleAuthors(tx, row!.id, authorIds);
-      await recordRevision(tx, row!, options.actor ?? SYSTEM_ACTOR);
+      await recordRevision(tx, row!, actor);
       return savedOf(row!);
     });
   } catch (error) {
@@ -396,11 +405,15 @@ async function writeUpdate(
   record: (tx: Tx, row: RevisionSource) => Promise<unknown>,
   onlyIf?: { check: (previous: EditableArticle) => void; status: ArticleStatus },
 ): Promise<SavedArticle> {
+  const actor = options.actor ?? SYSTEM_ACTOR;
   checkFeaturedImageText(input);
   const previous = await getArticleForEdit(db, id);
   if (!previous) throw articleGone();
+  const ownership = await readOwnership(db, id, actor);
+  if (ownership) checkMayEdit(actor, ownership);
   onlyIf?.check(previous);
   const next = typeof publication === "function" ? publication(previous) : publication;
+  if (next && next.status !== "draft") checkCapability(actor, "articles.publish");
   await checkSlugFree(db, input.slug, id);
   await checkCategory(db, input.categoryId);
   const authorIds = input.authorIds === undefined ? undefined : await checkAuthorIds(db, input.authorIds);
@@ -415,6 +428,10 @@ async function writeUpdate(
         .where(eq(articles.id, id))
         .for("update");
       if (!stored) throw articleGone();
+      // Read again under the lock: published or handed to someone else since the checks above.
+      const locked = await readOwnership(tx, id, actor);
+      if (!locked) throw articleGone();
+      checkMayEdit(actor, locked);
       // Changed since it was read (an autosave): no longer a draft.
       if (onlyIf && stored.status !== onlyIf.status) {
         const now = await getArticleForEdit(tx, id);
@@ -451,6 +468,7 @@ async function writeUpdate(
  */
 export async function unpublishArticle(db: Db, id: string, actor: Actor = SYSTEM_ACTOR): Promise<SavedArticle> {
   if (!isUuid(id)) throw articleGone();
+  checkCapability(actor, "articles.publish");
   const saved = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(articles)
@@ -466,11 +484,18 @@ export async function unpublishArticle(db: Db, id: string, actor: Actor = SYSTEM
   throw new AppError("invalid_input", "This article is already a draft.");
 }
 
-/** Deletes an article by id; its comments go with it (foreign key ON DELETE CASCADE). */
-export async function deleteArticle(db: Db, id: string): Promise<void> {
+/**
+ * Deletes an article by id; its comments go with it (foreign key ON DELETE CASCADE). An author may
+ * delete only their own drafts (checked under the row's lock).
+ */
+export async function deleteArticle(db: Db, id: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
   if (!isUuid(id)) throw articleGone();
-  const deleted = await db.delete(articles).where(eq(articles.id, id)).returning({ id: articles.id });
-  if (deleted.length === 0) throw articleGone();
+  await db.transaction(async (tx) => {
+    const ownership = await readOwnership(tx, id, actor, { lock: true });
+    if (!ownership) throw articleGone();
+    checkMayDelete(actor, ownership);
+    await tx.delete(articles).where(eq(articles.id, id));
+  });
 }
 
 // ---------------------------------------------------------------- the form's action

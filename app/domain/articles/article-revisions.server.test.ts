@@ -5,7 +5,8 @@ import { AppError } from "~/lib/app-error";
 import { articleForm, saveArticle, setUpArticleFixture, TEST_TIME_ZONE } from "../../../tests/setup/article-fixture";
 import { autosaveArticleFromForm, AUTOSAVE_DRAFTS_ONLY, unpublishArticle } from "./article-admin.server";
 import { REVISIONS_KEPT } from "./article-revisions.schema";
-import { actorOf, compareRevision, listRevisions, type Actor } from "./article-revisions.server";
+import { actorOf, type Actor } from "~/domain/accounts/actor";
+import { compareRevision, listRevisions } from "./article-revisions.server";
 
 const TZ = TEST_TIME_ZONE;
 const fx = setUpArticleFixture("revisions");

@@ -2,6 +2,7 @@ import { diffWords } from "diff";
 import { and, asc, desc, eq, notInArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articleAuthors, articleRevisions, articles, type ArticleStatus } from "~/db/schema";
+import type { Actor } from "~/domain/accounts/actor";
 import { AppError } from "~/lib/app-error";
 import { toDateTimeLocal } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
@@ -13,21 +14,6 @@ import {
   type RevisionComparison,
   type RevisionSummary,
 } from "./article-revisions.schema";
-
-/** Who saves: the signed-in administrator (id and how the History panel names them). */
-export interface Actor {
-  id: string | null;
-  name: string;
-}
-
-/** A save made by no signed-in person (scripts, tests that name nobody). */
-export const SYSTEM_ACTOR: Actor = { id: null, name: "System" };
-
-/** The History panel's name for an account: "Name (e-mail)", or the e-mail alone when the name adds nothing. */
-export function actorOf(user: { id: string; email: string; name?: string | null }): Actor {
-  const name = user.name?.trim();
-  return { id: user.id, name: name && name !== user.email ? `${name} (${user.email})` : user.email };
-}
 
 /** A transaction (or the pool): what a revision is written with, inside the article's own write. */
 type Writer = Pick<Db, "select" | "insert" | "update" | "delete">;

@@ -6,7 +6,7 @@ import { AppError } from "~/lib/app-error";
 import { parseForm } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { ARTICLE_NOTE_KINDS, ARTICLE_NOTE_MAX_LENGTH, type AdminArticleNote, type ArticleNote, type ArticleNoteFieldName } from "./corrections.schema";
-import type { Actor } from "./article-revisions.server";
+import type { Actor } from "~/domain/accounts/actor";
 
 /** The "Add note" form, as the browser sends it and the server checks it. */
 export const articleNoteSchema = z.object({

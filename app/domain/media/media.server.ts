@@ -10,7 +10,9 @@ import { slugify } from "~/lib/slugs";
 import { AppError } from "~/lib/app-error";
 import type { Bucket, Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES, type AcceptedType } from "~/lib/upload-rules";
-import { recordRevision, revisionSourceColumns, SYSTEM_ACTOR, type Actor } from "../articles/article-revisions.server";
+import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
+import { checkCapability } from "../articles/article-access.server";
+import { recordRevision, revisionSourceColumns } from "../articles/article-revisions.server";
 import { MEDIA_LIST_LIMIT, type PublishMediaInput } from "./media-publish.schema";
 
 export interface MediaItem {
@@ -122,6 +124,7 @@ export async function deleteMedia(db: Db, storage: Storage, bucket: Bucket, name
  * featured image, a video the video; a document sets neither.
  */
 export async function publishMediaArticle(db: Db, storage: Storage, input: PublishMediaInput, actor: Actor = SYSTEM_ACTOR) {
+  checkCapability(actor, "articles.publish");
   const row = await getMediaRow(db, input.bucket, input.name);
   if (!row) throw new AppError("not_found", "This file no longer exists.");
   if (input.categoryId) {
@@ -167,6 +170,7 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
           featuredImage: input.bucket === "images" ? url : null,
           featuredImageAlt: input.bucket === "images" ? input.featuredImageAlt : null,
           videoUrl: input.bucket === "videos" ? url : null,
+          createdById: actor.id,
         })
         .returning(revisionSourceColumns);
       await recordRevision(tx, article!, actor);

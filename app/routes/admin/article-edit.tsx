@@ -2,7 +2,9 @@ import { redirect, type ShouldRevalidateFunction } from "react-router";
 import { ArticleForm, type ArticleFormActionData } from "~/components/admin/article-form";
 import { ArticleNotesPanel } from "~/components/admin/article-notes-panel";
 import { pathAfterArticleSave, withNotice } from "~/components/admin/use-notice-toast";
-import { requireAdmin } from "~/domain/accounts/guard.server";
+import { requireCapability } from "~/domain/accounts/guard.server";
+import { actorOf as actorOfUser } from "~/domain/accounts/actor";
+import { openableArticle } from "~/domain/articles/article-access.server";
 import {
   articleFormValues,
   autosaveArticleFromForm,
@@ -10,7 +12,7 @@ import {
   saveArticleFromForm,
   unpublishArticle,
 } from "~/domain/articles/article-admin.server";
-import { actorOf } from "~/domain/articles/article-revisions.server";
+import { actorOf } from "~/domain/accounts/actor";
 import { ADD_NOTE_INTENT, ARTICLE_NOTE_FIELDS, DELETE_NOTE_INTENT } from "~/domain/articles/corrections.schema";
 import { addArticleNote, deleteArticleNote, listArticleNotesForAdmin } from "~/domain/articles/corrections.server";
 import { listAuthorChoices } from "~/domain/authors/authors.server";
@@ -21,7 +23,8 @@ import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/article-edit";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  // An author opens only their own drafts (403 otherwise); an unknown id goes back to the list below.
+  await openableArticle(context.db, params.id, actorOfUser(await requireCapability(request, context, "backOffice")));
   const [article, categories, notes, authors] = await Promise.all([
     getArticleForEdit(context.db, params.id),
     listCategories(context.db),
@@ -48,7 +51,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const actor = actorOf(await requireAdmin(request, context));
+  const actor = actorOf(await requireCapability(request, context, "backOffice"));
   const formData = await request.formData();
   // Correction and update notes: their own requests (the notes panel), never saved with the article's fields.
   if (formData.get("intent") === ADD_NOTE_INTENT) {

@@ -1,4 +1,6 @@
-import { requireAdmin } from "~/domain/accounts/guard.server";
+import { requireCapability } from "~/domain/accounts/guard.server";
+import { actorOf } from "~/domain/accounts/actor";
+import { openableArticle } from "~/domain/articles/article-access.server";
 import { compareRevision, listRevisions } from "~/domain/articles/article-revisions.server";
 import type { ArticleHistoryAnswer } from "~/domain/articles/article-revisions.schema";
 import { refuse } from "~/lib/forms";
@@ -10,9 +12,10 @@ import type { Route } from "./+types/article-history";
  * stored now. An unknown article or revision is 404 with the Refusal shape.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  const actor = actorOf(await requireCapability(request, context, "backOffice"));
   const revisionId = new URL(request.url).searchParams.get("revision");
   try {
+    await openableArticle(context.db, params.id, actor);
     if (revisionId) {
       const comparison = await compareRevision(context.db, params.id, revisionId, context.env.TIME_ZONE);
       return { ok: true, comparison } satisfies ArticleHistoryAnswer;

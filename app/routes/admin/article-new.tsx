@@ -1,9 +1,9 @@
 import { redirect } from "react-router";
 import { ArticleForm } from "~/components/admin/article-form";
 import { pathAfterArticleSave } from "~/components/admin/use-notice-toast";
-import { requireAdmin } from "~/domain/accounts/guard.server";
+import { requireCapability } from "~/domain/accounts/guard.server";
 import { articleFormValues, saveArticleFromForm } from "~/domain/articles/article-admin.server";
-import { actorOf } from "~/domain/articles/article-revisions.server";
+import { actorOf } from "~/domain/accounts/actor";
 import { getAuthorForUser, listAuthorChoices } from "~/domain/authors/authors.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { refuse } from "~/lib/forms";
@@ -11,7 +11,7 @@ import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/article-new";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireAdmin(request, context);
+  const user = await requireCapability(request, context, "articles.create");
   const [categories, authors, own] = await Promise.all([
     listCategories(context.db),
     listAuthorChoices(context.db),
@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = actorOf(await requireAdmin(request, context));
+  const actor = actorOf(await requireCapability(request, context, "articles.create"));
   const values = articleFormValues(await request.formData());
   try {
     const article = await saveArticleFromForm(context.db, context.storage, values, { timeZone: context.env.TIME_ZONE, actor });

@@ -9,7 +9,8 @@ import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
-import { requireAdmin } from "~/domain/accounts/guard.server";
+import { requireCapability } from "~/domain/accounts/guard.server";
+import { actorOf } from "~/domain/accounts/actor";
 import { deleteArticle, listAdminArticles } from "~/domain/articles/article-admin.server";
 import { ARTICLE_STATUS_LABELS, isArticleStatus } from "~/domain/articles/articles.schema";
 import { statusLabel } from "~/components/admin/article-form";
@@ -26,7 +27,7 @@ const LABEL = "max-md:before:mr-2 max-md:before:font-semibold max-md:before:text
 export const ADMIN_ARTICLES_PAGE_SIZE = 50;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireCapability(request, context, "backOffice");
   const page = pageFromUrl(request.url);
   // ?status=draft|scheduled|published filters the list (a plain GET form: works without JavaScript).
   const requested = new URL(request.url).searchParams.get("status");
@@ -57,11 +58,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export type ArticleListActionData = { ok: true; intent: "delete" } | Refusal;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  const actor = actorOf(await requireCapability(request, context, "backOffice"));
   const { intent, id } = formValues(await request.formData(), ["intent", "id"]);
   try {
     if (intent !== "delete" || !id) throw new AppError("invalid_input", "Unknown action.");
-    await deleteArticle(context.db, id);
+    await deleteArticle(context.db, id, actor);
   } catch (error) {
     return refuse(error);
   }

@@ -6,7 +6,7 @@ import { AuthorForm } from "~/components/admin/author-form";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
-import { requireAdmin } from "~/domain/accounts/guard.server";
+import { requireCapability } from "~/domain/accounts/guard.server";
 import { AUTHOR_FIELDS, authorInputSchema, deleteAuthorWarning, REQUIRED_AUTHOR_FIELDS, type AuthorFieldName } from "~/domain/authors/authors.schema";
 import { createAuthor, deleteAuthor, listAccountChoices, listAdminAuthors, updateAuthor } from "~/domain/authors/authors.server";
 import { AppError } from "~/lib/app-error";
@@ -15,7 +15,7 @@ import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/authors";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireCapability(request, context, "authors.manage");
   const [authors, accounts] = await Promise.all([listAdminAuthors(context.db), listAccountChoices(context.db)]);
   return { authors, accounts };
 }
@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type AuthorsActionData = { ok: true; intent: "delete" } | Refusal<AuthorFieldName>;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  await requireCapability(request, context, "authors.manage");
   const { intent, id, ...values } = formValues(await request.formData(), ["intent", "id", ...AUTHOR_FIELDS]);
   try {
     if (intent === "delete") {

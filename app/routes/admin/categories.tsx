@@ -6,7 +6,7 @@ import { CategoryDialog, type CategoryActionData, type CategoryFormData } from "
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
-import { requireAdmin } from "~/domain/accounts/guard.server";
+import { requireCapability } from "~/domain/accounts/guard.server";
 import { CATEGORY_FIELDS, categoryInputSchema } from "~/domain/categories/categories.schema";
 import {
   createCategory,
@@ -20,13 +20,13 @@ import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/categories";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireCapability(request, context, "categories.manage");
   const categories = await listAdminCategories(context.db);
   return { categories: categories.map(({ id, name, slug }) => ({ id, name, slug })) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  await requireCapability(request, context, "categories.manage");
   const { intent, id, ...values } = formValues(await request.formData(), ["intent", "id", ...CATEGORY_FIELDS]);
   try {
     if (intent === "delete") {

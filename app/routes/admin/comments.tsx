@@ -5,7 +5,7 @@ import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { toast } from "~/components/ui/toaster";
-import { requireAdmin } from "~/domain/accounts/guard.server";
+import { requireCapability } from "~/domain/accounts/guard.server";
 import { deleteComment, listCommentsForModeration } from "~/domain/comments/comment-moderation.server";
 import { formatCommentDate } from "~/lib/dates";
 import { AppError } from "~/lib/app-error";
@@ -17,7 +17,7 @@ import type { Route } from "./+types/comments";
 export const MODERATION_PAGE_SIZE = 50;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireCapability(request, context, "comments.moderate");
   const page = pageFromUrl(request.url);
   const { rows, total } = await listCommentsForModeration(context.db, page, MODERATION_PAGE_SIZE);
   const pageCount = pageCountOrRedirect(request.url, page, total, MODERATION_PAGE_SIZE);
@@ -36,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type CommentActionData = { ok: true } | Refusal;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  await requireCapability(request, context, "comments.moderate");
   const { intent, id } = formValues(await request.formData(), ["intent", "id"]);
   try {
     if (intent !== "delete" || !id) throw new AppError("invalid_input", "Unknown action.");

@@ -7,7 +7,7 @@ import { DashboardLinks } from "~/components/admin/dashboard-links";
 import { DashboardStatCards } from "~/components/admin/dashboard-stat-cards";
 import { DashboardViewCards } from "~/components/admin/dashboard-view-cards";
 import { Button } from "~/components/ui/button";
-import { requireAdmin } from "~/domain/accounts/guard.server";
+import { requireCapability } from "~/domain/accounts/guard.server";
 import { activeBreakingNews, BREAKING_NEWS_FIELDS, breakingNewsSchema, DEFAULT_BANNER_HOURS } from "~/domain/settings/breaking-news.schema";
 import { removeBreakingNews, showBreakingNews } from "~/domain/settings/breaking-news.server";
 import { getSettings } from "~/domain/settings/settings.server";
@@ -19,7 +19,7 @@ import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireAdmin(request, context);
+  const user = await requireCapability(request, context, "backOffice");
   const timeZone = context.env.TIME_ZONE;
   const [stats, settings] = await Promise.all([getDashboardStats(context.db, { timeZone }), getSettings(context.db)]);
   const now = new Date();
@@ -30,7 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** The "Breaking news" card's "Show banner" / "Remove banner". */
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  // The breaking-news banner is on every public page: an editor's decision, like publishing.
+  await requireCapability(request, context, "articles.publish");
   const { intent, ...values } = formValues(await request.formData(), ["intent", ...BREAKING_NEWS_FIELDS]);
   try {
     if (intent === "show-banner") {

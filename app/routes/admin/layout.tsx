@@ -1,21 +1,22 @@
 import { Shield } from "lucide-react";
 import { Link, Outlet, useLoaderData, useNavigation, useRouteLoaderData } from "react-router";
 import { AdminMobileMenu, AdminSidebar } from "~/components/admin/admin-nav";
-import { requireAdmin } from "~/domain/accounts/guard.server";
+import { requireCapability } from "~/domain/accounts/guard.server";
 import type { RootData } from "~/root";
 import type { Route } from "./+types/layout";
 
 /**
- * The guard of every admin screen: nothing below renders (and no child loader's data is sent)
- * unless the request's user is an admin right now. Child loaders and actions call requireAdmin too.
+ * The guard of every admin screen: nothing below renders (and no child loader's data is sent) unless
+ * the request's user holds a back-office role right now. Child loaders and actions check the capability
+ * of what they do themselves (requireCapability); the navigation shows the screens the role may open.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireAdmin(request, context);
-  return { email: user.email };
+  const user = await requireCapability(request, context, "backOffice");
+  return { email: user.email, role: user.role };
 }
 
 export default function AdminLayout() {
-  const { email } = useLoaderData<typeof loader>();
+  const { email, role } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData("root") as RootData | undefined;
   const siteName = root?.settings.siteName ?? "Frontpage";
   const navigation = useNavigation();
@@ -24,7 +25,7 @@ export default function AdminLayout() {
     <div className="flex min-h-screen min-w-0 flex-1 flex-col bg-slate-50">
       <nav aria-label="Admin" className="border-b border-slate-200 bg-slate-900 text-white">
         <div className="flex h-12 items-center gap-2 px-4 text-sm">
-          <AdminMobileMenu email={email} />
+          <AdminMobileMenu email={email} role={role} />
           <Link to="/admin" className="inline-flex min-w-0 items-center gap-2 font-semibold hover:underline">
             <Shield className="h-4 w-4 shrink-0" aria-hidden="true" />
             <span className="truncate">{siteName} Admin</span>
@@ -32,7 +33,7 @@ export default function AdminLayout() {
         </div>
       </nav>
       <div className="flex min-w-0 flex-1">
-        <AdminSidebar email={email} />
+        <AdminSidebar email={email} role={role} />
         <div className="flex min-w-0 flex-1 flex-col" aria-busy={pending || undefined}>
           {pending && (
             <p role="status" className="sr-only">

@@ -9,6 +9,7 @@ import { CLIENT_IP_HEADER } from "~/lib/client-address.server";
 import { formValues, MISSING_FIELDS } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/login";
+import { can } from "~/domain/accounts/roles";
 
 /** The spec's post-login redirect delay. */
 const REDIRECT_DELAY_MS = 100;
@@ -23,7 +24,7 @@ export function meta({ matches }: Route.MetaArgs) {
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser(request, context);
-  if (user?.isAdmin) throw redirect("/admin");
+  if (can(user?.role, "backOffice")) throw redirect("/admin");
   return { signedInAs: user?.email ?? null };
 }
 

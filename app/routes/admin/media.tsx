@@ -6,8 +6,9 @@ import { MediaFileCard, type MediaCardItem } from "~/components/admin/media-file
 import { MediaPublishDialog } from "~/components/admin/media-publish-dialog";
 import { MediaUploadCard } from "~/components/admin/media-upload-card";
 import { toast } from "~/components/ui/toaster";
-import { requireAdmin } from "~/domain/accounts/guard.server";
-import { actorOf } from "~/domain/articles/article-revisions.server";
+import { requireCapability } from "~/domain/accounts/guard.server";
+import { can } from "~/domain/accounts/roles";
+import { actorOf } from "~/domain/accounts/actor";
 import { listCategories } from "~/domain/categories/categories.server";
 import { MEDIA_LIST_LIMIT, MEDIA_TABS, mediaRefSchema, publishMediaSchema } from "~/domain/media/media-publish.schema";
 import { deleteMedia, listMedia, publishMediaArticle } from "~/domain/media/media.server";
@@ -24,7 +25,7 @@ export function headers() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireCapability(request, context, "backOffice");
   const { db, storage } = context;
   const [images, videos, files, categories] = await Promise.all([
     listMedia(db, storage, "images"),
@@ -46,11 +47,16 @@ type ActionResult =
 const MEDIA_ACTION_FIELDS = ["intent", "bucket", "name", "title", "categoryId", "excerpt", "content", "featuredImageAlt"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = actorOf(await requireAdmin(request, context));
+  const user = await requireCapability(request, context, "backOffice");
+  const actor = actorOf(user);
   const { db, storage, log } = context;
   const noStore = { "Cache-Control": "no-store" };
   const { intent, ...values } = formValues(await request.formData(), MEDIA_ACTION_FIELDS);
   try {
+    // Deleting a file and publishing an article from it are an editor's (an author uploads only).
+    if ((intent === "delete" || intent === "publish") && !can(user.role, "media.manage")) {
+      throw new AppError("forbidden", "Your role cannot delete media or publish from the media library.");
+    }
     if (intent === "delete") {
       const ref = parseForm(mediaRefSchema, values);
       await deleteMedia(db, storage, ref.bucket, ref.name);

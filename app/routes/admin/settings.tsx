@@ -6,7 +6,7 @@ import { SettingsInput, SettingsTextarea } from "~/components/admin/settings-fie
 import { SettingsImageField } from "~/components/admin/settings-image-field";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
-import { requireAdmin } from "~/domain/accounts/guard.server";
+import { requireCapability } from "~/domain/accounts/guard.server";
 import {
   SETTINGS_FIELD_TAB,
   SETTINGS_FIELDS,
@@ -37,7 +37,7 @@ type FieldErrors = Partial<Record<SettingsField, string>>;
 type ActionResult = { ok: true } | Refusal<SettingsField>;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireCapability(request, context, "settings.manage");
   const settings = await getSettings(context.db);
   const values = Object.fromEntries(
     SETTINGS_FIELDS.map((key) => [key, (settings as Record<string, unknown>)[key] ?? ""]),
@@ -46,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  await requireCapability(request, context, "settings.manage");
   const noStore = { "Cache-Control": "no-store" };
   try {
     await updateSettings(context.db, parseForm(settingsFormSchema, formValues(await request.formData(), SETTINGS_FIELDS)));

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { requireAdminApi } from "~/domain/accounts/guard.server";
+import { requireCapabilityApi } from "~/domain/accounts/guard.server";
 import type { ChangeEvent } from "~/lib/change-feed.server";
 import type { Route } from "./+types/admin-events";
 
@@ -16,7 +16,7 @@ const encoder = new TextEncoder();
  * a direct database write) is forwarded as one `data:` message; the page then reloads its figures.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdminApi(request, context);
+  await requireCapabilityApi(request, context, "backOffice");
   const { changes, log } = context;
 
   let cleanup = () => {};
@@ -71,6 +71,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Anything but GET: the guard answers first (401/403), then 405 for an admin. */
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdminApi(request, context);
+  await requireCapabilityApi(request, context, "backOffice");
   throw data({ error: "Method not allowed" }, { status: 405, headers: { Allow: "GET" } });
 }

@@ -1,5 +1,6 @@
 import { data } from "react-router";
-import { requireAdminApi } from "~/domain/accounts/guard.server";
+import { requireCapabilityApi } from "~/domain/accounts/guard.server";
+import { can } from "~/domain/accounts/roles";
 import { rasteriseSvgLogo } from "~/domain/media/media.server";
 import { AppError } from "~/lib/app-error";
 import { expectedOr, refuse } from "~/lib/forms";
@@ -17,7 +18,7 @@ const POST_ONLY = () => new AppError("method_not_allowed", "Use POST to upload a
 
 /** Uploads are POST only; a GET of this URL is refused (after the guard, so nothing leaks). */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdminApi(request, context);
+  await requireCapabilityApi(request, context, "media.upload");
   return refuse(POST_ONLY(), undefined, { headers: { ...NO_STORE, Allow: "POST" } });
 }
 
@@ -26,13 +27,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * 201 { url, name, originalName, contentType, size }, or a refusal ({ ok: false, code, error }) with 400 / 413 / 415.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  await requireAdminApi(request, context);
+  const user = await requireCapabilityApi(request, context, "media.upload");
   if (request.method !== "POST") return refuse(POST_ONLY(), undefined, { headers: { ...NO_STORE, Allow: "POST" } });
   const kind = params.kind;
   try {
     if (!isUploadKind(kind)) {
       await request.body?.cancel().catch(() => {});
       throw new AppError("invalid_input", "Unknown upload kind. Use image, video, file, logo or favicon.");
+    }
+    // The site's logo and favicon are settings: an admin's.
+    if ((kind === "logo" || kind === "favicon") && !can(user.role, "settings.manage")) {
+      await request.body?.cancel().catch(() => {});
+      throw new AppError("forbidden", "Your role cannot change the site's logo or favicon.");
     }
     const stored = await receiveUpload({
       request,

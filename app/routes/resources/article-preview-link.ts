@@ -1,5 +1,7 @@
 import { data } from "react-router";
-import { requireAdminApi } from "~/domain/accounts/guard.server";
+import { requireCapabilityApi } from "~/domain/accounts/guard.server";
+import { actorOf } from "~/domain/accounts/actor";
+import { openableArticle } from "~/domain/articles/article-access.server";
 import { getArticleForPreview } from "~/domain/articles/articles.server";
 import type { SharedPreviewLink } from "~/domain/articles/articles.schema";
 import { AppError } from "~/lib/app-error";
@@ -11,7 +13,7 @@ const POST_ONLY = () => new AppError("method_not_allowed", "Use POST to create a
 
 /** Links are made by POST only; a GET is refused (after the guard, so nothing leaks). */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdminApi(request, context);
+  await requireCapabilityApi(request, context, "backOffice");
   return refuse(POST_ONLY(), undefined, { headers: { ...NO_STORE, Allow: "POST" } });
 }
 
@@ -20,9 +22,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * anyone for PREVIEW_LINK_DAYS days. 201 { url, expiresAt }; 404 for an unknown article.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = await requireAdminApi(request, context);
+  const user = await requireCapabilityApi(request, context, "backOffice");
   try {
     if (request.method !== "POST") throw POST_ONLY();
+    // An author shares only their own drafts (403 otherwise).
+    await openableArticle(context.db, params.id, actorOf(user));
     const article = await getArticleForPreview(context.db, params.id);
     if (!article) throw new AppError("not_found", "This article no longer exists.");
     const link = context.previewLinks.create(article.id);

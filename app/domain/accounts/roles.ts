@@ -1,0 +1,84 @@
+// The back office's roles and what each may do (decision 0017): one table, read by the server's guard
+// (requireCapability), by the object-level checks of articles, and by the screens that hide what a role
+// may not do. Browser-safe: no server code, no zod.
+
+/** The roles user_roles may hold, most powerful first. An account with none is a reader. */
+export const ROLES = ["admin", "editor", "author"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_LABELS: Record<Role, string> = { admin: "Admin", editor: "Editor", author: "Author" };
+
+export const ROLE_DESCRIPTIONS: Record<Role, string> = {
+  admin: "Everything, including settings and the team.",
+  editor: "All articles, authors, categories, media and comments; publishing, scheduling and the review queue.",
+  author: "Writes articles and edits their own drafts, uploads media, submits drafts for review.",
+};
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+/** The most powerful of the roles an account holds (rows in user_roles), or null for a reader. */
+export function highestRole(roles: readonly string[]): Role | null {
+  return ROLES.find((role) => roles.includes(role)) ?? null;
+}
+
+/**
+ * What a role may do. Object-level rules sit on top of these (an author's own drafts: see
+ * `mayEditArticle`); a capability never listed for a role is refused by the server, whatever the screen shows.
+ */
+export const CAPABILITIES = {
+  /** Open the back office: the dashboard, the article list, the media library. */
+  backOffice: ["admin", "editor", "author"],
+  /** Write a new article (saved as a draft unless the role may also publish). */
+  "articles.create": ["admin", "editor", "author"],
+  /** Edit, preview and see the history of any article, whoever wrote it and whatever its status. */
+  "articles.editAny": ["admin", "editor"],
+  /** Publish, schedule and unpublish; decide the review queue (publish, schedule, send back). */
+  "articles.publish": ["admin", "editor"],
+  /** Delete any article (an author may delete only their own drafts). */
+  "articles.deleteAny": ["admin", "editor"],
+  /** Ask for review of one's own draft. */
+  "articles.submit": ["admin", "editor", "author"],
+  "authors.manage": ["admin", "editor"],
+  "categories.manage": ["admin", "editor"],
+  /** Upload images, videos and files (the article form's uploads, the media library's Upload). */
+  "media.upload": ["admin", "editor", "author"],
+  /** Delete media, publish an article from the media library. */
+  "media.manage": ["admin", "editor"],
+  "comments.moderate": ["admin", "editor"],
+  "settings.manage": ["admin"],
+  "team.manage": ["admin"],
+  "activity.view": ["admin", "editor"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Capability = keyof typeof CAPABILITIES;
+
+export function can(role: Role | null | undefined, capability: Capability): boolean {
+  return role != null && (CAPABILITIES[capability] as readonly Role[]).includes(role);
+}
+
+/** Who is asking, as the object-level rules need it. */
+export interface RoleHolder {
+  id: string;
+  role: Role | null;
+}
+
+/** An article as the object-level rules see it. */
+export interface ArticleOwnership {
+  status: "draft" | "scheduled" | "published";
+  /** True when the user created it or is one of its authors (articles.server: `isOwnArticle`). */
+  own: boolean;
+}
+
+/** May this user open and save this article? Editors and admins: any. Authors: their own drafts only. */
+export function mayEditArticle(user: RoleHolder, article: ArticleOwnership): boolean {
+  if (can(user.role, "articles.editAny")) return true;
+  return can(user.role, "backOffice") && article.own && article.status === "draft";
+}
+
+/** May this user delete this article? Editors and admins: any. Authors: their own drafts only. */
+export function mayDeleteArticle(user: RoleHolder, article: ArticleOwnership): boolean {
+  if (can(user.role, "articles.deleteAny")) return true;
+  return can(user.role, "backOffice") && article.own && article.status === "draft";
+}
