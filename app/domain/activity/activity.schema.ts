@@ -1,0 +1,40 @@
+// The audit trail's kinds of entry (decision 0017), browser-safe: the activity screen's filter and
+// labels read this table, and recordActivity accepts only these kinds.
+
+export const ACTIVITY_KINDS = {
+  "article.create": "Article created",
+  "article.update": "Article updated",
+  "article.publish": "Article published",
+  "article.schedule": "Article scheduled",
+  "article.unpublish": "Article unpublished",
+  "article.delete": "Article deleted",
+  "article.submit": "Submitted for review",
+  "article.send_back": "Sent back to the author",
+  "article.note": "Correction or update note",
+  "author.create": "Author created",
+  "author.update": "Author updated",
+  "author.delete": "Author deleted",
+  "category.create": "Category created",
+  "category.update": "Category updated",
+  "category.delete": "Category deleted",
+  "media.upload": "Media uploaded",
+  "media.delete": "Media deleted",
+  "comment.delete": "Comment deleted",
+  "settings.update": "Settings updated",
+  "breaking_news.update": "Breaking news changed",
+  "role.change": "Role changed",
+  "invitation.create": "Invitation sent",
+  "invitation.revoke": "Invitation withdrawn",
+  "invitation.accept": "Invitation accepted",
+  "sign_in.success": "Signed in",
+  "sign_in.failure": "Sign-in failed",
+} as const;
+
+export type ActivityKind = keyof typeof ACTIVITY_KINDS;
+
+export function isActivityKind(value: unknown): value is ActivityKind {
+  return typeof value === "string" && Object.hasOwn(ACTIVITY_KINDS, value);
+}
+
+/** What an entry is about. */
+export type ActivityObjectType = "article" | "author" | "category" | "media" | "comment" | "settings" | "account" | "invitation";
