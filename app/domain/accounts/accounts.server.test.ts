@@ -57,6 +57,8 @@ describe("the admin guard", () => {
     expect(await guardOutcome(t, requireAdmin, "POST", cookie)).toEqual({ status: 200, email: "editor@example.com" });
     expect(await guardOutcome(t, requireAdminApi, "DELETE", cookie)).toEqual({ status: 200, email: "editor@example.com" });
 
+    // Another admin exists, so this one's role may go (the last admin's may not: see below).
+    await ensureAdminAccount(t.auth, db, "keeper@example.com", "keeper-password-1");
     expect(await revokeAdmin(db, "editor@example.com")).toBe(true);
     expect(await guardOutcome(t, requireAdmin, "GET", cookie)).toEqual({ status: 302, location: "/admin/login" });
     expect(await revokeAdmin(db, "editor@example.com")).toBe(false);

@@ -250,7 +250,8 @@ const articleGone = () => new AppError("not_found", "This article no longer exis
 function translateWriteError(error: unknown): never {
   if (isUniqueViolation(error)) throw slugTaken();
   // The revision names its saver: an account deleted while the request ran.
-  if (isForeignKeyViolation(error) && pgConstraint(error) === "article_revisions_saved_by_id_user_id_fk") {
+  const accountGone = ["article_revisions_saved_by_id_user_id_fk", "articles_created_by_id_user_id_fk"];
+  if (isForeignKeyViolation(error) && accountGone.includes(pgConstraint(error) ?? "")) {
     throw new AppError("forbidden", "Your account no longer exists. Sign in again to save.");
   }
   if (isForeignKeyViolation(error)) throw unknownCategory();

@@ -5,9 +5,9 @@ import type { ChangeEvent } from "~/lib/change-feed.server";
 // The guard's own behaviour is tested with the accounts; here it only decides who gets through.
 const guard = vi.hoisted(() => ({ allow: true }));
 vi.mock("~/domain/accounts/guard.server", () => ({
-  requireAdminApi: async () => {
+  requireCapabilityApi: async () => {
     if (!guard.allow) throw new Response(JSON.stringify({ error: "Sign in required" }), { status: 401 });
-    return { id: "u1", email: "admin@example.com", isAdmin: true };
+    return { id: "u1", email: "admin@example.com", role: "admin" };
   },
 }));
 

@@ -14,9 +14,9 @@ const guard = vi.hoisted(() => ({ allow: true }));
 vi.mock("~/domain/accounts/guard.server", async () => {
   const { data } = await import("react-router");
   return {
-    requireAdminApi: async () => {
+    requireCapabilityApi: async () => {
       if (!guard.allow) throw data({ error: "Sign in required" }, { status: 401 });
-      return { id: "u1", email: "admin@example.com", isAdmin: true };
+      return { id: "u1", email: "admin@example.com", role: "admin" };
     },
   };
 });
