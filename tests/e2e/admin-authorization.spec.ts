@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
-import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse } from "@playwright/test";
-import { dataDir, withDb } from "./db";
+import { newContext, PNG, signIn, signUpAndSignIn, uniqueEmail } from "./accounts";
+import { dataDir, snapshot, withDb } from "./db";
 
 // Acceptance 3, 7 and 8 of the accounts issue, checked against the e2e server's own database:
 // - an anonymous visitor and a signed-up ordinary user sweep every admin page, action and resource
@@ -17,46 +17,6 @@ import { dataDir, withDb } from "./db";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const ADMIN = { email: "admin@example.com", password: "admin-password-123" };
 const run = promisify(execFile);
-
-// ------------------------------------------------------------------ the e2e server's database
-
-// Every table an admin can change, as a row count and a hash of the rows. articles.views is left out:
-// the view recorder flushes reader views in the background, which is no admin change.
-const SNAPSHOT_QUERIES = {
-  articles: `select id, title, slug, excerpt, content, featured_image, video_url, author_name, category_id, created_at, updated_at from articles`,
-  categories: `select * from categories`,
-  comments: `select * from comments`,
-  media: `select * from media`,
-  website_settings: `select * from website_settings`,
-  user_roles: `select * from user_roles`,
-} as const;
-
-type Snapshot = Record<keyof typeof SNAPSHOT_QUERIES | "mediaFiles", { rows: number; hash: string }>;
-
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
-    .filter((f) => !f.startsWith(".variants"))
-    .sort();
-}
-
-async function snapshot(): Promise<Snapshot> {
-  return withDb(async (db) => {
-    const result = {} as Snapshot;
-    for (const [table, query] of Object.entries(SNAPSHOT_QUERIES)) {
-      const { rows } = await db.query<{ rows: number; hash: string }>(
-        `select count(*)::int as rows, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as hash from (${query}) t`,
-      );
-      result[table as keyof typeof SNAPSHOT_QUERIES] = rows[0];
-    }
-    // Uploads are files as well as rows: a refused upload must not leave a file behind either.
-    const files = await listFiles(path.join(dataDir(), "media"));
-    result.mediaFiles = { rows: files.length, hash: files.join("|") };
-    return result;
-  });
-}
 
 interface RealIds {
   articleId: string;
@@ -99,36 +59,6 @@ async function isAdminInDb(email: string): Promise<boolean> {
 }
 
 // ------------------------------------------------------------------ accounts
-
-/** A 1×1 PNG, real enough for the upload routes' type-from-bytes check. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
-
-const uniqueEmail = (what: string) => `${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`;
-
-async function newContext(baseURL: string | undefined): Promise<APIRequestContext> {
-  return playwrightRequest.newContext({ baseURL });
-}
-
-async function signIn(context: APIRequestContext, email: string, password: string) {
-  const response = await context.post("/api/auth/sign-in/email", { data: { email, password } });
-  expect(response.status(), `sign-in of ${email}: ${await response.text()}`).toBe(200);
-}
-
-/** Signs up an ordinary account through Better Auth's endpoint (as the login page does), then signs in. */
-async function signUpAndSignIn(context: APIRequestContext, email: string, password: string) {
-  const response = await context.post("/api/auth/sign-up/email", {
-    data: { email, password, name: email.split("@")[0], callbackURL: "/" },
-    // Sign-ups are limited per client address; the e2e server trusts X-Forwarded-For from loopback.
-    headers: { "X-Forwarded-For": `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
-  });
-  expect(response.status(), `sign-up of ${email}: ${await response.text()}`).toBe(200);
-  await signIn(context, email, password);
-  const session = await (await context.get("/api/auth/get-session")).json();
-  expect(session?.user?.email).toBe(email);
-}
 
 async function sessionCookie(context: APIRequestContext) {
   const cookie = (await context.storageState()).cookies.find((c) => c.name.endsWith("better-auth.session_token"));

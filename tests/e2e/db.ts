@@ -74,3 +74,45 @@ export function siteDate(date: Date, month: "long" | "short"): string {
 
 /** What readers see of the `articles` table aliased `a` (the server's publiclyVisible rule), newest first as the site lists them. */
 export const PUBLIC_ARTICLES_NEWEST_FIRST = "a.status = 'published' and a.published_at <= now() order by a.published_at desc, a.id desc";
+
+// Every table an admin can change, as a row count and a hash of the rows. articles.views is left out:
+// the view recorder flushes reader views in the background, which is no admin change.
+const SNAPSHOT_QUERIES = {
+  articles: `select id, title, slug, excerpt, content, featured_image, video_url, author_name, category_id, created_at, updated_at from articles`,
+  categories: `select * from categories`,
+  comments: `select * from comments`,
+  media: `select * from media`,
+  website_settings: `select * from website_settings`,
+  user_roles: `select * from user_roles`,
+  authors: `select * from authors`,
+  article_authors: `select * from article_authors`,
+  invitations: `select * from invitations`,
+} as const;
+
+export type Snapshot = Record<keyof typeof SNAPSHOT_QUERIES | "mediaFiles", { rows: number; hash: string }>;
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .filter((f) => !f.startsWith(".variants"))
+    .sort();
+}
+
+/** Every table a back-office user can change, as row counts and hashes, and the media files: equal before and after means nothing changed. */
+export async function snapshot(): Promise<Snapshot> {
+  return withDb(async (db) => {
+    const result = {} as Snapshot;
+    for (const [table, query] of Object.entries(SNAPSHOT_QUERIES)) {
+      const { rows } = await db.query<{ rows: number; hash: string }>(
+        `select count(*)::int as rows, coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as hash from (${query}) t`,
+      );
+      result[table as keyof typeof SNAPSHOT_QUERIES] = rows[0];
+    }
+    // Uploads are files as well as rows: a refused upload must not leave a file behind either.
+    const files = await listFiles(path.join(dataDir(), "media"));
+    result.mediaFiles = { rows: files.length, hash: files.join("|") };
+    return result;
+  });
+}
