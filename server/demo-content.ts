@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { inArray, sql } from "drizzle-orm";
 import type { Db } from "../app/db/client.server";
-import { articles, categories, comments, media } from "../app/db/schema";
+import { articleAuthors, articles, authors, categories, comments, DEFAULT_AUTHOR_NAME, media } from "../app/db/schema";
 import { slugify } from "../app/lib/slugs";
 import { UPLOAD_RULES, type AcceptedType } from "../app/lib/upload-rules";
 import type { Logger } from "../app/lib/logger.server";
@@ -190,6 +190,23 @@ export async function seedDemoContent(options: { db: Db; storage: Storage; log: 
         .onConflictDoNothing({ target: articles.slug })
         .returning({ id: articles.id, slug: articles.slug });
       const articleIds = new Map(inserted.map((row) => [row.slug, row.id]));
+      // Every byline is an author with a page of their own (decision 0015), as migration 0009 made
+      // them for articles written before authors existed.
+      const names = [...new Set(todo.map((p) => p.demo.author ?? DEFAULT_AUTHOR_NAME))];
+      if (names.length > 0) {
+        await tx
+          .insert(authors)
+          .values(names.map((name) => ({ name, slug: slugify(name) })))
+          .onConflictDoNothing({ target: authors.slug });
+        const rows = await tx.select({ id: authors.id, slug: authors.slug }).from(authors).where(inArray(authors.slug, names.map(slugify)));
+        const authorIds = new Map(rows.map((row) => [row.slug, row.id]));
+        const links = todo.flatMap((p) => {
+          const articleId = articleIds.get(p.slug);
+          const authorId = authorIds.get(slugify(p.demo.author ?? DEFAULT_AUTHOR_NAME));
+          return articleId && authorId ? [{ articleId, authorId, position: 0 }] : [];
+        });
+        if (links.length > 0) await tx.insert(articleAuthors).values(links).onConflictDoNothing();
+      }
       // The page views behind each story's count, spread from its publication to now (most of them
       // early on), so the dashboard's today / month / year figures tell the same story as the counts.
       await tx.execute(sql`

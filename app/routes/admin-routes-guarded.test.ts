@@ -1,12 +1,17 @@
 import type { AppLoadContext } from "react-router";
 import { describe, expect, test } from "vitest";
 import { createTestDatabase } from "../../tests/setup/test-database";
+import { eq } from "drizzle-orm";
+import { user, userRoles } from "~/db/schema";
+import type { Role } from "~/domain/accounts/roles";
 import { describeThrown, signIn, signUp, createTestAuth, ORIGIN } from "~/domain/accounts/test-auth.server";
 import routes from "~/routes";
 
 // Every admin loader and action must call the guard itself: the server's pre-routing check is a
 // second line, and the e2e sweep meets that one first. Each module is called here directly, as an
-// anonymous visitor and as a signed-up ordinary user, with services that fail the test if touched.
+// anonymous visitor and as a signed-up ordinary user, with services that fail the test if touched;
+// then as an author, an editor and an admin against ROLE_TABLE (the issue's words: what each role may
+// open and post to), where a role the table leaves out must be refused by the guard itself.
 
 type RouteEntry = { path?: string; file: string; children?: RouteEntry[] };
 const flatten = (entries: RouteEntry[]): RouteEntry[] => entries.flatMap((e) => [e, ...flatten(e.children ?? [])]);
@@ -24,6 +29,52 @@ const context = { ...(t.context as object), storage: untouchable("storage"), vie
 
 await signUp(t, "ordinary@example.com", "ordinary-password-1");
 const { cookie: ordinaryCookie } = await signIn(t, "ordinary@example.com", "ordinary-password-1");
+
+async function cookieOf(role: Role) {
+  const email = `${role}@example.com`;
+  await signUp(t, email, `${role}-password-1`);
+  const [row] = await db.select({ id: user.id }).from(user).where(eq(user.email, email));
+  await db.insert(userRoles).values({ userId: row!.id, role });
+  return (await signIn(t, email, `${role}-password-1`)).cookie;
+}
+const roleCookies: Record<Role, string | null> = { author: await cookieOf("author"), editor: await cookieOf("editor"), admin: await cookieOf("admin") };
+
+const BACK_OFFICE: Role[] = ["author", "editor", "admin"];
+const EDITORS: Role[] = ["editor", "admin"];
+const ADMINS: Role[] = ["admin"];
+
+/**
+ * Who may reach each admin route's loader and action past the guard. Object-level rules (an author's
+ * own drafts) are checked after it, by the article services, and swept in tests/e2e/role-sweep.spec.ts.
+ */
+const ROLE_TABLE: Record<string, { loader?: Role[]; action?: Role[] }> = {
+  "(layout)": { loader: BACK_OFFICE },
+  admin: { loader: BACK_OFFICE, action: EDITORS },
+  "admin/articles": { loader: BACK_OFFICE, action: BACK_OFFICE },
+  "admin/articles/new": { loader: BACK_OFFICE, action: BACK_OFFICE },
+  "admin/articles/edit/:id": { loader: BACK_OFFICE, action: BACK_OFFICE },
+  "admin/articles/edit/:id/history": { loader: BACK_OFFICE },
+  "admin/articles/preview/:id": { loader: BACK_OFFICE },
+  "admin/authors": { loader: EDITORS, action: EDITORS },
+  "admin/categories": { loader: EDITORS, action: EDITORS },
+  "admin/comments": { loader: EDITORS, action: EDITORS },
+  "admin/media": { loader: BACK_OFFICE, action: BACK_OFFICE },
+  "admin/settings": { loader: ADMINS, action: ADMINS },
+  "api/admin/articles/:id/preview-link": { loader: BACK_OFFICE, action: BACK_OFFICE },
+  "api/admin/events": { loader: BACK_OFFICE, action: BACK_OFFICE },
+  "api/admin/uploads/:kind": { loader: BACK_OFFICE, action: BACK_OFFICE },
+};
+
+/** True when what a call threw is the guard's own refusal of a back-office role (403, "Your role may not..."). */
+async function refusedByGuard(fn: (args: unknown) => unknown, req: Request): Promise<boolean> {
+  try {
+    await fn({ request: req, params: { id: "00000000-0000-4000-8000-000000000000", kind: "image" }, context });
+    return false;
+  } catch (thrown) {
+    const payload = (thrown as { data?: { error?: string }; init?: { status?: number } }) ?? {};
+    return payload.init?.status === 403 && /^Your role may not do this/.test(payload.data?.error ?? "");
+  }
+}
 
 function request(path: string, method: string, cookie: string | null) {
   const headers = new Headers({ origin: ORIGIN });
@@ -83,6 +134,30 @@ describe("every admin route module guards its own loader and action", () => {
         expect(await outcome(fn, request(route.path ?? "admin", method, ordinaryCookie)), `${name} ${kind}, ordinary user`).toEqual(
           pageRead ? { status: 302, location: "/admin/login" } : { status: 403 },
         );
+      }
+    });
+  }
+});
+
+describe("each back-office role passes the guard exactly where ROLE_TABLE says", () => {
+  test("the table names every admin route", () => {
+    expect(Object.keys(ROLE_TABLE).sort()).toEqual(adminRoutes.map((r) => r.path ?? "(layout)").sort());
+  });
+
+  for (const route of adminRoutes) {
+    const name = route.path ?? "(layout)";
+    test(`${name}: author, editor and admin`, async () => {
+      const mod = await modules[`./${route.file.slice("routes/".length)}`]!();
+      const expected = ROLE_TABLE[name] ?? {};
+      for (const kind of ["loader", "action"] as const) {
+        const fn = mod[kind] as ((args: unknown) => unknown) | undefined;
+        expect(Boolean(fn), `${name} ${kind} exists exactly when the table has it`).toBe(Boolean(expected[kind]));
+        if (!fn) continue;
+        for (const role of BACK_OFFICE) {
+          const req = request(route.path ?? "admin", kind === "loader" ? "GET" : "POST", roleCookies[role]);
+          const allowed = expected[kind]!.includes(role);
+          expect(await refusedByGuard(fn, req), `${name} ${kind} as ${role}: ${allowed ? "passes the guard" : "refused by the guard"}`).toBe(!allowed);
+        }
       }
     });
   }

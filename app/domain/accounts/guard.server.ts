@@ -1,4 +1,5 @@
 import { data, redirect, type AppLoadContext } from "react-router";
+import { isAppError } from "~/lib/app-error";
 import { isSessionCookiePresent } from "~/lib/auth-cookie";
 import { roleOf } from "./accounts.server";
 import { can, type Capability, type Role } from "./roles";
@@ -67,7 +68,15 @@ export async function requireCapabilityApi(request: Request, context: AppLoadCon
   throw refusal(user, capability);
 }
 
-/** Refuses, as the guard does, a user whom an object-level rule (an article not theirs) turns away: 403. */
-export function forbidden(message = "You may not change this article"): never {
-  throw data({ error: message }, { status: 403 });
+/**
+ * A screen's read checked by an object-level rule (an author opening another writer's article): the
+ * rule's AppError "forbidden" becomes the screen's 403 answer, like the guard's own refusals.
+ */
+export async function orForbidden<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    if (isAppError(error, "forbidden")) throw data({ error: error.message }, { status: 403 });
+    throw error;
+  }
 }

@@ -2,7 +2,7 @@ import { redirect, type ShouldRevalidateFunction } from "react-router";
 import { ArticleForm, type ArticleFormActionData } from "~/components/admin/article-form";
 import { ArticleNotesPanel } from "~/components/admin/article-notes-panel";
 import { pathAfterArticleSave, withNotice } from "~/components/admin/use-notice-toast";
-import { requireCapability } from "~/domain/accounts/guard.server";
+import { orForbidden, requireCapability } from "~/domain/accounts/guard.server";
 import { actorOf as actorOfUser } from "~/domain/accounts/actor";
 import { openableArticle } from "~/domain/articles/article-access.server";
 import {
@@ -24,7 +24,7 @@ import type { Route } from "./+types/article-edit";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   // An author opens only their own drafts (403 otherwise); an unknown id goes back to the list below.
-  await openableArticle(context.db, params.id, actorOfUser(await requireCapability(request, context, "backOffice")));
+  await orForbidden(openableArticle(context.db, params.id, actorOfUser(await requireCapability(request, context, "backOffice"))));
   const [article, categories, notes, authors] = await Promise.all([
     getArticleForEdit(context.db, params.id),
     listCategories(context.db),

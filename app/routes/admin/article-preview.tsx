@@ -1,10 +1,9 @@
 import { data, Link } from "react-router";
 import { ArticlePreviewPage } from "~/components/article-preview-page";
 import { RouteError } from "~/components/not-found";
-import { requireCapability } from "~/domain/accounts/guard.server";
+import { orForbidden, requireCapability } from "~/domain/accounts/guard.server";
 import { actorOf } from "~/domain/accounts/actor";
 import { openableArticle } from "~/domain/articles/article-access.server";
-import { isAppError } from "~/lib/app-error";
 import { getArticleForPreview, presentArticle } from "~/domain/articles/articles.server";
 import { PREVIEW_HEADERS, previewMeta } from "~/page-meta";
 import { listArticleNotes } from "~/domain/articles/corrections.server";
@@ -21,12 +20,7 @@ export function headers() {
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const actor = actorOf(await requireCapability(request, context, "backOffice"));
-  try {
-    await openableArticle(context.db, params.id, actor);
-  } catch (error) {
-    if (isAppError(error, "forbidden")) throw data(error.message, { status: 403, headers: PREVIEW_HEADERS });
-    throw error;
-  }
+  await orForbidden(openableArticle(context.db, params.id, actor));
   const article = await getArticleForPreview(context.db, params.id);
   if (!article) throw data("Article not found", { status: 404, headers: PREVIEW_HEADERS });
   const corrections = await listArticleNotes(context.db, article.id);

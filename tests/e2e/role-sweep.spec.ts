@@ -1,0 +1,204 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { accountWithRole, newContext, PNG, signIn } from "./accounts";
+import { ADMIN } from "./admin-session";
+import { snapshot, withDb } from "./db";
+
+// Acceptance 3 of the people issue: every admin route and method, swept for the five roles (anonymous,
+// reader, author, editor, admin) against one table of what each may do (written here from the issue's
+// words, not from the code's permission table), including object-level refusals: an author opening or
+// posting to another writer's article by id. Every refused request changes nothing in the database.
+
+type Who = "anonymous" | "reader" | "author" | "editor" | "admin";
+const EVERYONE: Who[] = ["anonymous", "reader", "author", "editor", "admin"];
+const BACK_OFFICE: Who[] = ["author", "editor", "admin"];
+const EDITORS: Who[] = ["editor", "admin"];
+const ADMINS: Who[] = ["admin"];
+
+type Body = { form: Record<string, string> } | { multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }> };
+
+interface Probe {
+  method: "GET" | "POST";
+  url: string;
+  body?: Body;
+  /** Who gets an answer (200, or a redirect that is not the login page); everyone else is refused. */
+  allowed: Who[];
+  /** A state change: sent only to those it must refuse (an allowed one would change the data). */
+  refusalOnly?: boolean;
+}
+
+interface Ids {
+  categoryId: string;
+  commentId: string;
+  publishedId: string;
+  /** A draft written by the other author (authorB): not the swept author's. */
+  othersDraftId: string;
+  media: { bucket: string; name: string };
+}
+
+const articleFields = (ids: Ids, slug: string) => ({
+  title: "Sweep Article",
+  slug,
+  excerpt: "An article the sweep must not save",
+  content: "Body text of an article the sweep must not save.",
+  categoryId: ids.categoryId,
+  authorName: "Intruder",
+  featuredImage: "",
+  videoUrl: "",
+});
+
+function probes(ids: Ids): Probe[] {
+  const article = (intent: string, slug = "sweep-article") => ({ form: { ...articleFields(ids, slug), intent } });
+  const write = (url: string, body: Body, allowed: Who[]): Probe => ({ method: "POST", url, body, allowed, refusalOnly: true });
+  return [
+    // Screens.
+    { method: "GET", url: "/admin", allowed: BACK_OFFICE },
+    { method: "GET", url: "/admin/articles", allowed: BACK_OFFICE },
+    { method: "GET", url: "/admin/articles/new", allowed: BACK_OFFICE },
+    { method: "GET", url: `/admin/articles/edit/${ids.publishedId}`, allowed: EDITORS },
+    { method: "GET", url: `/admin/articles/edit/${ids.othersDraftId}`, allowed: EDITORS },
+    { method: "GET", url: `/admin/articles/edit/${ids.othersDraftId}/history`, allowed: EDITORS },
+    { method: "GET", url: `/admin/articles/preview/${ids.othersDraftId}`, allowed: EDITORS },
+    { method: "GET", url: "/admin/categories", allowed: EDITORS },
+    { method: "GET", url: "/admin/authors", allowed: EDITORS },
+    { method: "GET", url: "/admin/media", allowed: BACK_OFFICE },
+    { method: "GET", url: "/admin/comments", allowed: EDITORS },
+    { method: "GET", url: "/admin/settings", allowed: ADMINS },
+    { method: "GET", url: "/admin/settings.data", allowed: ADMINS },
+    { method: "GET", url: "/admin/categories.data", allowed: EDITORS },
+    // The event stream never ends for those it answers: they are checked apart (streamOpens).
+    { method: "GET", url: "/api/admin/events", allowed: BACK_OFFICE, refusalOnly: true },
+
+    // Publishing: an author may save drafts, never publish, schedule or unpublish.
+    write("/admin/articles/new", article("publish"), EDITORS),
+    write("/admin/articles/new", { form: { ...articleFields(ids, "sweep-scheduled"), intent: "publish", publishAt: "2031-01-01T09:00" } }, EDITORS),
+    write(`/admin/articles/edit/${ids.publishedId}`, article("publish", "sweep-renamed"), EDITORS),
+    write(`/admin/articles/edit/${ids.publishedId}`, article("draft", "sweep-renamed"), EDITORS),
+    write(`/admin/articles/edit/${ids.publishedId}`, { form: { intent: "unpublish" } }, EDITORS),
+    // Someone else's draft, by id: neither saved, autosaved, shared nor deleted by an author.
+    write(`/admin/articles/edit/${ids.othersDraftId}`, article("draft", "sweep-stolen"), EDITORS),
+    write(`/admin/articles/edit/${ids.othersDraftId}`, article("autosave", "sweep-stolen"), EDITORS),
+    write(`/api/admin/articles/${ids.othersDraftId}/preview-link`, { form: {} }, EDITORS),
+    write("/admin/articles", { form: { intent: "delete", id: ids.othersDraftId } }, EDITORS),
+    write("/admin/articles", { form: { intent: "delete", id: ids.publishedId } }, EDITORS),
+    // Breaking news is on every public page: an editor's call.
+    write("/admin", { form: { intent: "show-banner", text: "Hijacked", expiresAt: "2031-01-01T09:00" } }, EDITORS),
+    write("/admin", { form: { intent: "remove-banner" } }, EDITORS),
+    // Categories, authors, comments, media: editors.
+    write("/admin/categories", { form: { intent: "create", name: "Sweep Category", slug: "sweep-category" } }, EDITORS),
+    write("/admin/categories", { form: { intent: "delete", id: ids.categoryId } }, EDITORS),
+    write("/admin/authors", { form: { intent: "create", name: "Sweep Author", slug: "sweep-author" } }, EDITORS),
+    write("/admin/comments", { form: { intent: "delete", id: ids.commentId } }, EDITORS),
+    write("/admin/media", { form: { intent: "delete", ...ids.media } }, EDITORS),
+    write("/admin/media", { form: { intent: "publish", ...ids.media, title: "Published by the sweep", categoryId: ids.categoryId, excerpt: "", content: "x", featuredImageAlt: "x" } }, EDITORS),
+    // Uploads: anyone in the back office; the logo and favicon are settings (admins).
+    write("/api/admin/uploads/image", { multipart: { file: { name: "pixel.png", mimeType: "image/png", buffer: PNG } } }, BACK_OFFICE),
+    write("/api/admin/uploads/logo", { multipart: { file: { name: "logo.png", mimeType: "image/png", buffer: PNG } } }, ADMINS),
+    write("/api/admin/uploads/favicon", { multipart: { file: { name: "icon.png", mimeType: "image/png", buffer: PNG } } }, ADMINS),
+    // Settings: admins only.
+    write("/admin/settings", { form: { siteName: "Hijacked", siteTagline: "x", siteDescription: "x", footerText: "x", contactEmail: "intruder@example.com" } }, ADMINS),
+  ];
+}
+
+/** Whether the dashboard's event stream opens (200, text/event-stream) for this client, reading its headers only. */
+async function streamOpens(baseURL: string, client: APIRequestContext): Promise<boolean> {
+  const cookies = (await client.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  const abort = new AbortController();
+  try {
+    const response = await fetch(`${baseURL}/api/admin/events`, { headers: { cookie: cookies }, signal: abort.signal });
+    return response.status === 200 && (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
+  } finally {
+    abort.abort();
+  }
+}
+
+/** What a refusal looks like for `who`: the login page for a screen read without a back-office role, else 401/403. */
+function refusedAs(who: Who, probe: Probe, status: number, location: string | undefined, body: string): boolean {
+  const screenRead = probe.method === "GET" && !probe.url.startsWith("/api/") && !probe.url.endsWith(".data");
+  if (who === "anonymous" || who === "reader") {
+    if (screenRead) return status === 302 && location === "/admin/login";
+    // A .data read is answered with React Router's redirect (202 naming the login page) or 401/403.
+    if (probe.url.endsWith(".data")) return status === 401 || status === 403 || (status === 202 && body.includes("/admin/login"));
+    return status === (who === "anonymous" ? 401 : 403);
+  }
+  return status === 403;
+}
+
+test.describe("the five roles against every admin route", () => {
+  test("each role gets exactly what the table allows; every refused request changes nothing", async ({ baseURL }) => {
+    test.setTimeout(240_000);
+    const origin = new URL(baseURL!).origin;
+
+    // The people: a reader, two authors (the sweep uses the first; the second owns a draft), an editor, the admin.
+    const reader = await accountWithRole(baseURL, "sweep-reader", null);
+    const author = await accountWithRole(baseURL, "sweep-author", "author");
+    const otherAuthor = await accountWithRole(baseURL, "sweep-other", "author");
+    const editor = await accountWithRole(baseURL, "sweep-editor", "editor");
+    const admin = await newContext(baseURL);
+    await signIn(admin, ADMIN.email, ADMIN.password);
+    const anonymous = await newContext(baseURL);
+    const clients: Record<Who, APIRequestContext> = {
+      anonymous,
+      reader: reader.context,
+      author: author.context,
+      editor: editor.context,
+      admin,
+    };
+
+    try {
+      // The other author writes a draft of their own (through the form's action, as the browser would).
+      const draftSlug = `others-draft-${Date.now().toString(36)}`;
+      const ids0 = await withDb(async (db) => ({
+        categoryId: (await db.query<{ id: string }>(`select id from categories order by created_at limit 1`)).rows[0].id,
+        publishedId: (await db.query<{ id: string }>(`select id from articles where status = 'published' order by published_at desc limit 1`)).rows[0].id,
+        commentId: (await db.query<{ id: string }>(`select id from comments order by created_at desc limit 1`)).rows[0]?.id ?? "5b0c7a5e-3f7e-4a53-9d8e-1f0b3d7c2a11",
+        media: (await db.query<{ bucket: string; name: string }>(`select bucket, name from media order by created_at limit 1`)).rows[0] ?? { bucket: "images", name: "1700000000000-photo.png" },
+      }));
+      const created = await otherAuthor.context.post("/admin/articles/new", {
+        form: { ...articleFields({ ...ids0, othersDraftId: "" }, draftSlug), title: "The other writer's draft", intent: "draft" },
+        headers: { Origin: origin },
+        maxRedirects: 0,
+      });
+      expect(created.status(), await created.text()).toBe(302);
+      const othersDraftId = await withDb(async (db) => (await db.query<{ id: string; status: string }>(`select id, status from articles where slug = $1`, [draftSlug])).rows[0]);
+      expect(othersDraftId.status).toBe("draft");
+      const ids: Ids = { ...ids0, othersDraftId: othersDraftId.id };
+
+      const before = await snapshot();
+      const mismatches: string[] = [];
+      let sent = 0;
+      for (const probe of probes(ids)) {
+        for (const who of EVERYONE) {
+          const allowed = probe.allowed.includes(who);
+          if (allowed && probe.refusalOnly) continue;
+          const response = await clients[who].fetch(probe.url, {
+            method: probe.method,
+            maxRedirects: 0,
+            headers: { Origin: origin },
+            ...(probe.body ?? {}),
+          });
+          sent++;
+          const status = response.status();
+          const location = response.headers()["location"];
+          const body = await response.text();
+          const ok = allowed
+            ? status === 200 && !(location ?? "").startsWith("/admin/login")
+            : refusedAs(who, probe, status, location, body);
+          if (!ok) mismatches.push(`${who} ${probe.method} ${probe.url}: ${allowed ? "expected an answer" : "expected a refusal"}, got ${status} ${location ?? body.slice(0, 120)}`);
+          if (response.headers()["cache-control"] !== "no-store") mismatches.push(`${who} ${probe.method} ${probe.url}: Cache-Control ${response.headers()["cache-control"]}`);
+        }
+      }
+      for (const who of BACK_OFFICE) {
+        sent++;
+        if (!(await streamOpens(baseURL!, clients[who]))) mismatches.push(`${who} GET /api/admin/events: expected the event stream`);
+      }
+      test.info().annotations.push({ type: "sweep", description: `${sent} requests across five roles` });
+      expect(mismatches, `${mismatches.length} of ${sent} answers did not match the table`).toEqual([]);
+      // Nothing a refused request carried was written: articles, categories, authors, comments, media
+      // (rows and files), settings, roles.
+      expect(await snapshot()).toEqual(before);
+    } finally {
+      for (const client of Object.values(clients)) await client.dispose();
+      await otherAuthor.context.dispose();
+    }
+  });
+});
