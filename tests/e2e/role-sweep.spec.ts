@@ -164,6 +164,7 @@ test.describe("the five roles against every admin route", () => {
       const ids: Ids = { ...ids0, othersDraftId: othersDraftId.id };
 
       const before = await snapshot();
+      const sweepStarted = new Date();
       const mismatches: string[] = [];
       let sent = 0;
       for (const probe of probes(ids)) {
@@ -184,6 +185,10 @@ test.describe("the five roles against every admin route", () => {
             ? status === 200 && !(location ?? "").startsWith("/admin/login")
             : refusedAs(who, probe, status, location, body);
           if (!ok) mismatches.push(`${who} ${probe.method} ${probe.url}: ${allowed ? "expected an answer" : "expected a refusal"}, got ${status} ${location ?? body.slice(0, 120)}`);
+          if (!allowed) {
+            const written = await withDb(async (db) => (await db.query(`select slug from articles where updated_at >= $1`, [sweepStarted])).rows);
+            if (written.length > 0) mismatches.push(`${who} ${probe.method} ${probe.url} (${JSON.stringify(probe.body ?? {}).slice(0, 60)}): answered ${status} but wrote ${JSON.stringify(written)}`);
+          }
           if (response.headers()["cache-control"] !== "no-store") mismatches.push(`${who} ${probe.method} ${probe.url}: Cache-Control ${response.headers()["cache-control"]}`);
         }
       }
@@ -195,6 +200,8 @@ test.describe("the five roles against every admin route", () => {
       expect(mismatches, `${mismatches.length} of ${sent} answers did not match the table`).toEqual([]);
       // Nothing a refused request carried was written: articles, categories, authors, comments, media
       // (rows and files), settings, roles.
+      const changed = await withDb(async (db) => (await db.query(`select title, slug, status, updated_at from articles where updated_at >= $1`, [sweepStarted])).rows);
+      expect(changed, "articles written during the sweep").toEqual([]);
       expect(await snapshot()).toEqual(before);
     } finally {
       for (const client of Object.values(clients)) await client.dispose();

@@ -560,7 +560,8 @@ export async function autosaveArticleFromForm(
     options.id,
     input,
     { status: "draft", publishedAt: publishAt },
-    {},
+    // The actor's role rules apply to an autosave as to any save (an author: their own drafts only).
+    { actor: options.actor },
     (tx, row) => recordAutosave(tx, row, options.actor),
     onlyDrafts,
   );

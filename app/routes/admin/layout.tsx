@@ -15,6 +15,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { email: user.email, role: user.role };
 }
 
+/** The spec's loading texts while the next screen's data is pending ("Loading categories...", else "Loading..."). */
+function pendingText(pathname: string): string {
+  return /^\/admin\/categories\/?$/.test(pathname) ? "Loading categories..." : "Loading...";
+}
+
 export default function AdminLayout() {
   const { email, role } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData("root") as RootData | undefined;
@@ -36,8 +41,8 @@ export default function AdminLayout() {
         <AdminSidebar email={email} role={role} />
         <div className="flex min-w-0 flex-1 flex-col" aria-busy={pending || undefined}>
           {pending && (
-            <p role="status" className="sr-only">
-              Loading page...
+            <p role="status" className="border-b border-slate-200 bg-white px-4 py-2 text-sm text-slate-600">
+              {pendingText(navigation.location.pathname)}
             </p>
           )}
           <div className={pending ? "flex min-w-0 flex-1 flex-col opacity-60 transition-opacity" : "flex min-w-0 flex-1 flex-col"}>
