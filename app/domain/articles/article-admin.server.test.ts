@@ -19,6 +19,7 @@ import {
   updateArticle,
 } from "./article-admin.server";
 import { ARTICLE_SLUG_TAKEN, FEATURED_IMAGE_ALT_REQUIRED, type ArticleInput } from "./articles.schema";
+import { refusal } from "../../../tests/setup/refusal";
 
 let t: TestDatabase;
 let storage: Storage;
@@ -60,14 +61,6 @@ function form(values: Record<string, string>) {
   return fd;
 }
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describe("creating an article", () => {
   it("stores the fields and gives an empty author the default byline", async () => {

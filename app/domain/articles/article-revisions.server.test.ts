@@ -1,12 +1,12 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { articleRevisions, articles, user } from "~/db/schema";
-import { AppError } from "~/lib/app-error";
 import { articleForm, saveArticle, setUpArticleFixture, TEST_TIME_ZONE } from "../../../tests/setup/article-fixture";
 import { autosaveArticleFromForm, AUTOSAVE_DRAFTS_ONLY, unpublishArticle } from "./article-admin.server";
 import { REVISIONS_KEPT } from "./article-revisions.schema";
 import { actorOf, type Actor } from "~/domain/accounts/actor";
 import { compareRevision, listRevisions } from "./article-revisions.server";
+import { refusal } from "../../../tests/setup/refusal";
 
 const TZ = TEST_TIME_ZONE;
 const fx = setUpArticleFixture("revisions");
@@ -31,14 +31,6 @@ async function autosave(over: Record<string, string>, id: string, actor: Actor =
 const revisionsOf = (articleId: string) =>
   fx.t.db.select().from(articleRevisions).where(eq(articleRevisions.articleId, articleId)).orderBy(asc(articleRevisions.createdAt));
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describe("revisions", () => {
   it("names who saved: the account's name and e-mail, or the e-mail alone", () => {

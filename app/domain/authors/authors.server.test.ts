@@ -9,7 +9,6 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { articleRevisions, articles, user } from "~/db/schema";
 import { getArticleForEdit, unpublishArticle } from "~/domain/articles/article-admin.server";
 import { compareRevision } from "~/domain/articles/article-revisions.server";
-import { AppError } from "~/lib/app-error";
 import { parseForm } from "~/lib/forms";
 import { saveArticle, setUpArticleFixture, submitArticle } from "../../../tests/setup/article-fixture";
 import { ACCOUNT_TAKEN, AUTHOR_SLUG_TAKEN, UNKNOWN_ACCOUNT, authorInputSchema, deleteAuthorWarning, UNKNOWN_AUTHOR, type AuthorFieldName } from "./authors.schema";
@@ -26,6 +25,7 @@ import {
   listAuthorsForSitemap,
   updateAuthor,
 } from "./authors.server";
+import { refusal } from "../../../tests/setup/refusal";
 
 const fx = setUpArticleFixture("authors");
 const PHOTO = "/media/images/1700000000000-face01.png";
@@ -49,15 +49,6 @@ const form = (over: Partial<Record<AuthorFieldName, string>> = {}): Record<Autho
 });
 const parse = (over: Partial<Record<AuthorFieldName, string>> = {}) => parseForm(authorInputSchema, form(over), { required: ["name", "slug"] });
 
-async function refusal(promise: Promise<unknown> | (() => unknown)) {
-  try {
-    await (typeof promise === "function" ? promise() : promise);
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("author input", () => {
   it("accepts http and https links only, with a message on the field", async () => {

@@ -10,20 +10,13 @@ import {
   listAdminCategories,
   updateCategory,
 } from "./category-admin.server";
+import { refusal } from "../../../tests/setup/refusal";
 
 let t: TestDatabase;
 beforeAll(async () => {
   t = await createTestDatabase();
 });
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describe("categories", () => {
   it("are listed by name", async () => {

@@ -13,6 +13,7 @@ import { createTestDatabase } from "../../../tests/setup/test-database";
 import { FEATURED_IMAGE_ALT_REQUIRED } from "~/domain/articles/articles.schema";
 import { publishMediaSchema } from "./media-publish.schema";
 import { deleteMedia, findMediaUsage, listMedia, publishMediaArticle, rasteriseSvgLogo } from "./media.server";
+import { refusal } from "../../../tests/setup/refusal";
 
 const { db } = await createTestDatabase();
 const root = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-media-"));
@@ -35,14 +36,6 @@ async function storeFile(bucket: "images" | "videos" | "files", name: string, co
   return storage.publicUrl(bucket, name);
 }
 
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 beforeEach(async () => {
   await db.delete(comments);

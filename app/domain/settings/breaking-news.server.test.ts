@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import { websiteSettings } from "~/db/schema";
-import { AppError } from "~/lib/app-error";
 import { parseForm } from "~/lib/forms";
 import { createTestDatabase } from "../../../tests/setup/test-database";
 import { activeBreakingNews, breakingNewsSchema } from "./breaking-news.schema";
 import { removeBreakingNews, showBreakingNews } from "./breaking-news.server";
 import { getSettings, updateSettings } from "./settings.server";
 import { settingsFormSchema } from "./settings.schema";
+import { refusal } from "../../../tests/setup/refusal";
 
 const { db } = await createTestDatabase();
 const TZ = "America/New_York";
@@ -16,11 +16,6 @@ const NOW = new Date("2026-11-23T14:00:00.000Z");
 const input = (over: Partial<Record<"text" | "url" | "expiresAt", string>> = {}) =>
   parseForm(breakingNewsSchema, { text: "Storm closes the harbour bridge", url: "/article/storm", expiresAt: "2026-11-23T18:00", ...over });
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 beforeEach(async () => {
   await db.delete(websiteSettings);
