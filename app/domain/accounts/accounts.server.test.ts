@@ -3,13 +3,14 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { user } from "~/db/schema";
 import { createTestDatabase } from "../../../tests/setup/test-database";
-import { ensureAdminAccount, grantAdmin, isAdmin, revokeAdmin } from "./accounts.server";
+import { ensureAdminAccount, grantAdmin, isAdmin, LAST_ADMIN, revokeAdmin, roleOf, setRole } from "./accounts.server";
+import { refusal } from "../../../tests/setup/refusal";
 import { getSessionUser, requireCapability, requireCapabilityApi } from "./guard.server";
+import { adminRequest, createTestAuth, guardOutcome, signIn, signUp } from "./test-auth.server";
 
 // The admin's own screens (settings): what an admin, and only an admin, may open.
 const requireAdmin = (request: Request, context: AppLoadContext) => requireCapability(request, context, "settings.manage");
 const requireAdminApi = (request: Request, context: AppLoadContext) => requireCapabilityApi(request, context, "settings.manage");
-import { adminRequest, createTestAuth, guardOutcome, signIn, signUp } from "./test-auth.server";
 
 const { db } = await createTestDatabase();
 const t = createTestAuth(db);
@@ -94,5 +95,53 @@ describe("ADMIN_EMAIL at start", () => {
 
     expect(await ensureAdminAccount(t.auth, db, "promoted@example.com", "promoted-password")).toEqual({ created: false, granted: true, refused: false });
     expect(await guardOutcome(t, requireAdmin, "GET", cookie)).toEqual({ status: 200, email: "promoted@example.com" });
+  });
+});
+
+describe("roles (decision 0017)", () => {
+  test("one role per account: setRole replaces it, and the guard reads the new one on the next request", async () => {
+    await signUp(t, "writer@example.com", "writer-password-1");
+    const [row] = await db.select({ id: user.id }).from(user).where(eq(user.email, "writer@example.com"));
+    const { cookie } = await signIn(t, "writer@example.com", "writer-password-1");
+    const asAuthor = (request: Request, context: AppLoadContext) => requireCapability(request, context, "articles.create");
+    const asEditor = (request: Request, context: AppLoadContext) => requireCapability(request, context, "articles.publish");
+
+    expect(await setRole(db, row!.id, "author")).toBeNull();
+    expect(await roleOf(db, row!.id)).toBe("author");
+    expect(await guardOutcome(t, asAuthor, "POST", cookie)).toEqual({ status: 200, email: "writer@example.com" });
+    expect(await guardOutcome(t, asEditor, "POST", cookie)).toEqual({ status: 403 });
+    // A back-office user whose role lacks the capability reads a 403 page, not the login page.
+    expect(await guardOutcome(t, asEditor, "GET", cookie)).toEqual({ status: 403 });
+
+    expect(await setRole(db, row!.id, "editor")).toBe("author");
+    expect(await guardOutcome(t, asEditor, "POST", cookie)).toEqual({ status: 200, email: "writer@example.com" });
+    expect(await guardOutcome(t, requireAdmin, "POST", cookie)).toEqual({ status: 403 });
+
+    expect(await setRole(db, row!.id, null)).toBe("editor");
+    expect(await roleOf(db, row!.id)).toBeNull();
+    expect(await guardOutcome(t, asAuthor, "GET", cookie)).toEqual({ status: 302, location: "/admin/login" });
+  });
+
+  test("the last admin keeps the role: neither a demotion nor a removal passes, even two at once", async () => {
+    const fresh = await createTestDatabase();
+    const auth = createTestAuth(fresh.db);
+    await ensureAdminAccount(auth.auth, fresh.db, "only@example.com", "only-password-1");
+    await ensureAdminAccount(auth.auth, fresh.db, "second@example.com", "second-password-1");
+    const ids = await fresh.db.select({ id: user.id, email: user.email }).from(user);
+    const only = ids.find((r) => r.email === "only@example.com")!.id;
+    const second = ids.find((r) => r.email === "second@example.com")!.id;
+
+    // Two admins demote each other at the same moment: one passes, the other is refused.
+    const results = await Promise.allSettled([setRole(fresh.db, only, "editor"), setRole(fresh.db, second, "editor")]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const admins = (await Promise.all([roleOf(fresh.db, only), roleOf(fresh.db, second)])).filter((r) => r === "admin");
+    expect(admins).toHaveLength(1);
+
+    const last = (await roleOf(fresh.db, only)) === "admin" ? only : second;
+    for (const next of ["editor", "author", null] as const) {
+      const error = await refusal(setRole(fresh.db, last, next));
+      expect([error.status, error.message]).toEqual([409, LAST_ADMIN]);
+    }
+    expect(await roleOf(fresh.db, last)).toBe("admin");
   });
 });
