@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { signInAsAdmin } from "./admin-session";
+import { accountWithRole } from "./accounts";
+import { signInAsAdmin, signInWith } from "./admin-session";
 
 /** Every back-office screen the navigation lists: its nav label and where it leads. */
 const SCREENS = [
@@ -134,3 +135,60 @@ for (const vp of VIEWPORTS) {
     });
   });
 }
+
+/** What each role's navigation lists, in order (the issue: an author does not see Settings, Team or Categories). */
+const NAV_BY_ROLE = {
+  author: ["Dashboard", "Articles", "New Article", "Media"],
+  editor: ["Dashboard", "Articles", "New Article", "Authors", "Categories", "Media", "Comments", "Activity"],
+} as const;
+
+for (const vp of VIEWPORTS) {
+  const phone = vp.width < 1024;
+  test.describe(`each role's back office at ${vp.width} px`, () => {
+    test.use({ viewport: { width: vp.width, height: vp.height } });
+
+    for (const role of ["author", "editor"] as const) {
+      test(`${role}: the navigation lists exactly the screens the role may open; another screen is a 403 inside the shell`, async ({ page, baseURL }) => {
+        const account = await accountWithRole(baseURL, `shell-${role}`, role);
+        await account.context.dispose();
+        await signInWith(page, account);
+        const nav = await openNav(page, phone);
+        await expect(nav.getByRole("link")).toHaveText([...NAV_BY_ROLE[role]]);
+        const shell = phone ? page.getByRole("dialog", { name: "Back office" }) : page.locator("aside");
+        await expect(shell.getByText(account.email)).toBeVisible();
+        await expect(shell.getByText(role === "author" ? "Author" : "Editor", { exact: true })).toBeVisible();
+        await shot(page, `${vp.name}-${role}-nav`);
+        if (phone) await page.keyboard.press("Escape");
+
+        // A screen the role may not open, by URL: 403 with the shell kept (its navigation still works).
+        const response = await page.goto("/admin/settings", { waitUntil: "networkidle" });
+        expect(response?.status()).toBe(403);
+        await expect(page.getByRole("heading", { level: 1 })).toHaveText("You don't have access to this page");
+        await expect(page.getByText(`Your role (${role === "author" ? "Author" : "Editor"}) cannot open this screen`)).toBeVisible();
+        await expectNoSidewaysScroll(page, `${role} 403`);
+        await shot(page, `${vp.name}-${role}-403`);
+        const back = await openNav(page, phone);
+        await back.getByRole("link", { name: "Articles", exact: true }).click();
+        await expect(page).toHaveURL(/\/admin\/articles$/);
+        await expect(page.getByRole("heading", { level: 1 })).toHaveText("Manage Articles");
+        await expectNoSidewaysScroll(page, `${role} articles`);
+      });
+    }
+  });
+}
+
+test("the spec's loading text shows while the categories screen's data is pending", async ({ page }) => {
+  await signInAsAdmin(page);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/admin\/categories\.data/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  // The default viewport is a desktop's: the sidebar is there.
+  await page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Categories", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Loading categories..." })).toBeVisible();
+  release();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Manage Categories");
+  await expect(page.getByRole("status").filter({ hasText: "Loading categories..." })).toHaveCount(0);
+});

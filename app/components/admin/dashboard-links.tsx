@@ -1,24 +1,28 @@
 import { FilePlus, FileText, FolderTree, Image, MessageSquare, Settings, type LucideIcon } from "lucide-react";
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
+import { can, type Capability, type Role } from "~/domain/accounts/roles";
 
-const LINKS: { to: string; label: string; description: string; icon: LucideIcon }[] = [
-  { to: "/admin/articles/new", label: "New Article", description: "Write and publish a story", icon: FilePlus },
-  { to: "/admin/articles", label: "Manage Articles", description: "Edit or delete articles", icon: FileText },
-  { to: "/admin/categories", label: "Manage Categories", description: "Organise the site's sections", icon: FolderTree },
-  { to: "/admin/media", label: "Media Library", description: "Images, videos and files", icon: Image },
-  { to: "/admin/comments", label: "Moderate Comments", description: "Review and remove comments", icon: MessageSquare },
-  { to: "/admin/settings", label: "Website Settings", description: "Name, branding, contact, social", icon: Settings },
+const LINKS: { to: string; label: string; description: string; icon: LucideIcon; capability: Capability }[] = [
+  { to: "/admin/articles/new", label: "New Article", description: "Write and publish a story", icon: FilePlus, capability: "articles.create" },
+  { to: "/admin/articles", label: "Manage Articles", description: "Edit or delete articles", icon: FileText, capability: "backOffice" },
+  { to: "/admin/categories", label: "Manage Categories", description: "Organise the site's sections", icon: FolderTree, capability: "categories.manage" },
+  { to: "/admin/media", label: "Media Library", description: "Images, videos and files", icon: Image, capability: "backOffice" },
+  { to: "/admin/comments", label: "Moderate Comments", description: "Review and remove comments", icon: MessageSquare, capability: "comments.moderate" },
+  { to: "/admin/settings", label: "Website Settings", description: "Name, branding, contact, social", icon: Settings, capability: "settings.manage" },
 ];
 
-/** The dashboard's management links to every admin screen. */
+/** The dashboard's management links to the admin screens the signed-in user's role may open. */
 export function DashboardLinks() {
+  // The admin layout's data: who is signed in, with which role.
+  const role = (useRouteLoaderData("routes/admin/layout") as { role: Role } | undefined)?.role ?? null;
+  const links = LINKS.filter((link) => can(role, link.capability));
   return (
     <nav aria-labelledby="manage-heading">
       <h2 id="manage-heading" className="mb-3 text-lg font-semibold text-slate-900">
         Manage
       </h2>
       <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-        {LINKS.map(({ to, label, description, icon: Icon }) => (
+        {links.map(({ to, label, description, icon: Icon }) => (
           <li key={to}>
             <Link
               to={to}

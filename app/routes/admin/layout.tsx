@@ -1,7 +1,9 @@
 import { Shield } from "lucide-react";
-import { Link, Outlet, useLoaderData, useNavigation, useRouteLoaderData } from "react-router";
+import type { ReactNode } from "react";
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useNavigation, useRouteLoaderData } from "react-router";
 import { AdminMobileMenu, AdminSidebar } from "~/components/admin/admin-nav";
 import { requireCapability } from "~/domain/accounts/guard.server";
+import { ROLE_LABELS, type Role } from "~/domain/accounts/roles";
 import type { RootData } from "~/root";
 import type { Route } from "./+types/layout";
 
@@ -22,6 +24,15 @@ function pendingText(pathname: string): string {
 
 export default function AdminLayout() {
   const { email, role } = useLoaderData<typeof loader>();
+  return (
+    <AdminShell email={email} role={role}>
+      <Outlet />
+    </AdminShell>
+  );
+}
+
+/** The back office around a screen: the top bar, the navigation of the role, the pending state. */
+function AdminShell({ email, role, children }: { email: string; role: Role; children: ReactNode }) {
   const root = useRouteLoaderData("root") as RootData | undefined;
   const siteName = root?.settings.siteName ?? "Frontpage";
   const navigation = useNavigation();
@@ -46,10 +57,41 @@ export default function AdminLayout() {
             </p>
           )}
           <div className={pending ? "flex min-w-0 flex-1 flex-col opacity-60 transition-opacity" : "flex min-w-0 flex-1 flex-col"}>
-            <Outlet />
+            {children}
           </div>
         </div>
       </div>
     </div>
+  );
+}
+
+/**
+ * A screen that failed inside the back office (a 403 for a role without the capability, a 404, an
+ * unexpected error) keeps the shell and its navigation, so the user can go where their role may.
+ */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const shell = useRouteLoaderData("routes/admin/layout") as Awaited<ReturnType<typeof loader>> | undefined;
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  const title = forbidden ? "You don't have access to this page" : isRouteErrorResponse(error) && error.status === 404 ? "Page not found" : "Something went wrong";
+  const message = forbidden
+    ? `Your role${shell ? ` (${ROLE_LABELS[shell.role]})` : ""} cannot open this screen or do this. Ask an admin if you need it.`
+    : isRouteErrorResponse(error) && error.status < 500
+      ? `${error.status} ${error.statusText}`
+      : "An unexpected error occurred. Please try again.";
+  const content = (
+    <main className="mx-auto flex w-full min-w-0 max-w-3xl flex-1 flex-col items-start gap-4 px-4 py-16">
+      <h1 className="text-3xl font-bold text-slate-900">{title}</h1>
+      <p className="text-slate-700">{message}</p>
+      <Link to="/admin" className="font-medium text-brand-700 underline underline-offset-4 hover:text-brand-800">
+        Back to Dashboard
+      </Link>
+    </main>
+  );
+  return shell ? (
+    <AdminShell email={shell.email} role={shell.role}>
+      {content}
+    </AdminShell>
+  ) : (
+    content
   );
 }
