@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articles, categories, type Article } from "~/db/schema";
@@ -6,34 +6,10 @@ import { bylinesOf, withBylines } from "~/domain/authors/authors.server";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard, FeaturedImageText } from "./articles.schema";
+import { cardColumns, newestFirst, toCard } from "./article-cards.server";
 import { readingMinutes, wordCount } from "./story-document";
 import { renderFeaturedImageHtml } from "./featured-image-html";
 import { renderStoryHtml } from "./story-html";
-
-/** Readers' order: newest publication first. */
-const newestFirst = [desc(articles.publishedAt), desc(articles.id)] as const;
-
-const cardColumns = {
-  id: articles.id,
-  title: articles.title,
-  slug: articles.slug,
-  excerpt: articles.excerpt,
-  featuredImage: articles.featuredImage,
-  videoUrl: articles.videoUrl,
-  authorName: articles.authorName,
-  views: articles.views,
-  createdAt: articles.createdAt,
-  // Set for every public article (the database's check); coalesce only keeps the type non-null.
-  publishedAt: sql<Date>`coalesce(${articles.publishedAt}, ${articles.createdAt})`.mapWith(articles.createdAt),
-  categoryName: categories.name,
-  categorySlug: categories.slug,
-};
-
-type CardRow = Omit<ArticleCard, "category"> & { categoryName: string | null; categorySlug: string | null };
-
-function toCard({ categoryName, categorySlug, ...row }: CardRow): ArticleCard {
-  return { ...row, category: categoryName && categorySlug ? { name: categoryName, slug: categorySlug } : null };
-}
 
 /** The newest public articles with their category, newest first (home loads 12, the RSS feed 50). */
 export async function listLatestArticles(db: Db, limit = 12): Promise<ArticleCard[]> {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation, pgConstraint } from "~/db/pg-errors";
@@ -9,6 +9,7 @@ import { isOwnMediaUrl } from "~/lib/own-media.server";
 import { isSlug } from "~/lib/slugs";
 import type { Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
+import { cardColumns, newestFirst, toCard } from "~/domain/articles/article-cards.server";
 import type { ArticleCard } from "~/domain/articles/articles.schema";
 import { ACCOUNT_TAKEN, AUTHOR_SLUG_TAKEN, UNKNOWN_ACCOUNT, UNKNOWN_AUTHOR, type AdminAuthor, type AuthorFieldName, type AuthorInput } from "./authors.schema";
 import type { BylineAuthor } from "./byline";
@@ -230,17 +231,8 @@ export async function withBylines<A extends { id: string }>(db: Db, list: A[]): 
 
 // ---------------------------------------------------------------- the author page
 
-export interface PublicAuthor {
-  id: string;
-  name: string;
-  slug: string;
-  roleTitle: string | null;
-  bio: string | null;
-  photoUrl: string | null;
-  websiteUrl: string | null;
-  xUrl: string | null;
-  linkedinUrl: string | null;
-}
+/** An author as their public page shows them (no account tie). */
+export type PublicAuthor = Omit<AdminAuthor, "userId" | "articleCount">;
 
 /** An author by slug for their page, or null (404). */
 export async function getAuthorBySlug(db: Db, slug: string): Promise<PublicAuthor | null> {
@@ -258,32 +250,16 @@ export async function listAuthorArticles(db: Db, authorId: string, page: number,
   );
   const [rows, [{ total }]] = await Promise.all([
     db
-      .select({
-        id: articles.id,
-        title: articles.title,
-        slug: articles.slug,
-        excerpt: articles.excerpt,
-        featuredImage: articles.featuredImage,
-        videoUrl: articles.videoUrl,
-        authorName: articles.authorName,
-        views: articles.views,
-        createdAt: articles.createdAt,
-        publishedAt: sql<Date>`coalesce(${articles.publishedAt}, ${articles.createdAt})`.mapWith(articles.createdAt),
-        categoryName: categories.name,
-        categorySlug: categories.slug,
-      })
+      .select(cardColumns)
       .from(articles)
       .leftJoin(categories, eq(articles.categoryId, categories.id))
       .where(theirs)
-      .orderBy(desc(articles.publishedAt), desc(articles.id))
+      .orderBy(...newestFirst)
       .limit(pageSize)
       .offset((page - 1) * pageSize),
     db.select({ total: count() }).from(articles).where(theirs),
   ]);
-  const cards: ArticleCard[] = rows.map(({ categoryName, categorySlug, ...row }) => ({
-    ...row,
-    category: categoryName && categorySlug ? { name: categoryName, slug: categorySlug } : null,
-  }));
+  const cards: ArticleCard[] = rows.map(toCard);
   return { articles: await withBylines(db, cards), total };
 }
 
