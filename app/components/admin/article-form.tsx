@@ -20,6 +20,7 @@ import {
 import { formatPublishDate, useSiteTimeZone } from "~/lib/dates";
 import { MISSING_FIELDS, refusalNotice } from "~/lib/forms";
 import type { RevisionFields, RevisionSummary } from "~/domain/articles/article-revisions.schema";
+import { REVIEW_NOTE_MAX, SEND_BACK_INTENT, SUBMIT_INTENT, type ReviewState } from "~/domain/articles/review.schema";
 import { ArticleHistoryPanel } from "./article-history-panel";
 import { ConfirmDialog } from "./confirm-dialog";
 import { useDraftAutosave, type AutosaveStatus } from "./use-draft-autosave";
@@ -84,6 +85,9 @@ export function ArticleForm({
   authors = [],
   defaultAuthorIds = [],
   failure,
+  canPublish = true,
+  review = null,
+  sendBackFailure,
   after,
 }: {
   mode: "create" | "edit";
@@ -93,6 +97,15 @@ export function ArticleForm({
   authors?: AuthorChoice[];
   defaultAuthorIds?: string[];
   failure: ArticleFormActionData;
+  /**
+   * Whether the signed-in role may publish, schedule and unpublish (decision 0017). Without it the form
+   * offers "Save Draft" and "Submit for review" only; the server refuses the rest whatever is sent.
+   */
+  canPublish?: boolean;
+  /** Where the article stands in the review queue (edit mode). */
+  review?: ReviewState | null;
+  /** A refused "Send back" (its note was missing or too long). */
+  sendBackFailure?: string;
   /** Shown below the form (the edit page's correction and update notes). */
   after?: ReactNode;
 }) {
@@ -123,7 +136,8 @@ export function ArticleForm({
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
   const submittedIntent = submitting ? navigation.formData?.get("intent") : null;
-  const saving = submitting && submittedIntent !== "draft" && submittedIntent !== "unpublish";
+  const saving = submitting && submittedIntent === "publish";
+  const submittingReview = submitting && submittedIntent === SUBMIT_INTENT;
   const savingDraft = submitting && submittedIntent === "draft";
   const submit = useSubmit();
   const timeZone = useSiteTimeZone();
@@ -239,6 +253,8 @@ export function ArticleForm({
           {mode === "edit" && status === "draft" ? <AutosaveIndicator status={autosave.status} paused={Boolean(restored)} /> : null}
         </div>
       ) : null}
+
+      {review ? <ReviewCallout review={review} canPublish={canPublish} failure={sendBackFailure} /> : null}
 
       <ConfirmDialog
         open={blocker.state === "blocked"}
@@ -459,6 +475,7 @@ export function ArticleForm({
           />
         </div>
 
+        {canPublish ? (
         <div className="space-y-2">
           <Label htmlFor="publishAt">Publish at</Label>
           <Input
@@ -479,8 +496,9 @@ export function ArticleForm({
             </p>
           )}
         </div>
+        ) : null}
 
-        {mode === "edit" ? (
+        {mode === "edit" && canPublish ? (
           <div className="space-y-1">
             <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
               <input
@@ -501,15 +519,23 @@ export function ArticleForm({
 
         <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-6">
           {/* The first submit button is the form's default (Enter in a field): publish, as the spec's buttons always did. */}
-          <Button type="submit" name="intent" value="publish" disabled={submitting || uploads > 0}>
-            {saving ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
-            {mode === "create" ? (saving ? "Creating..." : "Create Article") : saving ? "Updating..." : "Update Article"}
-          </Button>
+          {canPublish ? (
+            <Button type="submit" name="intent" value="publish" disabled={submitting || uploads > 0}>
+              {saving ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
+              {mode === "create" ? (saving ? "Creating..." : "Create Article") : saving ? "Updating..." : "Update Article"}
+            </Button>
+          ) : null}
           <Button type="submit" name="intent" value="draft" variant="secondary" disabled={submitting || uploads > 0}>
             {savingDraft ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
             {savingDraft ? "Saving..." : "Save Draft"}
           </Button>
-          {article?.id && (status === "published" || status === "scheduled") ? (
+          {!canPublish ? (
+            <Button type="submit" name="intent" value={SUBMIT_INTENT} disabled={submitting || uploads > 0}>
+              {submittingReview ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
+              {submittingReview ? "Submitting..." : review?.requestedAt ? "Submit again" : "Submit for review"}
+            </Button>
+          ) : null}
+          {canPublish && article?.id && (status === "published" || status === "scheduled") ? (
             <ConfirmDialog
               title="Unpublish Article"
               description="Are you sure you want to unpublish this article? Readers will no longer see it."
@@ -532,5 +558,62 @@ export function ArticleForm({
       </Form>
       {after}
     </main>
+  );
+}
+
+/**
+ * The review queue on the article's form: "Waiting for review" (with "Send back" and a note for an
+ * editor), or the editor's note when the draft was sent back. A plain form: works without JavaScript.
+ */
+function ReviewCallout({ review, canPublish, failure }: { review: ReviewState; canPublish: boolean; failure?: string }) {
+  const timeZone = useSiteTimeZone();
+  if (review.requestedAt) {
+    return (
+      <section aria-labelledby="review-heading" className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
+        <h2 id="review-heading" className="font-semibold">
+          Waiting for review since {formatPublishDate(review.requestedAt, timeZone)}
+        </h2>
+        {canPublish ? (
+          <Form method="post" className="mt-3 space-y-2">
+            <input type="hidden" name="intent" value={SEND_BACK_INTENT} />
+            <Label htmlFor="review-note">Note for the author</Label>
+            <Textarea
+              id="review-note"
+              name="note"
+              rows={3}
+              maxLength={REVIEW_NOTE_MAX}
+              required
+              aria-invalid={failure ? true : undefined}
+              aria-describedby={failure ? "review-note-error" : "review-note-hint"}
+              className="bg-white"
+            />
+            {failure ? (
+              <p id="review-note-error" className="text-sm font-medium text-red-700">
+                {failure}
+              </p>
+            ) : (
+              <p id="review-note-hint" className="text-xs text-amber-900">
+                Publish or schedule it with the buttons below, or send it back to the author with this note.
+              </p>
+            )}
+            <Button type="submit" variant="outline">
+              Send back
+            </Button>
+          </Form>
+        ) : (
+          <p className="mt-1">An editor will publish it or send it back with a note. You can still edit it.</p>
+        )}
+      </section>
+    );
+  }
+  if (!review.note) return null;
+  return (
+    <section aria-labelledby="review-heading" className="mb-6 rounded-md border border-sky-300 bg-sky-50 p-4 text-sm text-sky-950">
+      <h2 id="review-heading" className="font-semibold">
+        Sent back by {review.noteByName ?? "an editor"}
+        {review.noteAt ? ` on ${formatPublishDate(review.noteAt, timeZone)}` : ""}
+      </h2>
+      <p className="mt-1 whitespace-pre-wrap break-words">{review.note}</p>
+    </section>
   );
 }

@@ -27,6 +27,7 @@ import {
 import { checkAuthorIds, getArticleAuthorIds, setArticleAuthors } from "~/domain/authors/authors.server";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { checkCapability, checkMayDelete, checkMayEdit, readOwnership } from "./article-access.server";
+import { CLEARED_REVIEW, submitForReview } from "./review.server";
 import { recordAutosave, recordRevision, revisionSourceColumns, type RevisionSource } from "./article-revisions.server";
 import { recordSlugRedirect, removeSlugRedirect, slugRedirectOwner } from "./slug-redirects.server";
 import { storyPlainText } from "./story-document";
@@ -316,7 +317,7 @@ export function decidePublication(intent: ArticleIntent, publishAt: Date | null,
   if (publishAt && previous?.publishedAt && Math.floor(publishAt.getTime() / 60_000) === Math.floor(previous.publishedAt.getTime() / 60_000)) {
     publishAt = previous.publishedAt;
   }
-  if (intent === "draft") return { status: "draft", publishedAt: publishAt };
+  if (intent === "draft" || intent === "submit") return { status: "draft", publishedAt: publishAt };
   if (publishAt && publishAt.getTime() > now.getTime()) return { status: "scheduled", publishedAt: publishAt };
   if (publishAt) return { status: "published", publishedAt: publishAt };
   if (previous?.status === "published" && previous.publishedAt) return { status: "published", publishedAt: previous.publishedAt };
@@ -445,6 +446,8 @@ async function writeUpdate(
         .set({
           ...columns(input),
           ...(next ? publicationColumns(next) : {}),
+          // Published or scheduled: it has left the review queue (decision 0017).
+          ...(next && next.status !== "draft" ? CLEARED_REVIEW : {}),
           ...(options.showAsUpdated ? { modifiedAt: sql`now()` } : {}),
           updatedAt: new Date(),
         })
@@ -516,9 +519,12 @@ export async function saveArticleFromForm(
   const { publishAt, intent, input, showAsUpdated, takeOverSlug } = readArticleForm(values, options.timeZone);
   const decide = (previous: Publication | null) => decidePublication(intent, publishAt, previous, options.now);
   const saveOptions: SaveOptions = { showAsUpdated, takeOverSlug, actor: options.actor };
-  return options.id
-    ? updateArticle(db, storage, options.id, input, decide, saveOptions)
-    : createArticle(db, storage, input, decide(null), saveOptions);
+  const saved = options.id
+    ? await updateArticle(db, storage, options.id, input, decide, saveOptions)
+    : await createArticle(db, storage, input, decide(null), saveOptions);
+  // "Submit for review": saved as a draft, then queued for an editor.
+  if (intent === "submit") await submitForReview(db, saved.id, options.actor ?? SYSTEM_ACTOR);
+  return saved;
 }
 
 /** The submitted form parsed by the save schema, with "Publish at" read in `timeZone` (an AppError when it breaks a rule). */

@@ -97,8 +97,11 @@ export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc"
   authorIds?: string[];
 };
 
-/** What the article form's submit buttons ask for: "Create/Update Article" publish (or schedule), "Save Draft" saves a draft. */
-export const ARTICLE_INTENTS = ["publish", "draft"] as const;
+/**
+ * What the article form's submit buttons ask for: "Create/Update Article" publish (or schedule), "Save
+ * Draft" saves a draft, "Submit for review" saves a draft and puts it in the review queue.
+ */
+export const ARTICLE_INTENTS = ["publish", "draft", "submit"] as const;
 export type ArticleIntent = (typeof ARTICLE_INTENTS)[number];
 
 export const PUBLISH_AT_INVALID = "Enter a date and time, such as 2026-11-23T14:30, or leave Publish at empty.";
@@ -115,7 +118,7 @@ export const articleFormSchema = articleInputSchema.extend({
     .refine((v) => v === "" || fromDateTimeLocal(v, "UTC") !== null, PUBLISH_AT_INVALID),
   // No button named (a client that sends none): "publish", what the form's default button does.
   intent: z
-    .enum(["", ...ARTICLE_INTENTS], { error: "Unknown action: use Create/Update Article or Save Draft." })
+    .enum(["", ...ARTICLE_INTENTS], { error: "Unknown action: use Create/Update Article, Save Draft or Submit for review." })
     .transform((v): ArticleIntent => (v === "" ? "publish" : v)),
   /** "Show as updated": the save sets the article's modified_at (readers see "Updated {date}"). */
   showAsUpdated: checkbox,

@@ -17,6 +17,10 @@ import { ADD_NOTE_INTENT, ARTICLE_NOTE_FIELDS, DELETE_NOTE_INTENT } from "~/doma
 import { addArticleNote, deleteArticleNote, listArticleNotesForAdmin } from "~/domain/articles/corrections.server";
 import { listAuthorChoices } from "~/domain/authors/authors.server";
 import { listCategories } from "~/domain/categories/categories.server";
+import { can } from "~/domain/accounts/roles";
+import { SEND_BACK_INTENT, SUBMIT_INTENT } from "~/domain/articles/review.schema";
+import { getReviewState, sendBack } from "~/domain/articles/review.server";
+import { AppError } from "~/lib/app-error";
 import { toDateTimeLocal } from "~/lib/dates";
 import { formValues, refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
@@ -24,12 +28,14 @@ import type { Route } from "./+types/article-edit";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   // An author opens only their own drafts (403 otherwise); an unknown id goes back to the list below.
-  await orForbidden(openableArticle(context.db, params.id, actorOfUser(await requireCapability(request, context, "backOffice"))));
-  const [article, categories, notes, authors] = await Promise.all([
+  const user = await requireCapability(request, context, "backOffice");
+  await orForbidden(openableArticle(context.db, params.id, actorOfUser(user)));
+  const [article, categories, notes, authors, review] = await Promise.all([
     getArticleForEdit(context.db, params.id),
     listCategories(context.db),
     listArticleNotesForAdmin(context.db, params.id),
     listAuthorChoices(context.db),
+    getReviewState(context.db, params.id),
   ]);
   // Spec: a failed load shows "Error" / "Failed to load article" and returns to the list.
   if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
@@ -45,6 +51,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     categories: categories.map(({ id, name }) => ({ id, name })),
     authors,
     notes,
+    review,
+    // What the role may do here (the server refuses the rest): publish, schedule, unpublish, notes, send back.
+    canPublish: can(user.role, "articles.publish"),
     // New at each load: the form starts again from what was just saved (Save Draft and Unpublish stay on this page).
     loadId: crypto.randomUUID(),
   };
@@ -53,6 +62,21 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const actor = actorOf(await requireCapability(request, context, "backOffice"));
   const formData = await request.formData();
+  // Correction notes go with publishing rights (decision 0017).
+  if ((formData.get("intent") === ADD_NOTE_INTENT || formData.get("intent") === DELETE_NOTE_INTENT) && !can(actor.role, "articles.publish")) {
+    return refuse(new AppError("forbidden", "Your role cannot add or delete correction notes."));
+  }
+  // "Send back" (an editor, on a draft waiting for review): back to its author with a note.
+  if (formData.get("intent") === SEND_BACK_INTENT) {
+    const { note } = formValues(formData, ["note"]);
+    try {
+      await sendBack(context.db, params.id, actor, note);
+      context.log.info({ articleId: params.id }, "article sent back to its author");
+      return redirect(withNotice(`/admin/articles/edit/${params.id}`, "article-sent-back"));
+    } catch (error) {
+      return refuse(error, { note, intent: SEND_BACK_INTENT });
+    }
+  }
   // Correction and update notes: their own requests (the notes panel), never saved with the article's fields.
   if (formData.get("intent") === ADD_NOTE_INTENT) {
     const values = formValues(formData, ARTICLE_NOTE_FIELDS);
@@ -98,6 +122,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   try {
     const article = await saveArticleFromForm(context.db, context.storage, values, { id: params.id, timeZone: context.env.TIME_ZONE, actor });
     context.log.info({ articleId: article.id, slug: article.slug, status: article.status }, "article updated");
+    if (values.intent === SUBMIT_INTENT) return redirect(withNotice(`/admin/articles/edit/${article.id}`, "article-submitted"));
     return redirect(pathAfterArticleSave(article, "article-updated"));
   } catch (error) {
     return refuse(error, values);
@@ -118,8 +143,14 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
 /** Whether an answer of the action concerns the notes panel rather than the article form. */
 const isNoteAnswer = (answer: object | undefined) => {
   const intent = answer && "values" in answer ? (answer.values as { intent?: string } | undefined)?.intent : undefined;
-  return intent === ADD_NOTE_INTENT || intent === DELETE_NOTE_INTENT;
+  return intent === ADD_NOTE_INTENT || intent === DELETE_NOTE_INTENT || intent === SEND_BACK_INTENT;
 };
+
+/** A refused "Send back" (a missing note): its message, shown beside the note. */
+function sendBackFailureOf(answer: object | undefined): string | undefined {
+  if (!answer || !("values" in answer) || (answer.values as { intent?: string } | undefined)?.intent !== SEND_BACK_INTENT) return undefined;
+  return (answer as { error?: string }).error;
+}
 
 export default function EditArticle({ loaderData, actionData }: Route.ComponentProps) {
   const { article } = loaderData;
@@ -133,7 +164,10 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
       categories={loaderData.categories}
       authors={loaderData.authors}
       failure={isNoteAnswer(actionData) || (actionData && actionData.ok) ? undefined : (actionData as ArticleFormActionData)}
-      after={<ArticleNotesPanel key={loaderData.loadId} articleStatus={article.status} notes={loaderData.notes} />}
+      canPublish={loaderData.canPublish}
+      review={loaderData.review}
+      sendBackFailure={sendBackFailureOf(actionData)}
+      after={loaderData.canPublish ? <ArticleNotesPanel key={loaderData.loadId} articleStatus={article.status} notes={loaderData.notes} /> : null}
     />
   );
 }

@@ -1,6 +1,8 @@
 import { redirect } from "react-router";
 import { ArticleForm } from "~/components/admin/article-form";
-import { pathAfterArticleSave } from "~/components/admin/use-notice-toast";
+import { pathAfterArticleSave, withNotice } from "~/components/admin/use-notice-toast";
+import { can } from "~/domain/accounts/roles";
+import { SUBMIT_INTENT } from "~/domain/articles/review.schema";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { articleFormValues, saveArticleFromForm } from "~/domain/articles/article-admin.server";
 import { actorOf } from "~/domain/accounts/actor";
@@ -18,7 +20,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     getAuthorForUser(context.db, user.id),
   ]);
   // A new article is the signed-in user's own, when they have an author record (decision 0015).
-  return { categories: categories.map(({ id, name }) => ({ id, name })), authors, defaultAuthorIds: own ? [own.id] : [] };
+  return {
+    categories: categories.map(({ id, name }) => ({ id, name })),
+    authors,
+    defaultAuthorIds: own ? [own.id] : [],
+    canPublish: can(user.role, "articles.publish"),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -27,6 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const article = await saveArticleFromForm(context.db, context.storage, values, { timeZone: context.env.TIME_ZONE, actor });
     context.log.info({ articleId: article.id, slug: article.slug, status: article.status }, "article created");
+    if (values.intent === SUBMIT_INTENT) return redirect(withNotice(`/admin/articles/edit/${article.id}`, "article-submitted"));
     return redirect(pathAfterArticleSave(article, "article-created"));
   } catch (error) {
     return refuse(error, values);
@@ -40,5 +48,6 @@ export default function NewArticle({ loaderData, actionData }: Route.ComponentPr
   return <ArticleForm mode="create" article={null} categories={loaderData.categories}
       authors={loaderData.authors}
       defaultAuthorIds={loaderData.defaultAuthorIds}
+      canPublish={loaderData.canPublish}
       failure={actionData} />;
 }
