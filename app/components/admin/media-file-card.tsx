@@ -41,7 +41,7 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** One stored file: thumbnail (or an icon), its name, copy URL, Publish and delete. */
+/** One stored file: thumbnail (or an icon), its name, copy URL, and (for roles that manage media) Publish and delete. */
 export function MediaFileCard({
   item,
   deleting,
@@ -50,8 +50,9 @@ export function MediaFileCard({
 }: {
   item: MediaCardItem;
   deleting: boolean;
-  onPublish: () => void;
-  onDelete: () => void;
+  /** Absent: the role may not publish from or delete media (decision 0017). */
+  onPublish?: () => void;
+  onDelete?: () => void;
 }) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -103,27 +104,31 @@ export function MediaFileCard({
               <Copy className="h-4 w-4" aria-hidden="true" />
             )}
           </Button>
-          <Button type="button" variant="outline" size="sm" className="flex-1" onClick={onPublish}>
-            <Send className="h-4 w-4" aria-hidden="true" />
-            Publish
-          </Button>
-          <ConfirmDialog
-            title="Delete file"
-            description="Are you sure you want to delete this file?"
-            onConfirm={onDelete}
-            trigger={
-              <Button
-                type="button"
-                variant="destructive"
-                size="icon"
-                disabled={deleting}
-                aria-label={`Delete ${item.originalName}`}
-                title="Delete"
-              >
-                <Trash2 className="h-4 w-4" aria-hidden="true" />
-              </Button>
-            }
-          />
+          {onPublish ? (
+            <Button type="button" variant="outline" size="sm" className="flex-1" onClick={onPublish}>
+              <Send className="h-4 w-4" aria-hidden="true" />
+              Publish
+            </Button>
+          ) : null}
+          {onDelete ? (
+            <ConfirmDialog
+              title="Delete file"
+              description="Are you sure you want to delete this file?"
+              onConfirm={onDelete}
+              trigger={
+                <Button
+                  type="button"
+                  variant="destructive"
+                  size="icon"
+                  disabled={deleting}
+                  aria-label={`Delete ${item.originalName}`}
+                  title="Delete"
+                >
+                  <Trash2 className="h-4 w-4" aria-hidden="true" />
+                </Button>
+              }
+            />
+          ) : null}
         </div>
       </div>
     </li>

@@ -26,7 +26,7 @@ import {
 } from "./articles.schema";
 import { checkAuthorIds, getArticleAuthorIds, setArticleAuthors } from "~/domain/authors/authors.server";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
-import { checkCapability, checkMayDelete, checkMayEdit, readOwnership } from "./article-access.server";
+import { checkCapability, checkMayDelete, checkMayEdit, ownedBy, readOwnership } from "./article-access.server";
 import { CLEARED_REVIEW, submitForReview } from "./review.server";
 import { recordAutosave, recordRevision, revisionSourceColumns, type RevisionSource } from "./article-revisions.server";
 import { recordSlugRedirect, removeSlugRedirect, slugRedirectOwner } from "./slug-redirects.server";
@@ -62,6 +62,10 @@ export interface AdminArticleRow {
   categoryName: string | null;
   status: ArticleStatus;
   publishedAt: Date | null;
+  /** Whether the viewer created it or is one of its authors (decision 0017). */
+  own: boolean;
+  /** A draft waiting in the review queue. */
+  inReview: boolean;
 }
 
 /**
@@ -73,6 +77,7 @@ export async function listAdminArticles(
   page: number,
   pageSize: number,
   status?: ArticleStatus,
+  viewerId?: string,
 ): Promise<{ rows: AdminArticleRow[]; total: number }> {
   const where = status ? eq(articles.status, status) : undefined;
   const [rows, [{ total }]] = await Promise.all([
@@ -88,6 +93,8 @@ export async function listAdminArticles(
         categoryName: categories.name,
         status: articles.status,
         publishedAt: articles.publishedAt,
+        own: viewerId ? sql<boolean>`${ownedBy(viewerId)}` : sql<boolean>`false`,
+        inReview: sql<boolean>`${articles.reviewRequestedAt} is not null`,
       })
       .from(articles)
       .leftJoin(categories, eq(articles.categoryId, categories.id))

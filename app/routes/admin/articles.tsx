@@ -6,6 +6,7 @@ import { Pagination } from "~/components/pagination";
 import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
 import { AdminListHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
+import { mayDeleteArticle, mayEditArticle } from "~/domain/accounts/roles";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
@@ -27,12 +28,12 @@ const LABEL = "max-md:before:mr-2 max-md:before:font-semibold max-md:before:text
 export const ADMIN_ARTICLES_PAGE_SIZE = 50;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireCapability(request, context, "backOffice");
+  const user = await requireCapability(request, context, "backOffice");
   const page = pageFromUrl(request.url);
   // ?status=draft|scheduled|published filters the list (a plain GET form: works without JavaScript).
   const requested = new URL(request.url).searchParams.get("status");
   const status = isArticleStatus(requested) ? requested : null;
-  const { rows, total } = await listAdminArticles(context.db, page, ADMIN_ARTICLES_PAGE_SIZE, status ?? undefined);
+  const { rows, total } = await listAdminArticles(context.db, page, ADMIN_ARTICLES_PAGE_SIZE, status ?? undefined, user.id);
   const pageCount = pageCountOrRedirect(request.url, page, total, ADMIN_ARTICLES_PAGE_SIZE);
   return {
     articles: rows.map((a) => ({
@@ -46,7 +47,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       createdAt: a.createdAt.toISOString(),
       date: formatCardDate(a.createdAt, context.env.TIME_ZONE),
       status: a.status,
-      statusText: statusLabel(a.status, a.publishedAt, context.env.TIME_ZONE),
+      statusText: a.inReview ? "Waiting for review" : statusLabel(a.status, a.publishedAt, context.env.TIME_ZONE),
+      // What the role may do with this row (the server checks again on each request).
+      canEdit: mayEditArticle(user, a),
+      canDelete: mayDeleteArticle(user, a),
     })),
     status,
     page,
@@ -178,22 +182,27 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                   <td data-label="Views" className={`px-4 py-3 text-right text-slate-800 tabular-nums max-md:py-1 max-md:text-left ${LABEL}`}>{article.views.toLocaleString("en-US")}</td>
                   <td className="px-4 py-3 max-md:col-span-2 max-md:py-1">
                     <div className="flex justify-end gap-1 max-md:justify-start">
-                      <Button asChild variant="ghost" size="icon">
-                        <Link to={`/admin/articles/edit/${article.id}`} aria-label={`Edit “${article.title}”`}>
-                          {openingId === article.id ? (
-                            <Loader2 aria-hidden="true" className="size-4 animate-spin" />
-                          ) : (
-                            <Pencil aria-hidden="true" className="size-4" />
-                          )}
-                        </Link>
-                      </Button>
-                      <ConfirmDeleteButton
-                        label={`Delete “${article.title}”`}
-                        disabled={deletingId === article.id}
-                        title="Delete Article"
-                        description="Are you sure you want to delete this article?"
-                        onConfirm={() => fetcher.submit({ intent: "delete", id: article.id }, { method: "post" })}
-                      />
+                      {article.canEdit ? (
+                        <Button asChild variant="ghost" size="icon">
+                          <Link to={`/admin/articles/edit/${article.id}`} aria-label={`Edit “${article.title}”`}>
+                            {openingId === article.id ? (
+                              <Loader2 aria-hidden="true" className="size-4 animate-spin" />
+                            ) : (
+                              <Pencil aria-hidden="true" className="size-4" />
+                            )}
+                          </Link>
+                        </Button>
+                      ) : null}
+                      {article.canDelete ? (
+                        <ConfirmDeleteButton
+                          label={`Delete “${article.title}”`}
+                          disabled={deletingId === article.id}
+                          title="Delete Article"
+                          description="Are you sure you want to delete this article?"
+                          onConfirm={() => fetcher.submit({ intent: "delete", id: article.id }, { method: "post" })}
+                        />
+                      ) : null}
+                      {!article.canEdit && !article.canDelete ? <span className="py-2 text-xs text-slate-600">View only</span> : null}
                     </div>
                   </td>
                 </tr>

@@ -1,4 +1,4 @@
-import { CalendarClock, ExternalLink, LogOut } from "lucide-react";
+import { CalendarClock, ExternalLink, Inbox, LogOut } from "lucide-react";
 import { data, Form, Link } from "react-router";
 import { BreakingNewsCard, type BreakingNewsActionData } from "~/components/admin/breaking-news-card";
 import { DashboardActivity } from "~/components/admin/dashboard-activity";
@@ -13,6 +13,9 @@ import { removeBreakingNews, showBreakingNews } from "~/domain/settings/breaking
 import { getSettings } from "~/domain/settings/settings.server";
 import { getDashboardStats } from "~/domain/stats/stats.server";
 import { AppError } from "~/lib/app-error";
+import { can } from "~/domain/accounts/roles";
+import type { ReviewQueueItem } from "~/domain/articles/review.schema";
+import { listReviewQueue } from "~/domain/articles/review.server";
 import { formatPublishDate, toDateTimeLocal } from "~/lib/dates";
 import { formValues, parseForm, refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
@@ -21,11 +24,17 @@ import type { Route } from "./+types/dashboard";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "backOffice");
   const timeZone = context.env.TIME_ZONE;
-  const [stats, settings] = await Promise.all([getDashboardStats(context.db, { timeZone }), getSettings(context.db)]);
+  const canPublish = can(user.role, "articles.publish");
+  const [stats, settings, reviewQueue] = await Promise.all([
+    getDashboardStats(context.db, { timeZone }),
+    getSettings(context.db),
+    // The review queue is the editors' (decision 0017): an author's submissions show on their drafts.
+    canPublish ? listReviewQueue(context.db) : Promise.resolve(null),
+  ]);
   const now = new Date();
   const breakingNews = activeBreakingNews(settings, now);
   const defaultExpiresAt = toDateTimeLocal(breakingNews?.expiresAt ?? new Date(now.getTime() + DEFAULT_BANNER_HOURS * 3600_000), timeZone);
-  return { email: user.email, timeZone, stats, breakingNews, defaultExpiresAt };
+  return { email: user.email, timeZone, stats, breakingNews, defaultExpiresAt, canPublish, reviewQueue };
 }
 
 /** The "Breaking news" card's "Show banner" / "Remove banner". */
@@ -59,6 +68,34 @@ const LIVE_LABELS = {
   live: "Live: updates as content changes",
   reconnecting: "Reconnecting to live updates…",
 } as const;
+
+/** "Waiting for review (N)": the drafts authors submitted, the longest waiting first. */
+function ReviewQueueCard({ queue, timeZone }: { queue: ReviewQueueItem[]; timeZone: string }) {
+  return (
+    <section aria-labelledby="review-queue" className="rounded-lg border border-amber-300 bg-white p-6">
+      <h2 id="review-queue" className="mb-4 flex items-center gap-2 text-lg font-semibold text-slate-900">
+        <Inbox className="h-5 w-5 text-amber-700" aria-hidden="true" />
+        Waiting for review ({queue.length})
+      </h2>
+      {queue.length === 0 ? (
+        <p className="text-sm text-slate-700">No drafts are waiting for review.</p>
+      ) : (
+        <ul className="divide-y divide-slate-200">
+          {queue.map((item) => (
+            <li key={item.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2 text-sm">
+              <Link to={`/admin/articles/edit/${item.id}`} className="min-w-0 break-words font-medium text-brand-700 hover:underline">
+                {item.title}
+              </Link>
+              <span className="text-slate-700">
+                {item.submittedBy}, <time dateTime={item.requestedAt}>{formatPublishDate(item.requestedAt, timeZone)}</time>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   const { email, timeZone, stats } = loaderData;
@@ -95,6 +132,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </div>
       </header>
 
+      {loaderData.reviewQueue ? <ReviewQueueCard queue={loaderData.reviewQueue} timeZone={timeZone} /> : null}
       <DashboardStatCards stats={stats} pageViews={stats.pageViews} timeZone={timeZone} />
       <DashboardViewCards pageViews={stats.pageViews} timeZone={timeZone} />
       <DashboardActivity activity={stats.activity} timeZone={timeZone} />
@@ -120,7 +158,9 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           </ul>
         )}
       </section>
-      <BreakingNewsCard current={loaderData.breakingNews} timeZone={timeZone} defaultExpiresAt={loaderData.defaultExpiresAt} />
+      {loaderData.canPublish ? (
+        <BreakingNewsCard current={loaderData.breakingNews} timeZone={timeZone} defaultExpiresAt={loaderData.defaultExpiresAt} />
+      ) : null}
       <DashboardLinks />
     </main>
   );

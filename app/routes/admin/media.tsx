@@ -25,7 +25,7 @@ export function headers() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireCapability(request, context, "backOffice");
+  const user = await requireCapability(request, context, "backOffice");
   const { db, storage } = context;
   const [images, videos, files, categories] = await Promise.all([
     listMedia(db, storage, "images"),
@@ -34,7 +34,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listCategories(db),
   ]);
   return data(
-    { media: { images, videos, files }, categories: categories.map(({ id, name }) => ({ id, name })) },
+    {
+      media: { images, videos, files },
+      categories: categories.map(({ id, name }) => ({ id, name })),
+      // Deleting and "Publish" are an editor's; an author uploads and copies URLs (the server checks again).
+      canManage: can(user.role, "media.manage"),
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }
@@ -77,7 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** A file card wired to its own delete request, so several deletes can run at once. */
-function MediaCardWithActions({ item, onPublish }: { item: MediaCardItem; onPublish: (item: MediaCardItem) => void }) {
+function MediaCardWithActions({ item, onPublish }: { item: MediaCardItem; onPublish?: (item: MediaCardItem) => void }) {
   const fetcher = useFetcher<ActionResult>({ key: `media-delete-${item.bucket}-${item.name}` });
   // The answer arrives before the list is reloaded (which may remove this card), so react to it at once.
   useEffect(() => {
@@ -89,9 +94,11 @@ function MediaCardWithActions({ item, onPublish }: { item: MediaCardItem; onPubl
     <MediaFileCard
       item={item}
       deleting={fetcher.state !== "idle"}
-      onPublish={() => onPublish(item)}
-      onDelete={() =>
-        fetcher.submit({ intent: "delete", bucket: item.bucket, name: item.name }, { method: "post", action: "/admin/media" })
+      onPublish={onPublish ? () => onPublish(item) : undefined}
+      onDelete={
+        onPublish
+          ? () => fetcher.submit({ intent: "delete", bucket: item.bucket, name: item.name }, { method: "post", action: "/admin/media" })
+          : undefined
       }
     />
   );
@@ -142,7 +149,7 @@ export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
               ) : (
                 <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
                   {items.map((item) => (
-                    <MediaCardWithActions key={item.name} item={item} onPublish={setPublishing} />
+                    <MediaCardWithActions key={item.name} item={item} onPublish={loaderData.canManage ? setPublishing : undefined} />
                   ))}
                 </ul>
               )}
