@@ -6,6 +6,10 @@ import { normalizePath } from "~/lib/path-classes";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { accountEmailSchema } from "./accounts.schema";
 import { beginLoginAttempt, endLoginAttempt } from "./login-limit.server";
+import { eq } from "drizzle-orm";
+import { user } from "~/db/schema";
+import { recordActivity } from "~/domain/activity/activity.server";
+import { actorOf } from "./actor";
 
 const SIGN_IN_PATH = "/api/auth/sign-in/email";
 const SIGN_UP_PATH = "/api/auth/sign-up/email";
@@ -95,6 +99,18 @@ function withPath(request: Request, path: string): Request {
   return new Request(url, init);
 }
 
+async function recordSignIn(db: Db, email: string, ip: string, succeeded: boolean) {
+  const [account] = await db.select({ id: user.id, email: user.email, name: user.name }).from(user).where(eq(user.email, email)).limit(1);
+  const actor = succeeded && account ? actorOf(account) : { id: account?.id ?? null, name: email };
+  await recordActivity(db, actor, {
+    kind: succeeded ? "sign_in.success" : "sign_in.failure",
+    objectType: "account",
+    objectId: account?.id ?? null,
+    objectLabel: email,
+    ip,
+  });
+}
+
 /**
  * Better Auth's /api/auth/* endpoints, with the sign-in attempt limit around e-mail sign-in: after
  * MAX_FAILED_LOGINS failures for the account or the IP inside the window, attempts are answered 429
@@ -145,5 +161,7 @@ export async function handleAuthRequest(received: Request, services: { auth: Aut
   const outcome = response.status === 401 ? "failed" : response.ok ? "signed-in" : "other";
   await endLoginAttempt(db, attempt, outcome);
   if (outcome === "failed") log.info({ email, ip }, "sign-in failed");
+  // The audit trail (decision 0017): who signed in, and every refused password (named by the e-mail tried).
+  if (outcome !== "other") await recordSignIn(db, email, ip, outcome === "signed-in");
   return withNoStore(response);
 }

@@ -28,6 +28,8 @@ import { checkAuthorIds, getArticleAuthorIds, setArticleAuthors } from "~/domain
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { checkCapability, checkMayDelete, checkMayEdit, ownedBy, readOwnership } from "./article-access.server";
 import { CLEARED_REVIEW, submitForReview } from "./review.server";
+import type { ActivityKind } from "~/domain/activity/activity.schema";
+import { recordActivity } from "~/domain/activity/activity.server";
 import { recordAutosave, recordRevision, revisionSourceColumns, type RevisionSource } from "./article-revisions.server";
 import { recordSlugRedirect, removeSlugRedirect, slugRedirectOwner } from "./slug-redirects.server";
 import { storyPlainText } from "./story-document";
@@ -331,6 +333,13 @@ export function decidePublication(intent: ArticleIntent, publishAt: Date | null,
   return PUBLISH_NOW;
 }
 
+/** What the audit trail calls a save that took the article from `before` to `after`. */
+function saveKind(before: ArticleStatus, after: ArticleStatus): ActivityKind {
+  if (after === "published" && before !== "published") return "article.publish";
+  if (after === "scheduled" && before !== "scheduled") return "article.schedule";
+  return "article.update";
+}
+
 /** The stored form of a publication: "published now" is the database's now(), so readers' `<= now()` holds at once. */
 function publicationColumns(publication: Publication) {
   return { status: publication.status, publishedAt: publication.publishedAt ?? (publication.status === "draft" ? null : sql`now()`) };
@@ -373,6 +382,7 @@ export async function createArticle(
         .returning(revisionSourceColumns);
       await setArticleAuthors(tx, row!.id, authorIds);
       await recordRevision(tx, row!, actor);
+      await recordActivity(tx, actor, { kind: "article.create", objectType: "article", objectId: row!.id, objectLabel: row!.title, details: { status: row!.status } });
       return savedOf(row!);
     });
   } catch (error) {
@@ -465,6 +475,9 @@ async function writeUpdate(
       if (stored.slug !== row.slug && wasPublished(stored)) await recordSlugRedirect(tx, stored.slug, id);
       if (authorIds) await setArticleAuthors(tx, id, authorIds);
       await record(tx, row);
+      // The audit trail (decision 0017): what the save did. A draft's autosave is left out: History
+      // keeps it, and the log would fill with one entry per pause in typing.
+      if (!onlyIf) await recordActivity(tx, actor, { kind: saveKind(stored.status, row.status), objectType: "article", objectId: id, objectLabel: row.title, details: { status: row.status } });
       return savedOf(row);
     });
   } catch (error) {
@@ -488,6 +501,7 @@ export async function unpublishArticle(db: Db, id: string, actor: Actor = SYSTEM
       .returning(revisionSourceColumns);
     if (!row) return null;
     await recordRevision(tx, row, actor);
+    await recordActivity(tx, actor, { kind: "article.unpublish", objectType: "article", objectId: id, objectLabel: row.title });
     return savedOf(row);
   });
   if (saved) return saved;
@@ -505,7 +519,8 @@ export async function deleteArticle(db: Db, id: string, actor: Actor = SYSTEM_AC
     const ownership = await readOwnership(tx, id, actor, { lock: true });
     if (!ownership) throw articleGone();
     checkMayDelete(actor, ownership);
-    await tx.delete(articles).where(eq(articles.id, id));
+    const [deleted] = await tx.delete(articles).where(eq(articles.id, id)).returning({ title: articles.title, status: articles.status });
+    await recordActivity(tx, actor, { kind: "article.delete", objectType: "article", objectId: id, objectLabel: deleted!.title, details: { status: deleted!.status } });
   });
 }
 

@@ -6,7 +6,8 @@ import { AppError } from "~/lib/app-error";
 import { parseForm } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { ARTICLE_NOTE_KINDS, ARTICLE_NOTE_MAX_LENGTH, type AdminArticleNote, type ArticleNote, type ArticleNoteFieldName } from "./corrections.schema";
-import type { Actor } from "~/domain/accounts/actor";
+import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
+import { recordActivity } from "~/domain/activity/activity.server";
 
 /** The "Add note" form, as the browser sends it and the server checks it. */
 export const articleNoteSchema = z.object({
@@ -76,19 +77,28 @@ export async function addArticleNote(
       .values({ articleId, kind: input.kind, text: input.text, createdById: actor.id, createdByName: actor.name })
       .returning({ id: articleCorrections.id, kind: articleCorrections.kind, text: articleCorrections.text, createdAt: articleCorrections.createdAt });
     // now() is the transaction's start, the same instant as the note's created_at.
-    await tx.update(articles).set({ modifiedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(articles.id, articleId));
+    const [updated] = await tx
+      .update(articles)
+      .set({ modifiedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(articles.id, articleId))
+      .returning({ title: articles.title });
+    await recordActivity(tx, actor, { kind: "article.note", objectType: "article", objectId: articleId, objectLabel: updated!.title, details: { added: input.kind } });
     return note!;
   });
 }
 
 /** Deletes one note of an article; an unknown note (or one of another article) is "not_found". */
-export async function deleteArticleNote(db: Db, articleId: string, noteId: string): Promise<void> {
+export async function deleteArticleNote(db: Db, articleId: string, noteId: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
   if (!isUuid(articleId) || !isUuid(noteId)) throw noteGone();
-  const deleted = await db
-    .delete(articleCorrections)
-    .where(and(eq(articleCorrections.id, noteId), eq(articleCorrections.articleId, articleId)))
-    .returning({ id: articleCorrections.id });
-  if (deleted.length === 0) throw noteGone();
+  await db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(articleCorrections)
+      .where(and(eq(articleCorrections.id, noteId), eq(articleCorrections.articleId, articleId)))
+      .returning({ kind: articleCorrections.kind });
+    if (!deleted) throw noteGone();
+    const [article] = await tx.select({ title: articles.title }).from(articles).where(eq(articles.id, articleId));
+    await recordActivity(tx, actor, { kind: "article.note", objectType: "article", objectId: articleId, objectLabel: article?.title ?? null, details: { deleted: deleted.kind } });
+  });
 }
 
 const noteGone = () => new AppError("not_found", "This note no longer exists.");

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { SYSTEM_ACTOR } from "~/domain/accounts/actor";
 import type { Db } from "~/db/client.server";
 import type { Logger } from "~/lib/logger.server";
 
@@ -23,17 +24,25 @@ export async function publishDueArticles(db: Db, limit = BATCH): Promise<{ id: s
     sql`select exists (select 1 from articles where status = 'scheduled' and published_at <= now()) as due`,
   );
   if (!due.rows[0]?.due) return [];
+  // Each publication is written to the audit trail by the system, in the same statement (decision 0017).
   const result = await db.execute<{ id: string; slug: string }>(sql`
-    update articles a set status = 'published', updated_at = now()
-    from (
-      select id from articles
-      where status = 'scheduled' and published_at <= now()
-      order by published_at
-      limit ${limit}
-      for update skip locked
-    ) due
-    where a.id = due.id and a.status = 'scheduled'
-    returning a.id, a.slug`);
+    with published as (
+      update articles a set status = 'published', updated_at = now()
+      from (
+        select id from articles
+        where status = 'scheduled' and published_at <= now()
+        order by published_at
+        limit ${limit}
+        for update skip locked
+      ) due
+      where a.id = due.id and a.status = 'scheduled'
+      returning a.id, a.slug, a.title
+    ), logged as (
+      insert into audit_events (actor_id, actor_name, kind, object_type, object_id, object_label, details)
+      select null, ${SYSTEM_ACTOR.name}, 'article.publish', 'article', id::text, title, '{"status":"published","scheduled":true}'::jsonb
+      from published
+    )
+    select id, slug from published`);
   return result.rows;
 }
 

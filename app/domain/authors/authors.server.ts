@@ -3,6 +3,8 @@ import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation, pgConstraint } from "~/db/pg-errors";
 import { articleAuthors, articles, authors, categories, user } from "~/db/schema";
+import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
+import { recordActivity } from "~/domain/activity/activity.server";
 import { AppError } from "~/lib/app-error";
 import { isUuid } from "~/lib/ids";
 import { isOwnMediaUrl } from "~/lib/own-media.server";
@@ -111,23 +113,23 @@ const values = (input: AuthorInput) => ({
 });
 
 /** Creates an author from checked input; a taken slug, an unknown or taken account, or a foreign photo is refused. */
-export async function createAuthor(db: Db, storage: Storage, input: AuthorInput) {
+export async function createAuthor(db: Db, storage: Storage, input: AuthorInput, actor: Actor = SYSTEM_ACTOR) {
   await checkSlugFree(db, input.slug);
   await checkAccount(db, input.userId);
   await checkPhoto(storage, input.photoUrl);
   try {
-    const [row] = await db
-      .insert(authors)
-      .values(values(input))
-      .returning({ id: authors.id, slug: authors.slug });
-    return row!;
+    return await db.transaction(async (tx) => {
+      const [row] = await tx.insert(authors).values(values(input)).returning({ id: authors.id, slug: authors.slug });
+      await recordActivity(tx, actor, { kind: "author.create", objectType: "author", objectId: row!.id, objectLabel: input.name });
+      return row!;
+    });
   } catch (error) {
     translateWriteError(error);
   }
 }
 
 /** Updates an author by id with the same rules as create; an unknown id is "not_found". */
-export async function updateAuthor(db: Db, storage: Storage, id: string, input: AuthorInput) {
+export async function updateAuthor(db: Db, storage: Storage, id: string, input: AuthorInput, actor: Actor = SYSTEM_ACTOR) {
   if (!isUuid(id)) throw notFound();
   const [previous] = await db.select({ photoUrl: authors.photoUrl }).from(authors).where(eq(authors.id, id)).limit(1);
   if (!previous) throw notFound();
@@ -136,11 +138,15 @@ export async function updateAuthor(db: Db, storage: Storage, id: string, input: 
   await checkPhoto(storage, input.photoUrl, previous.photoUrl);
   let row: { id: string; slug: string } | undefined;
   try {
-    [row] = await db
-      .update(authors)
-      .set({ ...values(input), updatedAt: new Date() })
-      .where(eq(authors.id, id))
-      .returning({ id: authors.id, slug: authors.slug });
+    row = await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(authors)
+        .set({ ...values(input), updatedAt: new Date() })
+        .where(eq(authors.id, id))
+        .returning({ id: authors.id, slug: authors.slug });
+      if (updated) await recordActivity(tx, actor, { kind: "author.update", objectType: "author", objectId: id, objectLabel: input.name });
+      return updated;
+    });
   } catch (error) {
     translateWriteError(error);
   }
@@ -152,7 +158,7 @@ export async function updateAuthor(db: Db, storage: Storage, id: string, input: 
  * Deletes an author (decision 0015), in one transaction: they leave every byline; an article left with
  * no author gets their name as its plain-text Author Name, so its byline still says who wrote it.
  */
-export async function deleteAuthor(db: Db, id: string): Promise<void> {
+export async function deleteAuthor(db: Db, id: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
   if (!isUuid(id)) throw notFound();
   await db.transaction(async (tx) => {
     const [author] = await tx.select({ id: authors.id, name: authors.name }).from(authors).where(eq(authors.id, id)).for("update");
@@ -168,6 +174,7 @@ export async function deleteAuthor(db: Db, id: string): Promise<void> {
       .where(and(inArray(articles.id, theirs), sql`${articles.id} not in (${shared})`));
     await tx.delete(articleAuthors).where(eq(articleAuthors.authorId, id));
     await tx.delete(authors).where(eq(authors.id, id));
+    await recordActivity(tx, actor, { kind: "author.delete", objectType: "author", objectId: id, objectLabel: author.name });
   });
 }
 

@@ -5,6 +5,8 @@ import { articles, categories } from "~/db/schema";
 import { isUuid } from "~/lib/ids";
 import { AppError } from "~/lib/app-error";
 import type { CategoryFieldName, CategoryInput } from "./categories.schema";
+import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
+import { recordActivity } from "~/domain/activity/activity.server";
 
 export const CATEGORY_SLUG_TAKEN = "This slug is already used by another category.";
 
@@ -43,30 +45,37 @@ function translateWriteError(error: unknown): never {
 }
 
 /** Creates a category; a slug already taken is refused with a clear message (checked, and caught on a race). */
-export async function createCategory(db: Db, input: CategoryInput) {
+export async function createCategory(db: Db, input: CategoryInput, actor: Actor = SYSTEM_ACTOR) {
   await checkSlugFree(db, input.slug);
   try {
-    const [row] = await db
-      .insert(categories)
-      .values({ name: input.name, slug: input.slug })
-      .returning({ id: categories.id, name: categories.name, slug: categories.slug });
-    return row!;
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(categories)
+        .values({ name: input.name, slug: input.slug })
+        .returning({ id: categories.id, name: categories.name, slug: categories.slug });
+      await recordActivity(tx, actor, { kind: "category.create", objectType: "category", objectId: row!.id, objectLabel: row!.name });
+      return row!;
+    });
   } catch (error) {
     translateWriteError(error);
   }
 }
 
 /** Renames a category or changes its slug; the same slug rule as create. */
-export async function updateCategory(db: Db, id: string, input: CategoryInput) {
+export async function updateCategory(db: Db, id: string, input: CategoryInput, actor: Actor = SYSTEM_ACTOR) {
   if (!isUuid(id)) throw notFound();
   await checkSlugFree(db, input.slug, id);
   let row: { id: string; name: string; slug: string } | undefined;
   try {
-    [row] = await db
-      .update(categories)
-      .set({ name: input.name, slug: input.slug })
-      .where(eq(categories.id, id))
-      .returning({ id: categories.id, name: categories.name, slug: categories.slug });
+    row = await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(categories)
+        .set({ name: input.name, slug: input.slug })
+        .where(eq(categories.id, id))
+        .returning({ id: categories.id, name: categories.name, slug: categories.slug });
+      if (updated) await recordActivity(tx, actor, { kind: "category.update", objectType: "category", objectId: id, objectLabel: updated.name });
+      return updated;
+    });
   } catch (error) {
     translateWriteError(error);
   }
@@ -75,8 +84,11 @@ export async function updateCategory(db: Db, id: string, input: CategoryInput) {
 }
 
 /** Deletes a category; its articles stay, without a category (foreign key ON DELETE SET NULL). */
-export async function deleteCategory(db: Db, id: string): Promise<void> {
+export async function deleteCategory(db: Db, id: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
   if (!isUuid(id)) throw notFound();
-  const deleted = await db.delete(categories).where(eq(categories.id, id)).returning({ id: categories.id });
-  if (deleted.length === 0) throw notFound();
+  await db.transaction(async (tx) => {
+    const [deleted] = await tx.delete(categories).where(eq(categories.id, id)).returning({ name: categories.name });
+    if (!deleted) throw notFound();
+    await recordActivity(tx, actor, { kind: "category.delete", objectType: "category", objectId: id, objectLabel: deleted.name });
+  });
 }

@@ -3,6 +3,8 @@ import type { Db } from "~/db/client.server";
 import { articles, comments } from "~/db/schema";
 import { isUuid } from "~/lib/ids";
 import { AppError } from "~/lib/app-error";
+import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
+import { recordActivity } from "~/domain/activity/activity.server";
 
 export interface ModeratedComment {
   id: string;
@@ -52,8 +54,20 @@ export async function listCommentsForModeration(db: Db, page: number, pageSize: 
 const commentGone = () => new AppError("not_found", "This comment no longer exists.");
 
 /** Deletes a comment by id; its replies go with it (foreign key ON DELETE CASCADE). */
-export async function deleteComment(db: Db, id: string): Promise<void> {
+export async function deleteComment(db: Db, id: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
   if (!isUuid(id)) throw commentGone();
-  const deleted = await db.delete(comments).where(eq(comments.id, id)).returning({ id: comments.id });
-  if (deleted.length === 0) throw commentGone();
+  await db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(comments)
+      .where(eq(comments.id, id))
+      .returning({ authorName: comments.authorName, articleId: comments.articleId });
+    if (!deleted) throw commentGone();
+    await recordActivity(tx, actor, {
+      kind: "comment.delete",
+      objectType: "comment",
+      objectId: id,
+      objectLabel: `Comment by ${deleted.authorName}`,
+      details: { articleId: deleted.articleId },
+    });
+  });
 }

@@ -11,6 +11,7 @@ import { AppError } from "~/lib/app-error";
 import type { Bucket, Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES, type AcceptedType } from "~/lib/upload-rules";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
+import { recordActivity } from "~/domain/activity/activity.server";
 import { checkCapability } from "../articles/article-access.server";
 import { recordRevision, revisionSourceColumns } from "../articles/article-revisions.server";
 import { MEDIA_LIST_LIMIT, type PublishMediaInput } from "./media-publish.schema";
@@ -110,12 +111,15 @@ async function getMediaRow(db: Db, bucket: Bucket, name: string) {
  * Deletes a stored file, refusing while an article, a comment or the settings use it. The row goes
  * first, then the file: a crash in between leaves an unlisted file, never a row without its file.
  */
-export async function deleteMedia(db: Db, storage: Storage, bucket: Bucket, name: string): Promise<void> {
+export async function deleteMedia(db: Db, storage: Storage, bucket: Bucket, name: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
   const row = await getMediaRow(db, bucket, name);
   if (!row) throw new AppError("not_found", "This file no longer exists.");
   const usage = await findMediaUsage(db, storage, bucket, name);
   if (usage) throw new AppError("in_use", usage);
-  await db.delete(media).where(eq(media.id, row.id));
+  await db.transaction(async (tx) => {
+    await tx.delete(media).where(eq(media.id, row.id));
+    await recordActivity(tx, actor, { kind: "media.delete", objectType: "media", objectId: `${bucket}/${name}`, objectLabel: name });
+  });
   await storage.delete(bucket, name);
 }
 
@@ -174,6 +178,7 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
         })
         .returning(revisionSourceColumns);
       await recordRevision(tx, article!, actor);
+      await recordActivity(tx, actor, { kind: "article.publish", objectType: "article", objectId: article!.id, objectLabel: article!.title, details: { status: "published", from: "media library" } });
       return { id: article!.id, slug: article!.slug };
     });
   } catch (error) {

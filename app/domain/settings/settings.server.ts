@@ -4,9 +4,11 @@ import { media, websiteSettings, type WebsiteSettings } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
 import { DEFAULT_SETTINGS, type SettingsUpdate } from "./settings.schema";
+import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
+import { recordActivity } from "~/domain/activity/activity.server";
 
 /** The one settings row (defaults if it is somehow missing). */
-export async function getSettings(db: Db): Promise<WebsiteSettings> {
+export async function getSettings(db: Pick<Db, "select">): Promise<WebsiteSettings> {
   const [row] = await db.select().from(websiteSettings).where(eq(websiteSettings.id, 1)).limit(1);
   return (
     row ?? {
@@ -29,7 +31,7 @@ export async function getSettings(db: Db): Promise<WebsiteSettings> {
  * Saves the Website Settings form. Logo and favicon must be images uploaded here (a row in `media`).
  * The row's trigger announces the change, which clears every process's page cache.
  */
-export async function updateSettings(db: Db, input: SettingsUpdate): Promise<WebsiteSettings> {
+export async function updateSettings(db: Db, input: SettingsUpdate, actor: Actor = SYSTEM_ACTOR): Promise<WebsiteSettings> {
   const fieldErrors: Partial<Record<keyof SettingsUpdate, string>> = {};
   for (const [field, label, kind] of [
     ["logoUrl", "Logo", "logo"],
@@ -52,10 +54,16 @@ export async function updateSettings(db: Db, input: SettingsUpdate): Promise<Web
   if (refused.length > 0) throw new AppError<keyof SettingsUpdate>("invalid_input", refused[0]!, { fieldErrors });
 
   const values = { ...input, updatedAt: new Date() };
-  const [row] = await db
-    .insert(websiteSettings)
-    .values({ id: 1, ...values })
-    .onConflictDoUpdate({ target: websiteSettings.id, set: values })
-    .returning();
-  return row;
+  return db.transaction(async (tx) => {
+    const before = await getSettings(tx);
+    const [row] = await tx
+      .insert(websiteSettings)
+      .values({ id: 1, ...values })
+      .onConflictDoUpdate({ target: websiteSettings.id, set: values })
+      .returning();
+    // The names of the fields that changed (settings hold no secrets, but the log keeps names only).
+    const changed = (Object.keys(input) as (keyof SettingsUpdate)[]).filter((key) => (before as Record<string, unknown>)[key] !== input[key]);
+    await recordActivity(tx, actor, { kind: "settings.update", objectType: "settings", objectLabel: "Website settings", details: { changed } });
+    return row!;
+  });
 }

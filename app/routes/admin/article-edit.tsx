@@ -91,7 +91,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (formData.get("intent") === DELETE_NOTE_INTENT) {
     const noteId = formValues(formData, ["noteId"]).noteId;
     try {
-      await deleteArticleNote(context.db, params.id, noteId);
+      await deleteArticleNote(context.db, params.id, noteId, actor);
       context.log.info({ articleId: params.id, noteId }, "article note deleted");
       return redirect(withNotice(`/admin/articles/edit/${params.id}`, "note-deleted"));
     } catch (error) {

@@ -6,6 +6,7 @@ import { AuthorForm } from "~/components/admin/author-form";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
+import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { AUTHOR_FIELDS, authorInputSchema, deleteAuthorWarning, REQUIRED_AUTHOR_FIELDS, type AuthorFieldName } from "~/domain/authors/authors.schema";
 import { createAuthor, deleteAuthor, listAccountChoices, listAdminAuthors, updateAuthor } from "~/domain/authors/authors.server";
@@ -23,18 +24,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type AuthorsActionData = { ok: true; intent: "delete" } | Refusal<AuthorFieldName>;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireCapability(request, context, "authors.manage");
+  const actor = actorOf(await requireCapability(request, context, "authors.manage"));
   const { intent, id, ...values } = formValues(await request.formData(), ["intent", "id", ...AUTHOR_FIELDS]);
   try {
     if (intent === "delete") {
-      await deleteAuthor(context.db, id);
+      await deleteAuthor(context.db, id, actor);
       context.log.info({ authorId: id }, "author deleted");
       return data<AuthorsActionData>({ ok: true, intent });
     }
     if (intent !== "create" && intent !== "update") throw new AppError("invalid_input", "Unknown action.");
     const input = parseForm(authorInputSchema, values, { required: REQUIRED_AUTHOR_FIELDS });
     const author =
-      intent === "create" ? await createAuthor(context.db, context.storage, input) : await updateAuthor(context.db, context.storage, id, input);
+      intent === "create" ? await createAuthor(context.db, context.storage, input, actor) : await updateAuthor(context.db, context.storage, id, input, actor);
     context.log.info({ authorId: author.id, slug: author.slug }, `author ${intent}d`);
     return redirect(`/admin/authors?${intent}d=${encodeURIComponent(author.slug)}`);
   } catch (error) {

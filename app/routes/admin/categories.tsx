@@ -6,6 +6,7 @@ import { CategoryDialog, type CategoryActionData, type CategoryFormData } from "
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
+import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { CATEGORY_FIELDS, categoryInputSchema } from "~/domain/categories/categories.schema";
 import {
@@ -26,17 +27,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireCapability(request, context, "categories.manage");
+  const actor = actorOf(await requireCapability(request, context, "categories.manage"));
   const { intent, id, ...values } = formValues(await request.formData(), ["intent", "id", ...CATEGORY_FIELDS]);
   try {
     if (intent === "delete") {
-      await deleteCategory(context.db, id);
+      await deleteCategory(context.db, id, actor);
       context.log.info({ categoryId: id }, "category deleted");
       return data<CategoryActionData>({ ok: true, intent });
     }
     if (intent !== "create" && intent !== "update") throw new AppError("invalid_input", "Unknown action.");
     const input = parseForm(categoryInputSchema, values, { required: CATEGORY_FIELDS });
-    const category = intent === "create" ? await createCategory(context.db, input) : await updateCategory(context.db, id, input);
+    const category = intent === "create" ? await createCategory(context.db, input, actor) : await updateCategory(context.db, id, input, actor);
     context.log.info({ categoryId: category.id, slug: category.slug }, `category ${intent}d`);
     return data<CategoryActionData>({ ok: true, intent });
   } catch (error) {

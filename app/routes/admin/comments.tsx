@@ -5,6 +5,7 @@ import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { toast } from "~/components/ui/toaster";
+import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { deleteComment, listCommentsForModeration } from "~/domain/comments/comment-moderation.server";
 import { formatCommentDate } from "~/lib/dates";
@@ -36,11 +37,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type CommentActionData = { ok: true } | Refusal;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireCapability(request, context, "comments.moderate");
+  const actor = actorOf(await requireCapability(request, context, "comments.moderate"));
   const { intent, id } = formValues(await request.formData(), ["intent", "id"]);
   try {
     if (intent !== "delete" || !id) throw new AppError("invalid_input", "Unknown action.");
-    await deleteComment(context.db, id);
+    await deleteComment(context.db, id, actor);
   } catch (error) {
     return refuse(error);
   }

@@ -13,6 +13,7 @@ import { removeBreakingNews, showBreakingNews } from "~/domain/settings/breaking
 import { getSettings } from "~/domain/settings/settings.server";
 import { getDashboardStats } from "~/domain/stats/stats.server";
 import { AppError } from "~/lib/app-error";
+import { actorOf } from "~/domain/accounts/actor";
 import { can } from "~/domain/accounts/roles";
 import type { ReviewQueueItem } from "~/domain/articles/review.schema";
 import { listReviewQueue } from "~/domain/articles/review.server";
@@ -40,14 +41,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** The "Breaking news" card's "Show banner" / "Remove banner". */
 export async function action({ request, context }: Route.ActionArgs) {
   // The breaking-news banner is on every public page: an editor's decision, like publishing.
-  await requireCapability(request, context, "articles.publish");
+  const actor = actorOf(await requireCapability(request, context, "articles.publish"));
   const { intent, ...values } = formValues(await request.formData(), ["intent", ...BREAKING_NEWS_FIELDS]);
   try {
     if (intent === "show-banner") {
-      const banner = await showBreakingNews(context.db, parseForm(breakingNewsSchema, values, { required: ["text", "expiresAt"] }), context.env.TIME_ZONE);
+      const banner = await showBreakingNews(context.db, parseForm(breakingNewsSchema, values, { required: ["text", "expiresAt"] }), context.env.TIME_ZONE, new Date(), actor);
       context.log.info({ expiresAt: banner.expiresAt }, "breaking-news banner shown");
     } else if (intent === "remove-banner") {
-      await removeBreakingNews(context.db);
+      await removeBreakingNews(context.db, new Date(), actor);
       context.log.info("breaking-news banner removed");
     } else {
       throw new AppError("invalid_input", "Unknown action.");

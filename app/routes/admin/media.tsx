@@ -64,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (intent === "delete") {
       const ref = parseForm(mediaRefSchema, values);
-      await deleteMedia(db, storage, ref.bucket, ref.name);
+      await deleteMedia(db, storage, ref.bucket, ref.name, actor);
       return data<ActionResult>({ intent: "delete", ok: true, name: ref.name }, { headers: noStore });
     }
     if (intent === "publish") {

@@ -6,6 +6,7 @@ import { SettingsInput, SettingsTextarea } from "~/components/admin/settings-fie
 import { SettingsImageField } from "~/components/admin/settings-image-field";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
+import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import {
   SETTINGS_FIELD_TAB,
@@ -46,10 +47,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireCapability(request, context, "settings.manage");
+  const actor = actorOf(await requireCapability(request, context, "settings.manage"));
   const noStore = { "Cache-Control": "no-store" };
   try {
-    await updateSettings(context.db, parseForm(settingsFormSchema, formValues(await request.formData(), SETTINGS_FIELDS)));
+    await updateSettings(context.db, parseForm(settingsFormSchema, formValues(await request.formData(), SETTINGS_FIELDS)), actor);
   } catch (error) {
     const refusal = expectedOr(error, "The settings could not be saved. Please try again.", (err) => context.log.error({ err }, "settings save failed"));
     return refuse(refusal, undefined, { headers: noStore });

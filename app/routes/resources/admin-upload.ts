@@ -1,6 +1,8 @@
 import { data } from "react-router";
 import { requireCapabilityApi } from "~/domain/accounts/guard.server";
+import { actorOf } from "~/domain/accounts/actor";
 import { can } from "~/domain/accounts/roles";
+import { recordActivity } from "~/domain/activity/activity.server";
 import { rasteriseSvgLogo } from "~/domain/media/media.server";
 import { AppError } from "~/lib/app-error";
 import { expectedOr, refuse } from "~/lib/forms";
@@ -47,6 +49,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       kind,
       source: kind === "logo" || kind === "favicon" ? "branding" : "library",
       transform: kind === "logo" ? rasteriseSvgLogo : undefined,
+    });
+    // The audit trail (decision 0017); the file's row was written by receiveUpload just before.
+    await recordActivity(context.db, actorOf(user), {
+      kind: "media.upload",
+      objectType: "media",
+      objectId: `${stored.url}`,
+      objectLabel: stored.originalName,
+      details: { kind, size: stored.size, contentType: stored.contentType },
     });
     return data(
       {
