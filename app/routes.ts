@@ -36,6 +36,7 @@ export default [
     route("admin/media", "routes/admin/media.tsx"),
     route("admin/comments", "routes/admin/comments.tsx"),
     route("admin/settings", "routes/admin/settings.tsx"),
+    route("admin/activity", "routes/admin/activity.tsx"),
   ]),
 
   // The reader site.

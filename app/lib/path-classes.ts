@@ -109,6 +109,7 @@ export const ROUTE_PATH_CLASSES = {
   "admin/media": "admin page",
   "admin/comments": "admin page",
   "admin/settings": "admin page",
+  "admin/activity": "admin page",
   "/": "reader page",
   "category/:slug": "reader page",
   "article/:slug": "reader page",

@@ -90,6 +90,7 @@ const ADMIN_PAGES = (ids: RealIds) => [
   "/admin/media",
   "/admin/comments",
   "/admin/settings",
+  "/admin/activity",
 ];
 
 /** The URLs React Router's client asks for a page's data and posts its forms to. */

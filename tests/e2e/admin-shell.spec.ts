@@ -8,9 +8,11 @@ const SCREENS = [
   { label: "Dashboard", path: "/admin" },
   { label: "Articles", path: "/admin/articles" },
   { label: "New Article", path: "/admin/articles/new" },
+  { label: "Authors", path: "/admin/authors" },
   { label: "Categories", path: "/admin/categories" },
   { label: "Media", path: "/admin/media" },
   { label: "Comments", path: "/admin/comments" },
+  { label: "Activity", path: "/admin/activity" },
   { label: "Settings", path: "/admin/settings" },
 ] as const;
 

@@ -63,6 +63,8 @@ function probes(ids: Ids): Probe[] {
     { method: "GET", url: "/admin/media", allowed: BACK_OFFICE },
     { method: "GET", url: "/admin/comments", allowed: EDITORS },
     { method: "GET", url: "/admin/settings", allowed: ADMINS },
+    { method: "GET", url: "/admin/activity", allowed: EDITORS },
+    { method: "GET", url: "/admin/activity.data", allowed: EDITORS },
     { method: "GET", url: "/admin/settings.data", allowed: ADMINS },
     { method: "GET", url: "/admin/categories.data", allowed: EDITORS },
     // The event stream never ends for those it answers: they are checked apart (streamOpens).

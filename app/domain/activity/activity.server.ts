@@ -1,3 +1,4 @@
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { auditEvents } from "~/db/schema";
 import type { Actor } from "~/domain/accounts/actor";
@@ -34,4 +35,51 @@ export async function recordActivity(db: Writer, actor: Actor, entry: ActivityEn
     details: entry.details ?? null,
     ip: entry.ip ?? null,
   });
+}
+
+export interface ActivityRow {
+  id: number;
+  at: Date;
+  actorId: string | null;
+  actorName: string;
+  kind: string;
+  objectType: string | null;
+  objectId: string | null;
+  objectLabel: string | null;
+  details: unknown;
+  /** The client address, kept for sign-ins. */
+  ip: string | null;
+}
+
+/** One page of the trail, newest first, narrowed to one person (their account id) and/or one kind. */
+export async function listActivity(
+  db: Db,
+  filter: { actorId?: string | null; kind?: ActivityKind | null },
+  page: number,
+  pageSize: number,
+): Promise<{ rows: ActivityRow[]; total: number }> {
+  const where = and(
+    filter.actorId ? eq(auditEvents.actorId, filter.actorId) : undefined,
+    filter.kind ? eq(auditEvents.kind, filter.kind) : undefined,
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(auditEvents)
+      .where(where)
+      .orderBy(desc(auditEvents.at), desc(auditEvents.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(auditEvents).where(where),
+  ]);
+  return { rows, total };
+}
+
+/** The people who appear in the trail (by account), for the filter: their latest name, A to Z. */
+export async function listActivityPeople(db: Db): Promise<{ id: string; name: string }[]> {
+  const rows = await db.execute<{ id: string; name: string }>(sql`
+    select distinct on (actor_id) actor_id as id, actor_name as name
+    from audit_events where actor_id is not null
+    order by actor_id, at desc`);
+  return rows.rows.sort((a, b) => a.name.localeCompare(b.name));
 }
