@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { user, userRoles } from "../app/db/schema";
+import { auditEvents, user, userRoles } from "../app/db/schema";
 import { createTestDatabase } from "../tests/setup/test-database";
 import type { AppLoadContext } from "react-router";
 import { requireCapability } from "../app/domain/accounts/guard.server";
@@ -39,17 +39,31 @@ describe("npm run admin", () => {
     expect(again).toMatchObject({ code: EXIT_REFUSED, err: "Error: An account with the e-mail address given@example.com already exists." });
   });
 
-  test("grant and revoke change user_roles; list shows who is an admin", async () => {
+  test("grant and revoke change user_roles; list shows each account's role", async () => {
     await cli(["create", "listed@example.com"]);
     expect(await cli(["grant", "listed@example.com"])).toMatchObject({ code: EXIT_OK, out: "listed@example.com is already an admin." });
     expect(await cli(["revoke", "listed@example.com"])).toMatchObject({ code: EXIT_OK, out: "listed@example.com is no longer an admin." });
     expect(await cli(["grant", "listed@example.com"])).toMatchObject({ code: EXIT_OK, out: "listed@example.com is now an admin." });
     expect(await cli(["grant", "listed@example.com"])).toMatchObject({ code: EXIT_OK, out: "listed@example.com is already an admin." });
-    expect((await cli(["list"])).out).toMatch(/listed@example\.com\s+yes/);
+    expect((await cli(["list"])).out).toMatch(/listed@example\.com\s+admin\s/);
     expect(await cli(["revoke", "listed@example.com"])).toMatchObject({ code: EXIT_OK, out: "listed@example.com is no longer an admin." });
-    expect((await cli(["list"])).out).toMatch(/listed@example\.com\s+no/);
+    expect((await cli(["list"])).out).toMatch(/listed@example\.com\s+-\s/);
     const [row] = await db.select({ id: user.id }).from(user).where(eq(user.email, "listed@example.com"));
     expect(await db.select().from(userRoles).where(eq(userRoles.userId, row!.id))).toEqual([]);
+  });
+
+  test("grant --role gives editor or author (one role at a time), recorded in the audit trail; a bad role is a usage error", async () => {
+    await cli(["create", "roled@example.com"]);
+    expect(await cli(["grant", "roled@example.com", "--role", "editor"])).toMatchObject({ code: EXIT_OK, out: "roled@example.com is now an editor." });
+    expect((await cli(["list"])).out).toMatch(/roled@example\.com\s+editor\s/);
+    expect(await cli(["grant", "roled@example.com", "--role=author"])).toMatchObject({ code: EXIT_OK, out: "roled@example.com is now an author." });
+    const [row] = await db.select({ id: user.id }).from(user).where(eq(user.email, "roled@example.com"));
+    expect((await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, row!.id))).map((r) => r.role)).toEqual(["author"]);
+    expect(await cli(["revoke", "roled@example.com"])).toMatchObject({ code: EXIT_OK, out: "roled@example.com is no longer an author." });
+    const logged = await db.select({ kind: auditEvents.kind, actor: auditEvents.actorName }).from(auditEvents).where(eq(auditEvents.objectId, row!.id));
+    expect(logged).toContainEqual({ kind: "role.change", actor: "Command line (npm run admin)" });
+    expect(() => parseAdminArgs(["grant", "roled@example.com", "--role", "owner"])).toThrow("--role must be one of admin, editor, author.");
+    expect(() => parseAdminArgs(["revoke", "roled@example.com", "--role", "editor"])).toThrow('--role is only accepted by "grant".');
   });
 
   test("granting a signed-up account that never confirmed its address says so", async () => {

@@ -6,8 +6,12 @@ import {
   grantAdmin,
   listAccounts,
   normalizeEmail,
-  revokeAdmin,
+  setRole,
 } from "../app/domain/accounts/accounts.server";
+import { ADMIN_ROLE } from "../app/domain/accounts/accounts.schema";
+import type { Actor } from "../app/domain/accounts/actor";
+import { isRole, ROLES, type Role } from "../app/domain/accounts/roles";
+import { recordActivity } from "../app/domain/activity/activity.server";
 import type { Auth } from "../app/domain/accounts/auth.server";
 import { AppError, isAppError } from "../app/lib/app-error";
 
@@ -15,11 +19,14 @@ export const USAGE = `Usage: npm run admin -- <command>
 
 Commands:
   create <email> [--password <password>]  Create an administrator account (prints a generated password when none is given)
-  grant <email>                           Make an account an admin
-  revoke <email>                          Take the admin role away from an account
-  list                                    List every account and whether it is an admin
+  grant <email> [--role <role>]           Give an account a role: admin (the default), editor or author
+  revoke <email>                          Take the account's role away (it becomes a reader); the last admin keeps it
+  list                                    List every account and its role
 
 The database is the server's: DATABASE_URL when set, otherwise the embedded one in DATA_DIR (default ./data).`;
+
+/** Who the audit trail names for a change made from the command line. */
+const CLI_ACTOR: Actor = { id: null, name: "Command line (npm run admin)" };
 
 /** Exit codes: 0 done, 1 the operation was refused (unknown account, already exists), 2 bad usage or input. */
 export const EXIT_OK = 0;
@@ -35,6 +42,8 @@ export interface ParsedCommand {
   command: "create" | "grant" | "revoke" | "list" | "help";
   email?: string;
   password?: string;
+  /** grant's --role (admin when not given). */
+  role?: Role;
 }
 
 /** A malformed command line: an "invalid_input" AppError with a message for people. */
@@ -46,9 +55,15 @@ export function parseAdminArgs(argv: string[]): ParsedCommand {
   if (!command || command === "help" || command === "--help" || command === "-h") return { command: "help" };
   const positional: string[] = [];
   let password: string | undefined;
+  let role: Role | undefined;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
-    if (arg === "--password") {
+    if (arg === "--role" || arg.startsWith("--role=")) {
+      if (command !== "grant") throw usageError(`--role is only accepted by "grant".`);
+      const value = arg === "--role" ? rest[++i] : arg.slice("--role=".length);
+      if (!isRole(value)) throw usageError(`--role must be one of ${ROLES.join(", ")}.`);
+      role = value;
+    } else if (arg === "--password") {
       if (command !== "create") throw usageError(`--password is only accepted by "create".`);
       const value = rest[++i];
       if (value === undefined) throw usageError("--password needs a value.");
@@ -70,7 +85,7 @@ export function parseAdminArgs(argv: string[]): ParsedCommand {
     case "grant":
     case "revoke":
       if (positional.length !== 1) throw usageError(`"${command}" needs exactly one e-mail address.`);
-      return { command, email: positional[0], password };
+      return { command, email: positional[0], password, ...(role ? { role } : {}) };
     default:
       throw usageError(`Unknown command "${command}".`);
   }
@@ -91,9 +106,9 @@ export async function runAdminCommand(parsed: ParsedCommand, services: { db: Db;
           return EXIT_OK;
         }
         const width = Math.max(5, ...accounts.map((a) => a.email.length));
-        io.out(`${"EMAIL".padEnd(width)}  ADMIN  VERIFIED  CREATED`);
+        io.out(`${"EMAIL".padEnd(width)}  ROLE    VERIFIED  CREATED`);
         for (const a of accounts) {
-          io.out(`${a.email.padEnd(width)}  ${(a.isAdmin ? "yes" : "no").padEnd(5)}  ${(a.emailVerified ? "yes" : "no").padEnd(8)}  ${a.createdAt.toISOString().slice(0, 10)}`);
+          io.out(`${a.email.padEnd(width)}  ${(a.role ?? "-").padEnd(6)}  ${(a.emailVerified ? "yes" : "no").padEnd(8)}  ${a.createdAt.toISOString().slice(0, 10)}`);
         }
         return EXIT_OK;
       }
@@ -110,9 +125,13 @@ export async function runAdminCommand(parsed: ParsedCommand, services: { db: Db;
       }
       case "grant": {
         const email = normalizeEmail(parsed.email!);
-        const changed = await grantAdmin(db, email);
-        io.out(changed ? `${email} is now an admin.` : `${email} is already an admin.`);
-        if (!(await findUserByEmail(db, email))?.emailVerified) {
+        const role = parsed.role ?? ADMIN_ROLE;
+        const found = await findUserByEmail(db, email);
+        if (!found) throw new AppError("not_found", `No account with the e-mail address ${email}.`);
+        const previous = await setRole(db, found.id, role);
+        io.out(previous === role ? `${email} is already an ${role}.` : `${email} is now an ${role}.`);
+        if (previous !== role) await recordActivity(db, CLI_ACTOR, { kind: "role.change", objectType: "account", objectId: found.id, objectLabel: email, details: { role, previous } });
+        if (!found.emailVerified) {
           // Anyone may sign up under any address: the confirmation link is what proves it is theirs.
           io.out(`Note: ${email} has not confirmed its e-mail address. Make sure the account is really theirs,`);
           io.out(`or take the role away again with: npm run admin -- revoke ${email}`);
@@ -121,8 +140,11 @@ export async function runAdminCommand(parsed: ParsedCommand, services: { db: Db;
       }
       case "revoke": {
         const email = normalizeEmail(parsed.email!);
-        const changed = await revokeAdmin(db, email);
-        io.out(changed ? `${email} is no longer an admin.` : `${email} was not an admin.`);
+        const found = await findUserByEmail(db, email);
+        if (!found) throw new AppError("not_found", `No account with the e-mail address ${email}.`);
+        const previous = await setRole(db, found.id, null);
+        if (previous) await recordActivity(db, CLI_ACTOR, { kind: "role.change", objectType: "account", objectId: found.id, objectLabel: email, details: { role: null, previous } });
+        io.out(previous === "admin" ? `${email} is no longer an admin.` : previous ? `${email} is no longer an ${previous}.` : `${email} had no role.`);
         return EXIT_OK;
       }
     }

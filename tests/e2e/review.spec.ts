@@ -90,6 +90,17 @@ test("an author submits a draft, an editor sends it back with a note, the author
   expect(response?.status()).toBe(200);
   await expect(reader.getByRole("heading", { level: 1, name: title })).toBeVisible();
 
+  // Acceptance 4: the activity log names the writer's submit and the editor's publish, with times.
+  await desk.goto(`/admin/activity`, { waitUntil: "networkidle" });
+  const log = desk.getByRole("list", { name: "Activity, newest first" });
+  const submitted = log.getByRole("listitem").filter({ hasText: "Submitted for review" }).filter({ hasText: title });
+  const publishedEntry = log.getByRole("listitem").filter({ hasText: "Article published" }).filter({ hasText: title });
+  await expect(submitted.first()).toContainText(author.email);
+  await expect(publishedEntry.first()).toContainText(editor.email);
+  await expect(publishedEntry.first().locator("time")).toHaveAttribute("datetime", /^\d{4}-\d\d-\d\dT/);
+  await expect(log.getByRole("listitem").filter({ hasText: "Sent back to the author" }).filter({ hasText: title }).first()).toContainText(editor.email);
+  await shots(desk, "editor-activity");
+
   // Published: the author may no longer open it for editing.
   const refused = await writer.goto(`/admin/articles/edit/${id}`);
   expect(refused?.status()).toBe(403);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { verifyPassword } from "better-auth/crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { account, user, userRoles } from "~/db/schema";
 import { AppError, isAppError } from "~/lib/app-error";
@@ -83,22 +83,34 @@ export async function revokeAdmin(db: Db, email: string): Promise<boolean> {
 }
 
 export interface AccountSummary {
+  id: string;
   email: string;
-  isAdmin: boolean;
+  name: string;
+  /** The account's role; null for a reader. */
+  role: Role | null;
+  /** When the role was given (null for a reader). */
+  roleSince: Date | null;
   emailVerified: boolean;
   createdAt: Date;
 }
 
-export async function listAccounts(db: Db): Promise<AccountSummary[]> {
-  return db
+/** Every account (or, with `withRole`, the back office's people) by e-mail, with its role. */
+export async function listAccounts(db: Db, options: { withRole?: boolean } = {}): Promise<AccountSummary[]> {
+  const rows = await db
     .select({
+      id: user.id,
       email: user.email,
+      name: user.name,
       emailVerified: user.emailVerified,
       createdAt: user.createdAt,
-      isAdmin: sql<boolean>`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${user.id} and ${userRoles.role} = ${ADMIN_ROLE})`,
+      role: userRoles.role,
+      roleSince: userRoles.createdAt,
     })
     .from(user)
+    .leftJoin(userRoles, eq(userRoles.userId, user.id))
+    .where(options.withRole ? isNotNull(userRoles.role) : undefined)
     .orderBy(asc(user.email));
+  return rows.map((row) => ({ ...row, role: highestRole(row.role ? [row.role] : []) }));
 }
 
 /** A password for `admin create` without --password: 18 random bytes, URL-safe. */
