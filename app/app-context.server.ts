@@ -4,6 +4,7 @@ import type { PreviewLinks } from "~/domain/articles/preview-links.server";
 import type { ChangeFeed } from "~/lib/change-feed.server";
 import type { Env } from "~/lib/env.server";
 import type { Logger } from "~/lib/logger.server";
+import type { Mailer } from "~/lib/mail.server";
 import type { Storage } from "~/lib/storage.server";
 import type { ViewRecorder } from "~/lib/view-recorder.server";
 
@@ -14,6 +15,8 @@ export interface AppServices {
   auth: Auth;
   env: Env;
   log: Logger;
+  /** E-mail (SMTP_URL, or the log when none is configured): confirmations and team invitations. */
+  mailer: Mailer;
   storage: Storage;
   views: ViewRecorder;
   changes: ChangeFeed;

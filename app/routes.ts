@@ -13,6 +13,8 @@ export default [
   route("api/auth/*", "routes/resources/auth.ts"),
   route("auth/sign-out", "routes/resources/sign-out.ts"),
   route("admin/login", "routes/admin/login.tsx"),
+  // A team invitation's link (a public page: the invited person has no role yet).
+  route("join/:token", "routes/join.tsx"),
 
   // Admin resource routes: every one calls requireCapabilityApi.
   route("api/admin/uploads/:kind", "routes/resources/admin-upload.ts"),
@@ -37,6 +39,7 @@ export default [
     route("admin/comments", "routes/admin/comments.tsx"),
     route("admin/settings", "routes/admin/settings.tsx"),
     route("admin/activity", "routes/admin/activity.tsx"),
+    route("admin/team", "routes/admin/team.tsx"),
   ]),
 
   // The reader site.

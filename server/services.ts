@@ -92,6 +92,6 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
     if (granted) log.info({ email: env.ADMIN_EMAIL }, "granted admin to the ADMIN_EMAIL account");
   }
 
-  const services: AppLoadContext = { db, auth, env, log, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret) };
+  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret) };
   return { services, cache };
 }

@@ -54,3 +54,16 @@ export function verificationMail(options: { to: string; siteName: string; url: s
     html: `<p>Welcome to ${escapeHtml(siteName)}!</p><p><a href="${escapeHtml(url)}">Confirm your e-mail address</a></p><p>If you did not sign up, you can ignore this message.</p>`,
   };
 }
+
+/** A team invitation: one link that signs the invited person up (or in) with the role they were given. */
+export function invitationMail(options: { to: string; siteName: string; url: string; role: string; invitedBy: string; expiresAt: Date }): MailMessage {
+  const { to, siteName, url, role, invitedBy } = options;
+  const expires = options.expiresAt.toISOString().slice(0, 10);
+  return {
+    to,
+    subject: `You're invited to join ${siteName} as ${role}`,
+    link: url,
+    text: `${invitedBy} invited you to join the ${siteName} newsroom as ${role}.\n\nAccept the invitation by opening this link (it works once, until ${expires}):\n\n${url}\n\nIf you did not expect this, you can ignore this message.\n`,
+    html: `<p>${escapeHtml(invitedBy)} invited you to join the ${escapeHtml(siteName)} newsroom as ${escapeHtml(role)}.</p><p><a href="${escapeHtml(url)}">Accept the invitation</a> (it works once, until ${expires}).</p><p>If you did not expect this, you can ignore this message.</p>`,
+  };
+}

@@ -91,6 +91,7 @@ const ADMIN_PAGES = (ids: RealIds) => [
   "/admin/comments",
   "/admin/settings",
   "/admin/activity",
+  "/admin/team",
 ];
 
 /** The URLs React Router's client asks for a page's data and posts its forms to. */
@@ -162,6 +163,7 @@ function bodiesFor(page: string, ids: RealIds): Body[] {
   }
   if (base === "/admin/comments") return [{ form: { intent: "delete", id: ids.commentId } }, ...deletes];
   if (base === "/admin/settings") return [{ form: settings }, { multipart: settings }];
+  if (base === "/admin/team") return [{ form: { intent: "invite", email: "intruder@example.com", role: "admin" } }, { form: { intent: "role", userId: "x", role: "admin" } }];
   return deletes;
 }
 

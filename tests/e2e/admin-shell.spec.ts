@@ -13,6 +13,7 @@ const SCREENS = [
   { label: "Media", path: "/admin/media" },
   { label: "Comments", path: "/admin/comments" },
   { label: "Activity", path: "/admin/activity" },
+  { label: "Team", path: "/admin/team" },
   { label: "Settings", path: "/admin/settings" },
 ] as const;
 

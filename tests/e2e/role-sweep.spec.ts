@@ -64,6 +64,8 @@ function probes(ids: Ids): Probe[] {
     { method: "GET", url: "/admin/comments", allowed: EDITORS },
     { method: "GET", url: "/admin/settings", allowed: ADMINS },
     { method: "GET", url: "/admin/activity", allowed: EDITORS },
+    { method: "GET", url: "/admin/team", allowed: ADMINS },
+    { method: "GET", url: "/admin/team.data", allowed: ADMINS },
     { method: "GET", url: "/admin/activity.data", allowed: EDITORS },
     { method: "GET", url: "/admin/settings.data", allowed: ADMINS },
     { method: "GET", url: "/admin/categories.data", allowed: EDITORS },
@@ -96,6 +98,9 @@ function probes(ids: Ids): Probe[] {
     write("/api/admin/uploads/image", { multipart: { file: { name: "pixel.png", mimeType: "image/png", buffer: PNG } } }, BACK_OFFICE),
     write("/api/admin/uploads/logo", { multipart: { file: { name: "logo.png", mimeType: "image/png", buffer: PNG } } }, ADMINS),
     write("/api/admin/uploads/favicon", { multipart: { file: { name: "icon.png", mimeType: "image/png", buffer: PNG } } }, ADMINS),
+    // The team: admins only (an editor cannot make themselves an admin, nor invite one).
+    write("/admin/team", { form: { intent: "invite", email: "sweep-invite@example.com", role: "admin" } }, ADMINS),
+    write("/admin/team", { form: { intent: "role", userId: "sweep-nobody", role: "admin" } }, ADMINS),
     // Settings: admins only.
     write("/admin/settings", { form: { siteName: "Hijacked", siteTagline: "x", siteDescription: "x", footerText: "x", contactEmail: "intruder@example.com" } }, ADMINS),
   ];

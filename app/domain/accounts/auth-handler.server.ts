@@ -1,5 +1,5 @@
 import type { Db } from "~/db/client.server";
-import { clientIpOf } from "~/lib/client-address.server";
+import { CLIENT_IP_HEADER, clientIpOf } from "~/lib/client-address.server";
 import type { Auth } from "./auth.server";
 import type { Logger } from "~/lib/logger.server";
 import { normalizePath } from "~/lib/path-classes";
@@ -11,8 +11,8 @@ import { user } from "~/db/schema";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { actorOf } from "./actor";
 
-const SIGN_IN_PATH = "/api/auth/sign-in/email";
-const SIGN_UP_PATH = "/api/auth/sign-up/email";
+export const SIGN_IN_PATH = "/api/auth/sign-in/email";
+export const SIGN_UP_PATH = "/api/auth/sign-up/email";
 
 /** Each sign-up sends a confirmation mail: an address may create this many accounts an hour. */
 export const SIGN_UP_LIMIT: LimitRule = {
@@ -164,4 +164,22 @@ export async function handleAuthRequest(received: Request, services: { auth: Aut
   // The audit trail (decision 0017): who signed in, and every refused password (named by the e-mail tried).
   if (outcome !== "other") await recordSignIn(db, email, ip, outcome === "signed-in");
   return withNoStore(response);
+}
+
+/**
+ * Sends an e-mail sign-in (or sign-up) for a page's own form through handleAuthRequest, with the
+ * browser's headers that matter (cookies, origin, client address): the same limits, the same answers.
+ */
+export function postToAuth(
+  request: Request,
+  services: { auth: Auth; db: Db; log: Logger },
+  path: typeof SIGN_IN_PATH | typeof SIGN_UP_PATH,
+  body: Record<string, string>,
+): Promise<Response> {
+  const headers = new Headers({ "content-type": "application/json" });
+  for (const name of ["cookie", "origin", "referer", "user-agent", CLIENT_IP_HEADER]) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  return handleAuthRequest(new Request(new URL(path, request.url), { method: "POST", headers, body: JSON.stringify(body) }), services);
 }

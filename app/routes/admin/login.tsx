@@ -3,13 +3,13 @@ import { data, redirect, useActionData } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import { handleAuthRequest } from "~/domain/accounts/auth-handler.server";
+import { postToAuth, SIGN_IN_PATH, SIGN_UP_PATH } from "~/domain/accounts/auth-handler.server";
 import { getSessionUser } from "~/domain/accounts/guard.server";
-import { CLIENT_IP_HEADER } from "~/lib/client-address.server";
 import { formValues, MISSING_FIELDS } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
-import type { Route } from "./+types/login";
+import { errorMessageOf } from "~/domain/accounts/auth-answer";
 import { can } from "~/domain/accounts/roles";
+import type { Route } from "./+types/login";
 
 /** The spec's post-login redirect delay. */
 const REDIRECT_DELAY_MS = 100;
@@ -42,14 +42,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!email || !password) {
     return data({ mode, title: MISSING_FIELDS.title, message: MISSING_FIELDS.loginDescription, ok: false }, { status: 400 });
   }
-  const headers = new Headers({ "content-type": "application/json" });
-  for (const name of ["cookie", "origin", "referer", "user-agent", CLIENT_IP_HEADER]) {
-    const value = request.headers.get(name);
-    if (value) headers.set(name, value);
-  }
-  const path = mode === "signUp" ? "/api/auth/sign-up/email" : "/api/auth/sign-in/email";
-  const body = mode === "signUp" ? { email, password, name: email.split("@")[0] || email, callbackURL: "/" } : { email, password };
-  const response = await handleAuthRequest(new Request(new URL(path, request.url), { method: "POST", headers, body: JSON.stringify(body) }), context);
+  const response =
+    mode === "signUp"
+      ? await postToAuth(request, context, SIGN_UP_PATH, { email, password, name: email.split("@")[0] || email, callbackURL: "/" })
+      : await postToAuth(request, context, SIGN_IN_PATH, { email, password });
   if (!response.ok) {
     const title = mode === "signUp" ? "Signup failed" : "Login failed";
     return data({ mode, title, message: await errorMessageOf(response), ok: false }, { status: response.status });
@@ -60,17 +56,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const out = new Headers();
   for (const cookie of response.headers.getSetCookie()) out.append("Set-Cookie", cookie);
   throw redirect("/admin", { headers: out });
-}
-
-/** The message Better Auth (or the sign-in limit) answered with, for the failure toast. */
-async function errorMessageOf(response: Response): Promise<string> {
-  try {
-    const body = (await response.json()) as { message?: unknown };
-    if (typeof body?.message === "string" && body.message) return body.message;
-  } catch {
-    // not JSON: fall through to the status line
-  }
-  return response.statusText || `Request failed with status ${response.status}`;
 }
 
 async function postJson(path: string, body: unknown): Promise<Response> {

@@ -1,0 +1,267 @@
+import { useEffect } from "react";
+import { data, Form, useNavigation, useSubmit } from "react-router";
+import { AdminListHeader } from "~/components/admin/admin-page-header";
+import { ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { Button } from "~/components/ui/button";
+import { Input, Label } from "~/components/ui/input";
+import { toast } from "~/components/ui/toaster";
+import { listAccounts, setRole } from "~/domain/accounts/accounts.server";
+import { actorOf } from "~/domain/accounts/actor";
+import { requireCapability } from "~/domain/accounts/guard.server";
+import { createInvitation, listPendingInvitations, withdrawInvitation } from "~/domain/accounts/invitations.server";
+import { isRole, ROLE_DESCRIPTIONS, ROLE_LABELS, ROLES, type Role } from "~/domain/accounts/roles";
+import { recordActivity } from "~/domain/activity/activity.server";
+import { getSettings } from "~/domain/settings/settings.server";
+import { AppError } from "~/lib/app-error";
+import { formatPublishDate } from "~/lib/dates";
+import { formValues, refuse, type Refusal } from "~/lib/forms";
+import { invitationMail } from "~/lib/mail.server";
+import { pageMeta } from "~/page-meta";
+import type { Route } from "./+types/team";
+
+// The Team screen (decision 0017, admins only): who holds which role, invitations by e-mail, role
+// changes and removal. Every action is checked on the server; the site always keeps one admin.
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const me = await requireCapability(request, context, "team.manage");
+  const [members, invitations] = await Promise.all([listAccounts(context.db, { withRole: true }), listPendingInvitations(context.db)]);
+  const timeZone = context.env.TIME_ZONE;
+  return {
+    me: me.id,
+    members: members.map((m) => ({
+      id: m.id,
+      email: m.email,
+      name: m.name && m.name !== m.email ? m.name : null,
+      role: m.role as Role,
+      since: m.roleSince ? formatPublishDate(m.roleSince, timeZone) : "",
+    })),
+    invitations: invitations.map((i) => ({ ...i, expires: formatPublishDate(i.expiresAt, timeZone), expiresAt: i.expiresAt.toISOString() })),
+  };
+}
+
+export type TeamActionData =
+  | { ok: true; intent: "invite"; email: string; role: Role; link: string }
+  | { ok: true; intent: "role" | "remove" | "withdraw"; email?: string }
+  | (Refusal & { intent?: string });
+
+const TEAM_FIELDS = ["intent", "email", "role", "userId", "id"] as const;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireCapability(request, context, "team.manage");
+  const actor = actorOf(user);
+  const { intent, email, role, userId, id } = formValues(await request.formData(), TEAM_FIELDS);
+  try {
+    if (intent === "invite") {
+      if (!email.trim()) throw new AppError("missing_fields", "Enter the e-mail address to invite.", { field: "email" });
+      const invitation = await createInvitation(context.db, actor, email, role);
+      const link = `${context.env.publicUrl}/join/${invitation.token}`;
+      const settings = await getSettings(context.db);
+      await context.mailer
+        .send(invitationMail({ to: invitation.email, siteName: settings.siteName, url: link, role: ROLE_LABELS[invitation.role], invitedBy: actor.name, expiresAt: invitation.expiresAt }))
+        .catch((err: unknown) => context.log.error({ err, to: invitation.email }, "invitation e-mail could not be sent"));
+      context.log.info({ email: invitation.email, role: invitation.role }, "team invitation created");
+      return data<TeamActionData>({ ok: true, intent, email: invitation.email, role: invitation.role, link });
+    }
+    if (intent === "withdraw") {
+      await withdrawInvitation(context.db, actor, id);
+      return data<TeamActionData>({ ok: true, intent });
+    }
+    if (intent === "role" || intent === "remove") {
+      const next = intent === "remove" ? null : isRole(role) ? role : null;
+      if (intent === "role" && !next) throw new AppError("invalid_input", "Choose a role: Admin, Editor or Author.", { field: "role" });
+      const members = await listAccounts(context.db, { withRole: true });
+      const member = members.find((m) => m.id === userId);
+      if (!member) throw new AppError("not_found", "This account is not on the team (any more).");
+      await context.db.transaction(async (tx) => {
+        const previous = await setRole(context.db, member.id, next, { inTx: tx });
+        if (previous !== next) {
+          await recordActivity(tx, actor, { kind: "role.change", objectType: "account", objectId: member.id, objectLabel: member.email, details: { role: next, previous } });
+        }
+      });
+      context.log.info({ userId: member.id, role: next }, "team role changed");
+      return data<TeamActionData>({ ok: true, intent, email: member.email });
+    }
+    throw new AppError("invalid_input", "Unknown action.");
+  } catch (error) {
+    return refuse(error, { intent, email, role });
+  }
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Team", path: "/admin/team" });
+
+const SELECT = "h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900";
+
+function RoleSelect({ id, defaultValue, label }: { id: string; defaultValue: Role; label: string }) {
+  return (
+    <>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <select id={id} name="role" defaultValue={defaultValue} className={SELECT}>
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {ROLE_LABELS[r]}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+export default function Team({ loaderData, actionData }: Route.ComponentProps) {
+  const { members, invitations, me } = loaderData;
+  const answer = actionData as TeamActionData | undefined;
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+
+  useEffect(() => {
+    if (!answer) return;
+    if (!answer.ok) toast.error("Error", answer.error);
+    else if (answer.intent === "invite") toast.success("Invitation sent", `${answer.email} can now join as ${ROLE_LABELS[answer.role]}.`);
+    else if (answer.intent === "role") toast.success("Role changed", `${answer.email} has the new role from their next click.`);
+    else if (answer.intent === "remove") toast.success("Access removed", `${answer.email} keeps the account but no longer opens the back office.`);
+    else toast.success("Invitation withdrawn", "Its link no longer works.");
+  }, [answer]);
+
+  const inviteRefusal = answer && !answer.ok && answer.intent === "invite" ? answer : null;
+
+  return (
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
+      <AdminListHeader title="Team" subtitle="Who works in the back office, and with which role." action={null} />
+
+      {answer && !answer.ok && answer.intent !== "invite" ? (
+        <p role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {answer.error}
+        </p>
+      ) : null}
+
+      <section aria-labelledby="members-heading" className="mb-8">
+        <h2 id="members-heading" className="mb-3 text-lg font-semibold text-slate-900">
+          Members ({members.length})
+        </h2>
+        <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+          {members.map((m) => (
+            <li key={m.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
+              <div className="min-w-0">
+                <p className="break-words font-medium text-slate-900">
+                  {m.name ? `${m.name} · ` : ""}
+                  {m.email}
+                  {m.id === me ? <span className="ml-1 text-xs font-normal text-slate-600">(you)</span> : null}
+                </p>
+                <p className="text-xs text-slate-600">
+                  {ROLE_LABELS[m.role]}
+                  {m.since ? ` since ${m.since}` : ""}
+                </p>
+              </div>
+              <div className="flex flex-wrap items-center gap-2">
+                <Form method="post" className="flex items-center gap-2">
+                  <input type="hidden" name="intent" value="role" />
+                  <input type="hidden" name="userId" value={m.id} />
+                  <RoleSelect id={`role-${m.id}`} defaultValue={m.role} label={`Role of ${m.email}`} />
+                  <Button type="submit" variant="outline" disabled={busy} aria-label={`Change role of ${m.email}`}>
+                    Change role
+                  </Button>
+                </Form>
+                <ConfirmDialog
+                  title="Remove access"
+                  description={`${m.email} keeps their account but can no longer open the back office. Their articles stay.`}
+                  confirmLabel="Remove access"
+                  onConfirm={() => submit({ intent: "remove", userId: m.id }, { method: "post" })}
+                  trigger={
+                    <Button type="button" variant="outline" disabled={busy} aria-label={`Remove access of ${m.email}`}>
+                      Remove access
+                    </Button>
+                  }
+                />
+              </div>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="invite-heading" className="mb-8 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+        <h2 id="invite-heading" className="mb-1 text-lg font-semibold text-slate-900">
+          Invite someone
+        </h2>
+        <p className="mb-4 text-sm text-slate-700">They get an e-mail with a link to sign up (or sign in) and join with the role you choose. The link works once, for 7 days.</p>
+        <Form method="post" className="space-y-4">
+          <input type="hidden" name="intent" value="invite" />
+          <div className="space-y-1">
+            <Label htmlFor="invite-email">E-mail address</Label>
+            <Input
+              id="invite-email"
+              name="email"
+              type="email"
+              required
+              autoComplete="off"
+              defaultValue={inviteRefusal?.values?.email ?? ""}
+              aria-invalid={inviteRefusal ? true : undefined}
+              aria-describedby={inviteRefusal ? "invite-error" : undefined}
+              className="max-w-md"
+            />
+            {inviteRefusal ? (
+              <p id="invite-error" className="text-sm font-medium text-red-700">
+                {inviteRefusal.error}
+              </p>
+            ) : null}
+          </div>
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-medium text-slate-900">Role</legend>
+            {ROLES.map((r) => (
+              <label key={r} className="flex items-start gap-2 text-sm text-slate-800">
+                <input type="radio" name="role" value={r} defaultChecked={r === "author"} className="mt-1" />
+                <span>
+                  <span className="font-medium">{ROLE_LABELS[r]}</span> — {ROLE_DESCRIPTIONS[r]}
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          <Button type="submit" disabled={busy}>
+            Send invitation
+          </Button>
+        </Form>
+        {answer?.ok && answer.intent === "invite" ? (
+          <div role="status" className="mt-4 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">
+            <p>
+              Invitation sent to <strong>{answer.email}</strong> as {ROLE_LABELS[answer.role]}. If the e-mail does not arrive, give them this link (shown once):
+            </p>
+            <Label htmlFor="invite-link" className="sr-only">
+              Invitation link
+            </Label>
+            <Input id="invite-link" readOnly value={answer.link} className="mt-2 bg-white font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+          </div>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="invitations-heading">
+        <h2 id="invitations-heading" className="mb-3 text-lg font-semibold text-slate-900">
+          Pending invitations ({invitations.length})
+        </h2>
+        {invitations.length === 0 ? (
+          <p className="text-sm text-slate-700">No invitations are waiting.</p>
+        ) : (
+          <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+            {invitations.map((i) => (
+              <li key={i.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
+                <div className="min-w-0">
+                  <p className="break-words font-medium text-slate-900">{i.email}</p>
+                  <p className="text-xs text-slate-600">
+                    {ROLE_LABELS[i.role]}, invited by {i.invitedByName}, until <time dateTime={i.expiresAt}>{i.expires}</time>
+                  </p>
+                </div>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="withdraw" />
+                  <input type="hidden" name="id" value={i.id} />
+                  <Button type="submit" variant="outline" disabled={busy} aria-label={`Withdraw the invitation of ${i.email}`}>
+                    Withdraw
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </main>
+  );
+}
