@@ -1,0 +1,89 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { uniqueEmail } from "./accounts";
+import { signInAsAdmin, toastWith } from "./admin-session";
+import { withDb } from "./db";
+
+// Acceptance 2 of the people issue (the team side): an admin invites a writer as Author; the writer
+// signs up through the link and lands in the back office as an Author, who cannot open Settings or
+// the Team; the admin changes the role and removes access; the last admin cannot lose the role.
+
+async function fits(page: Page, name: string) {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (width === 390) {
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      expect(scrollWidth, `${name} at 390 px`).toBeLessThanOrEqual(innerWidth);
+    }
+    await test.info().attach(`${name}-${width}`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+  }
+}
+
+test("an invited writer joins as Author, cannot open Settings or Team; the admin changes the role and removes access", async ({ page, browser }) => {
+  test.slow();
+  const email = uniqueEmail("invited-writer");
+  await signInAsAdmin(page);
+  await page.goto("/admin/team", { waitUntil: "networkidle" });
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByLabel(/^Author/).check();
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(toastWith(page, "Invitation sent")).toBeVisible();
+  const link = await page.getByLabel("Invitation link").inputValue();
+  expect(link).toMatch(/\/join\/[A-Za-z0-9_-]{43}$/);
+  await expect(page.getByRole("region", { name: /Pending invitations/ })).toContainText(email);
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  await fits(page, "team");
+  // Only the hash is stored.
+  const stored = await withDb(async (db) => (await db.query(`select token_hash from invitations where email = $1`, [email])).rows[0]);
+  expect(link).not.toContain(stored.token_hash);
+
+  // The writer opens the link in a browser of their own.
+  const writerContext = await browser.newContext();
+  const writer = await writerContext.newPage();
+  await writer.goto(new URL(link).pathname, { waitUntil: "networkidle" });
+  await expect(writer.getByRole("heading", { level: 1 })).toHaveText("You're invited to join as Author");
+  expect((await new AxeBuilder({ page: writer }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  await writer.getByLabel("Your name").fill("Wren Writer");
+  await writer.getByLabel("Password", { exact: true }).fill("wren-password-1");
+  await writer.getByLabel("Password again").fill("wren-password-1");
+  await writer.getByRole("button", { name: "Accept and join" }).click();
+  await writer.waitForURL(/\/admin$/);
+  await writer.setViewportSize({ width: 1280, height: 900 });
+  const nav = writer.getByRole("navigation", { name: "Back office" });
+  await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Articles", "New Article", "Media"]);
+  for (const screen of ["/admin/settings", "/admin/team", "/admin/categories"]) {
+    expect((await writer.goto(screen))?.status(), screen).toBe(403);
+  }
+  // The link worked once.
+  expect((await writer.goto(new URL(link).pathname))?.status()).toBe(410);
+
+  // The writer can write and submit a draft.
+  await writer.goto("/admin/articles/new", { waitUntil: "networkidle" });
+  await writer.getByLabel("Title *").fill(`Wren's first ${Date.now().toString(36)}`);
+  await writer.getByLabel("Content *").fill("Draft by an invited writer.");
+  await writer.getByRole("button", { name: "Submit for review" }).click();
+  await expect(toastWith(writer, "Submitted for review")).toBeVisible();
+
+  // The admin makes them an editor, then removes their access.
+  await page.reload({ waitUntil: "networkidle" });
+  await page.getByLabel(`Role of ${email}`).selectOption("editor");
+  await page.getByRole("button", { name: `Change role of ${email}` }).click();
+  await expect(toastWith(page, "Role changed")).toBeVisible();
+  await writer.goto("/admin/categories");
+  await expect(writer.getByRole("heading", { level: 1 })).toHaveText("Manage Categories");
+  await page.getByRole("button", { name: `Remove access of ${email}` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Remove access" }).click();
+  await expect(toastWith(page, "Access removed")).toBeVisible();
+  await writer.goto("/admin");
+  await expect(writer).toHaveURL(/\/admin\/login$/);
+  await writerContext.close();
+
+  // The last admin cannot take the admin role away from themselves.
+  const admins = await withDb(async (db) => (await db.query(`select count(*)::int as n from user_roles where role = 'admin'`)).rows[0].n);
+  if (admins === 1) {
+    await page.getByLabel("Role of admin@example.com").selectOption("editor");
+    await page.getByRole("button", { name: "Change role of admin@example.com" }).click();
+    await expect(toastWith(page, "The last admin cannot lose the admin role")).toBeVisible();
+    expect(await withDb(async (db) => (await db.query(`select count(*)::int as n from user_roles where role = 'admin'`)).rows[0].n)).toBe(1);
+  }
+});
