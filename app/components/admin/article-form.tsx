@@ -1,4 +1,4 @@
-import { ArrowLeft, Eye, Loader2 } from "lucide-react";
+import { Eye, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -21,6 +21,7 @@ import { formatPublishDate, useSiteTimeZone } from "~/lib/dates";
 import { MISSING_FIELDS, refusalNotice } from "~/lib/forms";
 import type { RevisionFields, RevisionSummary } from "~/domain/articles/article-revisions.schema";
 import { REVIEW_NOTE_MAX, SEND_BACK_INTENT, SUBMIT_INTENT, type ReviewState } from "~/domain/articles/review.schema";
+import { AdminPageHeader } from "./admin-page-header";
 import { ArticleHistoryPanel } from "./article-history-panel";
 import { ConfirmDialog } from "./confirm-dialog";
 import { useDraftAutosave, type AutosaveStatus } from "./use-draft-autosave";
@@ -227,11 +228,7 @@ export function ArticleForm({
 
   return (
     <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
-      <Link to="/admin/articles" className="mb-4 inline-flex items-center gap-2 text-sm font-medium text-brand-700 hover:underline">
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        Back to Articles
-      </Link>
-      <h1 className="mb-6 text-3xl font-bold text-slate-900">{mode === "create" ? "Create New Article" : "Edit Article"}</h1>
+      <AdminPageHeader title={mode === "create" ? "Create New Article" : "Edit Article"} back={{ to: "/admin/articles", label: "Back to Articles" }} />
       {article?.id && status ? (
         <div className="mb-4 flex flex-wrap items-center gap-3 text-sm text-slate-800">
           <span data-testid="article-status">

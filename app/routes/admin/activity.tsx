@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { AdminListHeader } from "~/components/admin/admin-page-header";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
 import { requireCapability } from "~/domain/accounts/guard.server";
@@ -82,14 +82,14 @@ export default function AdminActivity({ loaderData }: Route.ComponentProps) {
   const query = new URLSearchParams({ ...(person ? { person } : {}), ...(kind ? { kind } : {}) }).toString();
   return (
     <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
-      <AdminListHeader
+      <AdminPageHeader
         title="Activity"
-        subtitle={
+        description={
           <>
             Every back-office change and sign-in, newest first ({total} {total === 1 ? "entry" : "entries"}). Entries cannot be edited.
           </>
         }
-        action={null}
+       
       />
 
       <Form method="get" className="mb-4 flex flex-wrap items-end gap-2" aria-label="Filter activity">

@@ -4,7 +4,7 @@ import { data, Form, Link, useFetcher, useNavigation } from "react-router";
 import { cn } from "~/lib/cn";
 import { Pagination } from "~/components/pagination";
 import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
-import { AdminListHeader } from "~/components/admin/admin-page-header";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { mayDeleteArticle, mayEditArticle } from "~/domain/accounts/roles";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
@@ -95,9 +95,9 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
 
   return (
     <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
-      <AdminListHeader
+      <AdminPageHeader
         title="Manage Articles"
-        subtitle={
+        description={
           <>
             {total} {total === 1 ? "article" : "articles"}
           </>

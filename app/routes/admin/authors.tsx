@@ -1,7 +1,7 @@
 import { Pencil, Plus } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, redirect, useFetcher, useSearchParams } from "react-router";
-import { AdminListHeader } from "~/components/admin/admin-page-header";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { AuthorForm } from "~/components/admin/author-form";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
@@ -61,10 +61,10 @@ export default function AdminAuthors({ loaderData, actionData }: Route.Component
   }, [deleter.state, deleter.data]);
 
   return (
-    <main className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
-      <AdminListHeader
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
+      <AdminPageHeader
         title="Manage Authors"
-        subtitle="Bylines link to each author's page: /author/{slug}."
+        description="Bylines link to each author's page: /author/{slug}."
         action={
           <Button asChild>
             <Link to="/admin/authors#author-form-title">

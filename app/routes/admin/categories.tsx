@@ -1,7 +1,7 @@
 import { Pencil, Plus } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, useFetcher, useFetchers, useNavigation } from "react-router";
-import { AdminListHeader } from "~/components/admin/admin-page-header";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { CategoryDialog, type CategoryActionData, type CategoryFormData } from "~/components/admin/category-dialog";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
@@ -73,7 +73,7 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
 
   return (
     <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
-      <AdminListHeader
+      <AdminPageHeader
         title="Manage Categories"
         action={
           <Button onClick={() => openDialog(null)}>

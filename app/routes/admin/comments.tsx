@@ -64,9 +64,7 @@ export default function ModerateComments({ loaderData }: Route.ComponentProps) {
 
   return (
     <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
-      <div className="mb-6">
-        <AdminPageHeader title="Moderate Comments" description={`${total} ${total === 1 ? "comment" : "comments"}, newest first`} />
-      </div>
+      <AdminPageHeader title="Moderate Comments" description={`${total} ${total === 1 ? "comment" : "comments"}, newest first`} />
 
       {comments.length === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white py-16 text-center text-slate-700">No comments yet</p>

@@ -102,7 +102,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   const { email, timeZone, stats } = loaderData;
   const live = useDashboardLiveRefresh();
   return (
-    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 space-y-8 px-4 py-8">
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-3xl font-bold text-slate-900">Admin Dashboard</h1>

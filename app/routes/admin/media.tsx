@@ -111,7 +111,7 @@ export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
   const loading = revalidator.state === "loading";
 
   return (
-    <main className="mx-auto w-full min-w-0 max-w-6xl px-4 py-8">
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
       <AdminPageHeader title="Media Library" description="Upload images, videos and files, copy their links, or publish them as articles." />
 
       <Tabs.Root defaultValue="images" className="mt-6">

@@ -109,7 +109,7 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
   const tabContent = "space-y-5 rounded-lg border border-slate-200 bg-white p-6 shadow-sm data-[state=inactive]:hidden";
 
   return (
-    <main className="mx-auto w-full min-w-0 max-w-6xl px-4 py-8">
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
       <AdminPageHeader title="Website Settings" description="Manage your website configuration and appearance" />
 
       <fetcher.Form ref={formRef} method="post" noValidate onSubmit={submit} className="mt-6">

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { data, Form, useNavigation, useSubmit } from "react-router";
-import { AdminListHeader } from "~/components/admin/admin-page-header";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
@@ -128,7 +128,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
 
   return (
     <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
-      <AdminListHeader title="Team" subtitle="Who works in the back office, and with which role." action={null} />
+      <AdminPageHeader title="Team" description="Who works in the back office, and with which role." />
 
       {answer && !answer.ok && answer.intent !== "invite" ? (
         <p role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
