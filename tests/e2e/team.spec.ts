@@ -66,7 +66,7 @@ test("an invited writer joins as Author, cannot open Settings or Team; the admin
 
   // The admin makes them an editor, then removes their access.
   await page.reload({ waitUntil: "networkidle" });
-  await page.getByLabel(`Role of ${email}`).selectOption("editor");
+  await page.getByLabel(`Role of ${email}`, { exact: true }).selectOption("editor");
   await page.getByRole("button", { name: `Change role of ${email}` }).click();
   await expect(toastWith(page, "Role changed")).toBeVisible();
   await writer.goto("/admin/categories");
@@ -81,7 +81,7 @@ test("an invited writer joins as Author, cannot open Settings or Team; the admin
   // The last admin cannot take the admin role away from themselves.
   const admins = await withDb(async (db) => (await db.query(`select count(*)::int as n from user_roles where role = 'admin'`)).rows[0].n);
   if (admins === 1) {
-    await page.getByLabel("Role of admin@example.com").selectOption("editor");
+    await page.getByLabel("Role of admin@example.com", { exact: true }).selectOption("editor");
     await page.getByRole("button", { name: "Change role of admin@example.com" }).click();
     await expect(toastWith(page, "The last admin cannot lose the admin role")).toBeVisible();
     expect(await withDb(async (db) => (await db.query(`select count(*)::int as n from user_roles where role = 'admin'`)).rows[0].n)).toBe(1);
