@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { FilterSelect } from "~/components/admin/filter-select";
 import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
 import { requireCapability } from "~/domain/accounts/guard.server";
@@ -75,7 +76,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Activity", path: "/admin/activity" });
 
-const SELECT = "h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 sm:w-64";
+const SELECT = "h-10 w-64 max-w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900";
 
 export default function AdminActivity({ loaderData }: Route.ComponentProps) {
   const { entries, people, person, kind, page, pageCount, total } = loaderData;
@@ -93,32 +94,16 @@ export default function AdminActivity({ loaderData }: Route.ComponentProps) {
       />
 
       <Form method="get" className="mb-4 flex flex-wrap items-end gap-2" aria-label="Filter activity">
-        <div className="w-full space-y-1 sm:w-auto">
-          <label htmlFor="activity-person" className="block text-sm font-medium text-slate-800">
-            Person
-          </label>
-          <select id="activity-person" name="person" defaultValue={person ?? ""} key={`p-${person ?? ""}`} className={SELECT}>
-            <option value="">Everyone</option>
-            {people.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="w-full space-y-1 sm:w-auto">
-          <label htmlFor="activity-kind" className="block text-sm font-medium text-slate-800">
-            What
-          </label>
-          <select id="activity-kind" name="kind" defaultValue={kind ?? ""} key={`k-${kind ?? ""}`} className={SELECT}>
-            <option value="">Everything</option>
-            {Object.entries(ACTIVITY_KINDS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="activity-person"
+          name="person"
+          label="Person"
+          value={person}
+          allLabel="Everyone"
+          options={people.map((p) => [p.id, p.name] as const)}
+          className={SELECT}
+        />
+        <FilterSelect id="activity-kind" name="kind" label="What" value={kind} allLabel="Everything" options={Object.entries(ACTIVITY_KINDS)} className={SELECT} />
         <Button type="submit" variant="outline">
           Filter
         </Button>

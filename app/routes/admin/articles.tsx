@@ -6,6 +6,7 @@ import { Pagination } from "~/components/pagination";
 import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
+import { FilterSelect } from "~/components/admin/filter-select";
 import { mayDeleteArticle, mayEditArticle } from "~/domain/accounts/roles";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
@@ -113,25 +114,7 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
       />
 
       <Form method="get" className="mb-4 flex flex-wrap items-end gap-2" aria-label="Filter articles">
-        <div className="space-y-1">
-          <label htmlFor="status-filter" className="block text-sm font-medium text-slate-800">
-            Status
-          </label>
-          <select
-            id="status-filter"
-            name="status"
-            defaultValue={status ?? ""}
-            key={status ?? ""}
-            className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900"
-          >
-            <option value="">All</option>
-            {Object.entries(ARTICLE_STATUS_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="status-filter" name="status" label="Status" value={status} allLabel="All" options={Object.entries(ARTICLE_STATUS_LABELS)} />
         <Button type="submit" variant="outline">
           Filter
         </Button>
