@@ -51,10 +51,10 @@ test.describe("the reader site", () => {
     await expect(page.getByRole("heading", { level: 1, name: "News" })).toBeVisible();
     const cards = page.getByRole("main").getByRole("article");
     await expect(cards.first()).toBeVisible();
-    // Every card links to an article.
+    // Every card links to its article, and its byline to the author's page (decision 0015).
     const hrefs = await cards.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
-    expect(hrefs.length).toBeGreaterThan(0);
-    for (const href of hrefs) expect(href).toMatch(/^\/article\/[a-z0-9-]+$/);
+    expect(hrefs.filter((href) => href?.startsWith("/article/")).length).toBeGreaterThan(0);
+    for (const href of hrefs) expect(href).toMatch(/^\/(article|author)\/[a-z0-9-]+$/);
   });
 
   test("an article card opens the article with its title as the page heading", async ({ page }) => {

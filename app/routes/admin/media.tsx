@@ -1,6 +1,6 @@
 import { Tabs } from "radix-ui";
-import { useEffect, useState } from "react";
-import { data, useFetcher, useRevalidator } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { data, useFetcher, useFetchers, useRevalidator } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { MediaFileCard, type MediaCardItem } from "~/components/admin/media-file-card";
 import { MediaPublishDialog } from "~/components/admin/media-publish-dialog";
@@ -81,14 +81,33 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** The key prefix of the cards' delete requests. */
+const DELETE_FETCHER = "media-delete-";
+
+/**
+ * "File deleted successfully", from the page rather than the card: the list's reload after a delete
+ * removes the card, sometimes before the card could react to its answer. Each answer is announced once.
+ */
+function useDeleteAnnouncements() {
+  const fetchers = useFetchers();
+  const announced = useRef(new WeakSet<object>());
+  useEffect(() => {
+    for (const fetcher of fetchers) {
+      const answer = fetcher.data as ActionResult | undefined;
+      if (!fetcher.key.startsWith(DELETE_FETCHER) || !answer || typeof answer !== "object" || announced.current.has(answer)) continue;
+      announced.current.add(answer);
+      if (answer.intent === "delete" && answer.ok) toast.success("File deleted", "File deleted successfully");
+    }
+  }, [fetchers]);
+}
+
 /** A file card wired to its own delete request, so several deletes can run at once. */
 function MediaCardWithActions({ item, onPublish }: { item: MediaCardItem; onPublish?: (item: MediaCardItem) => void }) {
-  const fetcher = useFetcher<ActionResult>({ key: `media-delete-${item.bucket}-${item.name}` });
-  // The answer arrives before the list is reloaded (which may remove this card), so react to it at once.
+  const fetcher = useFetcher<ActionResult>({ key: `${DELETE_FETCHER}${item.bucket}-${item.name}` });
+  // A refused delete leaves the card in place: it says why. (A done one removes the card with the
+  // list's reload, possibly in the same render: the page announces it, see useDeleteAnnouncements.)
   useEffect(() => {
-    if (!fetcher.data || fetcher.data.intent !== "delete") return;
-    if (fetcher.data.ok) toast.success("File deleted", "File deleted successfully");
-    else toast.error("Delete failed", fetcher.data.error);
+    if (fetcher.data?.intent === "delete" && !fetcher.data.ok) toast.error("Delete failed", fetcher.data.error);
   }, [fetcher.data]);
   return (
     <MediaFileCard
@@ -107,6 +126,7 @@ function MediaCardWithActions({ item, onPublish }: { item: MediaCardItem; onPubl
 export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
   const { media, categories } = loaderData;
   const revalidator = useRevalidator();
+  useDeleteAnnouncements();
   const [publishing, setPublishing] = useState<MediaCardItem | null>(null);
   const loading = revalidator.state === "loading";
 
