@@ -48,6 +48,7 @@ export default [
     route("category/:slug", "routes/site/category.tsx"),
     route("article/:slug", "routes/site/article.tsx"),
     route("author/:slug", "routes/site/author.tsx"),
+    route("search", "routes/site/search.tsx"),
     route("about", "routes/site/about.tsx"),
     route("contact", "routes/site/contact.tsx"),
     route("disclaimer", "routes/site/disclaimer.tsx"),

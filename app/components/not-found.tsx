@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link } from "react-router";
+import { SearchForm } from "./search-form";
 
 export function NotFound({
   title = "Oops! Page not found",
@@ -15,6 +16,7 @@ export function NotFound({
       <p className="text-6xl font-bold text-brand-700">{status}</p>
       <h1 className="text-3xl font-bold text-slate-900">{title}</h1>
       <p className="text-slate-600">{message}</p>
+      <SearchForm inputId="not-found-search" label="Search articles" className="w-full max-w-md" />
       <Link to="/" className="font-medium text-brand-700 underline underline-offset-4 hover:text-brand-800">
         Return to Home
       </Link>

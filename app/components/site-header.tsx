@@ -1,9 +1,10 @@
 import { Dialog } from "radix-ui";
-import { LogOut, Menu, Newspaper, Shield, X } from "lucide-react";
-import { useState } from "react";
-import { Form, Link, NavLink } from "react-router";
+import { LogOut, Menu, Newspaper, Search, Shield, X } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Form, Link, NavLink, useLocation } from "react-router";
 import type { CategorySummary } from "~/domain/categories/categories.schema";
 import { cn } from "~/lib/cn";
+import { SearchForm } from "./search-form";
 import { Button } from "./ui/button";
 import { can, type Role } from "~/domain/accounts/roles";
 
@@ -27,8 +28,43 @@ function SignOutButton({ className }: { className?: string }) {
   );
 }
 
+/**
+ * Below 1024 px the header's search is an icon: a link to /search (so it works without JavaScript)
+ * that, with it, opens the search field under the header instead.
+ */
+function SearchToggle({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+  return (
+    <Button asChild variant="ghost" size="icon" className="lg:hidden">
+      <Link
+        to="/search"
+        aria-label={open ? "Close search" : "Search"}
+        title="Search"
+        aria-expanded={open}
+        aria-controls="header-search"
+        onClick={(event) => {
+          event.preventDefault();
+          onToggle();
+        }}
+      >
+        {open ? <X className="h-5 w-5" aria-hidden="true" /> : <Search className="h-5 w-5" aria-hidden="true" />}
+      </Link>
+    </Button>
+  );
+}
+
 export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps) {
   const [open, setOpen] = useState(false);
+  const [searching, setSearching] = useState(false);
+  const location = useLocation();
+  // A search (or any navigation) closes the phone's search field.
+  const [lastPath, setLastPath] = useState(location.key);
+  if (lastPath !== location.key) {
+    setLastPath(location.key);
+    setSearching(false);
+  }
+  useEffect(() => {
+    if (searching) document.getElementById("header-search-phone")?.focus();
+  }, [searching]);
   const desktop = categories.slice(0, 4);
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
@@ -54,6 +90,8 @@ export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps)
         </nav>
 
         <div className="flex items-center gap-1">
+          <SearchForm inputId="header-search-wide" className="hidden w-56 lg:flex" />
+          <SearchToggle open={searching} onToggle={() => setSearching((s) => !s)} />
           {can(user?.role, "backOffice") ? (
             <Button asChild variant="ghost" size="icon">
               <Link to="/admin" aria-label="Admin dashboard" title="Admin dashboard">
@@ -97,6 +135,9 @@ export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps)
             </Dialog.Portal>
           </Dialog.Root>
         </div>
+      </div>
+      <div id="header-search" hidden={!searching} className="border-t border-slate-200 px-4 py-3 lg:hidden">
+        <SearchForm inputId="header-search-phone" className="mx-auto max-w-7xl" />
       </div>
     </header>
   );

@@ -14,11 +14,21 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  customType,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
 /** The byline used when an article names no author. */
 export const DEFAULT_AUTHOR_NAME = "Frontpage Newsroom";
+
+/** PostgreSQL's full-text document type (drizzle has no built-in for it). */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * What site search matches (decision 0018): the title above the excerpt above the body, English
+ * stemming. A stored generated column, so the database keeps it current on every write.
+ */
+const ARTICLE_SEARCH_DOCUMENT = sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(excerpt, '')), 'B') || setweight(to_tsvector('english', coalesce(content, '')), 'C')`;
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
@@ -94,9 +104,11 @@ export const articles = pgTable(
     reviewNote: text("review_note"),
     reviewNoteByName: text("review_note_by_name"),
     reviewNoteAt: timestamp("review_note_at", { withTimezone: true }),
+    searchVector: tsvector("search_vector").generatedAlwaysAs(ARTICLE_SEARCH_DOCUMENT),
   },
   (t) => [
     uniqueIndex("articles_slug_key").on(t.slug),
+    index("articles_search_vector_idx").using("gin", t.searchVector),
     index("articles_created_by_idx").on(t.createdById),
     index("articles_review_queue_idx").on(t.reviewRequestedAt).where(sql`${t.reviewRequestedAt} is not null`),
     // Readers' lists ("published, published_at <= now(), newest first") and the scheduler ("scheduled,

@@ -68,6 +68,11 @@ export const PATH_CLASSES = {
   feed: { ...publicRules, cacheable: true, changesPages: true },
   /** The reader site's pages (and the 404 page), HTML and client-navigation data alike. */
   "reader page": { ...publicRules, cacheable: true, changesPages: true },
+  /**
+   * Site search's result pages: reader pages, but never kept in the page cache (every query would be a
+   * new entry, and a stranger could fill the cache with them).
+   */
+  "search page": { ...publicRules },
   /** Uploaded files, served by Express (server/media-route.ts); a miss falls through to the 404 page. */
   media: { ...publicRules },
   /** The build's hashed assets, served by Express (immutable, precompressed). */
@@ -116,6 +121,7 @@ export const ROUTE_PATH_CLASSES = {
   "category/:slug": "reader page",
   "article/:slug": "reader page",
   "author/:slug": "reader page",
+  search: "search page",
   about: "reader page",
   contact: "reader page",
   disclaimer: "reader page",

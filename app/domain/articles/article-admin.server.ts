@@ -1,8 +1,8 @@
-import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, exists, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { isForeignKeyViolation, isUniqueViolation, pgConstraint } from "~/db/pg-errors";
-import { articles, categories, DEFAULT_AUTHOR_NAME, type ArticleStatus } from "~/db/schema";
+import { articleAuthors, articles, categories, DEFAULT_AUTHOR_NAME, type ArticleStatus } from "~/db/schema";
 import { AppError, isAppError } from "~/lib/app-error";
 import { fromDateTimeLocal } from "~/lib/dates";
 import { formValues, parseForm } from "~/lib/forms";
@@ -28,6 +28,7 @@ import { checkAuthorIds, getArticleAuthorIds, setArticleAuthors } from "~/domain
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { checkCapability, checkMayDelete, checkMayEdit, ownedBy, readOwnership } from "./article-access.server";
 import { CLEARED_REVIEW, submitForReview } from "./review.server";
+import { matchesSearch, searchQuery } from "./search.server";
 import type { ActivityKind } from "~/domain/activity/activity.schema";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { recordAutosave, recordRevision, revisionSourceColumns, type RevisionSource } from "./article-revisions.server";
@@ -74,14 +75,39 @@ export interface AdminArticleRow {
  * One page of all articles (or of those with `status`) with their category name, newest first, and
  * the total count.
  */
+/** What the admin article list is narrowed to (each optional; a plain GET form sets them). */
+export interface AdminArticleFilter {
+  status?: ArticleStatus;
+  categoryId?: string;
+  /** Articles with this author in their byline. */
+  authorId?: string;
+  /** Words searched as site search does (every status); results then come best match first. */
+  q?: string;
+}
+
 export async function listAdminArticles(
   db: Db,
   page: number,
   pageSize: number,
-  status?: ArticleStatus,
+  { status, categoryId, authorId, q }: AdminArticleFilter = {},
   viewerId?: string,
 ): Promise<{ rows: AdminArticleRow[]; total: number }> {
-  const where = status ? eq(articles.status, status) : undefined;
+  const where = and(
+    status ? eq(articles.status, status) : undefined,
+    categoryId ? eq(articles.categoryId, categoryId) : undefined,
+    authorId
+      ? exists(
+          db
+            .select({ one: sql`1` })
+            .from(articleAuthors)
+            .where(and(eq(articleAuthors.articleId, articles.id), eq(articleAuthors.authorId, authorId))),
+        )
+      : undefined,
+    q ? matchesSearch(q) : undefined,
+  );
+  const order = q
+    ? [desc(sql`ts_rank_cd(${articles.searchVector}, ${searchQuery(q)})`), desc(articles.createdAt), desc(articles.id)]
+    : [desc(articles.createdAt), desc(articles.id)];
   const [rows, [{ total }]] = await Promise.all([
     db
       .select({
@@ -101,7 +127,7 @@ export async function listAdminArticles(
       .from(articles)
       .leftJoin(categories, eq(articles.categoryId, categories.id))
       .where(where)
-      .orderBy(desc(articles.createdAt), desc(articles.id))
+      .orderBy(...order)
       .limit(pageSize)
       .offset((page - 1) * pageSize),
     db.select({ total: count() }).from(articles).where(where),

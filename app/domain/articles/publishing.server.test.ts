@@ -142,7 +142,7 @@ describe("the article form's publishing", () => {
   });
 
   it("the admin list filters by status and the preview reads any status", async () => {
-    const drafts = await listAdminArticles(fx.t.db, 1, 100, "draft");
+    const drafts = await listAdminArticles(fx.t.db, 1, 100, { status: "draft" });
     expect(drafts.rows.length).toBeGreaterThan(0);
     expect(drafts.rows.every((r) => r.status === "draft")).toBe(true);
     const draft = drafts.rows[0]!;

@@ -10,6 +10,10 @@ import { FilterSelect } from "~/components/admin/filter-select";
 import { mayDeleteArticle, mayEditArticle } from "~/domain/accounts/roles";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { listAuthorChoices } from "~/domain/authors/authors.server";
+import { listCategories } from "~/domain/categories/categories.server";
+import { normalizeSearchQuery, SEARCH_QUERY_MAX } from "~/domain/articles/search.schema";
 import { toast } from "~/components/ui/toaster";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { actorOf } from "~/domain/accounts/actor";
@@ -31,11 +35,19 @@ export const ADMIN_ARTICLES_PAGE_SIZE = 50;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "backOffice");
   const page = pageFromUrl(request.url);
-  // ?status=draft|scheduled|published filters the list (a plain GET form: works without JavaScript).
-  const requested = new URL(request.url).searchParams.get("status");
+  // ?q=&status=&category=&author= narrow the list (a plain GET form: works without JavaScript); a value
+  // that names nothing (a stale link) is ignored, as the form then shows.
+  const params = new URL(request.url).searchParams;
+  const requested = params.get("status");
   const status = isArticleStatus(requested) ? requested : null;
-  const { rows, total } = await listAdminArticles(context.db, page, ADMIN_ARTICLES_PAGE_SIZE, status ?? undefined, user.id);
+  const [categories, authors] = await Promise.all([listCategories(context.db), listAuthorChoices(context.db)]);
+  const category = categories.find((c) => c.id === params.get("category"))?.id ?? null;
+  const author = authors.find((a) => a.id === params.get("author"))?.id ?? null;
+  const q = normalizeSearchQuery(params.get("q"));
+  const filter = { status: status ?? undefined, categoryId: category ?? undefined, authorId: author ?? undefined, q: q || undefined };
+  const { rows, total } = await listAdminArticles(context.db, page, ADMIN_ARTICLES_PAGE_SIZE, filter, user.id);
   const pageCount = pageCountOrRedirect(request.url, page, total, ADMIN_ARTICLES_PAGE_SIZE);
+  const query = new URLSearchParams(Object.entries({ q, status, category, author }).filter((e): e is [string, string] => Boolean(e[1])));
   return {
     articles: rows.map((a) => ({
       id: a.id,
@@ -54,6 +66,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       canDelete: mayDeleteArticle(user, a),
     })),
     status,
+    category,
+    author,
+    q,
+    query: query.toString(),
+    categoryOptions: categories.map((c) => [c.id, c.name] as const),
+    authorOptions: authors.map((a) => [a.id, a.name] as const),
     page,
     pageCount,
     total,
@@ -79,7 +97,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Manage Articles", path: "/admin/articles" });
 
 export default function AdminArticles({ loaderData }: Route.ComponentProps) {
-  const { articles, page, pageCount, total, status } = loaderData;
+  const { articles, page, pageCount, total, status, category, author, q, query, categoryOptions, authorOptions } = loaderData;
   useNoticeToast();
   const fetcher = useFetcher<ArticleListActionData>({ key: "delete-article" });
   const deletingId = fetcher.state !== "idle" ? fetcher.formData?.get("id") : null;
@@ -114,21 +132,34 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
       />
 
       <Form method="get" className="mb-4 flex flex-wrap items-end gap-2" aria-label="Filter articles">
+        <div className="min-w-0 max-w-full flex-1 basis-56 space-y-1">
+          <label htmlFor="article-search" className="block text-sm font-medium text-slate-800">
+            Search
+          </label>
+          <Input id="article-search" type="search" name="q" defaultValue={q} key={q} placeholder="Words in the title or text" maxLength={SEARCH_QUERY_MAX} />
+        </div>
         <FilterSelect id="status-filter" name="status" label="Status" value={status} allLabel="All" options={Object.entries(ARTICLE_STATUS_LABELS)} />
+        <FilterSelect id="category-filter" name="category" label="Category" value={category} allLabel="All" options={categoryOptions} />
+        <FilterSelect id="author-filter" name="author" label="Author" value={author} allLabel="All" options={authorOptions} />
         <Button type="submit" variant="outline">
           Filter
         </Button>
+        {query ? (
+          <Button asChild variant="ghost">
+            <Link to="/admin/articles">Clear</Link>
+          </Button>
+        ) : null}
       </Form>
 
       {articles.length === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white py-16 text-center text-slate-700">
-          No articles found. Create your first article!
+          {query ? "No articles match these filters." : "No articles found. Create your first article!"}
         </p>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
           {/* Below 768 px each row is a stacked card: every column (Date, Views) and both actions stay. */}
           <table className="w-full text-left text-sm max-md:block">
-            <caption className="sr-only">All articles, newest first</caption>
+            <caption className="sr-only">{q ? "Matching articles, best match first" : query ? "Matching articles, newest first" : "All articles, newest first"}</caption>
             <thead className="bg-slate-50 text-slate-800 max-md:sr-only">
               <tr>
                 <th scope="col" className="px-4 py-3 font-semibold">Title</th>
@@ -197,7 +228,7 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
       <p role="status" className="sr-only">
         {openingId ? "Loading article..." : ""}
       </p>
-      <Pagination basePath={status ? `/admin/articles?status=${status}` : "/admin/articles"} page={page} pageCount={pageCount} className="mt-6" />
+      <Pagination basePath={query ? `/admin/articles?${query}` : "/admin/articles"} page={page} pageCount={pageCount} className="mt-6" />
     </main>
   );
 }

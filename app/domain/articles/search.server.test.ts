@@ -1,0 +1,137 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { articleAuthors, articles, authors, categories } from "~/db/schema";
+import { listAdminArticles } from "./article-admin.server";
+import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+import { highlightParts, MARK_END, MARK_START, normalizeSearchQuery, SEARCH_QUERY_MAX } from "./search.schema";
+import { searchArticles } from "./search.server";
+
+let t: TestDatabase;
+let politics: string;
+let sports: string;
+const HOUR = 3_600_000;
+
+async function article(values: Partial<typeof articles.$inferInsert> & { title: string; slug: string }) {
+  const [row] = await t.db
+    .insert(articles)
+    .values({ content: "Nothing to see here.", status: "published", publishedAt: new Date(Date.now() - HOUR), ...values })
+    .returning({ id: articles.id });
+  return row.id;
+}
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  [{ id: politics }, { id: sports }] = await t.db
+    .insert(categories)
+    .values([
+      { name: "Politics", slug: "politics" },
+      { name: "Sports", slug: "sports" },
+    ])
+    .returning({ id: categories.id });
+  await article({ title: "Council approves budget", slug: "budget", categoryId: politics, content: "The council voted on the harbour bridge tonight after a long debate." });
+  await article({ title: "Harbour bridge reopens", slug: "bridge-title", categoryId: politics, content: "Traffic flows again." });
+  await article({ title: "Cup final", slug: "cup", categoryId: sports, excerpt: "The harbour side won.", content: "A match report." });
+  await article({ title: "Secret harbour plan", slug: "draft", status: "draft", publishedAt: null, content: "harbour harbour harbour" });
+  await article({ title: "Harbour tomorrow", slug: "scheduled", status: "scheduled", publishedAt: new Date(Date.now() + HOUR), content: "harbour" });
+  await article({ title: "Harbour later", slug: "future", status: "published", publishedAt: new Date(Date.now() + HOUR), content: "harbour" });
+});
+
+describe("searchArticles", () => {
+  it("finds a word of the body, highlighted in the snippet, and never an unpublished article", async () => {
+    const { results, total } = await searchArticles(t.db, "harbour");
+    expect(results.map((r) => r.slug).sort()).toEqual(["bridge-title", "budget", "cup"]);
+    expect(total).toBe(3);
+    const budget = results.find((r) => r.slug === "budget")!;
+    expect(budget.snippet).toContain(`${MARK_START}harbour${MARK_END}`);
+    expect(budget.category).toEqual({ name: "Politics", slug: "politics" });
+    expect(budget.authors).toEqual([]);
+  });
+
+  it("ranks a title match above an excerpt match above a body match", async () => {
+    const { results } = await searchArticles(t.db, "harbour");
+    expect(results.map((r) => r.slug)).toEqual(["bridge-title", "cup", "budget"]);
+    expect(results[0].titleHighlight).toBe(`${MARK_START}Harbour${MARK_END} bridge reopens`);
+  });
+
+  it("stems English words and understands quotes and -word", async () => {
+    expect((await searchArticles(t.db, "votes")).results.map((r) => r.slug)).toEqual(["budget"]);
+    expect((await searchArticles(t.db, '"bridge reopens"')).results.map((r) => r.slug)).toEqual(["bridge-title"]);
+    expect((await searchArticles(t.db, '"reopens bridge"')).results).toEqual([]);
+    expect((await searchArticles(t.db, "harbour -council")).results.map((r) => r.slug).sort()).toEqual(["bridge-title", "cup"]);
+  });
+
+  it("filters by category and pages the results", async () => {
+    expect((await searchArticles(t.db, "harbour", { categoryId: sports })).results.map((r) => r.slug)).toEqual(["cup"]);
+    const first = await searchArticles(t.db, "harbour", { pageSize: 2 });
+    const second = await searchArticles(t.db, "harbour", { pageSize: 2, page: 2 });
+    expect(first.results.map((r) => r.slug)).toEqual(["bridge-title", "cup"]);
+    expect(second.results.map((r) => r.slug)).toEqual(["budget"]);
+    expect(second.total).toBe(3);
+  });
+
+  it("finds nothing for an empty query, stop words alone or tsquery syntax a reader cannot mean", async () => {
+    expect(await searchArticles(t.db, "")).toEqual({ results: [], total: 0 });
+    expect(await searchArticles(t.db, "the")).toEqual({ results: [], total: 0 });
+    expect((await searchArticles(t.db, "harbour & | ! ( :*")).total).toBe(3);
+  });
+
+  it("keeps the index current: an edited article is found by its new words at once", async () => {
+    const id = await article({ title: "Quiet day", slug: "quiet", content: "Nothing happened." });
+    expect((await searchArticles(t.db, "lighthouse")).total).toBe(0);
+    const { eq } = await import("drizzle-orm");
+    await t.db.update(articles).set({ content: "The lighthouse keeper retired." }).where(eq(articles.id, id));
+    expect((await searchArticles(t.db, "lighthouse")).results.map((r) => r.slug)).toEqual(["quiet"]);
+  });
+});
+
+describe("the query and its highlights", () => {
+  it("normalises what was typed", () => {
+    expect(normalizeSearchQuery("  harbour \n\t bridge  ")).toBe("harbour bridge");
+    expect(normalizeSearchQuery(`a${MARK_START}b\u0000c`)).toBe("a b c");
+    expect(normalizeSearchQuery(null)).toBe("");
+    expect(normalizeSearchQuery("x".repeat(500))).toHaveLength(SEARCH_QUERY_MAX);
+  });
+
+  it("splits a snippet into plain and marked runs", () => {
+    expect(highlightParts(`The ${MARK_START}harbour${MARK_END} at ${MARK_START}dawn${MARK_END}`)).toEqual([
+      { text: "The ", marked: false },
+      { text: "harbour", marked: true },
+      { text: " at ", marked: false },
+      { text: "dawn", marked: true },
+    ]);
+    expect(highlightParts("<b>plain</b>")).toEqual([{ text: "<b>plain</b>", marked: false }]);
+  });
+});
+
+describe("the admin article list's search and filters", () => {
+  it("finds drafts too, and narrows by status, category and author together", async () => {
+    const [ada] = await t.db.insert(authors).values({ name: "Ada Writer", slug: "ada-writer" }).returning({ id: authors.id });
+    const adaDraft = await article({ title: "Ada's ferry notes", slug: "ada-ferry", status: "draft", publishedAt: null, categoryId: sports, content: "ferry timetable" });
+    const adaPublished = await article({ title: "Ferry strike", slug: "ferry-strike", categoryId: politics, content: "ferry crews walked out" });
+    await article({ title: "Ferry museum", slug: "ferry-museum", categoryId: politics, content: "old ferry boats" });
+    await t.db.insert(articleAuthors).values([
+      { articleId: adaDraft, authorId: ada.id, position: 0 },
+      { articleId: adaPublished, authorId: ada.id, position: 0 },
+    ]);
+    const slugs = async (filter: Parameters<typeof listAdminArticles>[3]) => {
+      const { rows, total } = await listAdminArticles(t.db, 1, 50, filter);
+      expect(total).toBe(rows.length);
+      return rows.map((r) => r.slug).sort();
+    };
+    expect(await slugs({ q: "ferry" })).toEqual(["ada-ferry", "ferry-museum", "ferry-strike"]);
+    expect(await slugs({ q: "ferry", status: "draft" })).toEqual(["ada-ferry"]);
+    expect(await slugs({ q: "ferry", categoryId: politics })).toEqual(["ferry-museum", "ferry-strike"]);
+    expect(await slugs({ authorId: ada.id })).toEqual(["ada-ferry", "ferry-strike"]);
+    expect(await slugs({ authorId: ada.id, categoryId: politics, status: "published" })).toEqual(["ferry-strike"]);
+    expect(await slugs({ q: "timetable", authorId: ada.id })).toEqual(["ada-ferry"]);
+  });
+
+  it("pages a search: the second page holds the rest, totals agree", async () => {
+    const first = await listAdminArticles(t.db, 1, 2, { q: "harbour" });
+    const second = await listAdminArticles(t.db, 2, 2, { q: "harbour" });
+    // Six articles mention harbour, drafts and scheduled ones included (the back office sees them all).
+    expect(first.total).toBe(6);
+    expect(first.rows).toHaveLength(2);
+    expect(second.rows).toHaveLength(2);
+    expect(new Set([...first.rows, ...second.rows].map((r) => r.id)).size).toBe(4);
+  });
+});

@@ -1,0 +1,2 @@
+ALTER TABLE "articles" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(excerpt, '')), 'B') || setweight(to_tsvector('english', coalesce(content, '')), 'C')) STORED;--> statement-breakpoint
+CREATE INDEX "articles_search_vector_idx" ON "articles" USING gin ("search_vector");
