@@ -65,10 +65,8 @@ export function AdSlot({ name, className }: { name: AdSlotName; className?: stri
             data-full-width-responsive="true"
           />
         ) : (
-          <div
-            data-ad-slot={slot.id}
-            className="flex h-full w-full items-center justify-center border border-dashed border-slate-300 bg-slate-50 text-xs uppercase tracking-wider text-slate-600"
-          >
+          // Without an ad network: a quiet, labelled space of the slot's size (no grey box in the news).
+          <div data-ad-slot={slot.id} className="flex h-full w-full items-start border-y border-slate-200 pt-1.5 text-[11px] uppercase tracking-wider text-slate-500">
             Advertisement
           </div>
         )}

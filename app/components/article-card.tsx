@@ -2,6 +2,7 @@ import { Eye, PlayCircle } from "lucide-react";
 import { Link, useRouteLoaderData } from "react-router";
 import type { ArticleCard as ArticleCardData } from "~/domain/articles/articles.schema";
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
+import { cn } from "~/lib/cn";
 import { imageSrcSet } from "~/lib/image-variants";
 import type { RootData } from "~/root";
 import { Byline } from "./byline";
@@ -9,22 +10,39 @@ import { Skeleton } from "./ui/skeleton";
 
 export type SerializedCard = Omit<ArticleCardData, "createdAt" | "publishedAt"> & { createdAt: string | Date; publishedAt: string | Date };
 
-export function ArticleCard({ article, priority = false }: { article: SerializedCard; priority?: boolean }) {
+export function ArticleCard({
+  article,
+  priority = false,
+  lead = false,
+  className,
+}: {
+  article: SerializedCard;
+  priority?: boolean;
+  /** The home page's lead story: a larger image and headline, and more of the excerpt. */
+  lead?: boolean;
+  className?: string;
+}) {
   const timeZone = useSiteTimeZone();
   const siteName = (useRouteLoaderData("root") as RootData | undefined)?.settings.siteName ?? "Frontpage";
   return (
-    <article className="group flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md">
+    <article
+      className={cn(
+        "group flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md",
+        className,
+      )}
+    >
       <Link to={`/article/${article.slug}`} prefetch="intent" className="flex flex-1 flex-col">
-        <div className="relative aspect-video overflow-hidden bg-slate-100">
+        <div className={cn("relative aspect-video overflow-hidden bg-slate-100", lead && "lg:aspect-[2/1]")}>
           {article.featuredImage ? (
             <img
               src={article.featuredImage}
-              srcSet={imageSrcSet(article.featuredImage, [480, 640, 960])}
-              sizes="(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"
+              srcSet={imageSrcSet(article.featuredImage, lead ? [480, 640, 960, 1280] : [480, 640, 960])}
+              sizes={lead ? "(min-width: 1280px) 830px, (min-width: 1024px) 66vw, 100vw" : "(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"}
               alt=""
               width={640}
               height={360}
               loading={priority ? "eager" : "lazy"}
+              fetchPriority={lead ? "high" : undefined}
               decoding="async"
               className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
             />
@@ -43,8 +61,15 @@ export function ArticleCard({ article, priority = false }: { article: Serialized
           {article.category ? (
             <span className="text-xs font-semibold uppercase tracking-wide text-brand-700">{article.category.name}</span>
           ) : null}
-          <h3 className="font-serif text-lg font-bold leading-snug text-slate-900 group-hover:text-brand-700">{article.title}</h3>
-          {article.excerpt ? <p className="line-clamp-2 text-sm text-slate-600">{article.excerpt}</p> : null}
+          <h3
+            className={cn(
+              "font-serif font-bold leading-snug text-slate-900 group-hover:text-brand-700",
+              lead ? "text-2xl sm:text-3xl" : "text-lg",
+            )}
+          >
+            {article.title}
+          </h3>
+          {article.excerpt ? <p className={cn("text-slate-600", lead ? "line-clamp-4 text-base" : "line-clamp-2 text-sm")}>{article.excerpt}</p> : null}
         </div>
       </Link>
       {/* Outside the card's link: the byline's author links cannot sit inside another link. */}
@@ -78,4 +103,20 @@ export function ArticleCardSkeleton() {
 
 export function CardGrid({ children }: { children: React.ReactNode }) {
   return <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">{children}</div>;
+}
+
+/** A titled row of cards under a story ("More from {Category}", "Related stories"). */
+export function StoryCardsSection({ id, title, articles }: { id: string; title: string; articles: SerializedCard[] }) {
+  return (
+    <section aria-labelledby={id} className="mt-12 border-t border-slate-200 pt-8">
+      <h2 id={id} className="mb-6 font-serif text-2xl font-bold text-slate-900">
+        {title}
+      </h2>
+      <CardGrid>
+        {articles.map((a) => (
+          <ArticleCard key={a.id} article={a} />
+        ))}
+      </CardGrid>
+    </section>
+  );
 }

@@ -2,11 +2,13 @@ import { useEffect, useState } from "react";
 import { data, redirect } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
 import { ArticleView } from "~/components/article-view";
+import { StoryCardsSection } from "~/components/article-card";
 import { CommentsSection } from "~/components/comments/comment-thread";
 import { RouteError } from "~/components/not-found";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
 import { joinNames } from "~/domain/authors/byline";
 import { listArticleNotes } from "~/domain/articles/corrections.server";
+import { listMoreFromCategory, listRelatedStories } from "~/domain/articles/recirculation.server";
 import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
 import { COMMENT_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
 import { countArticleComments, listArticleComments, postComment } from "~/domain/comments/comments.server";
@@ -39,11 +41,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   // ?older-than=<comment id> shows the page of top-level comments after that one ("Show older comments").
   const olderThan = new URL(request.url).searchParams.get("older-than") ?? undefined;
-  const [page, commentCount, corrections] = await Promise.all([
+  const [page, commentCount, corrections, moreFromCategory] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan }),
     countArticleComments(context.db, article.id),
     listArticleNotes(context.db, article.id),
+    article.category ? listMoreFromCategory(context.db, article.id, article.category.slug) : [],
   ]);
+  const related = await listRelatedStories(context.db, article.id, moreFromCategory.map((a) => a.id));
   return {
     // modifiedAt and corrections (newest first) are what a later schema.org dateModified / correction will read.
     article: { ...presentArticle(article), corrections },
@@ -51,6 +55,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     olderThreads: page.olderThreads,
     commentCount,
     olderPage: Boolean(olderThan),
+    moreFromCategory,
+    related,
   };
 }
 
@@ -100,7 +106,7 @@ function useLiveViews(path: string, initial: number) {
 }
 
 export default function ArticlePage({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { article, comments, commentCount, olderThreads, olderPage } = loaderData;
+  const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related } = loaderData;
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
   const publicUrl = matches[0].data.publicUrl;
@@ -117,6 +123,11 @@ export default function ArticlePage({ loaderData, actionData, matches }: Route.C
         olderPage={olderPage}
         noScriptOutcome={actionData}
       />
+
+      {article.category && moreFromCategory.length > 0 ? (
+        <StoryCardsSection id="more-from-category" title={`More from ${article.category.name}`} articles={moreFromCategory} />
+      ) : null}
+      {related.length > 0 ? <StoryCardsSection id="related-stories" title="Related stories" articles={related} /> : null}
     </main>
   );
 }

@@ -8,7 +8,7 @@ import { pageMeta } from "~/page-meta";
 import type { RootData } from "~/root";
 import type { Route } from "./+types/home";
 
-/** Spec: home loads 12 articles, 3 in the top strip and 9 in Latest Stories. */
+/** Spec: home loads 12 articles, 3 in the top strip (the lead story and two beside it) and 9 in Latest Stories. */
 export const HOME_ARTICLE_COUNT = 12;
 const TOP_STRIP = 3;
 
@@ -40,25 +40,27 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <main>
       <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
-        <div className="mx-auto max-w-7xl px-4 py-16 text-center sm:py-20">
-          <h1 className="font-serif text-4xl font-bold tracking-tight sm:text-5xl">Stay Informed, Stay Connected</h1>
-          <p className="mx-auto mt-4 max-w-2xl text-lg text-brand-100">
+        {/* Compact: the lead story starts on the first screen of a phone and of a desktop. */}
+        <div className="mx-auto max-w-7xl px-4 py-5 text-center sm:py-7">
+          <h1 className="font-serif text-2xl font-bold tracking-tight sm:text-4xl">Stay Informed, Stay Connected</h1>
+          <p className="mx-auto mt-2 max-w-2xl text-sm text-brand-100 sm:text-base">
             Breaking news, sharp analysis and the stories that matter, from New York to the rest of the world.
           </p>
         </div>
       </section>
 
-      <div className="mx-auto max-w-7xl space-y-12 px-4 py-10">
+      <div className="mx-auto max-w-7xl space-y-12 px-4 py-6 sm:py-8">
         {top.length > 0 ? (
           <section aria-labelledby="top-stories">
-            <h2 id="top-stories" className="mb-6 font-serif text-2xl font-bold">
+            <h2 id="top-stories" className="mb-4 font-serif text-2xl font-bold">
               Top Stories
             </h2>
-            <CardGrid>
-              {top.map((a) => (
-                <ArticleCard key={a.id} article={a} priority />
+            {/* The lead story large, the next two beside it (below it on phones). */}
+            <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+              {top.map((a, i) => (
+                <ArticleCard key={a.id} article={a} priority lead={i === 0} className={i === 0 ? "sm:col-span-2 lg:row-span-2" : undefined} />
               ))}
-            </CardGrid>
+            </div>
           </section>
         ) : (
           <p className="text-center text-slate-600">No articles have been published yet.</p>

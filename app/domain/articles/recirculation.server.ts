@@ -1,0 +1,70 @@
+import { and, desc, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { publiclyVisible } from "~/db/article-visibility";
+import type { Db } from "~/db/client.server";
+import { articles, categories } from "~/db/schema";
+import { withBylines } from "~/domain/authors/authors.server";
+import type { ArticleCard } from "./articles.schema";
+import { cardColumns, newestFirst, toCard } from "./article-cards.server";
+
+// What an article page offers next (recirculation): "More from {Category}" and "Related stories".
+// Both list public articles only (publiclyVisible), never the article itself, and are part of the
+// article page's loader data, so they are cached with the page and cleared with it.
+
+/** Cards in each of the two sections. */
+export const RECIRCULATION_COUNT = 3;
+
+/**
+ * How many of the newest matching articles "Related stories" ranks: similarity is judged among recent
+ * stories (a news page links to news), and the ranking stays cheap however large the archive.
+ */
+const RELATED_CANDIDATES = 200;
+
+/** The newest public articles of the article's category, without it. */
+export async function listMoreFromCategory(db: Db, articleId: string, categorySlug: string, limit = RECIRCULATION_COUNT): Promise<ArticleCard[]> {
+  const rows = await db
+    .select(cardColumns)
+    .from(articles)
+    .innerJoin(categories, eq(articles.categoryId, categories.id))
+    .where(and(eq(categories.slug, categorySlug), ne(articles.id, articleId), publiclyVisible()))
+    .orderBy(...newestFirst)
+    .limit(limit);
+  return withBylines(db, rows.map(toCard));
+}
+
+/**
+ * Public articles that share words with this one's title and excerpt (the weight A and B lexemes of
+ * its stored search vector), among the RELATED_CANDIDATES newest that do: the best matches (a shared
+ * category counts as much as a strong match), shown most recent first. `exclude`: articles already
+ * shown elsewhere on the page (the "More from" cards).
+ */
+export async function listRelatedStories(db: Db, articleId: string, exclude: readonly string[] = [], limit = RECIRCULATION_COUNT): Promise<ArticleCard[]> {
+  // The article's own title and excerpt words, already stemmed, OR-ed into one query ('simple': no second stemming).
+  const similar = sql`(select to_tsquery('simple', coalesce(string_agg(quote_literal(word), ' | '), ''))
+    from articles source, unnest(tsvector_to_array(ts_filter(source.search_vector, '{a,b}'))) as word
+    where source.id = ${articleId})`;
+  const candidates = db
+    .select({
+      id: articles.id,
+      publishedAt: articles.publishedAt,
+      score: sql<number>`ts_rank_cd(${articles.searchVector}, ${similar})
+        + case when ${articles.categoryId} = (select source.category_id from articles source where source.id = ${articleId}) then 0.1 else 0 end`.as("score"),
+    })
+    .from(articles)
+    .where(and(sql`${articles.searchVector} @@ ${similar}`, ne(articles.id, articleId), exclude.length ? notInArray(articles.id, [...exclude]) : undefined, publiclyVisible()))
+    .orderBy(...newestFirst)
+    .limit(RELATED_CANDIDATES)
+    .as("candidates");
+  const best = await db
+    .select({ id: candidates.id, publishedAt: candidates.publishedAt })
+    .from(candidates)
+    .orderBy(desc(candidates.score), desc(candidates.publishedAt))
+    .limit(limit);
+  if (best.length === 0) return [];
+  const rows = await db
+    .select(cardColumns)
+    .from(articles)
+    .leftJoin(categories, eq(articles.categoryId, categories.id))
+    .where(inArray(articles.id, best.map((b) => b.id)))
+    .orderBy(...newestFirst);
+  return withBylines(db, rows.map(toCard));
+}
