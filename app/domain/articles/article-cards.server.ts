@@ -5,8 +5,12 @@ import type { ArticleCard } from "./articles.schema";
 // What every list of public articles selects for its cards (home, category, author pages, feeds),
 // and how a row becomes a card.
 
-/** Readers' order: newest publication first. */
-export const newestFirst = [desc(articles.publishedAt), desc(articles.id)] as const;
+/**
+ * Readers' order: newest publication first. NULLS LAST as in the (status, published_at) indexes
+ * (migration 0003), so PostgreSQL reads them in order instead of sorting every match (a public
+ * article always has published_at).
+ */
+export const newestFirst = [sql`${articles.publishedAt} desc nulls last`, desc(articles.id)] as const;
 
 /** The columns of a card; select them from articles left-joined to categories. */
 export const cardColumns = {

@@ -3,8 +3,15 @@
 
 /** The longest query we pass to PostgreSQL (longer ones are cut, never refused: a reader pasted a paragraph). */
 export const SEARCH_QUERY_MAX = 200;
-/** Results per page of /search (and of the admin list's search, which pages like the list). */
-export const SEARCH_PAGE_SIZE = 20;
+/** Results per page of /search (the admin list's search pages like the list). */
+export const SEARCH_PAGE_SIZE = 10;
+
+/**
+ * How many matches a search ranks: the newest this many (decision 0018). A word in half the archive
+ * would otherwise rank 50,000 rows per search; among the newest 500, a news reader's best match
+ * is found in milliseconds however large the archive grows. The count stops there too.
+ */
+export const SEARCH_CANDIDATES = 500;
 
 /**
  * ts_headline wraps each match in these two control characters (never found in what a reader sees):

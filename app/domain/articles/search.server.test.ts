@@ -68,6 +68,25 @@ describe("searchArticles", () => {
     expect(second.total).toBe(3);
   });
 
+  it("ranks only the newest matches, and counts one past them", async () => {
+    // Three public articles match; with room for two, the newest two are ranked and the count says "more".
+    const { results, total } = await searchArticles(t.db, "harbour", { candidateLimit: 2 });
+    expect(total).toBe(3);
+    expect(results).toHaveLength(2);
+    const second = await searchArticles(t.db, "harbour", { candidateLimit: 2, page: 2, pageSize: 2 });
+    expect(second).toEqual({ results: [], total: 3 });
+  });
+
+  it("answers the same whichever way the database finds the matches (statistics say common or rare)", async () => {
+    const { sql } = await import("drizzle-orm");
+    const before = await searchArticles(t.db, "harbour");
+    // Fresh statistics: harbour is in most of these articles, so the date index is walked instead.
+    await t.db.execute(sql`analyze articles`);
+    const after = await searchArticles(t.db, "harbour");
+    expect(after).toEqual(before);
+    expect((await searchArticles(t.db, "council")).results.map((r) => r.slug)).toEqual(["budget"]);
+  });
+
   it("finds nothing for an empty query, stop words alone or tsquery syntax a reader cannot mean", async () => {
     expect(await searchArticles(t.db, "")).toEqual({ results: [], total: 0 });
     expect(await searchArticles(t.db, "the")).toEqual({ results: [], total: 0 });

@@ -3,7 +3,7 @@ import { RouteError } from "~/components/not-found";
 import { Pagination } from "~/components/pagination";
 import { SearchForm } from "~/components/search-form";
 import { Byline } from "~/components/byline";
-import { highlightParts, normalizeSearchQuery, SEARCH_PAGE_SIZE } from "~/domain/articles/search.schema";
+import { highlightParts, normalizeSearchQuery, SEARCH_CANDIDATES, SEARCH_PAGE_SIZE } from "~/domain/articles/search.schema";
 import { searchArticles } from "~/domain/articles/search.server";
 import { getCategoryBySlug } from "~/domain/categories/categories.server";
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
@@ -22,7 +22,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const category = await getCategoryBySlug(context.db, url.searchParams.get("category") ?? "");
   const page = pageFromUrl(request.url);
   const { results, total } = await searchArticles(context.db, q, { categoryId: category?.id, page });
-  const pageCount = Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE));
+  // Only the newest SEARCH_CANDIDATES matches are ranked and paged (decision 0018).
+  const pageCount = Math.max(1, Math.ceil(Math.min(total, SEARCH_CANDIDATES) / SEARCH_PAGE_SIZE));
   if (page > pageCount) {
     context.log.warn({ path: `${url.pathname}?page=${page}` }, "404: past the last page");
     throw data("Page not found", { status: 404, headers: { "X-Robots-Tag": SEARCH_ROBOTS } });
@@ -61,6 +62,7 @@ function Highlighted({ text }: { text: string }) {
 }
 
 function resultCountText(total: number, q: string) {
+  if (total > SEARCH_CANDIDATES) return `More than ${SEARCH_CANDIDATES.toLocaleString("en-US")} results for “${q}”`;
   return `${total.toLocaleString("en-US")} ${total === 1 ? "result" : "results"} for “${q}”`;
 }
 
