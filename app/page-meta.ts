@@ -1,16 +1,41 @@
 import { rootDataFromMatches } from "~/root";
-import { buildMeta, type SeoInput } from "~/lib/seo";
+import { buildMeta, PREVIEW_ROBOTS, type SeoInput } from "~/lib/seo";
+import type { JsonLd, SiteFacts } from "~/lib/structured-data";
 
-/** A route's meta tags, with the site name and canonical origin from the root loader. */
-export function pageMeta(matches: readonly ({ id: string; data?: unknown } | undefined)[], page: SeoInput) {
+type Matches = readonly ({ id: string; data?: unknown } | undefined)[];
+
+/** What the structured data says about the site, from the root loader's settings. */
+export function siteFacts(matches: Matches): SiteFacts {
   const root = rootDataFromMatches(matches);
-  return buildMeta(page, root && { ...root.settings, publicUrl: root.publicUrl });
+  const settings = root?.settings;
+  return {
+    name: settings?.siteName ?? "Frontpage",
+    origin: root?.publicUrl ?? "",
+    description: settings?.siteDescription,
+    logoUrl: settings?.logoUrl,
+    sameAs: settings ? Object.values(settings.social) : [],
+  };
+}
+
+/**
+ * A route's meta tags, with the site name and canonical origin from the root loader. `structuredData`
+ * gets the site's facts, so a page states only its own part of the JSON-LD.
+ */
+export function pageMeta(matches: Matches, page: Omit<SeoInput, "structuredData"> & { structuredData?: (site: SiteFacts) => JsonLd[] }) {
+  const root = rootDataFromMatches(matches);
+  const { structuredData, ...rest } = page;
+  return buildMeta({ ...rest, structuredData: structuredData?.(siteFacts(matches)) }, root && { ...root.settings, publicUrl: root.publicUrl });
 }
 
 /** The answer headers of a preview (back office or shared link): never stored by a browser or a proxy, never indexed. */
-export const PREVIEW_HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" };
+export const PREVIEW_HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": PREVIEW_ROBOTS };
 
 /** The meta tags of a preview: the page's own, and never indexed. */
-export function previewMeta(matches: Parameters<typeof pageMeta>[0], page: SeoInput) {
-  return [...pageMeta(matches, page), { name: "robots", content: "noindex, nofollow" }];
+export function previewMeta(matches: Matches, page: SeoInput) {
+  return pageMeta(matches, { ...page, structuredData: undefined, robots: PREVIEW_ROBOTS });
+}
+
+/** The meta tags of a back-office screen (and of an invitation's page): its title, never indexed. */
+export function backOfficeMeta(matches: Matches, page: { title: string; path: string }) {
+  return pageMeta(matches, { ...page, robots: PREVIEW_ROBOTS });
 }

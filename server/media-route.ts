@@ -7,7 +7,7 @@ import express from "express";
 import sharp from "sharp";
 import type { Db } from "../app/db/client.server";
 import { media } from "../app/db/schema";
-import { IMAGE_VARIANT_WIDTHS } from "../app/lib/image-variants";
+import { cropSize, IMAGE_CROPS, IMAGE_VARIANT_WIDTHS, isImageCrop, type ImageCrop } from "../app/lib/image-variants";
 import { isBucket, type Bucket, type Storage } from "../app/lib/storage.server";
 
 const ONE_YEAR_S = 31_536_000;
@@ -24,8 +24,14 @@ const baseHeaders = (contentType: string): Record<string, string> => ({
  * Serves stored uploads: the content type recorded at upload (never guessed from the name), nosniff,
  * a sandboxing CSP so nothing stored can run as active content, range requests, long caching.
  * Documents are sent as downloads. `?w=480` on a stored JPEG/PNG/WebP image answers a resized WebP
- * variant (made once, kept beside the store), for `srcset`.
+ * variant (made once, kept beside the store), for `srcset`; `?crop=16x9` (4x3, 1x1) a cropped one of
+ * exactly that ratio and CROP_WIDTH, for structured data and social previews.
  */
+/** A variant's file name beside the store. */
+function variantName(name: string, shape: { width: number } | { crop: ImageCrop }): string {
+  return "crop" in shape ? `${name}.c${shape.crop}.webp` : `${name}.w${shape.width}.webp`;
+}
+
 export function mediaRouter(db: Db, storage: Storage, variantDir: string): express.Router {
   const router = express.Router();
   // Content types by file, briefly: a deleted file stops being served within TYPE_TTL_MS everywhere.
@@ -39,8 +45,9 @@ export function mediaRouter(db: Db, storage: Storage, variantDir: string): expre
     return response ? Buffer.from(await response.arrayBuffer()) : null;
   }
 
-  async function variant(source: string | (() => Promise<Buffer | null>), name: string, width: number): Promise<string | null> {
-    const target = path.join(variantDir, `${name}.w${width}.webp`);
+  /** One variant: `width` wide (never enlarged), or a crop of exactly its size (cut around the centre of interest). */
+  async function variant(source: string | (() => Promise<Buffer | null>), name: string, shape: { width: number } | { crop: ImageCrop }): Promise<string | null> {
+    const target = path.join(variantDir, variantName(name, shape));
     try {
       await fs.access(target);
       return target;
@@ -54,7 +61,9 @@ export function mediaRouter(db: Db, storage: Storage, variantDir: string): expre
         if (!input) return null;
         await fs.mkdir(variantDir, { recursive: true });
         const temp = `${target}.${randomBytes(4).toString("hex")}.tmp`;
-        await sharp(input).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: 78 }).toFile(temp);
+        const resize =
+          "crop" in shape ? { ...cropSize(shape.crop), fit: "cover" as const, position: sharp.strategy.attention } : { width: shape.width, withoutEnlargement: true };
+        await sharp(input).rotate().resize(resize).webp({ quality: 78 }).toFile(temp);
         await fs.rename(temp, target);
         return target;
       })().finally(() => making.delete(target));
@@ -79,7 +88,8 @@ export function mediaRouter(db: Db, storage: Storage, variantDir: string): expre
   }
 
   async function removeVariants(name: string) {
-    await Promise.all(IMAGE_VARIANT_WIDTHS.map((w) => fs.rm(path.join(variantDir, `${name}.w${w}.webp`), { force: true })));
+    const shapes = [...IMAGE_VARIANT_WIDTHS.map((width) => ({ width })), ...Object.keys(IMAGE_CROPS).map((crop) => ({ crop: crop as ImageCrop }))];
+    await Promise.all(shapes.map((shape) => fs.rm(path.join(variantDir, variantName(name, shape)), { force: true })));
   }
 
   router.get("/:bucket/:name", async (req, res, next) => {
@@ -110,9 +120,15 @@ export function mediaRouter(db: Db, storage: Storage, variantDir: string): expre
       const localPath = storage.localPath(bucket, name);
 
       const requestedWidth = Number(req.query.w);
-      if (bucket === "images" && RESIZABLE.has(contentType) && Number.isInteger(requestedWidth) && requestedWidth > 0) {
-        const width = IMAGE_VARIANT_WIDTHS.find((w) => w >= requestedWidth) ?? IMAGE_VARIANT_WIDTHS.at(-1)!;
-        const file = await variant(localPath ?? (() => downloadSource(name)), name, width);
+      const crop = req.query.crop;
+      const resizable = bucket === "images" && RESIZABLE.has(contentType);
+      let shape: { width: number } | { crop: ImageCrop } | null = null;
+      if (resizable && isImageCrop(crop)) shape = { crop };
+      else if (resizable && Number.isInteger(requestedWidth) && requestedWidth > 0) {
+        shape = { width: IMAGE_VARIANT_WIDTHS.find((w) => w >= requestedWidth) ?? IMAGE_VARIANT_WIDTHS.at(-1)! };
+      }
+      if (shape) {
+        const file = await variant(localPath ?? (() => downloadSource(name)), name, shape);
         if (!file) return next();
         return res.sendFile(file, { headers: baseHeaders("image/webp"), acceptRanges: true, etag: true, dotfiles: "allow" }, (error) => {
           if (error && !res.headersSent) next(error);

@@ -38,7 +38,7 @@ export function ArticleCard({
               src={article.featuredImage}
               srcSet={imageSrcSet(article.featuredImage, lead ? [480, 640, 960, 1280] : [480, 640, 960])}
               sizes={lead ? "(min-width: 1280px) 830px, (min-width: 1024px) 66vw, 100vw" : "(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"}
-              alt=""
+              alt={article.featuredImageAlt ?? ""}
               width={640}
               height={360}
               loading={priority ? "eager" : "lazy"}

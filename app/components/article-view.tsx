@@ -1,3 +1,4 @@
+import { imageCropUrl } from "~/lib/image-variants";
 import { Eye } from "lucide-react";
 import { Link } from "react-router";
 import { ShareButtons } from "~/components/share-buttons";
@@ -110,7 +111,15 @@ export function ArticleView({ article, views, shareUrl }: { article: ArticleView
       </header>
 
       {article.videoUrl ? (
-        <video src={article.videoUrl} controls preload="metadata" className="mt-8 w-full rounded-xl bg-black" aria-label={`Video: ${article.title}`} />
+        // The poster: the featured image (its 16:9 crop when it is ours), so the player is never a black box.
+        <video
+          src={article.videoUrl}
+          poster={article.featuredImage ? (imageCropUrl(article.featuredImage, "16x9") ?? article.featuredImage) : undefined}
+          controls
+          preload="metadata"
+          className="mt-8 aspect-video w-full rounded-xl bg-black"
+          aria-label={`Video: ${article.title}`}
+        />
       ) : null}
 
       {article.excerpt ? <p className="mt-8 border-l-4 border-brand-600 pl-4 text-xl italic text-slate-700">{article.excerpt}</p> : null}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { buildMeta, DEFAULT_KEYWORDS, describeArticle } from "./seo";
+import { buildMeta, DEFAULT_KEYWORDS, describeArticle, INDEXABLE, NOINDEX } from "./seo";
 
 const site = { siteName: "The Harbour", siteTagline: "News by the water", siteDescription: "Local news.", publicUrl: "https://news.example" };
 const tag = (tags: ReturnType<typeof buildMeta>, key: string, value: string) =>
@@ -15,9 +15,52 @@ describe("page metadata", () => {
     const tags = buildMeta({ title: "News", path: "/category/news", image: "/media/images/1-a.png" }, site);
     expect(tag(tags, "rel", "canonical")?.href).toBe("https://news.example/category/news");
     expect(tag(tags, "property", "og:url")?.content).toBe("https://news.example/category/news");
-    expect(tag(tags, "property", "og:image")?.content).toBe("https://news.example/media/images/1-a.png");
-    expect(tag(tags, "name", "twitter:image")?.content).toBe("https://news.example/media/images/1-a.png");
-    expect(tag(buildMeta({ path: "/" }, site), "property", "og:image")?.content).toBe("https://news.example/share-default.png");
+    // Our own image is shared as its 16:9 crop, exactly 1200×675.
+    expect(tag(tags, "property", "og:image")?.content).toBe("https://news.example/media/images/1-a.png?crop=16x9");
+    expect(tag(tags, "property", "og:image:width")?.content).toBe("1200");
+    expect(tag(tags, "property", "og:image:height")?.content).toBe("675");
+    expect(tag(tags, "name", "twitter:image")?.content).toBe("https://news.example/media/images/1-a.png?crop=16x9");
+    const home = buildMeta({ path: "/" }, site);
+    expect(tag(home, "property", "og:image")?.content).toBe("https://news.example/share-default.png");
+    expect(tag(home, "property", "og:image:width")?.content).toBe("1200");
+    expect(tag(home, "property", "og:image:height")?.content).toBe("630");
+    // An image from elsewhere: as it is, with no size we cannot vouch for.
+    const outside = buildMeta({ title: "X", path: "/x", image: "https://cdn.example/p.jpg" }, site);
+    expect(tag(outside, "property", "og:image")?.content).toBe("https://cdn.example/p.jpg");
+    expect(tag(outside, "property", "og:image:width")).toBeUndefined();
+  });
+
+  test("og:title and twitter:title are the page's own title; <title> keeps the brand; og:locale is set", () => {
+    const tags = buildMeta({ title: "Bridge reopens", path: "/article/bridge" }, site);
+    expect(tag(tags, "title", "Bridge reopens | The Harbour")).toBeDefined();
+    expect(tag(tags, "property", "og:title")?.content).toBe("Bridge reopens");
+    expect(tag(tags, "name", "twitter:title")?.content).toBe("Bridge reopens");
+    expect(tag(tags, "property", "og:locale")?.content).toBe("en_US");
+    expect(tag(buildMeta({ path: "/" }, site), "property", "og:title")?.content).toBe("News by the water");
+  });
+
+  test("indexable pages allow large image previews; others say noindex", () => {
+    expect(tag(buildMeta({ path: "/" }, site), "name", "robots")?.content).toBe(INDEXABLE);
+    expect(INDEXABLE).toBe("max-image-preview:large");
+    const search = buildMeta({ title: "Search", path: "/search", robots: NOINDEX }, site);
+    expect(search.filter((t) => (t as Record<string, string>).name === "robots")).toEqual([{ name: "robots", content: "noindex, follow" }]);
+  });
+
+  test("the image's alt text goes to og:image:alt and twitter:image:alt", () => {
+    const tags = buildMeta({ title: "X", path: "/x", image: "/media/images/1-a.png", imageAlt: "A ferry at dawn" }, site);
+    expect(tag(tags, "property", "og:image:alt")?.content).toBe("A ferry at dawn");
+    expect(tag(tags, "name", "twitter:image:alt")?.content).toBe("A ferry at dawn");
+  });
+
+  test("an article with a video has og:video and its type", () => {
+    const tags = buildMeta({ title: "X", path: "/x", type: "article", video: "/media/videos/1-a.mp4" }, site);
+    expect(tag(tags, "property", "og:video")?.content).toBe("https://news.example/media/videos/1-a.mp4");
+    expect(tag(tags, "property", "og:video:type")?.content).toBe("video/mp4");
+  });
+
+  test("structured data blocks become ld+json scripts", () => {
+    const tags = buildMeta({ path: "/", structuredData: [{ "@type": "WebSite" }, { "@type": "Organization" }] }, site);
+    expect(tags.filter((t) => "script:ld+json" in t)).toEqual([{ "script:ld+json": { "@type": "WebSite" } }, { "script:ld+json": { "@type": "Organization" } }]);
   });
 
   test("description falls back to the site's; keywords to the default set; Twitter gets a large card", () => {
@@ -28,11 +71,25 @@ describe("page metadata", () => {
     expect(tag(tags, "property", "og:type")?.content).toBe("website");
   });
 
-  test("an article page is of type article with its author and published time", () => {
-    const tags = buildMeta({ title: "A story", path: "/article/a", type: "article", author: "Ann Lee", publishedTime: "2026-01-02T03:04:05.000Z" }, site);
+  test("an article page is of type article with every author, its section and its times", () => {
+    const tags = buildMeta(
+      {
+        title: "A story",
+        path: "/article/a",
+        type: "article",
+        authors: ["Ann Lee", "Bo Park"],
+        section: "City",
+        publishedTime: "2026-01-02T03:04:05.000Z",
+        modifiedTime: "2026-01-03T00:00:00.000Z",
+      },
+      site,
+    );
     expect(tag(tags, "property", "og:type")?.content).toBe("article");
-    expect(tag(tags, "property", "article:author")?.content).toBe("Ann Lee");
+    expect(tags.filter((t) => (t as Record<string, string>).property === "article:author").map((t) => (t as Record<string, string>).content)).toEqual(["Ann Lee", "Bo Park"]);
+    expect(tag(tags, "name", "author")?.content).toBe("Ann Lee, Bo Park");
+    expect(tag(tags, "property", "article:section")?.content).toBe("City");
     expect(tag(tags, "property", "article:published_time")?.content).toBe("2026-01-02T03:04:05.000Z");
+    expect(tag(tags, "property", "article:modified_time")?.content).toBe("2026-01-03T00:00:00.000Z");
   });
 
   test("an article's description is its excerpt, else the first 160 characters of its content", () => {

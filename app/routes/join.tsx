@@ -11,7 +11,7 @@ import { acceptInvitation, findInvitation } from "~/domain/accounts/invitations.
 import { ROLE_LABELS } from "~/domain/accounts/roles";
 import { isAppError } from "~/lib/app-error";
 import { formValues } from "~/lib/forms";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/join";
 
 // /join/{token}: a team invitation's link (decision 0017). A new person chooses a name and a password;
@@ -69,8 +69,7 @@ export function headers() {
 }
 
 export const meta: Route.MetaFunction = ({ matches, params }) => [
-  ...pageMeta(matches, { title: "Join the team", path: `/join/${params.token}` }),
-  { name: "robots", content: "noindex, nofollow" },
+  ...backOfficeMeta(matches, { title: "Join the team", path: `/join/${params.token}` }),
 ];
 
 export default function Join({ loaderData, actionData }: Route.ComponentProps) {

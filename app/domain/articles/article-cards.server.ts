@@ -19,6 +19,7 @@ export const cardColumns = {
   slug: articles.slug,
   excerpt: articles.excerpt,
   featuredImage: articles.featuredImage,
+  featuredImageAlt: articles.featuredImageAlt,
   videoUrl: articles.videoUrl,
   authorName: articles.authorName,
   views: articles.views,

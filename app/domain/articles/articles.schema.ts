@@ -192,8 +192,9 @@ export interface ArticleCard {
   title: string;
   slug: string;
   excerpt: string | null;
-  /** Cards show it as decoration (alt=""): the title beside it says what the article is. */
   featuredImage: string | null;
+  /** The image's alt text, written with it (null for articles saved before alt text existed: alt=""). */
+  featuredImageAlt: string | null;
   videoUrl: string | null;
   authorName: string;
   views: number;

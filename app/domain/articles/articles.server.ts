@@ -67,9 +67,9 @@ export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDet
     .where(and(eq(articles.slug, slug), publiclyVisible()))
     .limit(1);
   if (!row) return null;
-  const { content, contentDoc, modifiedAt, featuredImageAlt, featuredImageCaption, featuredImageCredit, ...card } = row;
+  const { content, contentDoc, modifiedAt, featuredImageCaption, featuredImageCredit, ...card } = row;
   const authors = (await bylinesOf(db, [row.id])).get(row.id) ?? [];
-  return { ...toCard(card), authors, featuredImageAlt, featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt };
+  return { ...toCard(card), authors, featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt };
 }
 
 /**
@@ -92,9 +92,9 @@ export async function getArticleForPreview(db: Db, id: string): Promise<(Article
     .where(eq(articles.id, id))
     .limit(1);
   if (!row) return null;
-  const { content, contentDoc, modifiedAt, status, featuredImageAlt, featuredImageCaption, featuredImageCredit, ...card } = row;
+  const { content, contentDoc, modifiedAt, status, featuredImageCaption, featuredImageCredit, ...card } = row;
   const authors = (await bylinesOf(db, [row.id])).get(row.id) ?? [];
-  return { ...toCard(card), authors, featuredImageAlt, featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, status };
+  return { ...toCard(card), authors, featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, status };
 }
 
 /** A public article's stored view count, by slug (null when there is no such public article). */

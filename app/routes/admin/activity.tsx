@@ -8,7 +8,7 @@ import { ACTIVITY_KINDS, isActivityKind } from "~/domain/activity/activity.schem
 import { listActivity, listActivityPeople, type ActivityRow } from "~/domain/activity/activity.server";
 import { formatPublishDate } from "~/lib/dates";
 import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/activity";
 
 /** Entries per page of the activity log. */
@@ -74,7 +74,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Activity", path: "/admin/activity" });
+export const meta: Route.MetaFunction = ({ matches }) => backOfficeMeta(matches, { title: "Activity", path: "/admin/activity" });
 
 const SELECT = "h-10 w-64 max-w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900";
 

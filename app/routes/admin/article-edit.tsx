@@ -23,7 +23,7 @@ import { getReviewState, sendBack } from "~/domain/articles/review.server";
 import { AppError } from "~/lib/app-error";
 import { toDateTimeLocal } from "~/lib/dates";
 import { formValues, refuse } from "~/lib/forms";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/article-edit";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -138,7 +138,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, formActio
   formData?.get("intent") === "autosave" || formAction?.endsWith("/preview-link") ? false : defaultShouldRevalidate;
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
-  pageMeta(matches, { title: "Edit Article", path: `/admin/articles/edit/${params.id}` });
+  backOfficeMeta(matches, { title: "Edit Article", path: `/admin/articles/edit/${params.id}` });
 
 /** Whether an answer of the action concerns the notes panel rather than the article form. */
 const isNoteAnswer = (answer: object | undefined) => {

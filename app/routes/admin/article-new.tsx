@@ -9,7 +9,7 @@ import { actorOf } from "~/domain/accounts/actor";
 import { getAuthorForUser, listAuthorChoices } from "~/domain/authors/authors.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { refuse } from "~/lib/forms";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/article-new";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -42,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: "Create New Article", path: "/admin/articles/new" });
+  backOfficeMeta(matches, { title: "Create New Article", path: "/admin/articles/new" });
 
 export default function NewArticle({ loaderData, actionData }: Route.ComponentProps) {
   return <ArticleForm mode="create" article={null} categories={loaderData.categories}

@@ -23,7 +23,7 @@ import { statusLabel } from "~/components/admin/article-form";
 import { formatCardDate } from "~/lib/dates";
 import { AppError } from "~/lib/app-error";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/articles";
 
 /** A stacked card's cell label on phones (from the cell's data-label). */
@@ -94,7 +94,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: "Manage Articles", path: "/admin/articles" });
+  backOfficeMeta(matches, { title: "Manage Articles", path: "/admin/articles" });
 
 export default function AdminArticles({ loaderData }: Route.ComponentProps) {
   const { articles, page, pageCount, total, status, category, author, q, query, categoryOptions, authorOptions } = loaderData;

@@ -12,7 +12,7 @@ import { AUTHOR_FIELDS, authorInputSchema, deleteAuthorWarning, REQUIRED_AUTHOR_
 import { createAuthor, deleteAuthor, listAccountChoices, listAdminAuthors, updateAuthor } from "~/domain/authors/authors.server";
 import { AppError } from "~/lib/app-error";
 import { formValues, parseForm, refuse, type Refusal } from "~/lib/forms";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/authors";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Manage Authors", path: "/admin/authors" });
+export const meta: Route.MetaFunction = ({ matches }) => backOfficeMeta(matches, { title: "Manage Authors", path: "/admin/authors" });
 
 export default function AdminAuthors({ loaderData, actionData }: Route.ComponentProps) {
   const { authors, accounts } = loaderData;

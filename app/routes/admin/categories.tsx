@@ -17,7 +17,7 @@ import {
 } from "~/domain/categories/category-admin.server";
 import { AppError } from "~/lib/app-error";
 import { formValues, parseForm, refuse } from "~/lib/forms";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/categories";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -45,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Manage Categories", path: "/admin/categories" });
+export const meta: Route.MetaFunction = ({ matches }) => backOfficeMeta(matches, { title: "Manage Categories", path: "/admin/categories" });
 
 export default function AdminCategories({ loaderData }: Route.ComponentProps) {
   const { categories } = loaderData;

@@ -11,7 +11,7 @@ import { deleteComment, listCommentsForModeration } from "~/domain/comments/comm
 import { formatCommentDate } from "~/lib/dates";
 import { AppError } from "~/lib/app-error";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/comments";
 
 /** Comments per page of the moderation list. */
@@ -49,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<CommentActionData>({ ok: true });
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Moderate Comments", path: "/admin/comments" });
+export const meta: Route.MetaFunction = ({ matches }) => backOfficeMeta(matches, { title: "Moderate Comments", path: "/admin/comments" });
 
 export default function ModerateComments({ loaderData }: Route.ComponentProps) {
   const { comments, page, pageCount, total } = loaderData;

@@ -19,7 +19,7 @@ import type { ReviewQueueItem } from "~/domain/articles/review.schema";
 import { listReviewQueue } from "~/domain/articles/review.server";
 import { formatPublishDate, toDateTimeLocal } from "~/lib/dates";
 import { formValues, parseForm, refuse } from "~/lib/forms";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -60,8 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: "Admin Dashboard", path: "/admin" }),
-  { name: "robots", content: "noindex, nofollow" },
+  ...backOfficeMeta(matches, { title: "Admin Dashboard", path: "/admin" }),
 ];
 
 const LIVE_LABELS = {

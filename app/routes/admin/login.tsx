@@ -6,7 +6,7 @@ import { toast } from "~/components/ui/toaster";
 import { postToAuth, SIGN_IN_PATH, SIGN_UP_PATH } from "~/domain/accounts/auth-handler.server";
 import { getSessionUser } from "~/domain/accounts/guard.server";
 import { formValues, MISSING_FIELDS } from "~/lib/forms";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import { errorMessageOf } from "~/domain/accounts/auth-answer";
 import { can } from "~/domain/accounts/roles";
 import type { Route } from "./+types/login";
@@ -15,7 +15,7 @@ import type { Route } from "./+types/login";
 const REDIRECT_DELAY_MS = 100;
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [...pageMeta(matches, { title: "Admin Login", path: "/admin/login" }), { name: "robots", content: "noindex" }];
+  return backOfficeMeta(matches, { title: "Admin Login", path: "/admin/login" });
 }
 
 /**

@@ -14,11 +14,11 @@ import { MEDIA_LIST_LIMIT, MEDIA_TABS, mediaRefSchema, publishMediaSchema } from
 import { deleteMedia, listMedia, publishMediaArticle } from "~/domain/media/media.server";
 import { AppError } from "~/lib/app-error";
 import { expectedOr, formValues, parseForm, refusalOf, type Refusal } from "~/lib/forms";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/media";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: "Media Library", path: "/admin/media" });
+  backOfficeMeta(matches, { title: "Media Library", path: "/admin/media" });
 
 export function headers() {
   return { "Cache-Control": "no-store" };

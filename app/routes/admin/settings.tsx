@@ -17,10 +17,10 @@ import {
 import { getSettings, updateSettings } from "~/domain/settings/settings.server";
 import { isAppError } from "~/lib/app-error";
 import { expectedOr, formValues, parseForm, refuse, type Refusal } from "~/lib/forms";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/settings";
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Website Settings", path: "/admin/settings" });
+export const meta: Route.MetaFunction = ({ matches }) => backOfficeMeta(matches, { title: "Website Settings", path: "/admin/settings" });
 
 export function headers() {
   return { "Cache-Control": "no-store" };

@@ -16,7 +16,7 @@ import { AppError } from "~/lib/app-error";
 import { formatPublishDate } from "~/lib/dates";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
 import { invitationMail } from "~/lib/mail.server";
-import { pageMeta } from "~/page-meta";
+import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/team";
 
 // The Team screen (decision 0017, admins only): who holds which role, invitations by e-mail, role
@@ -87,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: "Team", path: "/admin/team" });
+export const meta: Route.MetaFunction = ({ matches }) => backOfficeMeta(matches, { title: "Team", path: "/admin/team" });
 
 const SELECT = "h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900";
 

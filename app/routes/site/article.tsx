@@ -6,7 +6,6 @@ import { StoryCardsSection } from "~/components/article-card";
 import { CommentsSection } from "~/components/comments/comment-thread";
 import { RouteError } from "~/components/not-found";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
-import { joinNames } from "~/domain/authors/byline";
 import { listArticleNotes } from "~/domain/articles/corrections.server";
 import { listMoreFromCategory, listRelatedStories } from "~/domain/articles/recirculation.server";
 import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
@@ -17,7 +16,8 @@ import { clientIpOf } from "~/lib/client-address.server";
 import { formValues, refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
 import { VIEW_EVENT } from "~/lib/page-view-event";
-import { describeArticle } from "~/lib/seo";
+import { describeArticle, NOINDEX } from "~/lib/seo";
+import { breadcrumbJsonLd, newsArticleJsonLd } from "~/lib/structured-data";
 import type { Route } from "./+types/article";
 
 /**
@@ -75,18 +75,33 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => {
-  if (!data) {
-    return [...pageMeta(matches, { title: "Article not found", path: location.pathname }), { name: "robots", content: "noindex" }];
-  }
+  if (!data) return pageMeta(matches, { title: "Article not found", path: location.pathname, robots: NOINDEX });
   const { article } = data;
+  const path = `/article/${article.slug}`;
+  const description = describeArticle(article.excerpt, article.content);
+  const authors = article.authors?.length ? article.authors.map((a) => a.name) : [article.authorName];
+  const publishedTime = new Date(article.publishedAt).toISOString();
+  const modifiedTime = new Date(article.modifiedAt ?? article.publishedAt).toISOString();
   return pageMeta(matches, {
     title: article.title,
-    description: describeArticle(article.excerpt, article.content),
+    description,
     image: article.featuredImage,
+    imageAlt: article.featuredImageAlt,
     type: "article",
-    author: article.authors?.length ? joinNames(article.authors.map((a) => a.name)) : article.authorName,
-    publishedTime: new Date(article.publishedAt).toISOString(),
-    path: `/article/${article.slug}`,
+    authors,
+    publishedTime,
+    modifiedTime,
+    section: article.category?.name,
+    video: article.videoUrl,
+    path,
+    structuredData: (site) => [
+      newsArticleJsonLd(site, { ...article, authors: article.authors ?? [], description, image: article.featuredImage }),
+      breadcrumbJsonLd(site, [
+        { name: "Home", path: "/" },
+        ...(article.category ? [{ name: article.category.name, path: `/category/${article.category.slug}` }] : []),
+        { name: article.title, path },
+      ]),
+    ],
   });
 };
 

@@ -6,6 +6,8 @@ import { Pagination } from "~/components/pagination";
 import { getAuthorBySlug, listAuthorArticles } from "~/domain/authors/authors.server";
 import { pageFromUrl } from "~/lib/pagination";
 import { pageMeta } from "~/page-meta";
+import { NOINDEX } from "~/lib/seo";
+import { profilePageJsonLd } from "~/lib/structured-data";
 import type { Route } from "./+types/author";
 
 /** Articles per author page; past it, pagination links (as categories). */
@@ -29,15 +31,17 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => {
-  if (!data) return [...pageMeta(matches, { title: "Author not found", path: location.pathname }), { name: "robots", content: "noindex" }];
+  if (!data) return pageMeta(matches, { title: "Author not found", path: location.pathname, robots: NOINDEX });
   const { author, page } = data;
   const summary = author.bio ? author.bio.replace(/\s+/g, " ").trim().slice(0, 160) : null;
   return pageMeta(matches, {
     title: page > 1 ? `${author.name} – page ${page}` : author.name,
     description: summary ?? `Stories by ${author.name}${author.roleTitle ? `, ${author.roleTitle}` : ""}, newest first.`,
     image: author.photoUrl,
+    imageAlt: author.photoUrl ? author.name : null,
     type: "profile",
     path: `/author/${author.slug}${page > 1 ? `?page=${page}` : ""}`,
+    structuredData: (site) => [profilePageJsonLd(site, { ...author, links: [author.websiteUrl, author.xUrl, author.linkedinUrl] })],
   });
 };
 

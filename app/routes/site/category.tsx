@@ -7,6 +7,8 @@ import { pageFromUrl } from "~/lib/pagination";
 import { listCategoryArticles } from "~/domain/articles/articles.server";
 import { getCategoryBySlug } from "~/domain/categories/categories.server";
 import { pageMeta } from "~/page-meta";
+import { NOINDEX } from "~/lib/seo";
+import { breadcrumbJsonLd } from "~/lib/structured-data";
 import type { Route } from "./+types/category";
 
 /** Articles per category page; past it, pagination links. */
@@ -29,12 +31,19 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => {
-  if (!data) return pageMeta(matches, { title: "Page not found", path: location.pathname });
+  if (!data) return pageMeta(matches, { title: "Page not found", path: location.pathname, robots: NOINDEX });
   const { category, page } = data;
+  const path = `/category/${category.slug}`;
   return pageMeta(matches, {
     title: page > 1 ? `${category.name} – page ${page}` : category.name,
     description: `The latest ${category.name} stories, newest first.`,
-    path: `/category/${category.slug}${page > 1 ? `?page=${page}` : ""}`,
+    path: `${path}${page > 1 ? `?page=${page}` : ""}`,
+    structuredData: (site) => [
+      breadcrumbJsonLd(site, [
+        { name: "Home", path: "/" },
+        { name: category.name, path },
+      ]),
+    ],
   });
 };
 

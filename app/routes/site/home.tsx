@@ -5,6 +5,7 @@ import { ArticleCard, CardGrid } from "~/components/article-card";
 import { Button } from "~/components/ui/button";
 import { listLatestArticles } from "~/domain/articles/articles.server";
 import { pageMeta } from "~/page-meta";
+import { homeJsonLd } from "~/lib/structured-data";
 import type { RootData } from "~/root";
 import type { Route } from "./+types/home";
 
@@ -30,7 +31,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { articles: await listLatestArticles(context.db, HOME_ARTICLE_COUNT) };
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { path: "/" });
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { path: "/", structuredData: (site) => homeJsonLd(site) });
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { articles } = loaderData;

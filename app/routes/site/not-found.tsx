@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { NotFound } from "~/components/not-found";
 import { pageMeta } from "~/page-meta";
+import { NOINDEX } from "~/lib/seo";
 import type { Route } from "./+types/not-found";
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -9,10 +10,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return data({ path: url.pathname }, { status: 404 });
 }
 
-export const meta: Route.MetaFunction = ({ matches, data }) => [
-  ...pageMeta(matches, { title: "Page not found", path: data?.path ?? "/" }),
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ matches, data }) => pageMeta(matches, { title: "Page not found", path: data?.path ?? "/", robots: NOINDEX });
 
 export default function NotFoundPage() {
   return <NotFound />;

@@ -9,11 +9,12 @@ import { getCategoryBySlug } from "~/domain/categories/categories.server";
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
 import { pageFromUrl } from "~/lib/pagination";
 import { pageMeta } from "~/page-meta";
+import { NOINDEX } from "~/lib/seo";
 import type { RootData } from "~/root";
 import type { Route } from "./+types/search";
 
 /** Search result pages are for readers, not for search engines' indexes (links are still followed). */
-const SEARCH_ROBOTS = "noindex, follow";
+const SEARCH_ROBOTS = NOINDEX;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -35,14 +36,13 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export const meta: Route.MetaFunction = ({ data, matches }) => [
-  ...pageMeta(matches, {
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  pageMeta(matches, {
     title: data?.q ? `Search: ${data.q}` : "Search",
     description: data?.q ? `Articles matching “${data.q}”.` : "Search every article.",
     path: "/search",
-  }),
-  { name: "robots", content: SEARCH_ROBOTS },
-];
+    robots: SEARCH_ROBOTS,
+  });
 
 /** Text with the search's matches in <mark> (the snippet carries markers, never HTML). */
 function Highlighted({ text }: { text: string }) {

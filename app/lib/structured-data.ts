@@ -1,0 +1,197 @@
+import { cropSize, IMAGE_CROPS, imageCropUrl, type ImageCrop } from "./image-variants";
+
+// Schema.org JSON-LD for every reader page, from one module (the fields Google documents for
+// Article/NewsArticle, Organization, WebSite's sitelinks search box, BreadcrumbList and ProfilePage).
+// Pure: pages give it what their loaders read, through buildMeta (app/lib/seo.ts); React Router's meta
+// renders each object as a <script type="application/ld+json"> with <, >, &, U+2028 and U+2029 escaped
+// as \u escapes, so no field can close the script element (tests/e2e/seo.spec.ts checks it).
+
+export type JsonLd = Record<string, unknown>;
+
+/** What every block needs to know about the site. */
+export interface SiteFacts {
+  name: string;
+  /** The canonical origin, without a trailing slash. */
+  origin: string;
+  description?: string | null;
+  /** Our uploaded logo ("/media/images/…"), or null for the default mark. */
+  logoUrl?: string | null;
+  /** The site's own profiles elsewhere (social links of the settings). */
+  sameAs?: readonly (string | null | undefined)[];
+}
+
+/** The logo used when the settings have none: the site's touch icon (180×180, square as Google asks). */
+export const DEFAULT_LOGO = { path: "/apple-touch-icon.png", width: 180, height: 180 };
+
+const CONTEXT = "https://schema.org";
+
+function absolute(url: string, origin: string): string {
+  try {
+    return new URL(url, `${origin}/`).href;
+  } catch {
+    return `${origin}/`;
+  }
+}
+
+function organizationId(site: SiteFacts) {
+  return `${site.origin}/#organization`;
+}
+
+/** The publisher: a news organization with its logo. */
+function publisher(site: SiteFacts): JsonLd {
+  const logo = site.logoUrl
+    ? { "@type": "ImageObject", url: absolute(site.logoUrl, site.origin) }
+    : { "@type": "ImageObject", url: absolute(DEFAULT_LOGO.path, site.origin), width: DEFAULT_LOGO.width, height: DEFAULT_LOGO.height };
+  const sameAs = (site.sameAs ?? []).filter((u): u is string => Boolean(u));
+  return {
+    "@type": "NewsMediaOrganization",
+    "@id": organizationId(site),
+    name: site.name,
+    url: `${site.origin}/`,
+    logo,
+    ...(sameAs.length ? { sameAs } : {}),
+  };
+}
+
+/** Home: the organization, and the site with its search box (sitelinks search). */
+export function homeJsonLd(site: SiteFacts): JsonLd[] {
+  return [
+    { "@context": CONTEXT, ...publisher(site), ...(site.description ? { description: site.description } : {}) },
+    {
+      "@context": CONTEXT,
+      "@type": "WebSite",
+      "@id": `${site.origin}/#website`,
+      name: site.name,
+      url: `${site.origin}/`,
+      publisher: { "@id": organizationId(site) },
+      potentialAction: {
+        "@type": "SearchAction",
+        target: { "@type": "EntryPoint", urlTemplate: `${site.origin}/search?q={search_term_string}` },
+        "query-input": "required name=search_term_string",
+      },
+    },
+  ];
+}
+
+/** A trail of pages from the home page down; the last is the page itself. */
+export function breadcrumbJsonLd(site: SiteFacts, trail: readonly { name: string; path: string }[]): JsonLd {
+  return {
+    "@context": CONTEXT,
+    "@type": "BreadcrumbList",
+    itemListElement: trail.map((step, i) => ({ "@type": "ListItem", position: i + 1, name: step.name, item: absolute(step.path, site.origin) })),
+  };
+}
+
+/** The crops Google asks for (16:9, 4:3, 1:1, each 1200 px wide) of our own image; an outside image as it is. */
+export function articleImages(image: string | null | undefined, origin: string): string[] {
+  if (!image) return [];
+  const crops = Object.keys(IMAGE_CROPS).map((crop) => imageCropUrl(image, crop as ImageCrop));
+  if (crops.every(Boolean)) return crops.map((url) => absolute(url!, origin));
+  return [absolute(image, origin)];
+}
+
+/** Headlines longer than this are cut for the markup (Google's documented limit); the page keeps the whole title. */
+export const HEADLINE_MAX = 110;
+
+export interface ArticleFacts {
+  title: string;
+  slug: string;
+  description: string;
+  image: string | null;
+  publishedAt: Date | string;
+  /** When readers were told it was last updated; the publication time when never. */
+  modifiedAt?: Date | string | null;
+  authors: readonly { name: string; slug: string }[];
+  /** The free-text byline of an article without author records. */
+  authorName: string;
+  category: { name: string; slug: string } | null;
+  corrections?: readonly { kind: string; text: string; createdAt: Date | string }[];
+  videoUrl?: string | null;
+}
+
+const iso = (date: Date | string) => new Date(date).toISOString();
+
+/** An article page's NewsArticle. */
+export function newsArticleJsonLd(site: SiteFacts, article: ArticleFacts): JsonLd {
+  const url = `${site.origin}/article/${article.slug}`;
+  const images = articleImages(article.image, site.origin);
+  const published = iso(article.publishedAt);
+  const authors = article.authors.length
+    ? article.authors.map((a) => ({ "@type": "Person", name: a.name, url: `${site.origin}/author/${a.slug}` }))
+    : [{ "@type": "Organization", name: article.authorName, url: `${site.origin}/` }];
+  const corrections = (article.corrections ?? [])
+    .filter((note) => note.kind === "correction")
+    .map((note) => ({ "@type": "CorrectionComment", text: note.text, datePublished: iso(note.createdAt) }));
+  const headline = article.title.length > HEADLINE_MAX ? `${article.title.slice(0, HEADLINE_MAX - 1)}…` : article.title;
+  return {
+    "@context": CONTEXT,
+    "@type": "NewsArticle",
+    "@id": `${url}#article`,
+    mainEntityOfPage: { "@type": "WebPage", "@id": url },
+    url,
+    headline,
+    description: article.description,
+    ...(images.length ? { image: images } : {}),
+    datePublished: published,
+    dateModified: article.modifiedAt ? iso(article.modifiedAt) : published,
+    author: authors,
+    publisher: publisher(site),
+    ...(article.category ? { articleSection: article.category.name } : {}),
+    inLanguage: "en",
+    isAccessibleForFree: true,
+    ...(corrections.length ? { correction: corrections } : {}),
+    ...(article.videoUrl
+      ? {
+          video: {
+            "@type": "VideoObject",
+            name: article.title,
+            description: article.description || article.title,
+            thumbnailUrl: images.length ? images : [absolute(DEFAULT_SHARE.path, site.origin)],
+            uploadDate: published,
+            contentUrl: absolute(article.videoUrl, site.origin),
+          },
+        }
+      : {}),
+  };
+}
+
+export interface AuthorFacts {
+  name: string;
+  slug: string;
+  roleTitle?: string | null;
+  bio?: string | null;
+  photoUrl?: string | null;
+  links?: readonly (string | null | undefined)[];
+}
+
+/** An author page: a ProfilePage about the Person. */
+export function profilePageJsonLd(site: SiteFacts, author: AuthorFacts): JsonLd {
+  const url = `${site.origin}/author/${author.slug}`;
+  const sameAs = (author.links ?? []).filter((u): u is string => Boolean(u));
+  return {
+    "@context": CONTEXT,
+    "@type": "ProfilePage",
+    url,
+    mainEntity: {
+      "@type": "Person",
+      "@id": `${url}#person`,
+      name: author.name,
+      url,
+      ...(author.photoUrl ? { image: absolute(author.photoUrl, site.origin) } : {}),
+      ...(author.bio ? { description: author.bio } : {}),
+      ...(author.roleTitle ? { jobTitle: author.roleTitle } : {}),
+      ...(sameAs.length ? { sameAs } : {}),
+      worksFor: { "@id": organizationId(site) },
+    },
+  };
+}
+
+/** The default share image (public/share-default.png) and its real size. */
+export const DEFAULT_SHARE = { path: "/share-default.png", width: 1200, height: 630 };
+
+/** The social preview image of a page: our image's 16:9 crop (1200×675), the default image, or an outside URL as it is. */
+export function shareImage(image: string | null | undefined): { url: string; width?: number; height?: number } {
+  if (!image) return { url: DEFAULT_SHARE.path, width: DEFAULT_SHARE.width, height: DEFAULT_SHARE.height };
+  const crop = imageCropUrl(image, "16x9");
+  return crop ? { url: crop, ...cropSize("16x9") } : { url: image };
+}
