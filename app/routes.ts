@@ -5,9 +5,14 @@ export default [
   route("api/views", "routes/resources/views.ts"),
   route("api/uploads/comment", "routes/resources/comment-upload.ts"),
   route("api/articles/:slug/comments", "routes/resources/article-comments.ts"),
+  // Feeds and sitemaps (decision 0019).
   route("sitemap.xml", "routes/resources/sitemap.ts"),
+  route("sitemaps/:file", "routes/resources/sitemap-child.ts"),
+  route("news-sitemap.xml", "routes/resources/news-sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
   route("rss.xml", "routes/resources/rss.ts"),
+  route("category/:slug/rss.xml", "routes/resources/category-rss.ts"),
+  route("author/:slug/rss.xml", "routes/resources/author-rss.ts"),
 
   // Accounts (Better Auth's own endpoints live under /api/auth).
   route("api/auth/*", "routes/resources/auth.ts"),

@@ -14,7 +14,7 @@ function routePaths(entries: RouteEntry[], parent = ""): { path: string; file: s
 }
 
 const ROUTES = routePaths(routes as RouteEntry[]);
-const SAMPLE_PARAMS: Record<string, string> = { slug: "a-story", id: "42", kind: "image", token: "6f1c.kx.SiGn_x-1" };
+const SAMPLE_PARAMS: Record<string, string> = { slug: "a-story", id: "42", kind: "image", token: "6f1c.kx.SiGn_x-1", file: "articles-2026-11.xml" };
 
 /** A concrete address for a route pattern: its parameters filled in. */
 function sampleOf(pattern: string): string {

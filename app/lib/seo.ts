@@ -45,6 +45,8 @@ export interface SeoInput {
   video?: string | null;
   /** The robots meta: INDEXABLE unless the page says otherwise. */
   robots?: string;
+  /** The page's own RSS feed (autodiscovery), besides the site's (app/root.tsx). */
+  feed?: { title: string; path: string };
   /** The page's schema.org blocks (app/lib/structured-data.ts). */
   structuredData?: readonly JsonLd[];
   /** Path of the page (canonical URL = PUBLIC_URL + path). */
@@ -101,6 +103,7 @@ export function buildMeta(page: SeoInput, site: SeoSite | undefined): MetaDescri
     { name: "keywords", content: (page.keywords ?? DEFAULT_KEYWORDS).join(", ") },
     { name: "robots", content: page.robots ?? INDEXABLE },
     { tagName: "link", rel: "canonical", href: url },
+    ...(page.feed ? [{ tagName: "link", rel: "alternate", type: "application/rss+xml", title: page.feed.title, href: `${origin}${page.feed.path}` }] : []),
     { property: "og:site_name", content: siteName },
     { property: "og:locale", content: OG_LOCALE },
     { property: "og:title", content: socialTitle },

@@ -104,16 +104,6 @@ export async function getArticleViews(db: Db, slug: string): Promise<number | nu
   return row?.views ?? null;
 }
 
-/** Every public article's address and last change, newest first, for the sitemap. */
-export async function listArticlesForSitemap(db: Db, limit = 50_000) {
-  return db
-    .select({ slug: articles.slug, updatedAt: articles.updatedAt })
-    .from(articles)
-    .where(publiclyVisible())
-    .orderBy(...newestFirst)
-    .limit(limit);
-}
-
 /**
  * An article as its page shows it, on the article page and in the back office's preview alike: a
  * story written in the editor rendered here, on the server, through the renderer's allow-list (a

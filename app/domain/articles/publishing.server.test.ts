@@ -16,12 +16,12 @@ import { AppError } from "~/lib/app-error";
 import { CHANGE_CHANNEL } from "~/lib/change-feed.server";
 import { ViewRecorder } from "~/lib/view-recorder.server";
 import { saveArticle, setUpArticleFixture, submitArticle, TEST_TIME_ZONE } from "../../../tests/setup/article-fixture";
+import { listArticleSitemapParts, listFeedItems, listNewsSitemapArticles, listSitemapArticles } from "./feeds.server";
 import { decidePublication, getArticleForEdit, listAdminArticles, unpublishArticle } from "./article-admin.server";
 import {
   getArticleBySlug,
   getArticleForPreview,
   getArticleViews,
-  listArticlesForSitemap,
   listCategoryArticles,
   listLatestArticles,
 } from "./articles.server";
@@ -175,17 +175,25 @@ describe("what readers see", () => {
     for (const slug of hidden) expect(await getArticleViews(fx.t.db, slug), slug).toBeNull();
   });
 
-  it("home, category pages, RSS (listLatestArticles) and the sitemap", async () => {
+  it("home, category pages, the feeds and the sitemaps", async () => {
     const home = (await listLatestArticles(fx.t.db, 100)).map((a) => a.slug);
     const category = await listCategoryArticles(fx.t.db, categoryId, 1, 100);
-    const sitemap = (await listArticlesForSitemap(fx.t.db)).map((a) => a.slug);
+    const feed = (await listFeedItems(fx.t.db, { kind: "site" })).map((a) => a.slug);
+    const categoryFeed = (await listFeedItems(fx.t.db, { kind: "category", categoryId })).map((a) => a.slug);
+    const sitemap: string[] = [];
+    for (const part of await listArticleSitemapParts(fx.t.db)) sitemap.push(...(await listSitemapArticles(fx.t.db, part.month, part.part)).map((a) => a.slug));
+    const news = (await listNewsSitemapArticles(fx.t.db)).map((a) => a.slug);
     expect(home).toContain("vis-public");
     expect(sitemap).toContain("vis-public");
+    expect(feed).toContain("vis-public");
+    expect(categoryFeed).toEqual(["vis-public"]);
     expect(category.articles.map((a) => a.slug)).toEqual(["vis-public"]);
     expect(category.total).toBe(1);
     for (const slug of hidden) {
       expect(home).not.toContain(slug);
       expect(sitemap).not.toContain(slug);
+      expect(feed).not.toContain(slug);
+      expect(news).not.toContain(slug);
     }
     expect(categorySlug).toBe("visibility");
   });

@@ -22,10 +22,10 @@ import {
   getAuthorBySlug,
   listAdminAuthors,
   listAuthorArticles,
-  listAuthorsForSitemap,
   updateAuthor,
 } from "./authors.server";
 import { refusal } from "../../../tests/setup/refusal";
+import { listSitemapAuthors } from "~/domain/articles/feeds.server";
 
 const fx = setUpArticleFixture("authors");
 const PHOTO = "/media/images/1700000000000-face01.png";
@@ -141,7 +141,7 @@ describe("author records", () => {
     expect(page.articles.map((x) => x.slug)).toEqual(["two-writers"]);
     expect(page.articles[0]!.authors.map((x) => x.slug)).toEqual(["byline-a", "byline-b"]);
     expect(draft.status).toBe("draft");
-    expect((await listAuthorsForSitemap(fx.t.db)).map((x) => x.slug)).toEqual(expect.arrayContaining(["byline-a", "byline-b"]));
+    expect((await listSitemapAuthors(fx.t.db)).map((x) => x.slug)).toEqual(expect.arrayContaining(["byline-a", "byline-b"]));
 
     // Deleting B: A stays on the shared article; an article that had only B keeps "Byline B" as its text.
     const onlyB = await saveArticle(fx, { title: "Only B", slug: "only-b", authorIds: b.id });

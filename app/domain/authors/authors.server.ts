@@ -270,13 +270,3 @@ export async function listAuthorArticles(db: Db, authorId: string, page: number,
   return { articles: await withBylines(db, cards), total };
 }
 
-/** Every author with at least one public article, for the sitemap. */
-export async function listAuthorsForSitemap(db: Db) {
-  return db
-    .selectDistinct({ slug: authors.slug, updatedAt: authors.updatedAt })
-    .from(authors)
-    .innerJoin(articleAuthors, eq(articleAuthors.authorId, authors.id))
-    .innerJoin(articles, eq(articles.id, articleAuthors.articleId))
-    .where(publiclyVisible())
-    .orderBy(asc(authors.slug));
-}

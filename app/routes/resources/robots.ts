@@ -1,7 +1,17 @@
 import type { Route } from "./+types/robots";
 
-/** GET /robots.txt: everything public may be crawled; the back office and APIs may not. */
+/** GET /robots.txt: everything public may be crawled; the back office and APIs may not; both sitemaps listed. */
 export function loader({ context }: Route.LoaderArgs) {
-  const body = ["User-agent: *", "Allow: /", "Disallow: /admin", "Disallow: /api/", "", `Sitemap: ${context.env.publicUrl}/sitemap.xml`, ""].join("\n");
+  const origin = context.env.publicUrl;
+  const body = [
+    "User-agent: *",
+    "Allow: /",
+    "Disallow: /admin",
+    "Disallow: /api/",
+    "",
+    `Sitemap: ${origin}/sitemap.xml`,
+    `Sitemap: ${origin}/news-sitemap.xml`,
+    "",
+  ].join("\n");
   return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" } });
 }

@@ -1,32 +1,22 @@
-import { listArticlesForSitemap } from "~/domain/articles/articles.server";
-import { listAuthorsForSitemap } from "~/domain/authors/authors.server";
-import { listCategories } from "~/domain/categories/categories.server";
-import { xmlEscape } from "~/lib/xml";
+import { articleSitemapFile, listArticleSitemapParts, newestArticleChange } from "~/domain/articles/feeds.server";
+import { sitemapIndexDocument, xmlResponse } from "~/domain/articles/feed-xml.server";
+import { getSettings } from "~/domain/settings/settings.server";
 import type { Route } from "./+types/sitemap";
 
-const STATIC_PATHS = ["/", "/about", "/contact", "/disclaimer", "/cookie-policy", "/privacy-policy", "/terms-of-service"];
-
-/** GET /sitemap.xml: the home page, static pages, every category, every article and every author with a public article. */
+/**
+ * GET /sitemap.xml: the sitemap index (decision 0019): the site's pages, categories, authors, the
+ * articles by month of publication (parts of at most 50,000), and the Google News sitemap.
+ */
 export async function loader({ context }: Route.LoaderArgs) {
   const origin = context.env.publicUrl;
-  const [categories, articles, authors] = await Promise.all([
-    listCategories(context.db),
-    listArticlesForSitemap(context.db),
-    listAuthorsForSitemap(context.db),
-  ]);
-  const url = (path: string, lastmod?: Date) =>
-    `  <url><loc>${xmlEscape(`${origin}${path}`)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ""}</url>`;
-  const body = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-    ...STATIC_PATHS.map((p) => url(p)),
-    ...categories.map((c) => url(`/category/${encodeURIComponent(c.slug)}`)),
-    ...articles.map((a) => url(`/article/${encodeURIComponent(a.slug)}`, a.updatedAt)),
-    // Authors with at least one public article (decision 0015).
-    ...authors.map((a) => url(`/author/${encodeURIComponent(a.slug)}`, a.updatedAt)),
-    "</urlset>",
-  ].join("\n");
-  return new Response(body, {
-    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=300" },
-  });
+  const [parts, newest, settings] = await Promise.all([listArticleSitemapParts(context.db), newestArticleChange(context.db), getSettings(context.db)]);
+  const latest = newest && newest > settings.updatedAt ? newest : settings.updatedAt;
+  const children = [
+    { loc: `${origin}/sitemaps/pages.xml`, lastmod: latest },
+    { loc: `${origin}/sitemaps/categories.xml`, lastmod: newest },
+    { loc: `${origin}/sitemaps/authors.xml`, lastmod: newest },
+    ...parts.map((p) => ({ loc: `${origin}/sitemaps/${articleSitemapFile(p)}`, lastmod: p.lastmod })),
+    { loc: `${origin}/news-sitemap.xml`, lastmod: newest },
+  ];
+  return xmlResponse(sitemapIndexDocument(children));
 }

@@ -41,6 +41,7 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
     imageAlt: author.photoUrl ? author.name : null,
     type: "profile",
     path: `/author/${author.slug}${page > 1 ? `?page=${page}` : ""}`,
+    feed: { title: `${author.name} RSS`, path: `/author/${author.slug}/rss.xml` },
     structuredData: (site) => [profilePageJsonLd(site, { ...author, links: [author.websiteUrl, author.xUrl, author.linkedinUrl] })],
   });
 };

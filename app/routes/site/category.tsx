@@ -38,6 +38,7 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
     title: page > 1 ? `${category.name} – page ${page}` : category.name,
     description: `The latest ${category.name} stories, newest first.`,
     path: `${path}${page > 1 ? `?page=${page}` : ""}`,
+    feed: { title: `${category.name} RSS`, path: `${path}/rss.xml` },
     structuredData: (site) => [
       breadcrumbJsonLd(site, [
         { name: "Home", path: "/" },

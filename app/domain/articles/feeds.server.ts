@@ -1,0 +1,211 @@
+import { and, asc, count, desc, eq, gte, inArray, lt, max, sql, type SQL } from "drizzle-orm";
+import { publiclyVisible } from "~/db/article-visibility";
+import type { Db } from "~/db/client.server";
+import { articleAuthors, articles, authors, categories, media } from "~/db/schema";
+import { bylinesOf } from "~/domain/authors/authors.server";
+import type { BylineAuthor } from "~/domain/authors/byline";
+import { xmlEscape } from "~/lib/xml";
+import { newestFirst } from "./article-cards.server";
+import { renderFeaturedImageHtml } from "./featured-image-html";
+import { renderStoryHtml } from "./story-html";
+
+// What the feeds and sitemaps read (decision 0019): public articles only (publiclyVisible), through
+// the (status, published_at) indexes, and never every article at once.
+
+/** Items per RSS feed. */
+export const FEED_ITEMS = 50;
+/** The sitemaps protocol's limit of URLs per file. */
+export const SITEMAP_MAX_URLS = 50_000;
+/** Google News: articles of the last two days, at most 1,000. */
+export const NEWS_SITEMAP_DAYS = 2;
+export const NEWS_SITEMAP_MAX = 1000;
+
+// ---------------------------------------------------------------- RSS
+
+/** Whose articles a feed carries: the whole site, a category's or an author's. */
+export type FeedScope = { kind: "site" } | { kind: "category"; categoryId: string } | { kind: "author"; authorId: string };
+
+export interface FeedItem {
+  id: string;
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  /** The body as readers see it: the featured image's figure and the story, as HTML (relative URLs). */
+  html: string;
+  image: { url: string; type: string | null; length: number | null; alt: string | null } | null;
+  authors: BylineAuthor[];
+  authorName: string;
+  category: string | null;
+  publishedAt: Date;
+  updatedAt: Date;
+}
+
+function scopeFilter(scope: FeedScope): SQL | undefined {
+  if (scope.kind === "category") return eq(articles.categoryId, scope.categoryId);
+  if (scope.kind === "author") {
+    return inArray(articles.id, sql`(select ${articleAuthors.articleId} from ${articleAuthors} where ${articleAuthors.authorId} = ${scope.authorId})`);
+  }
+  return undefined;
+}
+
+/** A plain-text story (written before the editor) as paragraphs of escaped text. */
+function plainTextHtml(content: string): string {
+  return content
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => `<p>${xmlEscape(p).replace(/\n/g, "<br>")}</p>`)
+    .join("");
+}
+
+/** The newest public articles of a feed, with their full body, lead image (and its stored size) and authors. */
+export async function listFeedItems(db: Db, scope: FeedScope, limit = FEED_ITEMS): Promise<FeedItem[]> {
+  const rows = await db
+    .select({
+      id: articles.id,
+      title: articles.title,
+      slug: articles.slug,
+      excerpt: articles.excerpt,
+      content: articles.content,
+      contentDoc: articles.contentDoc,
+      featuredImage: articles.featuredImage,
+      featuredImageAlt: articles.featuredImageAlt,
+      featuredImageCaption: articles.featuredImageCaption,
+      featuredImageCredit: articles.featuredImageCredit,
+      imageType: media.contentType,
+      imageSize: media.size,
+      authorName: articles.authorName,
+      category: categories.name,
+      publishedAt: sql<Date>`coalesce(${articles.publishedAt}, ${articles.createdAt})`.mapWith(articles.createdAt),
+      updatedAt: articles.updatedAt,
+    })
+    .from(articles)
+    .leftJoin(categories, eq(articles.categoryId, categories.id))
+    // Our own uploads have a media row: the enclosure's type and byte length come from it.
+    .leftJoin(media, and(eq(media.bucket, "images"), sql`${articles.featuredImage} = '/media/images/' || ${media.name}`))
+    .where(and(publiclyVisible(), scopeFilter(scope)))
+    .orderBy(...newestFirst)
+    .limit(limit);
+  const bylines = await bylinesOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => {
+    const figure = renderFeaturedImageHtml(r) ?? "";
+    const body = r.contentDoc ? renderStoryHtml(r.contentDoc) : plainTextHtml(r.content);
+    return {
+      id: r.id,
+      title: r.title,
+      slug: r.slug,
+      excerpt: r.excerpt,
+      html: figure + body,
+      image: r.featuredImage ? { url: r.featuredImage, type: r.imageType, length: r.imageSize, alt: r.featuredImageAlt } : null,
+      authors: bylines.get(r.id) ?? [],
+      authorName: r.authorName,
+      category: r.category,
+      publishedAt: r.publishedAt,
+      updatedAt: r.updatedAt,
+    };
+  });
+}
+
+// ---------------------------------------------------------------- sitemaps
+
+/** One child sitemap of articles: a month of publication, split in parts of SITEMAP_MAX_URLS. */
+export interface ArticleSitemapPart {
+  /** "2026-11" */
+  month: string;
+  /** 1 for the first SITEMAP_MAX_URLS articles of the month, 2 for the next, … */
+  part: number;
+  lastmod: Date;
+}
+
+/** The months with public articles, newest first, each as its parts, with the newest change in each. */
+export async function listArticleSitemapParts(db: Db, maxUrls = SITEMAP_MAX_URLS): Promise<ArticleSitemapPart[]> {
+  const month = sql<string>`to_char(${articles.publishedAt} at time zone 'UTC', 'YYYY-MM')`;
+  const rows = await db
+    .select({ month, articles: count(), lastmod: max(articles.updatedAt) })
+    .from(articles)
+    .where(publiclyVisible())
+    .groupBy(month)
+    .orderBy(desc(month));
+  return rows.flatMap((row) =>
+    Array.from({ length: Math.ceil(row.articles / maxUrls) }, (_, i) => ({ month: row.month, part: i + 1, lastmod: new Date(row.lastmod!) })),
+  );
+}
+
+/** The file name of a part of a month's articles: articles-2026-11.xml, then articles-2026-11-2.xml, … */
+export function articleSitemapFile({ month, part }: Pick<ArticleSitemapPart, "month" | "part">): string {
+  return part === 1 ? `articles-${month}.xml` : `articles-${month}-${part}.xml`;
+}
+
+/** The month and part a file name of articleSitemapFile names, or null. */
+export function parseArticleSitemapFile(file: string): Pick<ArticleSitemapPart, "month" | "part"> | null {
+  const match = /^articles-(\d{4}-\d{2})(?:-([2-9]|[1-9]\d+))?\.xml$/.exec(file);
+  return match ? { month: match[1]!, part: Number(match[2] ?? 1) } : null;
+}
+
+/** The bounds of a "YYYY-MM" month in UTC, or null for a string that names no month. */
+export function monthBounds(month: string): { from: Date; to: Date } | null {
+  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
+  if (!match) return null;
+  const [year, m] = [Number(match[1]), Number(match[2])];
+  return { from: new Date(Date.UTC(year, m - 1, 1)), to: new Date(Date.UTC(year, m, 1)) };
+}
+
+/** One part of a month's public articles: address and last change, oldest first (stable parts). */
+export async function listSitemapArticles(db: Db, month: string, part: number, maxUrls = SITEMAP_MAX_URLS) {
+  const bounds = monthBounds(month);
+  if (!bounds || !Number.isInteger(part) || part < 1) return [];
+  return db
+    .select({ slug: articles.slug, updatedAt: articles.updatedAt })
+    .from(articles)
+    .where(and(publiclyVisible(), gte(articles.publishedAt, bounds.from), lt(articles.publishedAt, bounds.to)))
+    .orderBy(asc(articles.publishedAt), asc(articles.id))
+    .limit(maxUrls)
+    .offset((part - 1) * maxUrls);
+}
+
+/** Every category with the newest change among its public articles (null: none yet). */
+export async function listSitemapCategories(db: Db) {
+  const newest = db
+    .select({ categoryId: articles.categoryId, lastmod: max(articles.updatedAt).as("lastmod") })
+    .from(articles)
+    .where(publiclyVisible())
+    .groupBy(articles.categoryId)
+    .as("newest");
+  return db
+    .select({ slug: categories.slug, lastmod: newest.lastmod })
+    .from(categories)
+    .leftJoin(newest, eq(newest.categoryId, categories.id))
+    .orderBy(asc(categories.slug));
+}
+
+/** Authors with at least one public article (decision 0015), with the newest change to them or their articles. */
+export async function listSitemapAuthors(db: Db) {
+  return db
+    .select({ slug: authors.slug, lastmod: sql<Date>`greatest(${authors.updatedAt}, max(${articles.updatedAt}))`.mapWith(articles.updatedAt) })
+    .from(authors)
+    .innerJoin(articleAuthors, eq(articleAuthors.authorId, authors.id))
+    .innerJoin(articles, eq(articles.id, articleAuthors.articleId))
+    .where(publiclyVisible())
+    .groupBy(authors.id)
+    .orderBy(asc(authors.slug));
+}
+
+/** The newest change to any public article (the home page's lastmod), or null. */
+export async function newestArticleChange(db: Db): Promise<Date | null> {
+  const [row] = await db.select({ lastmod: max(articles.updatedAt) }).from(articles).where(publiclyVisible());
+  return row?.lastmod ? new Date(row.lastmod) : null;
+}
+
+/** Google News: the public articles of the last NEWS_SITEMAP_DAYS days, newest first, at most NEWS_SITEMAP_MAX. */
+export async function listNewsSitemapArticles(db: Db, now = new Date()) {
+  const since = new Date(now.getTime() - NEWS_SITEMAP_DAYS * 24 * 60 * 60 * 1000);
+  return db
+    .select({ slug: articles.slug, title: articles.title, publishedAt: sql<Date>`${articles.publishedAt}`.mapWith(articles.createdAt) })
+    .from(articles)
+    .where(and(publiclyVisible(), gte(articles.publishedAt, since)))
+    .orderBy(...newestFirst)
+    .limit(NEWS_SITEMAP_MAX);
+}

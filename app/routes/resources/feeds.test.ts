@@ -1,0 +1,242 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { articleAuthors, articles, authors, categories, media } from "~/db/schema";
+import { listArticleSitemapParts, listSitemapArticles, NEWS_SITEMAP_DAYS } from "~/domain/articles/feeds.server";
+import { cdata } from "~/domain/articles/feed-xml.server";
+import { loader as authorRss } from "~/routes/resources/author-rss";
+import { loader as categoryRss } from "~/routes/resources/category-rss";
+import { loader as newsSitemap } from "~/routes/resources/news-sitemap";
+import { loader as robots } from "~/routes/resources/robots";
+import { loader as siteRss } from "~/routes/resources/rss";
+import { loader as sitemapIndex } from "~/routes/resources/sitemap";
+import { loader as sitemapChild } from "~/routes/resources/sitemap-child";
+import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
+
+// The feeds and sitemaps as a crawler and a feed reader get them (decision 0019): the route loaders
+// over a real database, the XML checked by xmllint (the children against the official sitemaps XSD).
+
+const ORIGIN = "https://news.example";
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const SITEMAP_XSD = path.join(ROOT, "node_modules/sitemap/schema/sitemap.xsd");
+const INDEX_XSD = path.join(ROOT, "tests/fixtures/sitemap-index.xsd");
+const HAS_XMLLINT = spawnSync("xmllint", ["--version"]).status === 0;
+if (!HAS_XMLLINT && process.env.CI) throw new Error("xmllint is missing: .ci/run installs libxml2-utils");
+
+const DAY = 24 * 60 * 60 * 1000;
+let t: TestDatabase;
+const ids: Record<string, string> = {};
+
+type Loader = (args: never) => Promise<Response> | Response;
+/** What GET answers through a route loader: status and body (a thrown 404 as its status). */
+async function get(loader: Loader, params: Record<string, string> = {}) {
+  const context = { db: t.db, env: { publicUrl: ORIGIN } };
+  try {
+    const response = await loader({ params, context, request: new Request(`${ORIGIN}/`) } as never);
+    return { status: response.status, type: response.headers.get("Content-Type"), body: await response.text() };
+  } catch (thrown) {
+    const status = (thrown as { init?: { status?: number } }).init?.status;
+    if (status) return { status, type: null, body: "" };
+    throw thrown;
+  }
+}
+
+/** xmllint's verdict on a document (well-formed, and valid against `schema` when given). */
+function xmllint(xml: string, schema?: string): { ok: boolean; output: string } {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "frontpage-xml-")), "doc.xml");
+  fs.writeFileSync(file, xml);
+  const result = spawnSync("xmllint", ["--noout", ...(schema ? ["--schema", schema] : []), file], { encoding: "utf8" });
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
+}
+
+async function article(slug: string, values: Partial<typeof articles.$inferInsert>) {
+  const [row] = await t.db
+    .insert(articles)
+    .values({ title: `Story ${slug}`, slug, content: "Body.", status: "published", publishedAt: new Date(Date.now() - 60_000), ...values })
+    .returning({ id: articles.id });
+  ids[slug] = row.id;
+}
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const [{ id: city }] = await t.db.insert(categories).values({ name: "City", slug: "city" }).returning({ id: categories.id });
+  ids.city = city;
+  const [ann, bo] = await t.db
+    .insert(authors)
+    .values([
+      { name: "Ann Lee", slug: "ann-lee" },
+      { name: "Bo Park", slug: "bo-park" },
+    ])
+    .returning({ id: authors.id });
+  await t.db.insert(media).values({ bucket: "images", name: "1700000000000-ferry.jpg", originalName: "ferry.jpg", contentType: "image/jpeg", size: 48_213 });
+  const doc = {
+    type: "doc",
+    content: [
+      { type: "paragraph", content: [{ type: "text", text: "The ferry is back, and the whole text is in the feed." }] },
+      { type: "paragraph", content: [{ type: "text", text: "A ]]> sequence cannot end the CDATA." }] },
+    ],
+  };
+  await article("ferry", {
+    title: "Ferry returns",
+    excerpt: "The crossing reopens.",
+    categoryId: city,
+    contentDoc: doc,
+    content: "The ferry is back.",
+    featuredImage: "/media/images/1700000000000-ferry.jpg",
+    featuredImageAlt: "The ferry at the quay",
+  });
+  await t.db.insert(articleAuthors).values([
+    { articleId: ids.ferry, authorId: ann.id, position: 0 },
+    { articleId: ids.ferry, authorId: bo.id, position: 1 },
+  ]);
+  await article("yesterday", { categoryId: city, publishedAt: new Date(Date.now() - DAY) });
+  await article("three-days", { categoryId: city, publishedAt: new Date(Date.now() - 3 * DAY) });
+  await article("old-month", { publishedAt: new Date("2024-02-10T12:00:00Z") });
+  await article("draft", { status: "draft", publishedAt: null, categoryId: city });
+  await article("scheduled", { status: "scheduled", publishedAt: new Date(Date.now() + DAY), categoryId: city });
+});
+
+describe("the Google News sitemap", () => {
+  it("lists exactly the articles published in the last two days, with publication, date and title", async () => {
+    const { status, body } = await get(newsSitemap as Loader);
+    expect(status).toBe(200);
+    const locs = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    expect(locs.sort()).toEqual([`${ORIGIN}/article/ferry`, `${ORIGIN}/article/yesterday`]);
+    expect(NEWS_SITEMAP_DAYS).toBe(2);
+    expect(body).toContain("<news:name>Frontpage</news:name>");
+    expect(body).toContain("<news:language>en</news:language>");
+    expect(body).toContain("<news:title>Ferry returns</news:title>");
+    expect(body).toMatch(/<news:publication_date>\d{4}-\d{2}-\d{2}T[\d:.]+Z<\/news:publication_date>/);
+    if (HAS_XMLLINT) expect(xmllint(body).ok).toBe(true);
+  });
+
+  it("is listed in robots.txt beside the sitemap index", async () => {
+    const { body } = await get(robots as unknown as Loader);
+    expect(body).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+    expect(body).toContain(`Sitemap: ${ORIGIN}/news-sitemap.xml`);
+  });
+});
+
+describe("the sitemap index and its children", () => {
+  it("points at pages, categories, authors, each month's articles and the news sitemap, each with lastmod", async () => {
+    const { status, body } = await get(sitemapIndex as Loader);
+    expect(status).toBe(200);
+    const entries = [...body.matchAll(/<sitemap><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/sitemap>/g)].map((m) => m[1]);
+    const month = new Date().toISOString().slice(0, 7);
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        `${ORIGIN}/sitemaps/pages.xml`,
+        `${ORIGIN}/sitemaps/categories.xml`,
+        `${ORIGIN}/sitemaps/authors.xml`,
+        `${ORIGIN}/sitemaps/articles-${month}.xml`,
+        `${ORIGIN}/sitemaps/articles-2024-02.xml`,
+        `${ORIGIN}/news-sitemap.xml`,
+      ]),
+    );
+    expect(body.match(/<sitemap>/g)).toHaveLength(entries.length);
+  });
+
+  it.skipIf(!HAS_XMLLINT)("validates: the index against the protocol's schema, every child against the official sitemap.xsd", async () => {
+    const index = (await get(sitemapIndex as Loader)).body;
+    const verdict = xmllint(index, INDEX_XSD);
+    expect(verdict.ok, verdict.output).toBe(true);
+    const children = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!).filter((u) => u.includes("/sitemaps/"));
+    expect(children.length).toBeGreaterThanOrEqual(5);
+    for (const child of children) {
+      const { status, body } = await get(sitemapChild as Loader, { file: child.split("/").pop()! });
+      expect(status, child).toBe(200);
+      const result = xmllint(body, SITEMAP_XSD);
+      expect(result.ok, `${child}: ${result.output}`).toBe(true);
+      expect(body.match(/<url>/g)!.length).toBeLessThanOrEqual(50_000);
+      // Every URL carries its lastmod.
+      expect(body.match(/<url>/g)!.length, child).toBe(body.match(/<lastmod>/g)!.length);
+    }
+  });
+
+  it("a month's articles: only public ones; the pages, categories and authors children", async () => {
+    const month = new Date().toISOString().slice(0, 7);
+    const articlesNow = (await get(sitemapChild as Loader, { file: `articles-${month}.xml` })).body;
+    for (const slug of ["ferry", "yesterday"]) expect(articlesNow).toContain(`${ORIGIN}/article/${slug}<`);
+    for (const slug of ["draft", "scheduled", "old-month"]) expect(articlesNow).not.toContain(`/article/${slug}<`);
+    expect((await get(sitemapChild as Loader, { file: "articles-2024-02.xml" })).body).toContain(`${ORIGIN}/article/old-month<`);
+    expect((await get(sitemapChild as Loader, { file: "pages.xml" })).body).toContain(`<loc>${ORIGIN}/</loc>`);
+    expect((await get(sitemapChild as Loader, { file: "categories.xml" })).body).toContain(`<loc>${ORIGIN}/category/city</loc>`);
+    const authorsXml = (await get(sitemapChild as Loader, { file: "authors.xml" })).body;
+    expect(authorsXml).toContain(`<loc>${ORIGIN}/author/ann-lee</loc>`);
+    // A month without articles, a part past the last, a name it does not list: 404.
+    for (const file of ["articles-1999-01.xml", `articles-${month}-2.xml`, "articles-2024-13.xml", "other.xml"]) {
+      expect((await get(sitemapChild as Loader, { file })).status, file).toBe(404);
+    }
+  });
+
+  it("splits a month over SITEMAP_MAX_URLS into numbered parts that never overlap", async () => {
+    const month = new Date().toISOString().slice(0, 7);
+    const inMonth = (await listSitemapArticles(t.db, month, 1)).length;
+    expect(inMonth).toBeGreaterThanOrEqual(2);
+    const parts = (await listArticleSitemapParts(t.db, 1)).filter((p) => p.month === month);
+    expect(parts.map((p) => p.part)).toEqual(Array.from({ length: inMonth }, (_, i) => i + 1));
+    const first = await listSitemapArticles(t.db, month, 1, 1);
+    const second = await listSitemapArticles(t.db, month, 2, 1);
+    expect(first).toHaveLength(1);
+    expect(second).toHaveLength(1);
+    expect(first[0]!.slug).not.toBe(second[0]!.slug);
+  });
+});
+
+describe("RSS feeds", () => {
+  it.skipIf(!HAS_XMLLINT)("/category/city/rss.xml: well-formed RSS 2.0", async () => {
+    const { body } = await get(categoryRss as Loader, { slug: "city" });
+    const verdict = xmllint(body);
+    expect(verdict.ok, verdict.output).toBe(true);
+  });
+
+  it("a category's feed: full text, the lead image with type and length, every author, a stable guid, lastBuildDate", async () => {
+    const { status, type, body } = await get(categoryRss as Loader, { slug: "city" });
+    expect(status).toBe(200);
+    expect(type).toBe("application/rss+xml; charset=utf-8");
+    expect(body).toContain('<rss version="2.0"');
+    expect(body).toContain(`<atom:link href="${ORIGIN}/category/city/rss.xml" rel="self" type="application/rss+xml" />`);
+    expect(body).toMatch(/<lastBuildDate>\w{3}, \d{2} \w{3} \d{4} [\d:]{8} GMT<\/lastBuildDate>/);
+    const ferry = /<item>(?:(?!<\/item>)[\s\S])*?Ferry returns[\s\S]*?<\/item>/.exec(body)![0];
+    expect(ferry).toContain("<content:encoded><![CDATA[");
+    expect(ferry).toContain("the whole text is in the feed.");
+    // The body's own "]]>" arrives escaped by the story renderer; cdata() splits one anyway (below).
+    expect(ferry).toContain("A ]]&gt; sequence cannot end the CDATA.");
+    expect(cdata("a]]>b")).toBe("<![CDATA[a]]]]><![CDATA[>b]]>");
+    expect(ferry).toContain(`src="${ORIGIN}/media/images/1700000000000-ferry.jpg`);
+    expect(ferry).toContain(`<enclosure url="${ORIGIN}/media/images/1700000000000-ferry.jpg" length="48213" type="image/jpeg" />`);
+    expect(ferry).toContain(`<media:content url="${ORIGIN}/media/images/1700000000000-ferry.jpg" medium="image" type="image/jpeg" fileSize="48213">`);
+    expect(ferry).toContain('<media:description type="plain">The ferry at the quay</media:description>');
+    expect([...ferry.matchAll(/<dc:creator>([^<]+)<\/dc:creator>/g)].map((m) => m[1])).toEqual(["Ann Lee", "Bo Park"]);
+    expect(ferry).toContain(`<guid isPermaLink="false">urn:uuid:${ids.ferry}</guid>`);
+    expect(body).not.toContain("/article/draft<");
+    expect(body).not.toContain("/article/scheduled<");
+  });
+
+  it("the guid survives a slug change (the link follows it)", async () => {
+    await t.db.update(articles).set({ slug: "ferry-is-back" }).where(eq(articles.id, ids.ferry));
+    const { body } = await get(siteRss as Loader);
+    const item = /<item>(?:(?!<\/item>)[\s\S])*?Ferry returns[\s\S]*?<\/item>/.exec(body)![0];
+    expect(item).toContain(`<guid isPermaLink="false">urn:uuid:${ids.ferry}</guid>`);
+    expect(item).toContain(`<link>${ORIGIN}/article/ferry-is-back</link>`);
+    await t.db.update(articles).set({ slug: "ferry" }).where(eq(articles.id, ids.ferry));
+  });
+
+  it("an author's feed carries their articles only; unknown slugs are 404", async () => {
+    const { body } = await get(authorRss as Loader, { slug: "bo-park" });
+    expect(body.match(/<item>/g)).toHaveLength(1);
+    expect(body).toContain("<title>Bo Park | Frontpage</title>");
+    expect((await get(authorRss as Loader, { slug: "nobody" })).status).toBe(404);
+    expect((await get(categoryRss as Loader, { slug: "nowhere" })).status).toBe(404);
+  });
+});
+
+it("the xmllint check itself fails on a document that breaks the schema (so a pass means something)", () => {
+  if (!HAS_XMLLINT) return;
+  expect(xmllint('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><lastmod>x</lastmod></url></urlset>', SITEMAP_XSD).ok).toBe(false);
+  expect(execFileSync("xmllint", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }) !== undefined).toBe(true);
+});
