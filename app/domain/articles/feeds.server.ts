@@ -5,7 +5,7 @@ import { articleAuthors, articles, authors, categories, media } from "~/db/schem
 import { bylinesOf } from "~/domain/authors/authors.server";
 import type { BylineAuthor } from "~/domain/authors/byline";
 import { xmlEscape } from "~/lib/xml";
-import { newestFirst } from "./article-cards.server";
+import { cardColumns, newestFirst } from "./article-cards.server";
 import { renderFeaturedImageHtml } from "./featured-image-html";
 import { renderStoryHtml } from "./story-html";
 
@@ -62,21 +62,13 @@ function plainTextHtml(content: string): string {
 export async function listFeedItems(db: Db, scope: FeedScope, limit = FEED_ITEMS): Promise<FeedItem[]> {
   const rows = await db
     .select({
-      id: articles.id,
-      title: articles.title,
-      slug: articles.slug,
-      excerpt: articles.excerpt,
+      ...cardColumns,
       content: articles.content,
       contentDoc: articles.contentDoc,
-      featuredImage: articles.featuredImage,
-      featuredImageAlt: articles.featuredImageAlt,
       featuredImageCaption: articles.featuredImageCaption,
       featuredImageCredit: articles.featuredImageCredit,
       imageType: media.contentType,
       imageSize: media.size,
-      authorName: articles.authorName,
-      category: categories.name,
-      publishedAt: sql<Date>`coalesce(${articles.publishedAt}, ${articles.createdAt})`.mapWith(articles.createdAt),
       updatedAt: articles.updatedAt,
     })
     .from(articles)
@@ -102,7 +94,7 @@ export async function listFeedItems(db: Db, scope: FeedScope, limit = FEED_ITEMS
       image: r.featuredImage ? { url: r.featuredImage, type: r.imageType, length: r.imageSize, alt: r.featuredImageAlt } : null,
       authors: bylines.get(r.id) ?? [],
       authorName: r.authorName,
-      category: r.category,
+      category: r.categoryName,
       publishedAt: r.publishedAt,
       updatedAt: r.updatedAt,
     };
