@@ -255,11 +255,12 @@ test.describe("website settings", () => {
       try {
         const reader = await anonymous.newPage();
         await reader.goto("/");
-        // Home: the title leads with the tagline and ends with the brand; the description is the site's.
+        // Home: the title leads with the tagline and ends with the brand (og:title is the tagline alone,
+        // the brand being og:site_name); the description is the site's.
         await expect(reader).toHaveTitle(`${next.tagline} | ${next.siteName}`);
         expect(await metaContent(reader, 'name="description"')).toBe(next.description);
         expect(await metaContent(reader, 'property="og:description"')).toBe(next.description);
-        expect(await metaContent(reader, 'property="og:title"')).toBe(`${next.tagline} | ${next.siteName}`);
+        expect(await metaContent(reader, 'property="og:title"')).toBe(next.tagline);
         expect(await metaContent(reader, 'property="og:site_name"')).toBe(next.siteName);
         // Header: the name and the logo, linking home.
         const home = reader.getByRole("banner").getByRole("link", { name: `${next.siteName} home` });
