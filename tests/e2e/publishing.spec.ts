@@ -28,7 +28,10 @@ async function readerSees(browser: Browser, slug: string, title: string) {
     const article = await context.request.get(`/article/${slug}`);
     const home = await (await context.request.get("/")).text();
     const rss = await (await context.request.get("/rss.xml")).text();
-    const sitemap = await (await context.request.get("/sitemap.xml")).text();
+    // The sitemap index, and every child it points to.
+    const index = await (await context.request.get("/sitemap.xml")).text();
+    let sitemap = "";
+    for (const [, child] of index.matchAll(/<loc>https?:\/\/[^/]+(\/[^<]+)<\/loc>/g)) sitemap += await (await context.request.get(child!)).text();
     return { status: article.status(), onHome: home.includes(title), inRss: rss.includes(slug), inSitemap: sitemap.includes(slug) };
   } finally {
     await context.close();

@@ -209,7 +209,8 @@ test.describe("the reader site", () => {
     );
     try {
       await page.goto(`/article/${slug}`, { waitUntil: "networkidle" });
-      const body = page.getByRole("main").locator("article > div").last();
+      // The story's own <article> (the cards under it are articles too).
+      const body = page.getByRole("main").locator("article").first().locator("> div").last();
       const paragraphs = body.locator("p");
       await expect(paragraphs).toHaveCount(2);
       // The tags are shown as characters, and no element was made from them.

@@ -108,6 +108,18 @@ const EmbedNode = Node.create({
 
 // ---------------------------------------------------------------- toolbar
 
+/**
+ * Inserts a block (an image, an embed) and puts the caret in the paragraph after it (made if there is
+ * none): the block is not left selected, so the writer's next keystroke goes on after it instead of
+ * replacing it.
+ */
+function insertBlock(editor: Editor, node: { type: string; attrs: Record<string, unknown> }) {
+  editor.chain().focus().insertContent(node).run();
+  const after = editor.state.selection.to;
+  if (editor.state.doc.resolve(after).nodeAfter?.isTextblock) editor.commands.setTextSelection(after + 1);
+  else editor.chain().insertContentAt(after, { type: "paragraph" }).setTextSelection(after + 1).run();
+}
+
 function ToolButton({
   label,
   pressed,
@@ -324,7 +336,7 @@ function ImageDialog({
     if (!isAllowedImageSrc(attrs.src)) return setError("The image must come from the Media Library or an https address.");
     if (!attrs.alt) return setError("Describe the image in its alt text.");
     if (editing) editor.chain().focus().updateAttributes("storyImage", attrs).run();
-    else editor.chain().focus().insertContent({ type: "storyImage", attrs }).run();
+    else insertBlock(editor, { type: "storyImage", attrs });
     onOpenChange(false);
   }
 
@@ -404,7 +416,7 @@ function EmbedDialog({ editor, open, onOpenChange }: { editor: Editor; open: boo
     const target = embedTargetOf(url);
     if (!target) return setError("Only YouTube videos and X posts can be embedded: paste the video's or the post's address.");
     if (editor.isActive("embed")) editor.chain().focus().updateAttributes("embed", { url: target.url }).run();
-    else editor.chain().focus().insertContent({ type: "embed", attrs: { url: target.url } }).run();
+    else insertBlock(editor, { type: "embed", attrs: { url: target.url } });
     onOpenChange(false);
   }
 
