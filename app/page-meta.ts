@@ -1,6 +1,6 @@
 import { rootDataFromMatches } from "~/root";
 import { buildMeta, PREVIEW_ROBOTS, type SeoInput } from "~/lib/seo";
-import type { JsonLd, SiteFacts } from "~/lib/structured-data";
+import { breadcrumbJsonLd, type JsonLd, type SiteFacts } from "~/lib/structured-data";
 
 type Matches = readonly ({ id: string; data?: unknown } | undefined)[];
 
@@ -19,12 +19,24 @@ export function siteFacts(matches: Matches): SiteFacts {
 
 /**
  * A route's meta tags, with the site name and canonical origin from the root loader. `structuredData`
- * gets the site's facts, so a page states only its own part of the JSON-LD.
+ * gets the site's facts, so a page states only its own part of the JSON-LD; an indexable page that
+ * states none (about, contact, the legal pages) gets its breadcrumb, Home → the page.
  */
 export function pageMeta(matches: Matches, page: Omit<SeoInput, "structuredData"> & { structuredData?: (site: SiteFacts) => JsonLd[] }) {
   const root = rootDataFromMatches(matches);
   const { structuredData, ...rest } = page;
-  return buildMeta({ ...rest, structuredData: structuredData?.(siteFacts(matches)) }, root && { ...root.settings, publicUrl: root.publicUrl });
+  const site = siteFacts(matches);
+  const blocks =
+    structuredData?.(site) ??
+    (page.title && !page.robots
+      ? [
+          breadcrumbJsonLd(site, [
+            { name: "Home", path: "/" },
+            { name: page.title, path: page.path },
+          ]),
+        ]
+      : undefined);
+  return buildMeta({ ...rest, structuredData: blocks }, root && { ...root.settings, publicUrl: root.publicUrl });
 }
 
 /** The answer headers of a preview (back office or shared link): never stored by a browser or a proxy, never indexed. */

@@ -152,6 +152,15 @@ test.describe("structured data (JSON-LD) in the server-rendered HTML", () => {
     expect(profile.mainEntity.url).toMatch(new RegExp(`${authorPath}$`));
   });
 
+  test("the static pages carry their breadcrumb, Home → the page", async ({ request }) => {
+    for (const path of STATIC_PAGES) {
+      const blocks = jsonLd(await (await request.get(path)).text());
+      const breadcrumb = blocks.find((b) => b["@type"] === "BreadcrumbList");
+      expect(breadcrumb, path).toBeTruthy();
+      expect(breadcrumb!.itemListElement.map((i: { item: string }) => new URL(i.item).pathname)).toEqual(["/", path]);
+    }
+  });
+
   test("no field can close the script element: a hostile title stays data", async ({ request }) => {
     const slug = `ld-escape-${Date.now().toString(36)}`;
     const title = `</script><script>alert(1)</script> & "quotes" \u2028`;
