@@ -116,3 +116,18 @@ export async function snapshot(): Promise<Snapshot> {
     return result;
   });
 }
+
+/**
+ * A public article with a category, an uploaded featured image and bylined authors (the demo's): other
+ * tests publish bare articles that may lead the home page while this file runs.
+ */
+export async function demoArticlePath(): Promise<string> {
+  const [row] = await query<{ slug: string }>(
+    `select a.slug from articles a
+     where a.status = 'published' and a.published_at <= now() and a.category_id is not null
+       and a.featured_image like '/media/images/%' and exists (select 1 from article_authors aa where aa.article_id = a.id)
+     order by a.published_at desc limit 1`,
+  );
+  if (!row) throw new Error("no demo article with a category, an image and authors: is the demo content seeded?");
+  return `/article/${row.slug}`;
+}
