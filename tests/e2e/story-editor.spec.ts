@@ -61,6 +61,9 @@ test.describe("the story editor", () => {
     await page.keyboard.type(". Then a line with markup: <script>window.__ran = true</script>");
     await page.keyboard.press("Enter");
     await page.getByRole("button", { name: "Bulleted list" }).click();
+    // The toolbar hands focus back to the editor: type once it has (a first key sent sooner is lost).
+    await expect(content.locator("ul > li")).toHaveCount(1);
+    await expect(content).toBeFocused();
     await page.keyboard.type("Departures every hour");
     await page.keyboard.press("Enter");
     await page.keyboard.type("Bicycles ride free");
