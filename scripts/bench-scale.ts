@@ -54,13 +54,14 @@ export async function buildScaleData(db: pg.Client, count: number): Promise<Scal
   // A ten-year archive has long been vacuumed: visibility map set, hint bits written, statistics
   // current. Without this the first searches measure the bulk insert's aftermath (and autovacuum).
   await db.query(`vacuum (analyze) articles`);
-  // Queries of every kind a reader types: a rare word, a middling one, a common one, two words, a phrase, an exclusion.
+  // Queries of every kind a reader types: words from the vocabulary's tail, middle and head (how many
+  // articles each finds depends on stemming too: the row prints it), two words, phrases, an exclusion.
   const pick = async (rank: number) => (await db.query<{ word: string }>(`select word from vocabulary where n = $1`, [rank])).rows[0]!.word;
   const [common, middling, rare, other] = [await pick(3), await pick(Math.floor(size / 4)), await pick(size - 5), await pick(40)];
   const queries = [
-    { label: "rare word", q: rare },
-    { label: "middling word", q: middling },
-    { label: "common word", q: common },
+    { label: "word (tail)", q: rare },
+    { label: "word (middle)", q: middling },
+    { label: "word (head)", q: common },
     { label: "two words", q: `${middling} ${other}` },
     { label: "phrase", q: `"${middling} ${other}"` },
     // The slow case: a phrase with a word in most articles (every article with both words is read to check the order).
