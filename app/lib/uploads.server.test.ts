@@ -202,3 +202,63 @@ describe("receiveUpload", () => {
     expect(error.message).toBe("Only MP4, WebM and QuickTime videos are accepted.");
   });
 });
+
+/** A 40 × 20 JPEG saved sideways (EXIF orientation 6) with a GPS position and a camera model. */
+  const gpsJpeg = await sharp({ create: { width: 40, height: 20, channels: 3, background: { r: 10, g: 120, b: 200 } } })
+  .jpeg()
+  .withExif({
+    IFD0: { Make: "PhoneMaker", Model: "Phone 12" },
+    IFD3: { GPSLatitudeRef: "N", GPSLatitude: "40/1 42/1 46/1", GPSLongitudeRef: "W", GPSLongitude: "74/1 0/1 21/1" },
+  })
+  .withMetadata({ orientation: 6 })
+  .toBuffer();
+
+describe("uploaded photos lose their metadata (issue 12: a reader's photo must not publish where it was taken)", () => {
+  beforeEach(async () => {
+    await db.delete(media);
+  });
+
+
+  test("a JPEG with GPS and camera EXIF comes back with no EXIF at all, turned as its orientation said", async () => {
+    const before = await sharp(gpsJpeg).metadata();
+    expect(before.exif, "the fixture carries EXIF").toBeDefined();
+    expect(before.exif!.includes(Buffer.from("Phone 12"))).toBe(true);
+    // The GPSInfo tag (0x8825, little-endian in sharp's EXIF): the position is there before the upload.
+    expect(before.exif!.includes(Buffer.from([0x25, 0x88]))).toBe(true);
+    expect(before.orientation).toBe(6);
+
+    const stored = await receiveUpload({ request: uploadRequest(gpsJpeg, "IMG_0001.jpg", "image/jpeg"), db, storage, kind: "image", source: "comment" });
+    const bytes = await fs.readFile(path.join(root, "images", stored.name));
+    const after = await sharp(bytes).metadata();
+    expect(after.format).toBe("jpeg");
+    expect(after.exif).toBeUndefined();
+    expect(after.xmp).toBeUndefined();
+    expect(after.iptc).toBeUndefined();
+    expect(after.orientation).toBeUndefined();
+    // Orientation 6 is a quarter turn: the pixels are now 20 wide and 40 high.
+    expect([after.width, after.height]).toEqual([20, 40]);
+    expect(bytes.includes(Buffer.from("Phone 12"))).toBe(false);
+    expect(bytes.includes(Buffer.from("PhoneMaker"))).toBe(false);
+    // What was recorded is what is stored.
+    expect(stored.size).toBe(bytes.length);
+    expect(await filesUnder(storage.tempDir)).toEqual([]);
+  });
+
+  test("an animated GIF with XMP stays animated and loses the XMP", async () => {
+    const frame = (r: number) => sharp({ create: { width: 12, height: 12, channels: 3, background: { r, g: 0, b: 0 } } }).png().toBuffer();
+    const animated = await sharp([await frame(255), await frame(30)], { join: { animated: true } })
+      .gif()
+      .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" dc:creator="Secret Photographer"/></rdf:RDF></x:xmpmeta>')
+      .toBuffer();
+    const before = await sharp(animated, { animated: true }).metadata();
+    expect(before.pages).toBe(2);
+
+    const stored = await receiveUpload({ request: uploadRequest(animated, "dance.gif", "image/gif"), db, storage, kind: "image", source: "comment" });
+    const bytes = await fs.readFile(path.join(root, "images", stored.name));
+    const after = await sharp(bytes, { animated: true }).metadata();
+    expect(after.format).toBe("gif");
+    expect(after.pages).toBe(2);
+    expect(after.xmp).toBeUndefined();
+    expect(bytes.includes(Buffer.from("Secret Photographer"))).toBe(false);
+  });
+});

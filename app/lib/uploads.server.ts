@@ -51,6 +51,36 @@ async function checkImageDimensions(file: string) {
   }
 }
 
+/**
+ * Removes every piece of metadata a photo carries (EXIF with GPS position and camera, XMP, IPTC, ICC,
+ * PNG text chunks), keeping what the reader sees: the EXIF orientation is applied to the pixels first,
+ * colours are converted to sRGB, and an animated GIF or WebP stays animated. An image without any is
+ * left byte for byte as it came (no needless re-compression). Rewrites `file` in place.
+ */
+export async function stripImageMetadata(file: string, mime: string): Promise<void> {
+  const animated = mime === "image/gif" || mime === "image/webp";
+  const input = () => sharp(file, { animated, limitInputPixels: MAX_IMAGE_PIXELS });
+  const meta = await input().metadata();
+  const carries =
+    Boolean(meta.exif || meta.xmp || meta.iptc || meta.icc || meta.tifftagPhotoshop) ||
+    (meta.orientation !== undefined && meta.orientation !== 1) ||
+    Boolean(meta.comments?.length);
+  if (!carries) return;
+  // rotate() with no angle applies the EXIF orientation; sharp writes no metadata unless asked to.
+  let image = animated ? input() : input().rotate();
+  if (mime === "image/jpeg") image = image.jpeg({ quality: 90, mozjpeg: true });
+  else if (mime === "image/png") image = image.png({ compressionLevel: 9 });
+  else if (mime === "image/webp") image = image.webp({ quality: 90 });
+  else image = image.gif();
+  const clean = `${file}.clean`;
+  try {
+    await image.toFile(clean);
+    await fs.rename(clean, file);
+  } finally {
+    await fs.rm(clean, { force: true });
+  }
+}
+
 /** The SVG check: a text file whose root element is <svg>. Sanitising happens where SVGs are accepted. */
 async function looksLikeSvg(file: string) {
   const handle = await fs.open(file, "r");
@@ -172,7 +202,12 @@ export async function receiveUpload(options: {
     }
     const detectedType = rule.types.find((t) => t.mime === mime || (t.detectedAs && t.detectedAs === extension));
     if (!mime || !detectedType) throw new AppError("unsupported_type", rule.wrongTypeMessage);
-    if (RASTER_IMAGES.has(detectedType.mime)) await checkImageDimensions(tempFile);
+    if (RASTER_IMAGES.has(detectedType.mime)) {
+      await checkImageDimensions(tempFile);
+      // Readers' photos must not publish where they were taken (issue 12): every raster upload, from
+      // comments, the media library or the branding, is stored without its metadata.
+      await stripImageMetadata(tempFile, detectedType.mime);
+    }
 
     const accepted = (options.transform && (await options.transform(tempFile, detectedType.mime))) || detectedType;
     const { size } = await fs.stat(tempFile);
