@@ -14,6 +14,7 @@ import type { Logger } from "../app/lib/logger.server";
 import { createMailer } from "../app/lib/mail.server";
 import { createS3Storage } from "../app/lib/storage-s3.server";
 import { createLocalStorage } from "../app/lib/storage.server";
+import { scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
 import { ViewRecorder } from "../app/lib/view-recorder.server";
 import { startEmbeddedPostgres } from "./embedded-db";
 import type { Lifecycle } from "./lifecycle";
@@ -59,6 +60,9 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
 
   const stopPruning = scheduleCommentUploadPruning(db, storage, log);
   lifecycle.onShutdown("upload pruning", async () => stopPruning());
+  // Partial files of uploads a crash interrupted: cleaned now and every 10 minutes.
+  const stopPartsCleanup = scheduleUploadPartsCleanup(storage, log);
+  lifecycle.onShutdown("upload parts cleanup", async () => stopPartsCleanup());
   // Publishes scheduled articles at their time (and at once what became due while nothing ran).
   const stopScheduler = startPublishingScheduler(db, log, env.SCHEDULER_INTERVAL_MS);
   lifecycle.onShutdown("publishing scheduler", stopScheduler);

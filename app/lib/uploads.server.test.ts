@@ -9,7 +9,7 @@ import { media } from "~/db/schema";
 import { createTestDatabase } from "../../tests/setup/test-database";
 import { createLocalStorage } from "./storage.server";
 import { AppError } from "./app-error";
-import { receiveUpload } from "./uploads.server";
+import { receiveUpload, removeStaleUploadParts, STALE_UPLOAD_PART_MS } from "./uploads.server";
 
 const MB = 1024 * 1024;
 const { db } = await createTestDatabase();
@@ -260,5 +260,28 @@ describe("uploaded photos lose their metadata (issue 12: a reader's photo must n
     expect(after.pages).toBe(2);
     expect(after.xmp).toBeUndefined();
     expect(bytes.includes(Buffer.from("Secret Photographer"))).toBe(false);
+  });
+});
+
+describe("partial files of interrupted uploads (issue 12, item 9)", () => {
+  test("files not written for 10 minutes are removed; an upload being written is left alone", async () => {
+    await fs.mkdir(storage.tempDir, { recursive: true });
+    const partial = path.join(storage.tempDir, "upload-1700000000000-abandoned");
+    const live = path.join(storage.tempDir, "upload-1700000000001-live");
+    await fs.writeFile(partial, Buffer.alloc(20 * 1024));
+    await fs.writeFile(live, Buffer.alloc(1024));
+    const old = new Date(Date.now() - STALE_UPLOAD_PART_MS - 60_000);
+    await fs.utimes(partial, old, old);
+
+    expect(await removeStaleUploadParts(storage)).toBe(1);
+    expect(existsSync(partial)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    // An hour later the live one, never finished, goes too.
+    expect(await removeStaleUploadParts(storage, STALE_UPLOAD_PART_MS, Date.now() + 60 * 60 * 1000)).toBe(1);
+    expect(await filesUnder(storage.tempDir)).toEqual([]);
+  });
+
+  test("no temporary folder yet: nothing to do", async () => {
+    expect(await removeStaleUploadParts({ tempDir: path.join(root, "never-made") })).toBe(0);
   });
 });

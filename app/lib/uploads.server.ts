@@ -12,6 +12,7 @@ import type { Db } from "~/db/client.server";
 import { media } from "~/db/schema";
 import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type AcceptedType, type UploadKind } from "~/lib/upload-rules";
 import { AppError } from "./app-error";
+import type { Logger } from "./logger.server";
 import type { Bucket, Storage } from "./storage.server";
 
 export interface StoredUpload {
@@ -232,4 +233,44 @@ export async function receiveUpload(options: {
   } finally {
     if (!keepTemp) await fs.rm(tempFile, { force: true });
   }
+}
+
+/** A file in the uploads' temporary folder not written for this long is a partial left by a crash. */
+export const STALE_UPLOAD_PART_MS = 10 * 60 * 1000;
+
+/**
+ * Removes what interrupted uploads left in the storage's temporary folder (a process killed in the
+ * middle of a 50 MB upload leaves its partial file): every file not written for `maxAgeMs`. An upload
+ * under way writes continuously, so its file is never that old. Returns how many were removed.
+ */
+export async function removeStaleUploadParts(storage: Pick<Storage, "tempDir">, maxAgeMs = STALE_UPLOAD_PART_MS, now = Date.now()): Promise<number> {
+  let names: string[];
+  try {
+    names = await fs.readdir(storage.tempDir);
+  } catch {
+    return 0; // no uploads yet
+  }
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(storage.tempDir, name);
+    const stat = await fs.stat(file).catch(() => null);
+    if (!stat?.isFile() || now - stat.mtimeMs < maxAgeMs) continue;
+    await fs.rm(file, { force: true });
+    removed++;
+  }
+  return removed;
+}
+
+/** Cleans the temporary folder at start and every STALE_UPLOAD_PART_MS after; returns the stop function. */
+export function scheduleUploadPartsCleanup(storage: Pick<Storage, "tempDir">, log: Logger): () => void {
+  const run = () =>
+    removeStaleUploadParts(storage)
+      .then((n) => {
+        if (n > 0) log.info({ files: n, dir: storage.tempDir }, "removed partial files of interrupted uploads");
+      })
+      .catch((error) => log.error({ err: error }, "could not clean the uploads' temporary folder"));
+  void run();
+  const timer = setInterval(run, STALE_UPLOAD_PART_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
