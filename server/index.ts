@@ -12,6 +12,7 @@ import { createLifecycle, SHUTDOWN_GRACE_MS } from "./lifecycle";
 import { mediaRouter } from "./media-route";
 import { adminGate } from "./middleware/admin-gate";
 import { clientAddress } from "./middleware/client-address";
+import { allowedMethods } from "./middleware/allowed-methods";
 import { errorHandler } from "./middleware/error-handler";
 import { healthCheck } from "./middleware/health";
 import { personalAnswers } from "./middleware/personal-answers";
@@ -56,6 +57,9 @@ lifecycle.start(async () => {
   app.use(personalAnswers());
   app.use(sameOriginStateChanges({ publicOrigin, log }));
   app.use(adminGate({ publicOrigin, userOf: (request) => getSessionUser(request, services) }));
+  // TRACE, PUT, PROPFIND, …: 405 before routing (OPTIONS: 204), never a stack trace. After the admin
+  // gate, which answers anonymous callers 401/403 first whatever the method.
+  app.use(allowedMethods(log));
   app.get("/healthz", healthCheck({ ping: () => services.db.execute(sql`select 1`), log }));
   app.use("/media", mediaRouter(services.db, services.storage, path.join(env.dataDir, "media", ".variants")));
   const build = await mountAppBuild({ app, server, dev, lifecycle });
