@@ -173,6 +173,24 @@ describe("the sitemap index and its children", () => {
     }
   });
 
+  it("a new site with nothing published lists only its pages, and every child it lists validates", async () => {
+    const empty = await createTestDatabase();
+    const context = { db: empty.db, env: { publicUrl: ORIGIN } };
+    const load = async (loader: Loader, params: Record<string, string> = {}) => {
+      try {
+        const response = await loader({ params, context, request: new Request(`${ORIGIN}/`) } as never);
+        return { status: response.status, body: await response.text() };
+      } catch (thrown) {
+        return { status: (thrown as { init?: { status?: number } }).init?.status ?? 500, body: "" };
+      }
+    };
+    const index = (await load(sitemapIndex as Loader)).body;
+    expect([...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([`${ORIGIN}/sitemaps/pages.xml`]);
+    if (HAS_XMLLINT) expect(xmllint(index, INDEX_XSD).ok).toBe(true);
+    expect((await load(sitemapChild as Loader, { file: "authors.xml" })).status).toBe(404);
+    expect((await load(sitemapChild as Loader, { file: "categories.xml" })).status).toBe(404);
+  });
+
   it("splits a month over SITEMAP_MAX_URLS into numbered parts that never overlap", async () => {
     const month = new Date().toISOString().slice(0, 7);
     const inMonth = (await listSitemapArticles(t.db, month, 1)).length;

@@ -32,5 +32,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     if (articles.length === 0) throw data("Sitemap not found", { status: 404 });
     urls = articles.map((a) => url(`/article/${encodeURIComponent(a.slug)}`, a.updatedAt));
   }
+  // An empty child (no categories or authors yet) is not in the index, and an empty <urlset> breaks the schema.
+  if (urls.length === 0) throw data("Sitemap not found", { status: 404 });
   return xmlResponse(urlsetDocument(urls));
 }
