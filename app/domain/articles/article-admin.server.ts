@@ -1,8 +1,8 @@
-import { and, count, desc, eq, exists, inArray, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { isForeignKeyViolation, isUniqueViolation, pgConstraint } from "~/db/pg-errors";
-import { articleAuthors, articles, categories, DEFAULT_AUTHOR_NAME, type ArticleStatus } from "~/db/schema";
+import { articles, categories, DEFAULT_AUTHOR_NAME, type ArticleStatus } from "~/db/schema";
 import { AppError, isAppError } from "~/lib/app-error";
 import { fromDateTimeLocal } from "~/lib/dates";
 import { formValues, parseForm } from "~/lib/forms";
@@ -24,7 +24,7 @@ import {
   type ArticleInput,
   type ArticleIntent,
 } from "./articles.schema";
-import { checkAuthorIds, getArticleAuthorIds, setArticleAuthors } from "~/domain/authors/authors.server";
+import { checkAuthorIds, getArticleAuthorIds, setArticleAuthors, writtenBy } from "~/domain/authors/authors.server";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { checkCapability, checkMayDelete, checkMayEdit, ownedBy, readOwnership } from "./article-access.server";
 import { CLEARED_REVIEW, submitForReview } from "./review.server";
@@ -71,10 +71,6 @@ export interface AdminArticleRow {
   inReview: boolean;
 }
 
-/**
- * One page of all articles (or of those with `status`) with their category name, newest first, and
- * the total count.
- */
 /** What the admin article list is narrowed to (each optional; a plain GET form sets them). */
 export interface AdminArticleFilter {
   status?: ArticleStatus;
@@ -84,6 +80,11 @@ export interface AdminArticleFilter {
   /** Words searched as site search does (every status); results then come best match first. */
   q?: string;
 }
+
+/**
+ * One page of the articles `filter` narrows to (all of them without one) with their category name,
+ * newest first (best match first for a search), and the total count.
+ */
 
 export async function listAdminArticles(
   db: Db,
@@ -95,14 +96,7 @@ export async function listAdminArticles(
   const where = and(
     status ? eq(articles.status, status) : undefined,
     categoryId ? eq(articles.categoryId, categoryId) : undefined,
-    authorId
-      ? exists(
-          db
-            .select({ one: sql`1` })
-            .from(articleAuthors)
-            .where(and(eq(articleAuthors.articleId, articles.id), eq(articleAuthors.authorId, authorId))),
-        )
-      : undefined,
+    authorId ? writtenBy(db, authorId) : undefined,
     q ? matchesSearch(q) : undefined,
   );
   const order = q

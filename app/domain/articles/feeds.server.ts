@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, max, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lt, max, sql, type SQL } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articleAuthors, articles, authors, categories, media } from "~/db/schema";
-import { bylinesOf } from "~/domain/authors/authors.server";
+import { bylinesOf, writtenBy } from "~/domain/authors/authors.server";
 import type { BylineAuthor } from "~/domain/authors/byline";
 import { xmlEscape } from "~/lib/xml";
 import { cardColumns, newestFirst } from "./article-cards.server";
@@ -40,11 +40,9 @@ export interface FeedItem {
   updatedAt: Date;
 }
 
-function scopeFilter(scope: FeedScope): SQL | undefined {
+function scopeFilter(db: Db, scope: FeedScope): SQL | undefined {
   if (scope.kind === "category") return eq(articles.categoryId, scope.categoryId);
-  if (scope.kind === "author") {
-    return inArray(articles.id, sql`(select ${articleAuthors.articleId} from ${articleAuthors} where ${articleAuthors.authorId} = ${scope.authorId})`);
-  }
+  if (scope.kind === "author") return writtenBy(db, scope.authorId);
   return undefined;
 }
 
@@ -75,7 +73,7 @@ export async function listFeedItems(db: Db, scope: FeedScope, limit = FEED_ITEMS
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     // Our own uploads have a media row: the enclosure's type and byte length come from it.
     .leftJoin(media, and(eq(media.bucket, "images"), sql`${articles.featuredImage} = '/media/images/' || ${media.name}`))
-    .where(and(publiclyVisible(), scopeFilter(scope)))
+    .where(and(publiclyVisible(), scopeFilter(db, scope)))
     .orderBy(...newestFirst)
     .limit(limit);
   const bylines = await bylinesOf(

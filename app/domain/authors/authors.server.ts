@@ -249,12 +249,14 @@ export async function getAuthorBySlug(db: Db, slug: string): Promise<PublicAutho
   return row ?? null;
 }
 
+/** Articles with this author in their byline (the author page, their feed, the admin list's filter). */
+export function writtenBy(db: Pick<Db, "select">, authorId: string) {
+  return inArray(articles.id, db.select({ id: articleAuthors.articleId }).from(articleAuthors).where(eq(articleAuthors.authorId, authorId)));
+}
+
 /** One page of an author's public articles, newest first, and their total count. */
 export async function listAuthorArticles(db: Db, authorId: string, page: number, pageSize: number) {
-  const theirs = and(
-    inArray(articles.id, db.select({ id: articleAuthors.articleId }).from(articleAuthors).where(eq(articleAuthors.authorId, authorId))),
-    publiclyVisible(),
-  );
+  const theirs = and(writtenBy(db, authorId), publiclyVisible());
   const [rows, [{ total }]] = await Promise.all([
     db
       .select(cardColumns)
