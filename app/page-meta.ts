@@ -1,12 +1,11 @@
-import { rootDataFromMatches } from "~/root";
+import { rootDataFromMatches, type RootData } from "~/root";
 import { buildMeta, PREVIEW_ROBOTS, type SeoInput } from "~/lib/seo";
 import { breadcrumbJsonLd, type JsonLd, type SiteFacts } from "~/lib/structured-data";
 
 type Matches = readonly ({ id: string; data?: unknown } | undefined)[];
 
 /** What the structured data says about the site, from the root loader's settings. */
-export function siteFacts(matches: Matches): SiteFacts {
-  const root = rootDataFromMatches(matches);
+function siteFacts(root: RootData | undefined): SiteFacts {
   const settings = root?.settings;
   return {
     name: settings?.siteName ?? "Frontpage",
@@ -25,7 +24,7 @@ export function siteFacts(matches: Matches): SiteFacts {
 export function pageMeta(matches: Matches, page: Omit<SeoInput, "structuredData"> & { structuredData?: (site: SiteFacts) => JsonLd[] }) {
   const root = rootDataFromMatches(matches);
   const { structuredData, ...rest } = page;
-  const site = siteFacts(matches);
+  const site = siteFacts(root);
   const blocks =
     structuredData?.(site) ??
     (page.title && !page.robots

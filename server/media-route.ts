@@ -20,6 +20,11 @@ const baseHeaders = (contentType: string): Record<string, string> => ({
   "Cache-Control": `public, max-age=${ONE_YEAR_S}, immutable`,
 });
 
+/** A variant's file name beside the store. */
+function variantName(name: string, shape: { width: number } | { crop: ImageCrop }): string {
+  return "crop" in shape ? `${name}.c${shape.crop}.webp` : `${name}.w${shape.width}.webp`;
+}
+
 /**
  * Serves stored uploads: the content type recorded at upload (never guessed from the name), nosniff,
  * a sandboxing CSP so nothing stored can run as active content, range requests, long caching.
@@ -27,11 +32,6 @@ const baseHeaders = (contentType: string): Record<string, string> => ({
  * variant (made once, kept beside the store), for `srcset`; `?crop=16x9` (4x3, 1x1) a cropped one of
  * exactly that ratio and CROP_WIDTH, for structured data and social previews.
  */
-/** A variant's file name beside the store. */
-function variantName(name: string, shape: { width: number } | { crop: ImageCrop }): string {
-  return "crop" in shape ? `${name}.c${shape.crop}.webp` : `${name}.w${shape.width}.webp`;
-}
-
 export function mediaRouter(db: Db, storage: Storage, variantDir: string): express.Router {
   const router = express.Router();
   // Content types by file, briefly: a deleted file stops being served within TYPE_TTL_MS everywhere.

@@ -95,7 +95,7 @@ export function buildMeta(page: SeoInput, site: SeoSite | undefined): MetaDescri
   const url = `${origin}${page.path}`;
   const image = shareImage(page.image);
   const imageUrl = absolute(image.url, origin);
-  const imageAlt = page.image ? page.imageAlt?.trim() : `${siteName}`;
+  const imageAlt = page.image ? page.imageAlt?.trim() : siteName;
   const type = page.type ?? "website";
   const tags: MetaDescriptor[] = [
     { title },

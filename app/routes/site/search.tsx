@@ -13,9 +13,7 @@ import { NOINDEX } from "~/lib/seo";
 import type { RootData } from "~/root";
 import type { Route } from "./+types/search";
 
-/** Search result pages are for readers, not for search engines' indexes (links are still followed). */
-const SEARCH_ROBOTS = NOINDEX;
-
+/** Result pages are for readers, not for search engines' indexes (NOINDEX: links are still followed). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const q = normalizeSearchQuery(url.searchParams.get("q"));
@@ -27,9 +25,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const pageCount = Math.max(1, Math.ceil(Math.min(total, SEARCH_CANDIDATES) / SEARCH_PAGE_SIZE));
   if (page > pageCount) {
     context.log.warn({ path: `${url.pathname}?page=${page}` }, "404: past the last page");
-    throw data("Page not found", { status: 404, headers: { "X-Robots-Tag": SEARCH_ROBOTS } });
+    throw data("Page not found", { status: 404, headers: { "X-Robots-Tag": NOINDEX } });
   }
-  return data({ q, category: category?.slug ?? "", results, total, page, pageCount }, { headers: { "X-Robots-Tag": SEARCH_ROBOTS } });
+  return data({ q, category: category?.slug ?? "", results, total, page, pageCount }, { headers: { "X-Robots-Tag": NOINDEX } });
 }
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
@@ -41,7 +39,7 @@ export const meta: Route.MetaFunction = ({ data, matches }) =>
     title: data?.q ? `Search: ${data.q}` : "Search",
     description: data?.q ? `Articles matching “${data.q}”.` : "Search every article.",
     path: "/search",
-    robots: SEARCH_ROBOTS,
+    robots: NOINDEX,
   });
 
 /** Text with the search's matches in <mark> (the snippet carries markers, never HTML). */
