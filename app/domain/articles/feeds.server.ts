@@ -3,6 +3,7 @@ import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articleAuthors, articles, authors, categories, media } from "~/db/schema";
 import { bylinesOf, writtenBy } from "~/domain/authors/authors.server";
+import { getSettings } from "~/domain/settings/settings.server";
 import type { BylineAuthor } from "~/domain/authors/byline";
 import { xmlEscape } from "~/lib/xml";
 import { cardColumns, newestFirst } from "./article-cards.server";
@@ -183,10 +184,20 @@ export async function listSitemapAuthors(db: Db) {
     .orderBy(asc(authors.slug));
 }
 
-/** The newest change to any public article (the home page's lastmod), or null. */
-export async function newestArticleChange(db: Db): Promise<Date | null> {
+/** The newest change to any public article, or null. */
+async function newestArticleChange(db: Db): Promise<Date | null> {
   const [row] = await db.select({ lastmod: max(articles.updatedAt) }).from(articles).where(publiclyVisible());
   return row?.lastmod ? new Date(row.lastmod) : null;
+}
+
+/**
+ * When the site's own pages last changed, for their lastmod: the home page with its newest article
+ * or the settings it shows, the static pages with the settings; and the newest public article's change.
+ */
+export async function pagesLastChange(db: Db): Promise<{ home: Date; staticPages: Date; newestArticle: Date | null }> {
+  const [settings, newestArticle] = await Promise.all([getSettings(db), newestArticleChange(db)]);
+  const home = newestArticle && newestArticle > settings.updatedAt ? newestArticle : settings.updatedAt;
+  return { home, staticPages: settings.updatedAt, newestArticle };
 }
 
 /** Google News: the public articles of the last NEWS_SITEMAP_DAYS days, newest first, at most NEWS_SITEMAP_MAX. */

@@ -3,11 +3,10 @@ import {
   listSitemapArticles,
   listSitemapAuthors,
   listSitemapCategories,
-  newestArticleChange,
+  pagesLastChange,
   parseArticleSitemapFile,
 } from "~/domain/articles/feeds.server";
 import { urlsetDocument, xmlResponse, type SitemapUrl } from "~/domain/articles/feed-xml.server";
-import { getSettings } from "~/domain/settings/settings.server";
 import type { Route } from "./+types/sitemap-child";
 
 /** The site's own pages besides articles, categories and authors. */
@@ -20,8 +19,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   let urls: SitemapUrl[];
   if (params.file === "pages.xml") {
     // The home page changes with every article; the static pages with the settings they show.
-    const [settings, newest] = await Promise.all([getSettings(context.db), newestArticleChange(context.db)]);
-    urls = [url("/", newest && newest > settings.updatedAt ? newest : settings.updatedAt), ...STATIC_PATHS.map((p) => url(p, settings.updatedAt))];
+    const { home, staticPages } = await pagesLastChange(context.db);
+    urls = [url("/", home), ...STATIC_PATHS.map((p) => url(p, staticPages))];
   } else if (params.file === "categories.xml") {
     urls = (await listSitemapCategories(context.db)).map((c) => url(`/category/${encodeURIComponent(c.slug)}`, c.lastmod && new Date(c.lastmod)));
   } else if (params.file === "authors.xml") {

@@ -4,10 +4,9 @@ import {
   listNewsSitemapArticles,
   listSitemapAuthors,
   listSitemapCategories,
-  newestArticleChange,
+  pagesLastChange,
 } from "~/domain/articles/feeds.server";
 import { sitemapIndexDocument, xmlResponse } from "~/domain/articles/feed-xml.server";
-import { getSettings } from "~/domain/settings/settings.server";
 import type { Route } from "./+types/sitemap";
 
 /**
@@ -17,18 +16,16 @@ import type { Route } from "./+types/sitemap";
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const origin = context.env.publicUrl;
-  const [parts, newest, settings, categories, authors, news] = await Promise.all([
+  const [parts, { home, staticPages, newestArticle: newest }, categories, authors, news] = await Promise.all([
     listArticleSitemapParts(context.db),
-    newestArticleChange(context.db),
-    getSettings(context.db),
+    pagesLastChange(context.db),
     listSitemapCategories(context.db),
     listSitemapAuthors(context.db),
     listNewsSitemapArticles(context.db),
   ]);
-  const latest = newest && newest > settings.updatedAt ? newest : settings.updatedAt;
   const children = [
-    { loc: `${origin}/sitemaps/pages.xml`, lastmod: latest },
-    ...(categories.length ? [{ loc: `${origin}/sitemaps/categories.xml`, lastmod: newest ?? settings.updatedAt }] : []),
+    { loc: `${origin}/sitemaps/pages.xml`, lastmod: home },
+    ...(categories.length ? [{ loc: `${origin}/sitemaps/categories.xml`, lastmod: newest ?? staticPages }] : []),
     ...(authors.length ? [{ loc: `${origin}/sitemaps/authors.xml`, lastmod: newest }] : []),
     ...parts.map((p) => ({ loc: `${origin}/sitemaps/${articleSitemapFile(p)}`, lastmod: p.lastmod })),
     ...(news.length ? [{ loc: `${origin}/news-sitemap.xml`, lastmod: newest }] : []),
