@@ -1,5 +1,7 @@
 import { xmlEscape } from "~/lib/xml";
-import type { FeedItem } from "./feeds.server";
+import type { Db } from "~/db/client.server";
+import { getSettings } from "~/domain/settings/settings.server";
+import { listFeedItems, type FeedItem, type FeedScope } from "./feeds.server";
 
 // The XML documents of the feeds and sitemaps (decision 0019): pure functions of what the loaders
 // read, so each is checked on its own (and against the sitemaps XSD with xmllint in the tests).
@@ -137,4 +139,18 @@ export function xmlResponse(body: string, type: "rss" | "xml" = "xml"): Response
       "Cache-Control": "public, max-age=300",
     },
   });
+}
+
+/**
+ * A feed's whole answer: the scope's newest articles as RSS, under the channel the route describes
+ * from the site's name and description (the site's, a category's and an author's feed alike).
+ */
+export async function rssResponse(
+  db: Db,
+  origin: string,
+  scope: FeedScope,
+  channel: (site: { name: string; description: string | null }) => FeedChannel,
+): Promise<Response> {
+  const [settings, items] = await Promise.all([getSettings(db), listFeedItems(db, scope)]);
+  return xmlResponse(rssDocument(channel({ name: settings.siteName, description: settings.siteDescription }), items, origin), "rss");
 }
