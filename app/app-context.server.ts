@@ -26,6 +26,8 @@ export interface AppServices {
 
 declare module "react-router" {
   // An interface, not a type alias: module augmentation only merges interfaces.
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface AppLoadContext extends AppServices {}
+  interface AppLoadContext extends AppServices {
+    /** This answer's script nonce (server/middleware/security-headers.ts), for app/entry.server.tsx. */
+    cspNonce?: string;
+  }
 }

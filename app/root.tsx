@@ -17,6 +17,7 @@ import { listCategoriesForNav } from "./domain/categories/categories.server";
 import { activeBreakingNews } from "./domain/settings/breaking-news.schema";
 import { publicSettings } from "./domain/settings/settings.schema";
 import { getSettings } from "./domain/settings/settings.server";
+import { useNonce } from "./lib/nonce";
 import { isCountedPath, VIEW_EVENT } from "./lib/page-view-event";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -47,6 +48,7 @@ export function rootDataFromMatches(matches: readonly ({ id: string; data?: unkn
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const favicon = data?.settings.faviconUrl || "/favicon.png";
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -61,8 +63,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="flex min-h-screen flex-col">
         {children}
         <Toaster />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

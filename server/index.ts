@@ -17,7 +17,7 @@ import { errorHandler } from "./middleware/error-handler";
 import { healthCheck } from "./middleware/health";
 import { personalAnswers } from "./middleware/personal-answers";
 import { sameOriginStateChanges } from "./middleware/same-origin";
-import { cachedFlag, securityHeaders } from "./middleware/security-headers";
+import { cachedFlag, cspNonceOf, securityHeaders } from "./middleware/security-headers";
 import { getSettings } from "../app/domain/settings/settings.server";
 import { answerExpectContinue, createAppHandler, openEventStreams } from "./request-handler";
 import { startServices } from "./services";
@@ -52,7 +52,9 @@ lifecycle.start(async () => {
         ttlMs: 30_000,
         onError: (err) => log.warn({ err }, "could not read whether ads are configured"),
       });
-  app.use(securityHeaders({ closing: () => lifecycle.shuttingDown, adsEnabled }));
+  // Media served from a bucket's public address is shown from there (the media route redirects to it).
+  const mediaOrigins = env.S3_PUBLIC_URL ? [new URL(env.S3_PUBLIC_URL).origin] : [];
+  app.use(securityHeaders({ closing: () => lifecycle.shuttingDown, adsEnabled, publicUrl: env.publicUrl, mediaOrigins }));
   app.use(clientAddress());
   app.use(personalAnswers());
   app.use(sameOriginStateChanges({ publicOrigin, log }));
@@ -65,7 +67,7 @@ lifecycle.start(async () => {
   const build = await mountAppBuild({ app, server, dev, lifecycle });
   // app.use, not app.all("/{*path}"): Express would decode that parameter and answer a malformed
   // escape (/%E0%A4%A) with an error; React Router answers it with the 404 page.
-  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, getLoadContext: () => services }));
+  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, getLoadContext: (req) => ({ ...services, cspNonce: cspNonceOf(req.res!) }) }));
   app.use(errorHandler(log));
 
   lifecycle.checkpoint();

@@ -1,12 +1,33 @@
 import zlib from "node:zlib";
+import { NoncedBody } from "./nonced-body";
 
 export interface CachedPage {
   status: number;
   headers: [string, string][];
-  body: Buffer;
-  gzip: Buffer;
-  br: Buffer;
+  /** A body without a script nonce (a `.data` answer), in each encoding. */
+  plain: { body: Buffer; gzip: Buffer; br: Buffer } | null;
+  /** A page whose scripts carry a nonce: sent with a fresh one each time (cachedBody). */
+  nonced: NoncedBody | null;
   storedAt: number;
+}
+
+export type Encoding = "br" | "gzip" | null;
+
+/**
+ * What to send for a stored page to a client accepting `accepted`: a page with a nonce carries
+ * `nonce` in its place (gzip at best); another page its stored encoding.
+ */
+export function cachedBody(page: CachedPage, accepted: Encoding, nonce: string): { body: Buffer; encoding: Encoding } {
+  if (page.nonced) {
+    return accepted ? { body: page.nonced.gzip(nonce), encoding: "gzip" } : { body: page.nonced.identity(nonce), encoding: null };
+  }
+  const plain = page.plain!;
+  return { body: accepted === "br" ? plain.br : accepted === "gzip" ? plain.gzip : plain.body, encoding: accepted };
+}
+
+function sizeOf(page: CachedPage): number {
+  if (page.nonced) return page.nonced.bytes;
+  return page.plain!.body.length + page.plain!.gzip.length + page.plain!.br.length;
 }
 
 export interface PageCacheOptions {
@@ -55,17 +76,24 @@ export class PageCache {
     return entry;
   }
 
-  set(key: string, status: number, headers: [string, string][], body: Buffer) {
+  /** Stores a page; `nonce` is the script nonce it was rendered with, if any (replaced in every answer). */
+  set(key: string, status: number, headers: [string, string][], body: Buffer, nonce?: string) {
+    const nonced = nonce && body.includes(nonce) ? new NoncedBody(body, nonce) : null;
     const entry: CachedPage = {
       status,
       headers,
-      body,
-      gzip: zlib.gzipSync(body, { level: 6 }),
-      br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
+      nonced,
+      plain: nonced
+        ? null
+        : {
+            body,
+            gzip: zlib.gzipSync(body, { level: 6 }),
+            br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
+          },
       storedAt: Date.now(),
     };
     this.delete(key);
-    const size = body.length + entry.gzip.length + entry.br.length;
+    const size = sizeOf(entry);
     if (size > this.maxBytes / 4) return;
     this.entries.set(key, entry);
     this.bytes += size;
@@ -110,13 +138,13 @@ export class PageCache {
   private delete(key: string) {
     const entry = this.entries.get(key);
     if (!entry) return;
-    this.bytes -= entry.body.length + entry.gzip.length + entry.br.length;
+    this.bytes -= sizeOf(entry);
     this.entries.delete(key);
   }
 }
 
 /** Picks the best stored encoding for an Accept-Encoding header. */
-export function pickEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
+export function pickEncoding(acceptEncoding: string | undefined): Encoding {
   const accepted = (acceptEncoding ?? "").toLowerCase();
   if (/\bbr\b/.test(accepted)) return "br";
   if (/\bgzip\b/.test(accepted)) return "gzip";

@@ -7,7 +7,8 @@ import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type UploadKind }
 import { AppError } from "../app/lib/app-error";
 import { isSessionCookiePresent } from "../app/lib/auth-cookie";
 import { classifyPath, type PathRules } from "../app/lib/path-classes";
-import { PageCache, pickEncoding } from "./page-cache";
+import { cspNonceOf } from "./middleware/security-headers";
+import { cachedBody, PageCache, pickEncoding } from "./page-cache";
 import { pathClassOf } from "./request-path-class";
 
 // Which paths each rule below applies to is the path's class in app/lib/path-classes.ts.
@@ -192,8 +193,8 @@ function sendCached(req: express.Request, res: express.Response, page: NonNullab
   for (const [key, value] of page.headers) res.append(key, value);
   res.setHeader("X-Cache", state);
   res.setHeader("Vary", "Accept-Encoding, Cookie");
-  const encoding = pickEncoding(req.headers["accept-encoding"]);
-  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
+  // A page with scripts carries this answer's nonce, the one its Content-Security-Policy names.
+  const { body, encoding } = cachedBody(page, pickEncoding(req.headers["accept-encoding"]), cspNonceOf(res));
   if (encoding) res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", String(body.length));
   if (req.method === "HEAD") res.end();
@@ -245,7 +246,7 @@ export function createAppHandler(options: {
         const headers = [...response.headers.entries()].filter(
           ([name]) => !["content-length", "content-encoding", "transfer-encoding"].includes(name),
         );
-        options.cache!.set(key, response.status, headers, body);
+        options.cache!.set(key, response.status, headers, body, cspNonceOf(res));
         const stored = options.cache!.get(key);
         if (stored) return sendCached(req, res, stored, "MISS");
         res.status(response.status);

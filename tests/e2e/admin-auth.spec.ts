@@ -1,4 +1,4 @@
-import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { expect, request as playwrightRequest, test, type Page } from "./fixtures";
 
 // The e2e server (tests/setup/e2e-server.mjs) starts with ADMIN_EMAIL/ADMIN_PASSWORD set to this account.
 const ADMIN = { email: "admin@example.com", password: "admin-password-123" };

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse } from "./fixtures";
 import { newContext, PNG, signIn, signUpAndSignIn, uniqueEmail } from "./accounts";
 import { dataDir, snapshot, withDb } from "./db";
 

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 
 // A valid 1×1 PNG: uploads are checked from their bytes, so it has to be a real image.

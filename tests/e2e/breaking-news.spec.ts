@@ -1,4 +1,4 @@
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test, type Browser } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
 

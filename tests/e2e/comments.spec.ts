@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./fixtures";
 import sharp from "sharp";
 import { categoryId, query } from "./db";
 import { someArticlePath, STATIC_PAGES } from "./routes";

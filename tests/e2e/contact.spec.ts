@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test.describe("the contact form", () => {
   test.beforeEach(async ({ page }) => {

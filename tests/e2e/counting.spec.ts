@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { articleViews, categoryId, pageViewCount, query } from "./db";
 
 // Views are counted by the beacon (POST /api/views), buffered in the server's memory and written

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { CATEGORIES } from "./routes";
 
 test.describe("feeds for search engines and readers", () => {

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "./fixtures";
 import { demoArticlePath } from "./db";
 
 // The reader pages' server HTML checked by the Nu HTML Checker (vnu-jar from npm, run with the

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "./fixtures";
 import { PUBLIC_ARTICLES_NEWEST_FIRST, query, siteDate } from "./db";
 
 // Every public page is complete in the server's HTML: a reader (or a crawler) without JavaScript

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query, SITE_TIME_ZONE } from "./db";
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { articleViews, categoryId, PUBLIC_ARTICLES_NEWEST_FIRST, query, siteDate } from "./db";
 import { CATEGORIES, someArticlePath, STATIC_PAGES } from "./routes";
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { categoryId, query } from "./db";
 
 // What a reader is offered next: "More from {Category}" and "Related stories" under an article (never

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "./fixtures";
 import { accountWithRole } from "./accounts";
 import { signInWith, toastWith } from "./admin-session";
 import { withDb } from "./db";

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "./fixtures";
 import { accountWithRole, newContext, PNG, signIn } from "./accounts";
 import { ADMIN } from "./admin-session";
 import { snapshot, withDb } from "./db";

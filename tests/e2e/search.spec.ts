@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signInAsAdmin } from "./admin-session";
 import { categoryId, query } from "./db";
 

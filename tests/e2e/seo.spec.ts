@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import sharp from "sharp";
 import { demoArticlePath, query } from "./db";
 import { someArticlePath, STATIC_PAGES } from "./routes";

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { uniqueEmail } from "./accounts";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { withDb } from "./db";
