@@ -11,6 +11,8 @@ const BASE_URL = `http://localhost:${PORT}`;
 // its PostgreSQL and run the admin CLI against it. Set in the runner's environment before the web server
 // and the workers start; both inherit it (workers load this file again and keep the value).
 process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `frontpage-e2e-${process.pid}-${Date.now().toString(36)}`);
+// Where the e2e server's log is copied, so tests can read what a request made it write.
+process.env.E2E_LOG_FILE ??= `${process.env.E2E_DATA_DIR}.log`;
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
+import { ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "react-router";
 import { NonceContext } from "./lib/nonce";
 
 // React Router's default Node entry, with one addition: every script the page carries (React Router's
@@ -11,6 +11,18 @@ import { NonceContext } from "./lib/nonce";
 // answer's nonce, the only way a script runs under the Content-Security-Policy.
 
 export const streamTimeout = 5_000;
+
+/**
+ * A loader's or action's unexpected error, in the app's log (whose serializer keeps query parameters
+ * and database details out), instead of React Router's console.error of the whole error. A request the
+ * client aborted is no error.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  const log = (context as AppLoadContext | undefined)?.log;
+  if (log) log.error({ err: error, method: request.method, path: new URL(request.url).pathname }, "request failed");
+  else console.error(error);
+};
 
 export default function handleRequest(
   request: Request,

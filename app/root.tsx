@@ -107,6 +107,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error)) {
     title = error.status === 404 ? "Oops! Page not found" : `${error.status} ${error.statusText}`;
     if (error.status === 404) message = "The page you're looking for doesn't exist.";
+    // A refused request (a form with a NUL in a field, …) says why.
+    const refusal = error.data as { error?: unknown } | null;
+    if (error.status >= 400 && error.status < 500 && error.status !== 404 && typeof refusal?.error === "string") message = refusal.error;
   }
   return (
     <main className="flex flex-1 flex-col items-center justify-center gap-4 p-8 text-center">

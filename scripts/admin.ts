@@ -87,7 +87,7 @@ async function main(): Promise<number> {
         db,
         baseURL: env.publicUrl,
         secret: env.SESSION_SECRET ?? randomBytes(32).toString("base64url"),
-        mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log }),
+        mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") }),
         log,
       });
     return await runAdminCommand(parsed, { db, auth }, io);

@@ -58,7 +58,7 @@ lifecycle.start(async () => {
   app.use(clientAddress());
   app.use(personalAnswers());
   app.use(sameOriginStateChanges({ publicOrigin, log }));
-  app.use(adminGate({ publicOrigin, userOf: (request) => getSessionUser(request, services) }));
+  app.use(adminGate({ publicOrigin, userOf: (request) => getSessionUser(request, services), log }));
   // TRACE, PUT, PROPFIND, …: 405 before routing (OPTIONS: 204), never a stack trace. After the admin
   // gate, which answers anonymous callers 401/403 first whatever the method.
   app.use(allowedMethods(log));

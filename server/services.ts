@@ -82,7 +82,7 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
   await clearWhenBannerExpires();
 
   const sessionSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
-  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log });
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
   const auth = createAuth({ db, baseURL: env.publicUrl, secret: sessionSecret, mailer, log });
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
     const { created, granted, refused } = await ensureAdminAccount(auth, db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { AppError, isAppError } from "./app-error";
-import { formValues, MISSING_FIELDS, parseForm, refuse, refusalNotice } from "./forms";
+import { expectedOr, formValues, MISSING_FIELDS, NUL_REFUSED, parseForm, refuse, refusalNotice } from "./forms";
 
 const schema = z.object({
   name: z.string().trim().min(1, "Name is required").max(5, "Name must be at most 5 characters"),
@@ -27,6 +27,27 @@ function thrown(run: () => unknown): AppError {
 }
 
 describe("formValues", () => {
+  test("a NUL in any field refuses the whole form with a 400 naming the field; expectedOr passes the refusal on", () => {
+    for (const field of FIELDS) {
+      let caught: unknown;
+      try {
+        formValues(form({ name: "Ann", email: "a@b.c", note: "ok", [field]: "a\0b" }), FIELDS);
+      } catch (error) {
+        caught = error;
+      }
+      const answer = caught as { data: { code: string; error: string; fieldErrors: Record<string, string> }; init: { status: number } };
+      expect(answer.init.status).toBe(400);
+      expect(answer.data).toMatchObject({ code: "invalid_input", error: NUL_REFUSED, fieldErrors: { [field]: NUL_REFUSED } });
+      // A route that turns unexpected errors into a 500 leaves this answer as it is.
+      expect(() => expectedOr(caught, "server error", () => void 0)).toThrow(expect.objectContaining({ init: { status: 400 } }));
+    }
+  });
+
+  test("other control characters are removed (tab and line breaks stay); passwords are read exactly", () => {
+    const values = formValues(form({ name: "A\u0007n\u001bn", note: "one\ttwo\r\nthree\u000b\u007f", password: "p\u0001w" }), ["name", "note", "password"]);
+    expect(values).toEqual({ name: "Ann", note: "one\ttwo\r\nthree", password: "p\u0001w" });
+  });
+
   test("reads every named field as a string; an absent field or a file reads as blank", () => {
     const values = formValues(form({ name: "Ann", note: new Blob(["x"]), extra: "ignored" }), FIELDS);
     expect(values).toEqual({ name: "Ann", email: "", note: "" });

@@ -31,12 +31,33 @@ export interface Refusal<Field extends string = string> {
   values?: Partial<Record<Field, string>>;
 }
 
-/** The one way to read a form: each named field as a string (an absent field, or a file, is ""). */
+/** The refusal of a form with a NUL in a field (no text can hold one: PostgreSQL refuses it). */
+export const NUL_REFUSED = "A field contains a NUL character (U+0000), which is not allowed. Remove it and try again.";
+/** Control characters a field loses (not tab, line feed or carriage return): invisible, and never meant. */
+// eslint-disable-next-line no-control-regex -- the control characters are what it finds
+const STRAY_CONTROLS = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+/** Fields kept exactly as typed (a password is compared, not shown). */
+const VERBATIM_FIELDS = /password|confirm/i;
+
+/** Refusals formValues throws (an answer, not a failure): expectedOr passes them on untouched. */
+const thrownRefusals = new WeakSet<object>();
+
+/**
+ * The one way to read a form: each named field as a string (an absent field, or a file, is ""), with
+ * stray control characters removed. A field holding NUL refuses the whole form: this throws a 400
+ * answer with NUL_REFUSED (thrown, so it answers wherever the action reads its form).
+ */
 export function formValues<Field extends string>(formData: FormData, fields: readonly Field[]): Record<Field, string> {
   const values = {} as Record<Field, string>;
   for (const name of fields) {
     const value = formData.get(name);
-    values[name] = typeof value === "string" ? value : "";
+    const text = typeof value === "string" ? value : "";
+    if (text.includes("\0")) {
+      const refusal = data<Refusal<Field>>(refusalOf(new AppError("invalid_input", NUL_REFUSED, { field: name })), { status: 400 });
+      thrownRefusals.add(refusal);
+      throw refusal;
+    }
+    values[name] = VERBATIM_FIELDS.test(name) ? text : text.replace(STRAY_CONTROLS, "");
   }
   return values;
 }
@@ -98,6 +119,7 @@ export function refusalNotice(refusal: Pick<Refusal, "code" | "error">, options:
  */
 export function expectedOr(error: unknown, message: string, logUnexpected: (error: unknown) => void): AppError {
   if (isAppError(error)) return error;
+  if (typeof error === "object" && error !== null && thrownRefusals.has(error)) throw error;
   logUnexpected(error);
   return new AppError("server_error", message, { cause: error });
 }

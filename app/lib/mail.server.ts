@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Logger } from "./logger.server";
 
@@ -6,7 +9,7 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
-  /** The one link the message is about (logged on its own line when no SMTP server is configured). */
+  /** The one link the message is about (a confirmation, an invitation, a password reset). */
   link?: string;
 }
 
@@ -15,18 +18,21 @@ export interface Mailer {
 }
 
 /**
- * Sends mail through SMTP_URL. With no SMTP server configured the message and its link are written
- * to the log instead, so sign-up works on a bare machine (the operator copies the link from there).
+ * Sends mail through SMTP_URL. With no SMTP server configured each message is saved as an .eml file
+ * in `outboxDir` (readable by the operator alone), so sign-up works on a bare machine: the log says
+ * where, never the address or the link (a confirmation or reset link is a credential).
  */
-export function createMailer(options: { smtpUrl?: string; from: string; log: Logger }): Mailer {
-  const { smtpUrl, from, log } = options;
+export function createMailer(options: { smtpUrl?: string; from: string; log: Logger; outboxDir: string }): Mailer {
+  const { smtpUrl, from, log, outboxDir } = options;
   if (!smtpUrl) {
+    const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
     return {
       async send(message) {
-        log.warn(
-          { mail: { to: message.to, subject: message.subject, link: message.link, text: message.text } },
-          `no SMTP_URL configured; e-mail to ${message.to} written to the log instead: ${message.subject}${message.link ? ` — ${message.link}` : ""}`,
-        );
+        const composed = await composer.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+        await fs.mkdir(outboxDir, { recursive: true, mode: 0o700 });
+        const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`);
+        await fs.writeFile(file, composed.message as Buffer, { mode: 0o600 });
+        log.warn({ file }, "no SMTP_URL configured: an e-mail was saved to the outbox instead of sent (open the file to read it)");
       },
     };
   }
@@ -34,7 +40,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; log: Log
   return {
     async send(message) {
       await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
-      log.info({ to: message.to, subject: message.subject }, "e-mail sent");
+      log.info({ subject: message.subject }, "e-mail sent");
     },
   };
 }

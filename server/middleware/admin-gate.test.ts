@@ -6,6 +6,7 @@ import { recordingLogger, serve } from "./test-app";
 
 // The session lookup answers from the cookie the test sends: "admin", "reader", or none.
 const seen: Request[] = [];
+const recorded = recordingLogger();
 let origin = "";
 let close: () => Promise<void>;
 beforeAll(async () => {
@@ -13,11 +14,12 @@ beforeAll(async () => {
   app.use(
     adminGate({
       publicOrigin: "https://news.example",
+      log: recorded.log,
       userOf: async (request) => {
         seen.push(request);
         const who = /who=(\w+)/.exec(request.headers.get("cookie") ?? "")?.[1];
         if (who === "broken") throw new Error("session store down");
-        return who ? { role: who === "admin" ? ("admin" as const) : null } : null;
+        return who ? { id: `id-${who}`, email: `${who}@example.com`, role: who === "admin" ? ("admin" as const) : null } : null;
       },
     }),
   );
@@ -34,6 +36,16 @@ async function send(method: string, path: string, who?: string) {
 }
 
 describe("the admin gate before routing", () => {
+  test("a back-office change that goes through is logged with its actor; a refused one and a read are not", async () => {
+    const before = recorded.entries().length;
+    await send("POST", "/admin/settings", "admin");
+    await send("POST", "/admin/settings", "reader");
+    await send("GET", "/admin/settings", "admin");
+    const lines = recorded.entries().slice(before).filter((entry) => entry.msg === "back-office change");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ actor: { id: "id-admin", email: "admin@example.com", role: "admin" }, method: "POST", path: "/admin/settings", status: 200 });
+  });
+
   test("a state change to an admin screen needs an admin: 401 anonymous, 403 for another user", async () => {
     for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
       expect(await send(method, "/admin/settings")).toEqual({ status: 401, text: '{"error":"Sign in required"}' });

@@ -1,7 +1,7 @@
 import http from "node:http";
 import express from "express";
 import { afterAll, describe, expect, it } from "vitest";
-import { allowedMethods } from "./allowed-methods";
+import { allowedMethods, NUL_ADDRESS_REFUSED } from "./allowed-methods";
 import { recordingLogger, serve } from "./test-app";
 
 // Methods the site never uses answer at the door (issue 12): TRACE 405 and no stack trace in the log.
@@ -44,6 +44,14 @@ describe("allowed methods", () => {
 
   it("OPTIONS answers 204 with the methods allowed, and nothing else", async () => {
     expect(await send("OPTIONS", "/admin/settings")).toEqual({ status: 204, allow: "GET, HEAD, POST, OPTIONS", body: "" });
+  });
+
+  it("an address with an escaped NUL, in the path or the query, answers 400 with a message and logs no stack", async () => {
+    for (const path of ["/article/a%00b", "/search?q=a%00b", "/category/%00"]) {
+      expect(await send("GET", path), path).toEqual({ status: 400, allow: undefined, body: NUL_ADDRESS_REFUSED });
+    }
+    expect(entries().filter((e) => e.msg === "NUL in the address refused")).toHaveLength(3);
+    expect(entries().some((e) => e.err)).toBe(false);
   });
 
   it("GET, HEAD and POST go on to routing", async () => {

@@ -1,7 +1,6 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
-import pino from "pino";
-import type { Logger } from "../../app/lib/logger.server";
+import { createLogger, type Logger } from "../../app/lib/logger.server";
 
 /** Runs an Express app on a free local port for one test file; `close` stops it. */
 export async function serve(app: express.Express): Promise<{ origin: string; close: () => Promise<void> }> {
@@ -16,6 +15,6 @@ export async function serve(app: express.Express): Promise<{ origin: string; clo
 /** A logger that keeps what is logged, for assertions. */
 export function recordingLogger(): { log: Logger; entries: () => Record<string, unknown>[] } {
   const lines: string[] = [];
-  const log = pino({ level: "debug" }, { write: (line: string) => void lines.push(line) });
+  const log = createLogger("debug", { write: (line: string) => void lines.push(line) });
   return { log, entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }

@@ -34,7 +34,7 @@ if (fs.readdirSync(dataDir).length > 0) {
 // One process, the server itself (no npm or tsx CLI in between to relay, or escalate, our signal).
 const server = spawn(process.execPath, ["--enable-source-maps", "build/node/index.js"], {
   cwd: root,
-  stdio: ["ignore", "inherit", "inherit"],
+  stdio: ["ignore", "pipe", "pipe"],
   // Its own process group: Playwright signals our whole group on shutdown, and PostgreSQL (the
   // server's child) must be stopped by the server, after its connections close, not signalled directly.
   detached: true,
@@ -53,6 +53,17 @@ const server = spawn(process.execPath, ["--enable-source-maps", "build/node/inde
     DATABASE_URL: "",
     PUBLIC_URL: "",
   },
+});
+
+// The server's log goes to this process's output (Playwright shows it) and to E2E_LOG_FILE, for tests.
+const logFile = process.env.E2E_LOG_FILE ? fs.createWriteStream(process.env.E2E_LOG_FILE, { flags: "a" }) : null;
+server.stdout.on("data", (chunk) => {
+  process.stdout.write(chunk);
+  logFile?.write(chunk);
+});
+server.stderr.on("data", (chunk) => {
+  process.stderr.write(chunk);
+  logFile?.write(chunk);
 });
 
 let stopping = false;
@@ -80,6 +91,7 @@ function removeData() {
     // no record: the cluster is in DATA_DIR/postgres
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
+  if (process.env.E2E_LOG_FILE) fs.rmSync(process.env.E2E_LOG_FILE, { force: true });
 }
 
 server.on("exit", (code, signal) => {

@@ -2,6 +2,7 @@ import type { Db } from "~/db/client.server";
 import { CLIENT_IP_HEADER, clientIpOf } from "~/lib/client-address.server";
 import type { Auth } from "./auth.server";
 import type { Logger } from "~/lib/logger.server";
+import { NUL_REFUSED } from "~/lib/forms";
 import { normalizePath } from "~/lib/path-classes";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { accountEmailSchema } from "./accounts.schema";
@@ -125,6 +126,8 @@ export async function handleAuthRequest(received: Request, services: { auth: Aut
     return json({ code: "NOT_FOUND", message: "Not found" }, 404);
   }
   const request = withPath(received, path);
+  // A NUL anywhere in the body (raw, JSON-escaped or form-escaped): no account field may hold one.
+  if (received.method === "POST" && /\0|\\u0000|%00/i.test(await request.clone().text())) return json({ code: "INVALID_REQUEST", message: NUL_REFUSED }, 400);
   const ip = clientIpOf(request);
   if (path === SIGN_UP_PATH) {
     const limit = await takeAllowance(db, SIGN_UP_LIMIT, ip);
@@ -161,6 +164,7 @@ export async function handleAuthRequest(received: Request, services: { auth: Aut
   const outcome = response.status === 401 ? "failed" : response.ok ? "signed-in" : "other";
   await endLoginAttempt(db, attempt, outcome);
   if (outcome === "failed") log.info({ email, ip }, "sign-in failed");
+  if (outcome === "signed-in") log.info({ email, ip }, "signed in");
   // The audit trail (decision 0017): who signed in, and every refused password (named by the e-mail tried).
   if (outcome !== "other") await recordSignIn(db, email, ip, outcome === "signed-in");
   return withNoStore(response);

@@ -4,7 +4,7 @@ import type { Db } from "~/db/client.server";
 import * as schema from "~/db/schema";
 import { getSettings } from "~/domain/settings/settings.server";
 import { CLIENT_IP_HEADER } from "~/lib/client-address.server";
-import type { Logger } from "~/lib/logger.server";
+import { loggableValue, type Logger } from "~/lib/logger.server";
 import { verificationMail, type Mailer } from "~/lib/mail.server";
 
 /** Better Auth's sign-up and sign-in need a name; the login form has none, so the address's local part serves. */
@@ -66,7 +66,7 @@ export function createAuth({ db, baseURL, secret, mailer, log }: AuthOptions) {
     logger: {
       log: (level, message, ...args) => {
         const fn = level === "error" ? log.error : level === "warn" ? log.warn : level === "info" ? log.info : log.debug;
-        fn.call(log, { betterAuth: args.length ? args : undefined }, message);
+        fn.call(log, { betterAuth: args.length ? loggableValue(args) : undefined }, message);
       },
     },
   });
