@@ -1,6 +1,7 @@
 import type { Db } from "~/db/client.server";
 import type { Auth } from "~/domain/accounts/auth.server";
 import type { PreviewLinks } from "~/domain/articles/preview-links.server";
+import type { CommentSpamRules } from "~/domain/comments/comment-spam.server";
 import type { ChangeFeed } from "~/lib/change-feed.server";
 import type { Env } from "~/lib/env.server";
 import type { Logger } from "~/lib/logger.server";
@@ -22,6 +23,8 @@ export interface AppServices {
   changes: ChangeFeed;
   /** Signed, expiring links to a draft's preview (app/domain/articles/preview-links.server.ts). */
   previewLinks: PreviewLinks;
+  /** The comment form's spam rules and its signed "shown at" stamps (app/domain/comments/comment-spam.server.ts). */
+  commentSpam: CommentSpamRules;
 }
 
 declare module "react-router" {

@@ -11,6 +11,7 @@ import { getSettings } from "../app/domain/settings/settings.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
 import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
+import { createFormTimer } from "../app/lib/form-timer.server";
 import { createMailer } from "../app/lib/mail.server";
 import { createS3Storage } from "../app/lib/storage-s3.server";
 import { createLocalStorage } from "../app/lib/storage.server";
@@ -96,6 +97,11 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
     if (granted) log.info({ email: env.ADMIN_EMAIL }, "granted admin to the ADMIN_EMAIL account");
   }
 
-  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret) };
+  const commentSpam = {
+    intervalSeconds: env.COMMENT_INTERVAL_SECONDS,
+    minFillSeconds: env.COMMENT_MIN_FILL_SECONDS,
+    formTimer: createFormTimer(sessionSecret),
+  };
+  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret), commentSpam };
   return { services, cache };
 }

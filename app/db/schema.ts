@@ -266,12 +266,33 @@ export const comments = pgTable(
     imageUrl: text("image_url"),
     videoUrl: text("video_url"),
     createdAt: createdAt(),
+    /** "published": readers see it; "pending": held for moderation (spam rules), shown to moderators only. */
+    status: text("status", { enum: ["published", "pending"] }).notNull().default("published"),
+    /** Why a pending comment was held (COMMENT_HOLD_REASONS). */
+    heldReason: text("held_reason"),
+    /** The client address it was posted from (moderators may block it); null for comments from before. */
+    authorAddress: text("author_address"),
   },
   (t) => [
     index("comments_article_created_at_idx").on(t.articleId, t.createdAt.desc()),
     index("comments_parent_idx").on(t.parentCommentId),
     index("comments_created_at_idx").on(t.createdAt.desc()),
+    index("comments_pending_idx").on(t.createdAt.desc()).where(sql`${t.status} = 'pending'`),
+    check("comments_status_check", sql`${t.status} in ('published', 'pending')`),
   ],
+);
+
+/** E-mail addresses and client addresses whose comments are held for moderation ("Block this e-mail/address"). */
+export const commentBlocks = pgTable(
+  "comment_blocks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind", { enum: ["email", "address"] }).notNull(),
+    /** A lower-cased e-mail address, or a client address. */
+    value: text("value").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("comment_blocks_kind_value_idx").on(t.kind, t.value), check("comment_blocks_kind_check", sql`${t.kind} in ('email', 'address')`)],
 );
 
 export const websiteSettings = pgTable(

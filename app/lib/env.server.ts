@@ -52,6 +52,14 @@ export const envSchema = z.object({
   SCHEDULER_INTERVAL_MS: opt(
     z.coerce.number({ error: "must be a number of milliseconds" }).int({ error: "must be a whole number of milliseconds" }).min(1000, { error: "must be at least 1000" }).max(3_600_000, { error: "must be at most 3600000 (one hour)" }),
   ).default(20_000),
+  /** Comment spam rules (issue 12): one comment per address and per e-mail this often; 0 turns it off. */
+  COMMENT_INTERVAL_SECONDS: opt(
+    z.coerce.number({ error: "must be a number of seconds" }).int({ error: "must be a whole number of seconds" }).min(0).max(3600, { error: "must be at most 3600" }),
+  ).default(15),
+  /** How long the comment form must be open before it may be posted; 0 turns it off. */
+  COMMENT_MIN_FILL_SECONDS: opt(
+    z.coerce.number({ error: "must be a number of seconds" }).int({ error: "must be a whole number of seconds" }).min(0).max(60, { error: "must be at most 60" }),
+  ).default(3),
   TIME_ZONE: opt(
     z.string().refine(
       (tz) => {

@@ -18,6 +18,10 @@ beforeAll(async () => {
     res.write("partial");
     next(new Error("failed midway"));
   });
+  app.get("/aborted", (_req, res, next) => {
+    res.write("partial");
+    next(Object.assign(new Error("Request aborted"), { code: "ECONNABORTED" }));
+  });
   app.use(errorHandler(log));
   ({ origin, close } = await serve(app));
 });
@@ -37,6 +41,14 @@ describe("the error handler", () => {
     expect(response.status).toBe(500);
     expect(await response.text()).toBe("Internal Server Error");
     expect(entries().at(-1)).toMatchObject({ msg: "unhandled request error", path: "/broken", err: { message: "secret database detail" } });
+  });
+
+  test("a client that went away (a cancelled image) is no error: no stack trace, nothing above debug", async () => {
+    const before = entries().length;
+    await (await fetch(`${origin}/aborted`)).text();
+    const logged = entries().slice(before);
+    expect(logged.map((e) => e.msg)).toEqual(["client went away"]);
+    expect(logged.some((e) => e.err || (e.level as number) > 20)).toBe(false);
   });
 
   test("an answer already under way is ended, not left hanging", async () => {

@@ -8,6 +8,12 @@ import type { Logger } from "../../app/lib/logger.server";
  */
 export function errorHandler(log: Logger): express.ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
+    // The client went away mid-answer (a closed tab, a cancelled image): nothing to answer, nothing wrong here.
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === "ECONNABORTED" || code === "ECONNRESET" || code === "EPIPE" || req.destroyed) {
+      log.debug({ path: req.originalUrl, code }, "client went away");
+      return void res.end();
+    }
     const status = (error as { status?: unknown } | null)?.status;
     if (typeof status === "number" && status >= 400 && status < 500) {
       log.warn({ path: req.originalUrl, status }, "request refused");

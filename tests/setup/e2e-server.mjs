@@ -50,6 +50,10 @@ const server = spawn(process.execPath, ["--enable-source-maps", "build/node/inde
     ADMIN_PASSWORD: "admin-password-123",
     // Scheduled articles go live within 2 s of their time (tests/e2e/publishing.spec.ts waits for one).
     SCHEDULER_INTERVAL_MS: process.env.E2E_SCHEDULER_INTERVAL_MS ?? "2000",
+    // Browser journeys post comments within a second of loading a page, several from one address: the
+    // interval and fill-time spam rules are off here (their tests run against the database directly).
+    COMMENT_INTERVAL_SECONDS: "0",
+    COMMENT_MIN_FILL_SECONDS: "0",
     DATABASE_URL: "",
     PUBLIC_URL: "",
   },

@@ -1,10 +1,17 @@
 import { ImagePlus, Loader2, Video, X } from "lucide-react";
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
-import { useParams, useRevalidator } from "react-router";
+import { useMatches, useParams, useRevalidator } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import { COMMENT_FAILED, REQUIRED_COMMENT_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
+import {
+  COMMENT_FAILED,
+  COMMENT_HELD,
+  FORM_STARTED_FIELD,
+  HONEYPOT_FIELD,
+  REQUIRED_COMMENT_FIELDS,
+  type PostCommentResult,
+} from "~/domain/comments/comments.schema";
 import { MISSING_FIELDS, refusalNotice } from "~/lib/forms";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
 import { sendUpload } from "~/lib/upload-client";
@@ -45,13 +52,18 @@ export function CommentForm({
   const [submitting, setSubmitting] = useState(false);
   const busy = submitting || uploading !== null;
   const kept = noScriptOutcome && !noScriptOutcome.ok ? noScriptOutcome.values : undefined;
+  // The page's signed "shown at" stamp (the article loader's), sent back so the server can tell a form
+  // filled by a person from one posted the instant it loaded.
+  const formStarted = useMatches()
+    .map((match) => (match.data as { commentFormStarted?: string } | undefined)?.commentFormStarted)
+    .find(Boolean);
 
   /** Sends the comment; any answer but success, a network failure included, ends in the spec's toast. */
   async function send(form: FormData): Promise<PostCommentResult> {
     try {
       const response = await fetch(`/api/articles/${encodeURIComponent(slug ?? "")}/comments`, { method: "POST", body: form });
       const body = (await response.json().catch(() => null)) as Partial<PostCommentResult> | null;
-      if (response.ok && body?.ok) return { ok: true };
+      if (response.ok && body?.ok) return body.held ? { ok: true, held: true } : { ok: true };
       if (body && body.ok === false && body.code && body.error) return { ...body, ok: false, code: body.code, error: body.error, fieldErrors: body.fieldErrors ?? {} };
     } catch {
       // A network failure: the same notice as a server failure.
@@ -72,7 +84,8 @@ export function CommentForm({
     if (result.ok) {
       // The list is refetched before the form is reset, so the new comment is there when the toast shows.
       await revalidator.revalidate().catch(() => {});
-      toast.success("Comment posted!", "Your comment has been added successfully.");
+      if (result.held) toast.success("Thank you!", COMMENT_HELD);
+      else toast.success("Comment posted!", "Your comment has been added successfully.");
       formRef.current?.reset();
       setImage(null);
       setVideo(null);
@@ -110,6 +123,13 @@ export function CommentForm({
         {parentCommentId ? <input type="hidden" name="parentCommentId" value={parentCommentId} /> : null}
         <input type="hidden" name="imageUrl" value={image?.url ?? ""} />
         <input type="hidden" name="videoUrl" value={video?.url ?? ""} />
+        <input type="hidden" name={FORM_STARTED_FIELD} value={formStarted ?? ""} />
+        {/* The honeypot: off screen, out of the tab order and hidden from assistive technology, so only
+            a bot fills it (and its label says to leave it empty, should anything ever reach it). */}
+        <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
+          <label htmlFor={`${id}-website`}>Leave this field empty</label>
+          <input id={`${id}-website`} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+        </div>
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="space-y-1.5">
             <Label htmlFor={`${id}-name`}>Name *</Label>
@@ -176,6 +196,13 @@ export function CommentForm({
 
 /** The spec's toast texts, as a message in the page (a post without JavaScript shows no toast). */
 function NoScriptMessage({ outcome }: { outcome: NoScriptCommentOutcome }) {
+  if (outcome.ok && outcome.held) {
+    return (
+      <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+        <strong>Thank you!</strong> {COMMENT_HELD}
+      </p>
+    );
+  }
   if (outcome.ok) {
     return (
       <p role="status" className="rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900">

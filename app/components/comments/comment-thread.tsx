@@ -2,12 +2,25 @@ import { MessageSquare } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
-import type { PublicComment } from "~/domain/comments/comments.schema";
+import { commentTextParts, type PublicComment } from "~/domain/comments/comments.schema";
 import { formatCommentDate, useSiteTimeZone } from "~/lib/dates";
 import { CommentForm, type NoScriptCommentOutcome } from "./comment-form";
 
 export type SerializedComment = Omit<PublicComment, "createdAt"> & { createdAt: string | Date };
 export type SerializedThread = SerializedComment & { replies: SerializedComment[] };
+
+/** A comment's text with its web addresses as links that pass no ranking and say they are the reader's (rel="nofollow ugc"). */
+function CommentText({ text }: { text: string }) {
+  return commentTextParts(text).map((part, index) =>
+    "href" in part ? (
+      <a key={index} href={part.href} rel="nofollow ugc noopener" className="text-brand-700 underline underline-offset-2">
+        {part.text}
+      </a>
+    ) : (
+      part.text
+    ),
+  );
+}
 
 function CommentBody({ comment }: { comment: SerializedComment }) {
   const timeZone = useSiteTimeZone();
@@ -19,7 +32,9 @@ function CommentBody({ comment }: { comment: SerializedComment }) {
           {formatCommentDate(comment.createdAt, timeZone)}
         </time>
       </div>
-      <p className="mt-1 whitespace-pre-line break-words text-slate-800">{comment.content}</p>
+      <p className="mt-1 whitespace-pre-line break-words text-slate-800">
+        <CommentText text={comment.content} />
+      </p>
       {comment.imageUrl ? (
         <a href={comment.imageUrl} target="_blank" rel="noopener noreferrer" className="mt-2 inline-block">
           <img src={comment.imageUrl} alt={`Image attached by ${comment.authorName}`} loading="lazy" className="max-h-64 rounded-md border border-slate-200" />

@@ -14,8 +14,48 @@ export type CommentFieldName = "authorName" | "authorEmail" | "content" | "paren
 export const COMMENT_FIELDS: CommentFieldName[] = ["authorName", "authorEmail", "content", "parentCommentId", "imageUrl", "videoUrl"];
 export const REQUIRED_COMMENT_FIELDS = ["authorName", "authorEmail", "content"] as const;
 
-/** What posting a comment answers the form: the spec's toasts are chosen from it. */
-export type PostCommentResult = { ok: true } | Refusal<CommentFieldName>;
+/** What posting a comment answers the form: the spec's toasts are chosen from it; `held` when it awaits moderation. */
+export type PostCommentResult = { ok: true; held?: boolean } | Refusal<CommentFieldName>;
+
+/** What a reader is told when the comment was held for moderation (issue 12). */
+export const COMMENT_HELD = "Your comment is awaiting moderation.";
+
+/** The honeypot: a field people never see or reach, which bots fill (a refusal when it is not blank). */
+export const HONEYPOT_FIELD = "website";
+/** The form's signed "shown at" stamp (a minimum fill time). */
+export const FORM_STARTED_FIELD = "formStarted";
+/** The fields the comment form sends besides the comment itself. */
+export const COMMENT_GUARD_FIELDS = [HONEYPOT_FIELD, FORM_STARTED_FIELD] as const;
+
+/** More links than this, and a comment is held for moderation. */
+export const MAX_LINKS_PUBLISHED = 2;
+/** Why a comment was held: too many links, or a blocked e-mail or address. */
+export type CommentHoldReason = "links" | "blocked";
+export const HOLD_REASON_TEXT: Record<CommentHoldReason, string> = {
+  links: `More than ${MAX_LINKS_PUBLISHED} links`,
+  blocked: "Blocked e-mail or address",
+};
+
+/** Web addresses in a comment's text (http, https, or starting with www.): counted, and shown as links. */
+export const COMMENT_URL = /\b(?:https?:\/\/|www\.)[^\s<>"]+[^\s<>".,;:!?)\]]/gi;
+
+export function countLinks(text: string): number {
+  return text.match(COMMENT_URL)?.length ?? 0;
+}
+
+/** A comment's text as pieces: plain text, and web addresses with the href they link to (http(s) only). */
+export function commentTextParts(text: string): ({ text: string } | { text: string; href: string })[] {
+  const parts: ({ text: string } | { text: string; href: string })[] = [];
+  let last = 0;
+  for (const match of text.matchAll(COMMENT_URL)) {
+    if (match.index > last) parts.push({ text: text.slice(last, match.index) });
+    const url = match[0];
+    parts.push({ text: url, href: /^https?:\/\//i.test(url) ? url : `https://${url}` });
+    last = match.index + url.length;
+  }
+  if (last < text.length) parts.push({ text: text.slice(last) });
+  return parts;
+}
 
 /** What a public page may show of a comment: never the author's e-mail. */
 export interface PublicComment {

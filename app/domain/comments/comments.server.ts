@@ -8,7 +8,8 @@ import { expectedOr, MISSING_FIELDS, parseForm } from "~/lib/forms";
 import type { Logger } from "~/lib/logger.server";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { isSlug } from "~/lib/slugs";
-import { COMMENT_FAILED, COMMENT_THREADS_PER_PAGE, REQUIRED_COMMENT_FIELDS, type CommentFieldName } from "./comments.schema";
+import { screenComment, type CommentSpamRules } from "./comment-spam.server";
+import { COMMENT_FAILED, COMMENT_THREADS_PER_PAGE, REQUIRED_COMMENT_FIELDS, type CommentFieldName, type CommentHoldReason } from "./comments.schema";
 import type { CommentThread, PublicComment } from "./comments.schema";
 
 /** A new comment or reply, as the form sends it: the server's checks (kept out of the browser-safe comments.schema). */
@@ -43,6 +44,9 @@ export type CommentInput = z.infer<typeof commentInputSchema>;
 type SchemaFields = keyof z.input<typeof commentInputSchema>;
 const _sameFields: [SchemaFields] extends [CommentFieldName] ? ([CommentFieldName] extends [SchemaFields] ? true : never) : never = true;
 
+/** Only published comments are ever shown to readers (a pending one awaits moderation). */
+const published = eq(comments.status, "published");
+
 const articleGone = () => new AppError("not_found", "That article no longer exists.");
 
 const publicColumns = {
@@ -57,7 +61,7 @@ const publicColumns = {
 
 /** How many comments an article has (replies included). */
 export async function countArticleComments(db: Db, articleId: string): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(comments).where(eq(comments.articleId, articleId));
+  const [row] = await db.select({ total: count() }).from(comments).where(and(eq(comments.articleId, articleId), published));
   return row?.total ?? 0;
 }
 
@@ -73,7 +77,7 @@ export async function listArticleComments(
   options: { olderThan?: string; limit?: number } = {},
 ): Promise<{ threads: CommentThread[]; olderThreads: number }> {
   const limit = options.limit ?? COMMENT_THREADS_PER_PAGE;
-  const topLevelOfArticle = and(eq(comments.articleId, articleId), isNull(comments.parentCommentId));
+  const topLevelOfArticle = and(eq(comments.articleId, articleId), isNull(comments.parentCommentId), published);
   // Ordered as the page lists them; compared in the database (microseconds), so no comment is
   // skipped or shown twice between pages.
   const after = (id: string) => sql`(${comments.createdAt}, ${comments.id}) < (select c.created_at, c.id from comments c where c.id = ${id})`;
@@ -100,6 +104,7 @@ async function withReplies(db: Db, articleId: string, topLevel: PublicComment[])
     .where(
       and(
         eq(comments.articleId, articleId),
+        published,
         inArray(
           comments.parentCommentId,
           topLevel.map((c) => c.id),
@@ -134,7 +139,12 @@ async function assertStoredMedia(db: Db, url: string | undefined, bucket: "image
  * Adds a comment or a reply to an article. A reply must answer a top-level comment of the same
  * article (replies are one level deep); attachments must be files uploaded to our store.
  */
-export async function createComment(db: Db, articleId: string, input: CommentInput): Promise<PublicComment> {
+export async function createComment(
+  db: Db,
+  articleId: string,
+  input: CommentInput,
+  options: { heldReason?: CommentHoldReason | null; authorAddress?: string } = {},
+): Promise<PublicComment> {
   // Readers comment on public articles only: a draft or a scheduled article is "gone" to them.
   const [article] = await db
     .select({ id: articles.id })
@@ -146,7 +156,7 @@ export async function createComment(db: Db, articleId: string, input: CommentInp
     const [parent] = await db
       .select({ articleId: comments.articleId, parentCommentId: comments.parentCommentId })
       .from(comments)
-      .where(eq(comments.id, input.parentCommentId))
+      .where(and(eq(comments.id, input.parentCommentId), published))
       .limit(1);
     if (!parent || parent.articleId !== articleId) throw new AppError("invalid_input", "The comment you are replying to no longer exists.");
     if (parent.parentCommentId) throw new AppError("invalid_input", "Replies can only be one level deep: reply to the original comment instead.");
@@ -163,6 +173,9 @@ export async function createComment(db: Db, articleId: string, input: CommentInp
       content: input.content,
       imageUrl: input.imageUrl ?? null,
       videoUrl: input.videoUrl ?? null,
+      status: options.heldReason ? "pending" : "published",
+      heldReason: options.heldReason ?? null,
+      authorAddress: options.authorAddress ?? null,
     })
     .returning(publicColumns);
   return row!;
@@ -178,17 +191,19 @@ export const COMMENT_POST_LIMIT: LimitRule = {
 
 /**
  * Posts a comment from the fields a form sent to the article with this slug: the per-address limit
- * (when `clientIp` is given), validation, the one-level reply rule and attachment checks. Throws an
- * AppError for every refusal (the routes answer it with refuse); an unexpected failure is logged and
- * refused as the spec's "Failed to post comment".
+ * (when `clientIp` is given), validation, the spam rules (when `spam` is given: the routes always give
+ * them), the one-level reply rule and attachment checks. Throws an AppError for every refusal (the
+ * routes answer it with refuse); an unexpected failure is logged and refused as the spec's "Failed to
+ * post comment". Answers whether the comment was held for moderation.
  */
 export async function postComment(
   db: Db,
   log: Logger,
   articleSlug: string,
-  values: Record<CommentFieldName, string>,
+  values: Record<CommentFieldName, string> & { website?: string; formStarted?: string },
   clientIp?: string,
-): Promise<void> {
+  spam?: CommentSpamRules,
+): Promise<{ held: boolean }> {
   const [article] = isSlug(articleSlug)
     ? await db
         .select({ id: articles.id })
@@ -202,9 +217,21 @@ export async function postComment(
     if (allowance.limited) throw new AppError("rate_limited", allowance.message);
   }
   const input = parseForm(commentInputSchema, values, { required: REQUIRED_COMMENT_FIELDS, missingMessage: MISSING_FIELDS.commentDescription });
+  const heldReason = spam
+    ? await screenComment(db, spam, {
+        articleId: article.id,
+        email: input.authorEmail,
+        content: input.content,
+        honeypot: values.website ?? "",
+        formStarted: values.formStarted ?? "",
+        clientIp,
+      })
+    : null;
   try {
-    await createComment(db, article.id, input);
+    await createComment(db, article.id, input, { heldReason, authorAddress: clientIp });
   } catch (error) {
     throw expectedOr(error, COMMENT_FAILED, (err) => log.error({ err }, "could not save a comment"));
   }
+  if (heldReason) log.info({ articleId: article.id, reason: heldReason }, "comment held for moderation");
+  return { held: heldReason !== null };
 }

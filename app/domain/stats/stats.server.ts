@@ -79,7 +79,7 @@ export async function getTotals(db: Db): Promise<DashboardTotals> {
       (select count(*) from ${articles} where ${articles.status} = 'draft') as drafts,
       (select count(*) from ${articles} where ${articles.status} = 'scheduled') as scheduled,
       (select coalesce(sum(${articles.views}), 0) from ${articles}) as site_views,
-      (select count(*) from ${comments}) as comments,
+      (select count(*) from ${comments} where ${comments.status} = 'published') as comments,
       (select count(*) from ${categories}) as categories
   `);
   const row = result.rows[0]!;
@@ -97,7 +97,7 @@ export async function getTotals(db: Db): Promise<DashboardTotals> {
 const PERIOD_COLUMNS = {
   page_views: { column: sql.raw(`"viewed_at"`), only: sql`true` },
   articles: { column: sql.raw(`"published_at"`), only: publiclyVisibleSql() },
-  comments: { column: sql.raw(`"created_at"`), only: sql`true` },
+  comments: { column: sql.raw(`"created_at"`), only: sql`"status" = 'published'` },
 };
 
 /**
@@ -152,7 +152,11 @@ const commentColumns = {
 };
 
 function listComments(db: Db) {
-  return db.select(commentColumns).from(comments).innerJoin(articles, eq(comments.articleId, articles.id));
+  // Published comments only: those held for moderation are counted in Moderate Comments' Pending tab.
+  return db
+    .select(commentColumns)
+    .from(comments)
+    .innerJoin(articles, and(eq(comments.articleId, articles.id), eq(comments.status, "published")));
 }
 
 /** The 10 most viewed public articles (their links go to the reader's article page). */

@@ -9,7 +9,7 @@ import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.ser
 import { listArticleNotes } from "~/domain/articles/corrections.server";
 import { listMoreFromCategory, listRelatedStories } from "~/domain/articles/recirculation.server";
 import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
-import { COMMENT_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
+import { COMMENT_FIELDS, COMMENT_GUARD_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
 import { countArticleComments, listArticleComments, postComment } from "~/domain/comments/comments.server";
 import { AppError } from "~/lib/app-error";
 import { clientIpOf } from "~/lib/client-address.server";
@@ -53,6 +53,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     article: { ...presentArticle(article), corrections },
     comments: page.threads,
     olderThreads: page.olderThreads,
+    // The comment form's signed "shown at" stamp (a minimum fill time; a cached page's is older, never younger).
+    commentFormStarted: context.commentSpam.formTimer.issue(),
     commentCount,
     olderPage: Boolean(olderThan),
     moreFromCategory,
@@ -62,11 +64,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 /** A comment posted without JavaScript (the form's plain POST); with it, the form uses /api/articles/:slug/comments. */
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const { intent, ...values } = formValues(await request.formData(), ["intent", ...COMMENT_FIELDS]);
+  const { intent, ...values } = formValues(await request.formData(), ["intent", ...COMMENT_FIELDS, ...COMMENT_GUARD_FIELDS]);
   try {
     if (intent !== "comment") throw new AppError("invalid_input", "Unknown action.");
-    await postComment(context.db, context.log, params.slug, values, clientIpOf(request));
-    return data<PostCommentResult>({ ok: true }, { status: 201 });
+    const { held } = await postComment(context.db, context.log, params.slug, values, clientIpOf(request), context.commentSpam);
+    return data<PostCommentResult>(held ? { ok: true, held } : { ok: true }, { status: held ? 202 : 201 });
   } catch (error) {
     // Refused: the form comes back with what the reader typed (this answer goes to them alone).
     const { authorName, authorEmail, content } = values;
