@@ -1,3 +1,4 @@
+import { testCommentSpam } from "~/domain/comments/test-comment-spam.server";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -26,7 +27,7 @@ const save = (values: Record<string, string>, id?: string) => saveArticle(fx, { 
 async function visit(slugAndQuery: string) {
   const url = new URL(`http://localhost/article/${slugAndQuery}`);
   const slug = url.pathname.slice("/article/".length);
-  const args = { params: { slug }, request: new Request(url), context: { db: fx.t.db, log } } as unknown as Parameters<typeof articlePageLoader>[0];
+  const args = { params: { slug }, request: new Request(url), context: { db: fx.t.db, log, commentSpam: testCommentSpam } } as unknown as Parameters<typeof articlePageLoader>[0];
   try {
     const data = await articlePageLoader(args);
     return { status: 200, slug: data.article.slug };
