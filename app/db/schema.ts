@@ -313,6 +313,8 @@ export const websiteSettings = pgTable(
     youtubeUrl: text("youtube_url"),
     footerText: text("footer_text"),
     adClientId: text("ad_client_id"),
+    /** Every back-office account must use a second factor (set by an admin on the Team screen). */
+    requireTwoFactor: boolean("require_two_factor").notNull().default(false),
     analyticsId: text("analytics_id"),
     /** The breaking-news banner on every reader page: its text, an optional link, and when it goes away. */
     breakingNewsText: text("breaking_news_text"),
@@ -364,7 +366,26 @@ export const user = pgTable("user", {
   image: text("image"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Better Auth's twoFactor plugin: a second factor (TOTP, backup codes) is asked at sign-in. */
+  twoFactorEnabled: boolean("two_factor_enabled").default(false),
 });
+
+/** Better Auth's twoFactor plugin: the TOTP secret and backup codes of an account (both encrypted by Better Auth). */
+export const twoFactor = pgTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    verified: boolean("verified").default(true),
+    failedVerificationCount: integer("failed_verification_count").default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (t) => [index("two_factor_user_id_idx").on(t.userId), index("two_factor_secret_idx").on(t.secret)],
+);
 
 export const session = pgTable(
   "session",
@@ -379,6 +400,8 @@ export const session = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
+    /** The session's last request, kept to the minute (a back-office session idles out: accounts/session-policy.ts). */
+    lastActiveAt: timestamp("last_active_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("session_user_id_idx").on(t.userId)],
 );

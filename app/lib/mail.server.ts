@@ -73,3 +73,15 @@ export function invitationMail(options: { to: string; siteName: string; url: str
     html: `<p>${escapeHtml(invitedBy)} invited you to join the ${escapeHtml(siteName)} newsroom as ${escapeHtml(role)}.</p><p><a href="${escapeHtml(url)}">Accept the invitation</a> (it works once, until ${expires}).</p><p>If you did not expect this, you can ignore this message.</p>`,
   };
 }
+
+/** "Forgot your password?": one link, working once for `minutes`, to set a new password. */
+export function passwordResetMail(options: { to: string; siteName: string; url: string; minutes: number }): MailMessage {
+  const { to, siteName, url, minutes } = options;
+  return {
+    to,
+    subject: `Reset your ${siteName} password`,
+    link: url,
+    text: `Someone (we hope you) asked to reset the password of your ${siteName} account.\n\nSet a new password by opening this link (it works once, for ${minutes} minutes):\n\n${url}\n\nIf you did not ask, ignore this message: your password stays as it is.\n`,
+    html: `<p>Someone (we hope you) asked to reset the password of your ${escapeHtml(siteName)} account.</p><p><a href="${escapeHtml(url)}">Set a new password</a> (the link works once, for ${minutes} minutes).</p><p>If you did not ask, ignore this message: your password stays as it is.</p>`,
+  };
+}

@@ -74,11 +74,13 @@ describe("sign-in bodies the limit cannot read never reach the password check", 
     await ensureAdminAccount(t.auth, db, email, "right-password-1");
     for (let i = 0; i < MAX_FAILED_LOGINS; i++) {
       const spelled = i % 2 ? "  SPACED@Example.com " : email;
-      expect((await signInAs("application/json", JSON.stringify({ email: spelled, password: "wrong-password" }), `192.0.2.${210 + i}`)).status).toBe(401);
+      expect((await signInAs("application/json", JSON.stringify({ email: spelled, password: "wrong-password" }), "192.0.2.210")).status).toBe(401);
     }
-    // A new address each time: the account's own counter refuses the right password now.
+    // However it was spelled, the pair (account, address) has its five failures: the right password is refused there…
     const right = JSON.stringify({ email: "Spaced@example.com", password: "right-password-1" });
-    expect((await signInAs("application/json", right, "192.0.2.220")).status).toBe(429);
+    expect((await signInAs("application/json", right, "192.0.2.210")).status).toBe(429);
+    // …and not from the owner's own address: failing on purpose cannot lock an account out.
+    expect((await signInAs("application/json", right, "192.0.2.220")).status).toBe(200);
   });
 
   test("a body without a valid e-mail is refused with 400, and a right form sign-in still signs in", async () => {
@@ -98,14 +100,14 @@ describe("a burst of parallel guesses", () => {
     const email = "burst@example.com";
     await ensureAdminAccount(t.auth, db, email, "right-password-1");
     const body = JSON.stringify({ email, password: "wrong-password" });
-    // Thirty addresses: only the account's own limit can hold the burst.
-    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => signInAs("application/json", body, `198.51.100.${i + 1}`)));
+    // Thirty at once from one address: the limit holds the burst (its check and count are one step).
+    const responses = await Promise.all(Array.from({ length: 30 }, () => signInAs("application/json", body, "198.51.100.1")));
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 401)).toHaveLength(MAX_FAILED_LOGINS);
     expect(statuses.filter((s) => s === 429)).toHaveLength(30 - MAX_FAILED_LOGINS);
-    // And the right password right after is refused too.
+    // And the right password right after, from there, is refused too.
     const right = JSON.stringify({ email, password: "right-password-1" });
-    expect((await signInAs("application/json", right, "198.51.100.99")).status).toBe(429);
+    expect((await signInAs("application/json", right, "198.51.100.1")).status).toBe(429);
   });
 });
 
@@ -114,7 +116,6 @@ describe("the Better Auth endpoints on offer", () => {
     ["POST", "/api/auth/verify-password"],
     ["POST", "/api/auth/change-password"],
     ["POST", "/api/auth/send-verification-email"],
-    ["POST", "/api/auth/request-password-reset"],
     ["POST", "/api/auth/delete-user"],
     ["POST", "/api/auth/SIGN-IN/email"],
     ["GET", "/api/auth/list-sessions"],

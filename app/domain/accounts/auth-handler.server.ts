@@ -14,6 +14,28 @@ import { actorOf } from "./actor";
 
 export const SIGN_IN_PATH = "/api/auth/sign-in/email";
 export const SIGN_UP_PATH = "/api/auth/sign-up/email";
+/** The second step of a sign-in for an account with two-factor authentication on. */
+export const VERIFY_TOTP_PATH = "/api/auth/two-factor/verify-totp";
+export const VERIFY_BACKUP_CODE_PATH = "/api/auth/two-factor/verify-backup-code";
+export const REQUEST_PASSWORD_RESET_PATH = "/api/auth/request-password-reset";
+export const RESET_PASSWORD_PATH = "/api/auth/reset-password";
+/** The link of a password-reset e-mail: Better Auth checks the token and sends the browser on to the form. */
+const RESET_LINK_PREFIX = "/api/auth/reset-password/";
+
+/** "Forgot your password?" sends mail: at most this many requests an hour per address, and per e-mail address. */
+export const PASSWORD_RESET_LIMIT: LimitRule = {
+  bucket: "password-reset",
+  max: 5,
+  windowMs: 60 * 60 * 1000,
+  refusal: "Too many password reset requests.",
+};
+/** A second factor is checked by Better Auth, which locks it after 10 wrong codes; each address may also try this often. */
+export const SECOND_FACTOR_LIMIT: LimitRule = {
+  bucket: "second-factor",
+  max: 20,
+  windowMs: 15 * 60 * 1000,
+  refusal: "Too many authentication codes were tried.",
+};
 
 /** Each sign-up sends a confirmation mail: an address may create this many accounts an hour. */
 export const SIGN_UP_LIMIT: LimitRule = {
@@ -24,14 +46,31 @@ export const SIGN_UP_LIMIT: LimitRule = {
 };
 
 /**
- * The Better Auth endpoints this site offers, by method. The others (password change and reset,
- * verify-password, resending verification mail, account deletion, session lists, …) have no screen
- * here, and several would check passwords or send mail without the limits below: they answer 404.
+ * The Better Auth endpoints this site offers, by method. The others (verify-password, resending
+ * verification mail, account deletion, session lists, turning a second factor on or off, …) have no
+ * screen here or are called by the profile screen on the server, and several would check passwords or
+ * send mail without the limits below: they answer 404.
  */
 const OFFERED_ENDPOINTS: Record<string, readonly string[]> = {
-  POST: [SIGN_IN_PATH, SIGN_UP_PATH, "/api/auth/sign-out"],
+  POST: [SIGN_IN_PATH, SIGN_UP_PATH, "/api/auth/sign-out", VERIFY_TOTP_PATH, VERIFY_BACKUP_CODE_PATH, REQUEST_PASSWORD_RESET_PATH, RESET_PASSWORD_PATH],
   GET: ["/api/auth/get-session", "/api/auth/verify-email", "/api/auth/ok"],
 };
+
+function isOffered(method: string, path: string): boolean {
+  const verb = method === "HEAD" ? "GET" : method;
+  if (verb === "GET" && path.startsWith(RESET_LINK_PREFIX) && /^[A-Za-z0-9_-]{10,200}$/.test(path.slice(RESET_LINK_PREFIX.length))) return true;
+  return OFFERED_ENDPOINTS[verb]?.includes(path) ?? false;
+}
+
+/** A JSON body (of an answer or a request), read from a copy (the message itself goes on untouched); null when it is not JSON. */
+async function jsonOf(response: Response | Request): Promise<Record<string, unknown> | null> {
+  try {
+    const body: unknown = await response.clone().json();
+    return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
 const NO_STORE = "no-store";
 
 function withNoStore(response: Response): Response {
@@ -122,7 +161,7 @@ export async function handleAuthRequest(received: Request, services: { auth: Aut
   // The path normalised as every URL rule of the site is (app/lib/path-classes.ts), but matched
   // exactly: Better Auth's endpoint names are case-sensitive.
   const path = normalizePath(new URL(received.url).pathname);
-  if (!OFFERED_ENDPOINTS[received.method === "HEAD" ? "GET" : received.method]?.includes(path)) {
+  if (!isOffered(received.method, path)) {
     return json({ code: "NOT_FOUND", message: "Not found" }, 404);
   }
   const request = withPath(received, path);
@@ -135,6 +174,35 @@ export async function handleAuthRequest(received: Request, services: { auth: Aut
       log.warn({ ip }, "sign-up refused: too many from this address");
       return json({ code: "TOO_MANY_SIGN_UPS", message: limit.message }, 429, { "Retry-After": String(limit.retryAfterSeconds) });
     }
+  }
+  if (path === REQUEST_PASSWORD_RESET_PATH) {
+    // Limited per address and per e-mail address; known and unknown addresses get the same answer (Better Auth's).
+    const body = await jsonOf(request);
+    const email = typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
+    for (const key of [`address ${ip}`, `email ${email}`]) {
+      const limit = await takeAllowance(db, PASSWORD_RESET_LIMIT, key);
+      if (limit.limited) {
+        log.warn({ ip }, "password reset refused: too many requests");
+        return json({ code: "TOO_MANY_REQUESTS", message: limit.message }, 429, { "Retry-After": String(limit.retryAfterSeconds) });
+      }
+    }
+    log.info({ ip }, "password reset requested");
+  }
+  if (path === VERIFY_TOTP_PATH || path === VERIFY_BACKUP_CODE_PATH) {
+    const limit = await takeAllowance(db, SECOND_FACTOR_LIMIT, ip);
+    if (limit.limited) return json({ code: "TOO_MANY_ATTEMPTS", message: limit.message }, 429, { "Retry-After": String(limit.retryAfterSeconds) });
+    const response = await auth.handler(request);
+    const signedIn = response.ok ? ((await jsonOf(response))?.user as { email?: string } | undefined) : undefined;
+    if (signedIn?.email) {
+      log.info({ email: signedIn.email, ip, factor: path === VERIFY_TOTP_PATH ? "totp" : "backup code" }, "signed in");
+      await recordSignIn(db, signedIn.email, ip, true);
+    } else if (!response.ok) log.info({ ip }, "second factor refused");
+    return withNoStore(response);
+  }
+  if (path === RESET_PASSWORD_PATH) {
+    const response = await auth.handler(request);
+    if (response.ok) log.info({ ip }, "password reset with an e-mailed link");
+    return withNoStore(response);
   }
   if (path !== SIGN_IN_PATH) return withNoStore(await auth.handler(request));
 
@@ -162,11 +230,14 @@ export async function handleAuthRequest(received: Request, services: { auth: Aut
     throw error;
   }
   const outcome = response.status === 401 ? "failed" : response.ok ? "signed-in" : "other";
+  // The right password of an account with a second factor: no session yet, the code is asked next.
+  const secondFactorAsked = response.ok && (await jsonOf(response))?.twoFactorRedirect === true;
   await endLoginAttempt(db, attempt, outcome);
   if (outcome === "failed") log.info({ email, ip }, "sign-in failed");
-  if (outcome === "signed-in") log.info({ email, ip }, "signed in");
+  if (secondFactorAsked) log.info({ email, ip }, "password accepted; second factor asked");
+  else if (outcome === "signed-in") log.info({ email, ip }, "signed in");
   // The audit trail (decision 0017): who signed in, and every refused password (named by the e-mail tried).
-  if (outcome !== "other") await recordSignIn(db, email, ip, outcome === "signed-in");
+  if (outcome === "failed" || (outcome === "signed-in" && !secondFactorAsked)) await recordSignIn(db, email, ip, outcome === "signed-in");
   return withNoStore(response);
 }
 

@@ -1,8 +1,12 @@
+import { eq } from "drizzle-orm";
 import { data, redirect, type AppLoadContext } from "react-router";
+import { session as sessions } from "~/db/schema";
+import { getSettings } from "~/domain/settings/settings.server";
 import { isAppError } from "~/lib/app-error";
 import { isSessionCookiePresent } from "~/lib/auth-cookie";
 import { roleOf } from "./accounts.server";
 import { can, type Capability, type Role } from "./roles";
+import { ACTIVITY_WRITE_INTERVAL_MS, backOfficeSessionState } from "./session-policy";
 
 export interface SessionUser {
   id: string;
@@ -11,7 +15,13 @@ export interface SessionUser {
   name: string;
   /** The account's role (user_roles), read on every request; null for a reader. */
   role: Role | null;
+  /** Whether the account asks a second factor (TOTP) at sign-in. */
+  twoFactorEnabled: boolean;
 }
+
+/** Where a back-office user without a second factor is sent when the newsroom requires one. */
+export const TWO_FACTOR_SETUP_PATH = "/admin/profile";
+export const TWO_FACTOR_REQUIRED = "Your newsroom requires two-factor authentication: turn it on in your profile first.";
 
 // One lookup per incoming request (root, layout and page loaders share the Request object); nothing
 // outlives the request, so a grant, a revoke or a sign-out counts from the very next request.
@@ -19,9 +29,27 @@ const perRequest = new WeakMap<Request, Promise<SessionUser | null>>();
 
 async function lookUpSessionUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
   if (!isSessionCookiePresent(request.headers.get("cookie") ?? undefined)) return null;
-  const session = await context.auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true } });
-  if (!session) return null;
-  return { id: session.user.id, email: session.user.email, name: session.user.name, role: await roleOf(context.db, session.user.id) };
+  const found = await context.auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true } });
+  if (!found) return null;
+  const now = new Date();
+  const [role, [times]] = await Promise.all([
+    roleOf(context.db, found.user.id),
+    context.db.select({ createdAt: sessions.createdAt, lastActiveAt: sessions.lastActiveAt }).from(sessions).where(eq(sessions.id, found.session.id)),
+  ]);
+  if (!times) return null;
+  // A back-office session unused for 30 minutes, or 12 hours old, is over: it is deleted, and the
+  // request is anonymous (the guard sends a screen to the login page).
+  const state = can(role, "backOffice") ? backOfficeSessionState(times, now) : "active";
+  if (state !== "active") {
+    await context.db.delete(sessions).where(eq(sessions.id, found.session.id));
+    context.log.info({ userId: found.user.id, reason: state }, state === "idle" ? "back-office session idled out" : "back-office session reached its 12 hours");
+    return null;
+  }
+  if (now.getTime() - times.lastActiveAt.getTime() >= ACTIVITY_WRITE_INTERVAL_MS) {
+    await context.db.update(sessions).set({ lastActiveAt: now }).where(eq(sessions.id, found.session.id));
+  }
+  const twoFactorEnabled = Boolean((found.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled);
+  return { id: found.user.id, email: found.user.email, name: found.user.name, role, twoFactorEnabled };
 }
 
 /**
@@ -54,17 +82,43 @@ function refusal(user: SessionUser | null, capability: Capability) {
  */
 export async function requireCapability(request: Request, context: AppLoadContext, capability: Capability): Promise<SessionUser & { role: Role }> {
   const user = await getSessionUser(request, context);
-  if (user?.role && can(user.role, capability)) return user as SessionUser & { role: Role };
+  if (user?.role && can(user.role, capability)) {
+    if (await lacksRequiredSecondFactor(user, context)) {
+      if (request.method === "GET" || request.method === "HEAD") throw redirect(`${TWO_FACTOR_SETUP_PATH}?required=1`);
+      throw data({ error: TWO_FACTOR_REQUIRED }, { status: 403 });
+    }
+    return user as SessionUser & { role: Role };
+  }
   if ((request.method === "GET" || request.method === "HEAD") && !can(user?.role, "backOffice")) {
     throw redirect("/admin/login");
   }
   throw refusal(user, capability);
 }
 
+/** True when the newsroom requires a second factor (Team screen) and this account has none yet. */
+async function lacksRequiredSecondFactor(user: SessionUser, context: AppLoadContext): Promise<boolean> {
+  if (user.twoFactorEnabled) return false;
+  return (await getSettings(context.db)).requireTwoFactor;
+}
+
+/**
+ * The guard of the signed-in user's own profile (second factor, password, sessions): any back-office
+ * role, and reachable without a second factor, so that one can be set up when the newsroom requires it.
+ */
+export async function requireBackOfficeUser(request: Request, context: AppLoadContext): Promise<SessionUser & { role: Role }> {
+  const user = await getSessionUser(request, context);
+  if (user?.role && can(user.role, "backOffice")) return user as SessionUser & { role: Role };
+  if ((request.method === "GET" || request.method === "HEAD") && !can(user?.role, "backOffice")) throw redirect("/admin/login");
+  throw refusal(user, "backOffice");
+}
+
 /** The guard of every admin resource route (uploads, the event stream, preview links): 401/403, never a redirect. */
 export async function requireCapabilityApi(request: Request, context: AppLoadContext, capability: Capability): Promise<SessionUser & { role: Role }> {
   const user = await getSessionUser(request, context);
-  if (user?.role && can(user.role, capability)) return user as SessionUser & { role: Role };
+  if (user?.role && can(user.role, capability)) {
+    if (await lacksRequiredSecondFactor(user, context)) throw data({ error: TWO_FACTOR_REQUIRED }, { status: 403 });
+    return user as SessionUser & { role: Role };
+  }
   throw refusal(user, capability);
 }
 

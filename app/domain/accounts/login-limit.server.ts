@@ -34,13 +34,16 @@ async function blockedUntil(db: Reader, where: SQL | undefined, now: Date): Prom
 
 /**
  * Whether a sign-in for this account from this IP must be refused before the password is even
- * checked. `ownAttempt` is the caller's reservation (see beginLoginAttempt), which does not count
- * against itself.
+ * checked: after MAX_FAILED_LOGINS failures of this (account, address) pair, or of this address over
+ * any accounts. Not of the account from everywhere: then a stranger could lock the owner out by
+ * failing on purpose (issue 12, decision 0023); guessing one account from many addresses is met by the
+ * refused common passwords and the second factor. `ownAttempt` is the caller's reservation (see
+ * beginLoginAttempt), which does not count against itself.
  */
 export async function checkLoginLimit(db: Reader, email: string, ip: string, now = new Date(), ownAttempt?: number): Promise<LoginLimit> {
   const others = ownAttempt === undefined ? undefined : ne(loginAttempts.id, ownAttempt);
   const [byEmail, byIp] = await Promise.all([
-    blockedUntil(db, and(eq(loginAttempts.email, email), others), now),
+    blockedUntil(db, and(eq(loginAttempts.email, email), eq(loginAttempts.ip, ip), others), now),
     blockedUntil(db, and(eq(loginAttempts.ip, ip), others), now),
   ]);
   const until = [byEmail, byIp].filter((d): d is Date => d !== null).sort((a, b) => b.getTime() - a.getTime())[0];

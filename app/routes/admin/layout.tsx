@@ -2,7 +2,7 @@ import { Shield } from "lucide-react";
 import type { ReactNode } from "react";
 import { isRouteErrorResponse, Link, Outlet, useLoaderData, useNavigation, useRouteLoaderData } from "react-router";
 import { AdminMobileMenu, AdminSidebar } from "~/components/admin/admin-nav";
-import { requireCapability } from "~/domain/accounts/guard.server";
+import { requireBackOfficeUser } from "~/domain/accounts/guard.server";
 import { ROLE_LABELS, type Role } from "~/domain/accounts/roles";
 import type { RootData } from "~/root";
 import type { Route } from "./+types/layout";
@@ -13,7 +13,7 @@ import type { Route } from "./+types/layout";
  * of what they do themselves (requireCapability); the navigation shows the screens the role may open.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireCapability(request, context, "backOffice");
+  const user = await requireBackOfficeUser(request, context);
   return { email: user.email, role: user.role };
 }
 
