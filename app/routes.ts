@@ -18,6 +18,8 @@ export default [
   route("api/auth/*", "routes/resources/auth.ts"),
   route("auth/sign-out", "routes/resources/sign-out.ts"),
   route("admin/login", "routes/admin/login.tsx"),
+  route("admin/forgot-password", "routes/admin/forgot-password.tsx"),
+  route("admin/reset-password", "routes/admin/reset-password.tsx"),
   // A team invitation's link (a public page: the invited person has no role yet).
   route("join/:token", "routes/join.tsx"),
 
@@ -45,6 +47,7 @@ export default [
     route("admin/settings", "routes/admin/settings.tsx"),
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/team", "routes/admin/team.tsx"),
+    route("admin/profile", "routes/admin/profile.tsx"),
   ]),
 
   // The reader site.

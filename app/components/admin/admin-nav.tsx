@@ -1,4 +1,4 @@
-import { Activity, FileText, FolderTree, Image, LayoutDashboard, LogOut, Menu, MessageSquare, PenLine, PlusCircle, Settings, Users, X } from "lucide-react";
+import { Activity, FileText, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, PenLine, PlusCircle, Settings, Users, X } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
@@ -17,7 +17,8 @@ export type AdminScreen =
   | "comments"
   | "activity"
   | "team"
-  | "settings";
+  | "settings"
+  | "profile";
 
 export interface AdminNavItem {
   screen: AdminScreen;
@@ -42,6 +43,7 @@ export const NAV_ITEMS: readonly AdminNavItem[] = [
   { screen: "activity", label: "Activity", to: "/admin/activity", icon: Activity, capability: "activity.view" },
   { screen: "team", label: "Team", to: "/admin/team", icon: Users, capability: "team.manage" },
   { screen: "settings", label: "Settings", to: "/admin/settings", icon: Settings, capability: "settings.manage" },
+  { screen: "profile", label: "Your account", to: "/admin/profile", icon: KeyRound, capability: "backOffice" },
 ];
 
 /** The entries a role may open. */

@@ -172,3 +172,9 @@ export async function passwordMatches(db: Db, email: string, password: string): 
   if (!row?.hash) return false;
   return verifyPassword({ hash: row.hash, password });
 }
+
+/** The ids of accounts with a second factor turned on (the Team screen shows who has one). */
+export async function accountsWithTwoFactor(db: Db): Promise<Set<string>> {
+  const rows = await db.select({ id: user.id }).from(user).where(eq(user.twoFactorEnabled, true));
+  return new Set(rows.map((row) => row.id));
+}

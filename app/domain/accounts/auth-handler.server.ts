@@ -248,7 +248,7 @@ export async function handleAuthRequest(received: Request, services: { auth: Aut
 export function postToAuth(
   request: Request,
   services: { auth: Auth; db: Db; log: Logger },
-  path: typeof SIGN_IN_PATH | typeof SIGN_UP_PATH,
+  path: typeof SIGN_IN_PATH | typeof SIGN_UP_PATH | typeof VERIFY_TOTP_PATH | typeof VERIFY_BACKUP_CODE_PATH | typeof REQUEST_PASSWORD_RESET_PATH,
   body: Record<string, string>,
 ): Promise<Response> {
   const headers = new Headers({ "content-type": "application/json" });

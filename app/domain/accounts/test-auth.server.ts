@@ -46,7 +46,8 @@ export async function signIn(t: TestAuth, email: string, password: string, ip?: 
   const cookie = response.headers
     .getSetCookie()
     .map((c) => c.split(";")[0]!)
-    .find((c) => c.startsWith("better-auth.session_token="));
+    // An empty value clears the cookie (a sign-in that asks for a second factor first): no session.
+    .find((c) => c.startsWith("better-auth.session_token=") && c.length > "better-auth.session_token=".length);
   return { response, cookie: cookie ?? null };
 }
 

@@ -30,6 +30,11 @@ export const ACTIVITY_KINDS = {
   "invitation.revoke": "Invitation withdrawn",
   "invitation.accept": "Invitation accepted",
   "sign_in.success": "Signed in",
+  "account.two_factor_on": "Two-factor turned on",
+  "account.two_factor_off": "Two-factor turned off",
+  "account.password_change": "Password changed",
+  "account.sign_out_everywhere": "Signed out everywhere",
+  "team.require_two_factor": "Two-factor requirement changed",
   "sign_in.failure": "Sign-in failed",
 } as const;
 

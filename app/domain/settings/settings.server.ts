@@ -67,3 +67,14 @@ export async function updateSettings(db: Db, input: SettingsUpdate, actor: Actor
     return row!;
   });
 }
+
+/** Whether every back-office account must use a second factor (the Team screen's switch, admins only). */
+export async function setRequireTwoFactor(db: Db, required: boolean, actor: Actor = SYSTEM_ACTOR): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(websiteSettings)
+      .values({ ...DEFAULT_SETTINGS, id: 1, requireTwoFactor: required, updatedAt: new Date() })
+      .onConflictDoUpdate({ target: websiteSettings.id, set: { requireTwoFactor: required, updatedAt: new Date() } });
+    await recordActivity(tx, actor, { kind: "team.require_two_factor", objectType: "settings", objectLabel: required ? "Two-factor required" : "Two-factor optional" });
+  });
+}

@@ -3,7 +3,7 @@ import { data, redirect, useActionData } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import { postToAuth, SIGN_IN_PATH, SIGN_UP_PATH } from "~/domain/accounts/auth-handler.server";
+import { postToAuth, SIGN_IN_PATH, SIGN_UP_PATH, VERIFY_BACKUP_CODE_PATH, VERIFY_TOTP_PATH } from "~/domain/accounts/auth-handler.server";
 import { getSessionUser } from "~/domain/accounts/guard.server";
 import { formValues, MISSING_FIELDS } from "~/lib/forms";
 import { backOfficeMeta } from "~/page-meta";
@@ -28,14 +28,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { signedInAs: user?.email ?? null };
 }
 
-type Mode = "signIn" | "signUp";
+/** Signing in, signing up, or the second step of a sign-in: the code of an account with two-factor on. */
+type Mode = "signIn" | "signUp" | "twoFactor";
+
+const TWO_FACTOR_PROMPT = "Enter the 6-digit code from your authenticator app.";
 
 /**
  * Without JavaScript (or before hydration) the form posts here instead of being sent by fetch: the
  * same Better Auth endpoints, the same attempt limit, the same messages.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const fields = formValues(await request.formData(), ["mode", "email", "password"]);
+  const fields = formValues(await request.formData(), ["mode", "email", "password", "code", "backup"]);
+  if (fields.mode === "twoFactor") {
+    const code = fields.code.replace(/\s+/g, "");
+    if (!code) return data({ mode: "twoFactor" as Mode, title: MISSING_FIELDS.title, message: TWO_FACTOR_PROMPT, ok: false }, { status: 400 });
+    const useBackup = fields.backup === "1";
+    const response = await postToAuth(request, context, useBackup ? VERIFY_BACKUP_CODE_PATH : VERIFY_TOTP_PATH, { code });
+    if (!response.ok) return data({ mode: "twoFactor" as Mode, title: "Login failed", message: await errorMessageOf(response), ok: false }, { status: response.status });
+    throw redirect("/admin", { headers: setCookiesOf(response) });
+  }
   const mode: Mode = fields.mode === "signUp" ? "signUp" : "signIn";
   const email = fields.email.trim();
   const password = fields.password;
@@ -53,9 +64,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (mode === "signUp") {
     return { mode: "signIn" as Mode, title: "Account created!", message: "Please contact an admin to grant you admin access.", ok: true };
   }
+  // The right password of an account with two-factor on: the code is asked next (Better Auth's cookie
+  // remembers the first step for a few minutes).
+  const body = (await response.clone().json().catch(() => null)) as { twoFactorRedirect?: boolean } | null;
+  if (body?.twoFactorRedirect) {
+    return data({ mode: "twoFactor" as Mode, title: "Two-factor authentication", message: TWO_FACTOR_PROMPT, ok: true }, { headers: setCookiesOf(response) });
+  }
+  throw redirect("/admin", { headers: setCookiesOf(response) });
+}
+
+function setCookiesOf(response: Response): Headers {
   const out = new Headers();
   for (const cookie of response.headers.getSetCookie()) out.append("Set-Cookie", cookie);
-  throw redirect("/admin", { headers: out });
+  return out;
 }
 
 async function postJson(path: string, body: unknown): Promise<Response> {
@@ -72,8 +93,34 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
   const [mode, setMode] = useState<Mode>(result?.mode ?? "signIn");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
+  const [useBackup, setUseBackup] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const signingUp = mode === "signUp";
+  const secondStep = mode === "twoFactor";
+
+  async function handleCode(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!code.trim()) {
+      toast.error(MISSING_FIELDS.title, TWO_FACTOR_PROMPT);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const response = await postJson(useBackup ? "/api/auth/two-factor/verify-backup-code" : "/api/auth/two-factor/verify-totp", {
+        code: code.replace(/\s+/g, ""),
+      });
+      if (!response.ok) {
+        toast.error("Login failed", await errorMessageOf(response));
+        return;
+      }
+      setTimeout(() => window.location.assign("/admin"), REDIRECT_DELAY_MS);
+    } catch (error) {
+      toast.error("Login failed", error instanceof Error ? error.message : "Network error. Please try again.");
+    } finally {
+      setSubmitting(false);
+    }
+  }
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -103,6 +150,12 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
         const response = await postJson("/api/auth/sign-in/email", { email: address, password });
         if (!response.ok) {
           toast.error(failureTitle, await errorMessageOf(response));
+          return;
+        }
+        const body = (await response.json().catch(() => null)) as { twoFactorRedirect?: boolean } | null;
+        if (body?.twoFactorRedirect) {
+          setPassword("");
+          setMode("twoFactor");
           return;
         }
         // A full document load, so every loader (header, guard) sees the new session cookie.
@@ -137,7 +190,33 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
             <strong>{result.title}</strong> {result.message}
           </p>
         ) : null}
-        <form method="post" className="mt-6 space-y-4" onSubmit={handleSubmit} noValidate>
+        {secondStep ? (
+          <form method="post" className="mt-6 space-y-4" onSubmit={handleCode} noValidate>
+            <input type="hidden" name="mode" value="twoFactor" />
+            <input type="hidden" name="backup" value={useBackup ? "1" : ""} />
+            <p className="text-sm text-slate-700">{useBackup ? "Enter one of your backup codes." : TWO_FACTOR_PROMPT}</p>
+            <div className="space-y-2">
+              <Label htmlFor="login-code">{useBackup ? "Backup code" : "Authentication code"}</Label>
+              <Input
+                id="login-code"
+                name="code"
+                inputMode={useBackup ? "text" : "numeric"}
+                autoComplete="one-time-code"
+                autoFocus
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+                disabled={submitting}
+              />
+            </div>
+            <Button type="submit" className="w-full" disabled={submitting}>
+              {submitting ? "Verifying..." : "Verify"}
+            </Button>
+            <Button type="button" variant="link" className="w-full" onClick={() => setUseBackup((v) => !v)} disabled={submitting}>
+              {useBackup ? "Use a code from the app instead" : "Use a backup code instead"}
+            </Button>
+          </form>
+        ) : null}
+        <form method="post" className="mt-6 space-y-4" onSubmit={handleSubmit} noValidate hidden={secondStep}>
           <input type="hidden" name="mode" value={mode} />
           <div className="space-y-2">
             <Label htmlFor="login-email">Email</Label>
@@ -169,7 +248,14 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
             {buttonLabel}
           </Button>
         </form>
-        <div className="mt-4 text-center">
+        {mode === "signIn" ? (
+          <p className="mt-4 text-center text-sm">
+            <a href="/admin/forgot-password" className="text-brand-700 underline-offset-4 hover:underline">
+              Forgot your password?
+            </a>
+          </p>
+        ) : null}
+        <div className="mt-4 text-center" hidden={secondStep}>
           <Button
             type="button"
             variant="link"

@@ -5,13 +5,13 @@ import { ConfirmDialog } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import { listAccounts, setRole } from "~/domain/accounts/accounts.server";
+import { accountsWithTwoFactor, listAccounts, setRole } from "~/domain/accounts/accounts.server";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { createInvitation, listPendingInvitations, withdrawInvitation } from "~/domain/accounts/invitations.server";
 import { isRole, ROLE_DESCRIPTIONS, ROLE_LABELS, ROLES, type Role } from "~/domain/accounts/roles";
 import { recordActivity } from "~/domain/activity/activity.server";
-import { getSettings } from "~/domain/settings/settings.server";
+import { getSettings, setRequireTwoFactor } from "~/domain/settings/settings.server";
 import { AppError } from "~/lib/app-error";
 import { formatPublishDate } from "~/lib/dates";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
@@ -24,15 +24,22 @@ import type { Route } from "./+types/team";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const me = await requireCapability(request, context, "team.manage");
-  const [members, invitations] = await Promise.all([listAccounts(context.db, { withRole: true }), listPendingInvitations(context.db)]);
+  const [members, invitations, settings, withTwoFactor] = await Promise.all([
+    listAccounts(context.db, { withRole: true }),
+    listPendingInvitations(context.db),
+    getSettings(context.db),
+    accountsWithTwoFactor(context.db),
+  ]);
   const timeZone = context.env.TIME_ZONE;
   return {
     me: me.id,
+    requireTwoFactor: settings.requireTwoFactor,
     members: members.map((m) => ({
       id: m.id,
       email: m.email,
       name: m.name && m.name !== m.email ? m.name : null,
       role: m.role as Role,
+      twoFactor: withTwoFactor.has(m.id),
       since: m.roleSince ? formatPublishDate(m.roleSince, timeZone) : "",
     })),
     invitations: invitations.map((i) => ({ ...i, expires: formatPublishDate(i.expiresAt, timeZone), expiresAt: i.expiresAt.toISOString() })),
@@ -42,15 +49,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export type TeamActionData =
   | { ok: true; intent: "invite"; email: string; role: Role; link: string }
   | { ok: true; intent: "role" | "remove" | "withdraw"; email?: string }
+  | { ok: true; intent: "require-2fa"; required: boolean }
   | (Refusal & { intent?: string });
 
-const TEAM_FIELDS = ["intent", "email", "role", "userId", "id"] as const;
+const TEAM_FIELDS = ["intent", "email", "role", "userId", "id", "required"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireCapability(request, context, "team.manage");
   const actor = actorOf(user);
-  const { intent, email, role, userId, id } = formValues(await request.formData(), TEAM_FIELDS);
+  const { intent, email, role, userId, id, required } = formValues(await request.formData(), TEAM_FIELDS);
   try {
+    if (intent === "require-2fa") {
+      const on = required === "on";
+      await setRequireTwoFactor(context.db, on, actor);
+      context.log.info({ required: on }, "two-factor requirement changed");
+      return data<TeamActionData>({ ok: true, intent, required: on });
+    }
     if (intent === "invite") {
       if (!email.trim()) throw new AppError("missing_fields", "Enter the e-mail address to invite.", { field: "email" });
       const invitation = await createInvitation(context.db, actor, email, role);
@@ -109,7 +123,7 @@ function RoleSelect({ id, defaultValue, label }: { id: string; defaultValue: Rol
 }
 
 export default function Team({ loaderData, actionData }: Route.ComponentProps) {
-  const { members, invitations, me } = loaderData;
+  const { members, invitations, me, requireTwoFactor } = loaderData;
   const answer = actionData as TeamActionData | undefined;
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -121,6 +135,11 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
     else if (answer.intent === "invite") toast.success("Invitation sent", `${answer.email} can now join as ${ROLE_LABELS[answer.role]}.`);
     else if (answer.intent === "role") toast.success("Role changed", `${answer.email} has the new role from their next click.`);
     else if (answer.intent === "remove") toast.success("Access removed", `${answer.email} keeps the account but no longer opens the back office.`);
+    else if (answer.intent === "require-2fa")
+      toast.success(
+        answer.required ? "Two-factor required" : "Two-factor optional",
+        answer.required ? "Members without it are asked to turn it on at their next click." : "Members may turn it off again.",
+      );
     else toast.success("Invitation withdrawn", "Its link no longer works.");
   }, [answer]);
 
@@ -152,6 +171,8 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
                 <p className="text-xs text-slate-600">
                   {ROLE_LABELS[m.role]}
                   {m.since ? ` since ${m.since}` : ""}
+                  {" · "}
+                  {m.twoFactor ? "Two-factor on" : "No two-factor"}
                 </p>
               </div>
               <div className="flex flex-wrap items-center gap-2">
@@ -178,6 +199,24 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
+      </section>
+
+      <section aria-labelledby="two-factor-heading" className="mb-8 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+        <h2 id="two-factor-heading" className="mb-1 text-lg font-semibold text-slate-900">
+          Two-factor authentication
+        </h2>
+        <p className="mb-4 text-sm text-slate-700">
+          {requireTwoFactor
+            ? "Required: every back-office account must sign in with a code from an authenticator app. Members without it are sent to set it up."
+            : "Optional: each member may turn it on in Your account. Requiring it sends members without it to set it up at their next click."}
+        </p>
+        <Form method="post">
+          <input type="hidden" name="intent" value="require-2fa" />
+          <input type="hidden" name="required" value={requireTwoFactor ? "off" : "on"} />
+          <Button type="submit" variant={requireTwoFactor ? "outline" : "default"} disabled={busy}>
+            {requireTwoFactor ? "Make two-factor optional" : "Require two-factor for everyone"}
+          </Button>
+        </Form>
       </section>
 
       <section aria-labelledby="invite-heading" className="mb-8 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
