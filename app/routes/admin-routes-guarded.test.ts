@@ -18,7 +18,10 @@ const flatten = (entries: RouteEntry[]): RouteEntry[] => entries.flatMap((e) => 
 
 const modules = import.meta.glob<Record<string, unknown>>("./**/*.{ts,tsx}");
 const adminRoutes = flatten(routes as RouteEntry[]).filter(
-  (r) => (r.file.startsWith("routes/admin/") || /^api\/admin(\/|$)/.test(r.path ?? "")) && r.path !== "admin/login",
+  (r) =>
+    (r.file.startsWith("routes/admin/") || /^api\/admin(\/|$)/.test(r.path ?? "")) &&
+    // The screens of signing in are for people not signed in.
+    !["admin/login", "admin/forgot-password", "admin/reset-password"].includes(r.path ?? ""),
 );
 
 const { db } = await createTestDatabase();
@@ -62,6 +65,7 @@ const ROLE_TABLE: Record<string, { loader?: Role[]; action?: Role[] }> = {
   "admin/settings": { loader: ADMINS, action: ADMINS },
   "admin/activity": { loader: EDITORS },
   "admin/team": { loader: ADMINS, action: ADMINS },
+  "admin/profile": { loader: BACK_OFFICE, action: BACK_OFFICE },
   "api/admin/articles/:id/preview-link": { loader: BACK_OFFICE, action: BACK_OFFICE },
   "api/admin/events": { loader: BACK_OFFICE, action: BACK_OFFICE },
   "api/admin/uploads/:kind": { loader: BACK_OFFICE, action: BACK_OFFICE },
@@ -112,6 +116,7 @@ describe("every admin route module guards its own loader and action", () => {
         "admin/settings",
         "admin/activity",
         "admin/team",
+        "admin/profile",
         "api/admin/articles/:id/preview-link",
         "api/admin/events",
         "api/admin/uploads/:kind",

@@ -40,7 +40,7 @@ test.describe("accessibility of the back office (axe finds no violations)", () =
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await expect(page).toHaveURL(/\/admin$/);
 
-    for (const path of ["/admin", "/admin/articles", "/admin/articles/new", "/admin/categories", "/admin/authors", "/admin/comments", "/admin/comments?tab=pending"]) {
+    for (const path of ["/admin", "/admin/articles", "/admin/articles/new", "/admin/categories", "/admin/authors", "/admin/comments", "/admin/comments?tab=pending", "/admin/profile"]) {
       await open(page, path);
       expect(await violations(page), path).toEqual([]);
     }

@@ -92,6 +92,7 @@ const ADMIN_PAGES = (ids: RealIds) => [
   "/admin/settings",
   "/admin/activity",
   "/admin/team",
+  "/admin/profile",
 ];
 
 /** The URLs React Router's client asks for a page's data and posts its forms to. */
@@ -164,6 +165,7 @@ function bodiesFor(page: string, ids: RealIds): Body[] {
   if (base === "/admin/comments") return [{ form: { intent: "delete", id: ids.commentId } }, ...deletes];
   if (base === "/admin/settings") return [{ form: settings }, { multipart: settings }];
   if (base === "/admin/team") return [{ form: { intent: "invite", email: "intruder@example.com", role: "admin" } }, { form: { intent: "role", userId: "x", role: "admin" } }];
+  if (base === "/admin/profile") return [{ form: { intent: "sign-out-everywhere" } }, { form: { intent: "change-password", currentPassword: "x", newPassword: "y", confirmPassword: "y" } }];
   return deletes;
 }
 

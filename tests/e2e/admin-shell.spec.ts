@@ -15,6 +15,7 @@ const SCREENS = [
   { label: "Activity", path: "/admin/activity" },
   { label: "Team", path: "/admin/team" },
   { label: "Settings", path: "/admin/settings" },
+  { label: "Your account", path: "/admin/profile" },
 ] as const;
 
 const VIEWPORTS = [

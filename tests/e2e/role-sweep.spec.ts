@@ -65,6 +65,7 @@ function probes(ids: Ids): Probe[] {
     { method: "GET", url: "/admin/settings", allowed: ADMINS },
     { method: "GET", url: "/admin/activity", allowed: EDITORS },
     { method: "GET", url: "/admin/team", allowed: ADMINS },
+    { method: "GET", url: "/admin/profile", allowed: BACK_OFFICE },
     { method: "GET", url: "/admin/team.data", allowed: ADMINS },
     { method: "GET", url: "/admin/activity.data", allowed: EDITORS },
     { method: "GET", url: "/admin/settings.data", allowed: ADMINS },

@@ -1,8 +1,8 @@
-import { createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { session, user } from "~/db/schema";
 import { createTestDatabase } from "../../../tests/setup/test-database";
+import { totp } from "../../../tests/setup/totp";
 import { ensureAdminAccount } from "./accounts.server";
 import { handleAuthRequest } from "./auth-handler.server";
 import { getSessionUser } from "./guard.server";
@@ -13,19 +13,6 @@ import { adminRequest, authRequest, createTestAuth, signIn, signUp } from "./tes
 const { db } = await createTestDatabase();
 const t = createTestAuth(db);
 const call = (request: Request) => handleAuthRequest(request, { auth: t.auth, db, log: t.log });
-
-/** RFC 6238 TOTP (SHA-1, 30 s, 6 digits) of a base-32 secret: what an authenticator app shows. */
-function totp(secretBase32: string, at = Date.now()): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const char of secretBase32.replace(/=+$/, "").toUpperCase()) bits += alphabet.indexOf(char).toString(2).padStart(5, "0");
-  const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
-  const mac = createHmac("sha1", key).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0xf;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-}
 
 const cookiesOf = (response: Response) => response.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ");
 
