@@ -142,8 +142,8 @@ for (const vp of VIEWPORTS) {
 
 /** What each role's navigation lists, in order (the issue: an author does not see Settings, Team or Categories). */
 const NAV_BY_ROLE = {
-  author: ["Dashboard", "Articles", "New Article", "Media"],
-  editor: ["Dashboard", "Articles", "New Article", "Authors", "Categories", "Media", "Comments", "Activity"],
+  author: ["Dashboard", "Articles", "New Article", "Media", "Your account"],
+  editor: ["Dashboard", "Articles", "New Article", "Authors", "Categories", "Media", "Comments", "Activity", "Your account"],
 } as const;
 
 for (const vp of VIEWPORTS) {

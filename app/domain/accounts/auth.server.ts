@@ -70,7 +70,8 @@ export function createAuth({ db, baseURL, secret, mailer, log }: AuthOptions) {
       before: createAuthMiddleware(async (ctx) => {
         const field = NEW_PASSWORD_FIELDS[ctx.path];
         const password = field ? (ctx.body as Record<string, unknown> | undefined)?.[field] : undefined;
-        if (typeof password === "string" && isCommonPassword(password)) {
+        // (A too-short one gets Better Auth's own refusal, "Password too short".)
+        if (typeof password === "string" && password.length >= 8 && isCommonPassword(password)) {
           throw new APIError("BAD_REQUEST", { message: COMMON_PASSWORD, code: "PASSWORD_TOO_COMMON" });
         }
       }),
