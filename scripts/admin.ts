@@ -79,7 +79,7 @@ async function main(): Promise<number> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    await migrateDatabase(pool);
+    await migrateDatabase(databaseUrl);
     // The secret signs sessions and tokens; creating an account uses none, so a throw-away one will do
     // when SESSION_SECRET is not set (the CLI never issues a session).
     const auth = () =>

@@ -316,17 +316,45 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
     log.info({ databaseDir }, "creating the embedded PostgreSQL database");
     await initialiseCluster({ binDir, databaseDir, runAs, user, password: secrets.postgresPassword, log });
   }
-  const { child, exited } = await spawnPostmaster({ binDir, runAs, databaseDir, port, url: url(port, "postgres"), log });
+  let current = await spawnPostmaster({ binDir, runAs, databaseDir, port, url: url(port, "postgres"), log });
   let stopping = false;
+  let restarting: Promise<void> | null = null;
   const stop = onceOnly(async () => {
     stopping = true;
-    await stopPostmaster(child.pid, exited, log);
+    await restarting?.catch(() => {});
+    await stopPostmaster(current.child.pid, current.exited, log);
     await fs.rm(ownerFile, { force: true });
     log.info("embedded PostgreSQL stopped");
   });
-  child.once("exit", (code, signal) => {
-    if (!stopping) log.error({ code, signal }, "embedded PostgreSQL exited unexpectedly");
-  });
+  // Supervision (issue 12): a PostgreSQL that exits while the app runs (killed, crashed) is started
+  // again on the same port, after 200 ms, then 400 ms, … up to 5 s between attempts, until it runs or
+  // the app stops; requests meanwhile get 503 (server/database-health.ts).
+  const restart = async () => {
+    for (let attempt = 1; !stopping; attempt++) {
+      const delayMs = Math.min(200 * 2 ** (attempt - 1), 5000);
+      log.warn({ attempt, delayMs }, `restarting the embedded PostgreSQL in ${delayMs} ms`);
+      await sleep(delayMs);
+      if (stopping) return;
+      try {
+        // Its postmaster.pid names a dead process now: PostgreSQL would refuse to start over it.
+        if ((await findRunningPostgres(databaseDir)) === "stale") await fs.rm(path.join(databaseDir, "postmaster.pid"), { force: true });
+        current = await spawnPostmaster({ binDir, runAs, databaseDir, port, url: url(port, "postgres"), log });
+        supervise(current.child);
+        log.info({ port, attempt }, "embedded PostgreSQL restarted");
+        return;
+      } catch (error) {
+        // Its old backends may still hold the shared memory for a moment: the next attempt waits longer.
+        log.warn({ attempt, reason: (error as Error).message }, "the embedded PostgreSQL did not start yet");
+      }
+    }
+  };
+  const supervise = (child: ChildProcess) =>
+    child.once("exit", (code, signal) => {
+      if (stopping) return;
+      log.error({ code, signal }, "embedded PostgreSQL exited unexpectedly");
+      restarting = restart().finally(() => (restarting = null));
+    });
+  supervise(current.child);
   try {
     await fs.writeFile(ownerFile, String(process.pid));
     await createDatabaseIfMissing(url(port, "postgres"), "frontpage");

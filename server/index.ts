@@ -1,4 +1,5 @@
 import "../app/app-context.server";
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -13,6 +14,7 @@ import { mediaRouter } from "./media-route";
 import { adminGate } from "./middleware/admin-gate";
 import { clientAddress } from "./middleware/client-address";
 import { allowedMethods } from "./middleware/allowed-methods";
+import { databaseGate } from "./middleware/database-gate";
 import { errorHandler } from "./middleware/error-handler";
 import { healthCheck } from "./middleware/health";
 import { personalAnswers } from "./middleware/personal-answers";
@@ -20,6 +22,7 @@ import { sameOriginStateChanges } from "./middleware/same-origin";
 import { cachedFlag, cspNonceOf, securityHeaders } from "./middleware/security-headers";
 import { getSettings } from "../app/domain/settings/settings.server";
 import { answerExpectContinue, createAppHandler, openEventStreams } from "./request-handler";
+import { ROOT } from "./root";
 import { startServices } from "./services";
 
 // The Node entry only wires: what each layer does, and which paths it applies to, lives in its own
@@ -33,7 +36,7 @@ lifecycle.start(async () => {
   const log = createLogger(env.LOG_LEVEL);
   lifecycle.useLogger(log);
   const dev = env.NODE_ENV === "development";
-  const { services, cache } = await startServices({ env, log, lifecycle });
+  const { services, cache, health } = await startServices({ env, log, lifecycle });
   const publicOrigin = new URL(env.publicUrl).origin;
 
   const app = express();
@@ -58,6 +61,9 @@ lifecycle.start(async () => {
   app.use(clientAddress());
   app.use(personalAnswers());
   app.use(sameOriginStateChanges({ publicOrigin, log }));
+  // While PostgreSQL does not answer: 503 at once (and for requests already waiting), cached pages still served.
+  const publicFiles = new Set(fs.existsSync(path.join(ROOT, "build/client")) ? fs.readdirSync(path.join(ROOT, "build/client")).map((name) => `/${name}`) : []);
+  app.use(databaseGate({ health, exempt: (req) => req.path === "/healthz" || req.path.startsWith("/assets/") || publicFiles.has(req.path) }));
   app.use(adminGate({ publicOrigin, userOf: (request) => getSessionUser(request, services), log }));
   // TRACE, PUT, PROPFIND, …: 405 before routing (OPTIONS: 204), never a stack trace. After the admin
   // gate, which answers anonymous callers 401/403 first whatever the method.
@@ -67,7 +73,7 @@ lifecycle.start(async () => {
   const build = await mountAppBuild({ app, server, dev, lifecycle });
   // app.use, not app.all("/{*path}"): Express would decode that parameter and answer a malformed
   // escape (/%E0%A4%A) with an error; React Router answers it with the 404 page.
-  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, getLoadContext: (req) => ({ ...services, cspNonce: cspNonceOf(req.res!) }) }));
+  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, getLoadContext: (req) => ({ ...services, cspNonce: cspNonceOf(req.res!) }), databaseUp: () => health.up }));
   app.use(errorHandler(log));
 
   lifecycle.checkpoint();

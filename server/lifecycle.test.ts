@@ -38,6 +38,29 @@ function postgresProcesses(dir: string): number[] {
   return pids;
 }
 
+/** The PIDs of a process's children (a postmaster's backends and workers). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
+}
+
+async function eventuallyAsync(check: () => Promise<boolean>, ms: number) {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return check();
+}
+
 async function eventually(check: () => boolean, ms = 5000) {
   for (const deadline = Date.now() + ms; Date.now() < deadline && !check(); ) await new Promise((r) => setTimeout(r, 50));
   return check();
@@ -127,6 +150,60 @@ describe.skipIf(process.platform !== "linux")("server lifecycle", () => {
     for (const pid of postgresProcesses(dataDir)) process.kill(pid, "SIGKILL");
     await removeRelocatedCluster(dataDir);
     await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("a frozen PostgreSQL (SIGSTOP): a page that needs it answers 503 with a retry hint within 2 s; resumed, 200 at once", async () => {
+    const server = startServer({});
+    const frozen: number[] = [];
+    const signalAll = (signal: NodeJS.Signals) => frozen.forEach((pid) => process.kill(pid, signal));
+    try {
+      const base = await waitForReady(server);
+      expect((await fetch(`${base}/about`)).status).toBe(200);
+      const [postmaster] = postgresProcesses(dataDir);
+      frozen.push(postmaster!, ...childrenOf(postmaster!));
+      signalAll("SIGSTOP");
+      const started = Date.now();
+      const during = await fetch(`${base}/about`, { signal: AbortSignal.timeout(10_000) });
+      expect(Date.now() - started).toBeLessThanOrEqual(2000);
+      expect(during.status).toBe(503);
+      expect(during.headers.get("retry-after")).toBe("5");
+      expect(await during.text()).toContain("temporarily unavailable");
+      // While it stays frozen, at once.
+      const again = Date.now();
+      expect((await fetch(`${base}/api/views`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"path":"/about"}' })).status).toBe(503);
+      expect(Date.now() - again).toBeLessThan(500);
+      signalAll("SIGCONT");
+      frozen.length = 0;
+      expect(await eventuallyAsync(async () => (await fetch(`${base}/about`)).status === 200, 2000)).toBe(true);
+      expect(server.output()).toContain("the database does not answer");
+      expect(server.output()).toContain("the database answers again");
+    } finally {
+      signalAll("SIGCONT");
+      process.kill(-server.child.pid!, "SIGTERM");
+      await server.exited;
+    }
+  });
+
+  it("kill -9 of the embedded postmaster: it is restarted, /healthz answers 200 again within 5 s with no request by hand, and the log says so", async () => {
+    const server = startServer({});
+    try {
+      const base = await waitForReady(server);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      const [postmaster] = postgresProcesses(dataDir);
+      process.kill(postmaster!, "SIGKILL");
+      const killedAt = Date.now();
+      expect(await eventually(() => !postgresProcesses(dataDir).includes(postmaster!), 2000)).toBe(true);
+      // Nothing asks the database meanwhile but this poll of the health check.
+      expect(await eventuallyAsync(async () => (await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(3000) }).catch(() => null))?.status === 200, 5000)).toBe(true);
+      expect(Date.now() - killedAt).toBeLessThan(5000);
+      expect((await fetch(`${base}/about`)).status).toBe(200);
+      expect(server.output()).toContain("embedded PostgreSQL exited unexpectedly");
+      expect(server.output()).toContain("embedded PostgreSQL restarted");
+    } finally {
+      process.kill(-server.child.pid!, "SIGTERM");
+      await server.exited;
+    }
+    expect(await eventually(() => postgresProcesses(dataDir).length === 0)).toBe(true);
   });
 
   it("on a terminal's Ctrl-C finishes its work before PostgreSQL stops, then exits 0; a second start reuses the data", async () => {

@@ -1,15 +1,19 @@
 import path from "node:path";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
-import type pg from "pg";
+import pg from "pg";
 import { ROOT } from "./root";
 
 // An arbitrary constant shared by every process of this app: pg_advisory_lock serialises migrations.
 const MIGRATION_LOCK_ID = 727_114_001;
 
-/** Applies the committed migrations under an advisory lock, so processes starting together do not race. */
-export async function migrateDatabase(pool: pg.Pool) {
-  const client = await pool.connect();
+/**
+ * Applies the committed migrations under an advisory lock, so processes starting together do not race,
+ * on a connection of their own without the pool's time limits (an index on a large table takes long).
+ */
+export async function migrateDatabase(connectionString: string) {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
     try {
@@ -18,6 +22,6 @@ export async function migrateDatabase(pool: pg.Pool) {
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]);
     }
   } finally {
-    client.release();
+    await client.end();
   }
 }

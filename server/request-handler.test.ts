@@ -24,6 +24,7 @@ const { answerExpectContinue, createAppHandler, MAX_BODY_BYTES, mayChangePages }
 const { personalAnswers } = await import("./middleware/personal-answers");
 
 const cache = new PageCache();
+let databaseUp = true;
 let origin = "";
 let server: ReturnType<ReturnType<typeof express>["listen"]>;
 
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const app = express();
   // As server/index.ts wires it: the Cache-Control of personal answers is decided in front of the handler.
   app.use(personalAnswers());
-  app.all("/{*path}", createAppHandler({ build: {} as never, mode: "production", cache, getLoadContext: () => ({}) as never }));
+  app.all("/{*path}", createAppHandler({ build: {} as never, mode: "production", cache, getLoadContext: () => ({}) as never, databaseUp: () => databaseUp }));
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -39,6 +40,22 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 describe("the page cache in the request handler", () => {
+  test("while the database is down, a cached page is still served and a page not in the cache answers 503 with a retry hint", async () => {
+    expect((await fetch(`${origin}/category/kept`)).status).toBe(200);
+    databaseUp = false;
+    try {
+      const kept = await fetch(`${origin}/category/kept`);
+      expect([kept.status, kept.headers.get("x-cache")]).toEqual([200, "HIT"]);
+      const missing = await fetch(`${origin}/category/never-rendered`, { headers: { Accept: "text/html" } });
+      expect(missing.status).toBe(503);
+      expect(missing.headers.get("retry-after")).toBe("5");
+      expect(missing.headers.get("cache-control")).toBe("no-store");
+      expect(await missing.text()).toContain("temporarily unavailable");
+    } finally {
+      databaseUp = true;
+    }
+  });
+
   test("a HEAD request never stores its empty body for the GETs that follow", async () => {
     const head = await fetch(`${origin}/category/world`, { method: "HEAD" });
     expect(head.status).toBe(200);

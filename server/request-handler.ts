@@ -7,6 +7,7 @@ import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type UploadKind }
 import { AppError } from "../app/lib/app-error";
 import { isSessionCookiePresent } from "../app/lib/auth-cookie";
 import { classifyPath, type PathRules } from "../app/lib/path-classes";
+import { answerUnavailable } from "./middleware/database-gate";
 import { cspNonceOf } from "./middleware/security-headers";
 import { cachedBody, PageCache, pickEncoding } from "./page-cache";
 import { pathClassOf } from "./request-path-class";
@@ -189,6 +190,8 @@ async function sendFetchResponse(res: express.Response, response: Response) {
 }
 
 function sendCached(req: express.Request, res: express.Response, page: NonNullable<ReturnType<PageCache["get"]>>, state: string) {
+  // Answered meanwhile (503: the database went down while the page was rendering).
+  if (res.headersSent) return;
   res.status(page.status);
   for (const [key, value] of page.headers) res.append(key, value);
   res.setHeader("X-Cache", state);
@@ -210,6 +213,8 @@ export function createAppHandler(options: {
   mode: string;
   cache: PageCache | null;
   getLoadContext: (req: express.Request) => AppLoadContext;
+  /** Whether the database answers (a page the cache does not have is answered 503 while it does not). */
+  databaseUp?: () => boolean;
 }): express.RequestHandler {
   const handle = createReactRouterHandler(options.build, options.mode);
   return async (req, res, next) => {
@@ -228,6 +233,7 @@ export function createAppHandler(options: {
         const hit = options.cache!.get(key);
         if (hit) return sendCached(req, res, hit, "HIT");
       }
+      if (options.databaseUp && !options.databaseUp()) return answerUnavailable(req, res);
       const response = await handle(toFetchRequest(req, res), options.getLoadContext(req));
       if (writeChangesPages(req.method, rules, response.status)) options.cache?.clear();
       // Only a GET stores: React Router answers HEAD without a body, which must never become the page.
@@ -249,6 +255,7 @@ export function createAppHandler(options: {
         options.cache!.set(key, response.status, headers, body, cspNonceOf(res));
         const stored = options.cache!.get(key);
         if (stored) return sendCached(req, res, stored, "MISS");
+        if (res.headersSent) return;
         res.status(response.status);
         for (const [name, value] of headers) res.append(name, value);
         return res.end(body);
@@ -256,6 +263,8 @@ export function createAppHandler(options: {
       // A signed-in reader's answer gets its Cache-Control from server/middleware/personal-answers.ts.
       await sendFetchResponse(res, response);
     } catch (error) {
+      // Already answered (503 while the database was down): the late failure has nobody to go to.
+      if (res.writableEnded) return;
       next(error);
     }
   };

@@ -19,6 +19,7 @@ import { scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
 import { ViewRecorder } from "../app/lib/view-recorder.server";
 import { startEmbeddedPostgres } from "./embedded-db";
 import type { Lifecycle } from "./lifecycle";
+import { DatabaseHealth } from "./database-health";
 import { migrateDatabase } from "./migrate";
 import { PageCache } from "./page-cache";
 import { loadSecrets } from "./secrets";
@@ -35,7 +36,7 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
   lifecycle.checkpoint();
   const { db, pool } = createDb(databaseUrl);
   lifecycle.onShutdown("database pool", () => pool.end());
-  await migrateDatabase(pool);
+  await migrateDatabase(databaseUrl);
   lifecycle.checkpoint();
 
   const storage = env.S3_BUCKET
@@ -102,6 +103,11 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
     minFillSeconds: env.COMMENT_MIN_FILL_SECONDS,
     formTimer: createFormTimer(sessionSecret),
   };
+  // Whether PostgreSQL answers: requests that need it get 503 at once while it does not (issue 12).
+  const health = new DatabaseHealth(databaseUrl, log);
+  health.start();
+  lifecycle.onShutdown("database health", () => health.stop());
+
   const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret), commentSpam };
-  return { services, cache };
+  return { services, cache, health };
 }

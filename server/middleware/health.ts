@@ -15,7 +15,7 @@ export function healthCheck(options: { ping: () => Promise<unknown>; log: Logger
       if (answer === "up") return void res.status(200).json({ status: "ok", database: "up" });
       options.log.warn({ timeoutMs }, "health check failed: the database did not answer in time");
     } catch (error) {
-      options.log.warn({ err: error }, "health check failed");
+      options.log.warn({ reason: (error as Error).message }, "health check failed");
     } finally {
       clearTimeout(timer);
     }

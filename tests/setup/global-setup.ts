@@ -49,13 +49,8 @@ export default async function setup(project: TestProject) {
     } finally {
       await admin.end();
     }
-    const pool = new pg.Pool({ connectionString: withDatabase(server.url, TEMPLATE_DATABASE), max: 2 });
-    try {
-      await migrateDatabase(pool);
-    } finally {
-      // CREATE DATABASE … TEMPLATE refuses while anyone is connected to the template.
-      await pool.end();
-    }
+    // (Its connection is closed when it returns: CREATE DATABASE … TEMPLATE refuses while anyone is connected.)
+    await migrateDatabase(withDatabase(server.url, TEMPLATE_DATABASE));
   } catch (error) {
     // A failed setup must not leave its PostgreSQL running behind it.
     await stop();
