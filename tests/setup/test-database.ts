@@ -48,6 +48,19 @@ async function dropDatabase(serverUrl: string, name: string) {
 }
 
 /**
+ * A new database with nothing in it (not even the schema), dropped after the file: for restoring into.
+ */
+export async function createBlankDatabase(): Promise<{ url: string; name: string }> {
+  const serverUrl = inject("postgresUrl");
+  const name = `blank_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  await createDatabaseFromTemplate(serverUrl, "template0", name);
+  afterAll(async () => {
+    await dropDatabase(serverUrl, name);
+  });
+  return { url: withDatabase(serverUrl, name), name };
+}
+
+/**
  * A fresh, migrated, empty database for the calling test file, copied from the run's template.
  * Call it at the top level of a test file (or in beforeAll); it is closed and dropped after the file.
  */

@@ -1,0 +1,253 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { readMigrationFiles } from "drizzle-orm/migrator";
+import pg from "pg";
+import { from as copyFrom, to as copyTo } from "pg-copy-streams";
+import * as tar from "tar";
+import { AppError } from "../app/lib/app-error";
+import type { Logger } from "../app/lib/logger.server";
+import { isBucket, type Storage } from "../app/lib/storage.server";
+import { migrateDatabase } from "./migrate";
+import { ROOT } from "./root";
+
+// Backup and restore (issue 12, decision 0021): one .tar.gz holding the database, table by table in
+// PostgreSQL's COPY text format (exact for every type), read in one snapshot while the site runs;
+// every media file the media table names, from local disk or S3; the session secret (sessions and
+// second factors are signed and encrypted with it); and a manifest with a SHA-256 of every file.
+
+export const BACKUP_FORMAT = "frontpage-backup/1";
+const MIGRATIONS_FOLDER = path.join(ROOT, "drizzle");
+
+interface TableEntry {
+  name: string;
+  columns: string[];
+  rows: number;
+  file: string;
+  sha256: string;
+}
+interface MediaEntry {
+  bucket: string;
+  name: string;
+  contentType: string;
+  bytes: number;
+  file: string;
+  sha256: string;
+}
+export interface BackupManifest {
+  format: typeof BACKUP_FORMAT;
+  createdAt: string;
+  /** The migrations the database had (their hashes, in order): a restore needs the same version of the app. */
+  migrations: string[];
+  tables: TableEntry[];
+  media: MediaEntry[];
+  /** Media rows whose file was missing from the store when the backup was made. */
+  missingMedia: { bucket: string; name: string }[];
+  sessionSecret: string;
+}
+
+/** The app's tables, each after the tables it references (so a restore never breaks a foreign key). */
+async function tablesInOrder(client: pg.ClientBase): Promise<{ name: string; columns: string[] }[]> {
+  const tables = (await client.query<{ name: string }>(`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' order by 1`)).rows.map((r) => r.name);
+  const edges = (
+    await client.query<{ child: string; parent: string }>(
+      `select c.relname as child, p.relname as parent from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid join pg_namespace n on n.oid = c.relnamespace where k.contype = 'f' and n.nspname = 'public'`,
+    )
+  ).rows;
+  const ordered: string[] = [];
+  const visit = (table: string, path: Set<string>) => {
+    if (ordered.includes(table) || path.has(table)) return;
+    path.add(table);
+    for (const edge of edges) if (edge.child === table && edge.parent !== table) visit(edge.parent, path);
+    ordered.push(table);
+  };
+  for (const table of tables) visit(table, new Set());
+  const columns = await client.query<{ table: string; column: string }>(
+    `select table_name as table, column_name as column from information_schema.columns where table_schema = 'public' and is_generated = 'NEVER' order by table_name, ordinal_position`,
+  );
+  return ordered.map((name) => ({ name, columns: columns.rows.filter((c) => c.table === name).map((c) => c.column) }));
+}
+
+/** Writes a stream to a file, answering its byte count and SHA-256. */
+async function writeHashed(source: NodeJS.ReadableStream | Readable, file: string): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  await pipeline(source, counter, createWriteStream(file, { mode: 0o600 }));
+  return { bytes, sha256: hash.digest("hex") };
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  await pipeline(createReadStream(file), hash);
+  return hash.digest("hex");
+}
+
+const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+/**
+ * Writes a backup of the database at `databaseUrl` and the files of `storage` to `file` (a .tar.gz),
+ * while the site runs: the rows come from one snapshot (a repeatable-read transaction), the files
+ * from the media rows of that snapshot. The archive appears whole or not at all.
+ */
+export async function createBackup(options: { file: string; databaseUrl: string; storage: Storage; sessionSecret: string; log: Logger }): Promise<BackupManifest> {
+  const { log } = options;
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-backup-"));
+  const client = new pg.Client({ connectionString: options.databaseUrl });
+  await client.connect();
+  try {
+    await fs.mkdir(path.join(work, "database"), { mode: 0o700 });
+    await fs.mkdir(path.join(work, "media"), { mode: 0o700 });
+    await client.query("begin isolation level repeatable read read only");
+    const migrations = (await client.query<{ hash: string }>(`select hash from drizzle.__drizzle_migrations order by created_at, id`)).rows.map((r) => r.hash);
+    const tables: TableEntry[] = [];
+    for (const table of await tablesInOrder(client)) {
+      const file = `database/${table.name}.copy`;
+      const stream = client.query(copyTo(`COPY public.${quote(table.name)} (${table.columns.map(quote).join(", ")}) TO STDOUT`));
+      const { sha256 } = await writeHashed(stream, path.join(work, file));
+      tables.push({ ...table, rows: stream.rowCount ?? 0, file, sha256 });
+    }
+    const mediaRows = (await client.query<{ bucket: string; name: string; content_type: string }>(`select bucket, name, content_type from media order by bucket, name`)).rows;
+    await client.query("commit");
+
+    const media: MediaEntry[] = [];
+    const missingMedia: BackupManifest["missingMedia"] = [];
+    for (const row of mediaRows) {
+      if (!isBucket(row.bucket)) continue;
+      const object = await options.storage.fetchObject(row.bucket, row.name);
+      if (!object?.ok || !object.body) {
+        missingMedia.push({ bucket: row.bucket, name: row.name });
+        log.warn({ bucket: row.bucket, name: row.name }, "a media file is missing from the store: not in the backup");
+        continue;
+      }
+      const file = `media/${row.bucket}/${row.name}`;
+      await fs.mkdir(path.join(work, "media", row.bucket), { recursive: true, mode: 0o700 });
+      const { bytes, sha256 } = await writeHashed(Readable.fromWeb(object.body as import("node:stream/web").ReadableStream), path.join(work, file));
+      media.push({ bucket: row.bucket, name: row.name, contentType: row.content_type, bytes, file, sha256 });
+    }
+
+    const manifest: BackupManifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), migrations, tables, media, missingMedia, sessionSecret: options.sessionSecret };
+    await fs.writeFile(path.join(work, "manifest.json"), JSON.stringify(manifest, null, 2), { mode: 0o600 });
+    const partial = `${options.file}.partial-${randomBytes(4).toString("hex")}`;
+    try {
+      await tar.create({ gzip: true, file: partial, cwd: work, portable: true }, ["manifest.json", "database", "media"]);
+      await fs.chmod(partial, 0o600);
+      await fs.rename(partial, options.file);
+    } finally {
+      await fs.rm(partial, { force: true });
+    }
+    log.info({ file: options.file, tables: tables.length, rows: tables.reduce((n, t) => n + t.rows, 0), media: media.length }, "backup written");
+    return manifest;
+  } finally {
+    await client.end().catch(() => {});
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
+
+const refuse = (message: string) => new AppError("invalid_input", message);
+
+/** Unpacks and checks an archive: the manifest's format, every file present with its SHA-256. */
+async function openBackup(file: string, work: string): Promise<BackupManifest> {
+  try {
+    await tar.extract({ file, cwd: work, strict: true });
+  } catch (error) {
+    throw refuse(`${file} is not a Frontpage backup (it could not be unpacked: ${(error as Error).message}).`);
+  }
+  let manifest: BackupManifest;
+  try {
+    manifest = JSON.parse(await fs.readFile(path.join(work, "manifest.json"), "utf8")) as BackupManifest;
+  } catch {
+    throw refuse(`${file} is not a Frontpage backup (it has no readable manifest.json).`);
+  }
+  if (manifest.format !== BACKUP_FORMAT) throw refuse(`${file} is not a Frontpage backup of a format this version reads (${String(manifest.format)}).`);
+  for (const entry of [...manifest.tables, ...manifest.media]) {
+    const target = path.resolve(work, entry.file);
+    if (!target.startsWith(`${work}${path.sep}`)) throw refuse(`${file} names a file outside the backup (${entry.file}).`);
+    const actual = await sha256Of(target).catch(() => null);
+    if (actual !== entry.sha256) throw refuse(`${file} is damaged: ${entry.file} ${actual ? "does not match its checksum" : "is missing"}.`);
+  }
+  return manifest;
+}
+
+/** True when the database holds no table at all (a restore never mixes two sites). */
+async function isEmptyDatabase(client: pg.ClientBase): Promise<boolean> {
+  const { rows } = await client.query<{ n: string }>(`select count(*) as n from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`);
+  return rows[0]!.n === "0";
+}
+
+/** Back to an empty database after a failed restore. */
+async function emptyDatabase(client: pg.ClientBase) {
+  await client.query("drop schema if exists drizzle cascade");
+  await client.query("drop schema public cascade");
+  await client.query("create schema public");
+}
+
+/**
+ * Restores a backup into an empty database and an empty media store: the same migrations (so the
+ * same schema), every table's rows in one transaction, sequences moved past the restored ids, every
+ * file put back and checked. Refuses, changing nothing, when the database is not empty, the archive
+ * is damaged, or it was made by another version. Answers the manifest (its session secret is the
+ * caller's to keep).
+ */
+export async function restoreBackup(options: { file: string; databaseUrl: string; storage: Storage; log: Logger }): Promise<BackupManifest> {
+  const { log } = options;
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-restore-"));
+  const client = new pg.Client({ connectionString: options.databaseUrl });
+  await client.connect();
+  try {
+    const manifest = await openBackup(options.file, work);
+    const known = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).map((m) => m.hash);
+    if (manifest.migrations.join() !== known.join()) {
+      throw refuse(
+        `This backup was made by another version of Frontpage (its database has ${manifest.migrations.length} migrations, this version ${known.length}). Restore it with the version that made it.`,
+      );
+    }
+    if (!(await isEmptyDatabase(client))) throw refuse("The database is not empty: a backup is restored into an empty database only (a new DATA_DIR, or a new database).");
+
+    try {
+      await migrateDatabase(options.databaseUrl);
+      await client.query("begin");
+      // Migrations may have written rows of their own: the backup's rows replace them.
+      for (const table of [...manifest.tables].reverse()) await client.query(`delete from public.${quote(table.name)}`);
+      for (const table of manifest.tables) {
+        const stream = client.query(copyFrom(`COPY public.${quote(table.name)} (${table.columns.map(quote).join(", ")}) FROM STDIN`));
+        await pipeline(createReadStream(path.join(work, table.file)), stream);
+      }
+      // Serial ids go on after the restored ones.
+      const sequences = await client.query<{ table: string; column: string; sequence: string }>(
+        `select c.table_name as table, c.column_name as column, pg_get_serial_sequence(quote_ident(c.table_name), c.column_name) as sequence from information_schema.columns c where c.table_schema = 'public' and pg_get_serial_sequence(quote_ident(c.table_name), c.column_name) is not null`,
+      );
+      for (const { table, column, sequence } of sequences.rows) {
+        await client.query(`select setval($1, coalesce((select max(${quote(column)}) from public.${quote(table)}), 0) + 1, false)`, [sequence]);
+      }
+      await client.query("commit");
+    } catch (error) {
+      await client.query("rollback").catch(() => {});
+      await emptyDatabase(client).catch((err: unknown) => log.error({ err }, "could not empty the database after a failed restore"));
+      throw error;
+    }
+
+    for (const entry of manifest.media) {
+      if (!isBucket(entry.bucket)) continue;
+      await fs.mkdir(options.storage.tempDir, { recursive: true });
+      const temp = path.join(options.storage.tempDir, `restore-${randomBytes(6).toString("hex")}`);
+      await fs.copyFile(path.join(work, entry.file), temp);
+      await options.storage.put(entry.bucket, entry.name, temp, entry.contentType);
+    }
+    log.info({ file: options.file, tables: manifest.tables.length, media: manifest.media.length }, "backup restored");
+    return manifest;
+  } finally {
+    await client.end().catch(() => {});
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
