@@ -40,6 +40,11 @@ export class DatabaseHealth {
     await client?.end().catch(() => {});
   }
 
+  /** An answer seen elsewhere (the /healthz check): the database is up, whatever this monitor last saw. */
+  sawAnswer() {
+    this.setUp(true);
+  }
+
   /** Runs `listener` once, when the database is next seen down; answers a function that cancels it. */
   onDown(listener: () => void): () => void {
     this.downListeners.add(listener);

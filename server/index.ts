@@ -68,7 +68,7 @@ lifecycle.start(async () => {
   // TRACE, PUT, PROPFIND, …: 405 before routing (OPTIONS: 204), never a stack trace. After the admin
   // gate, which answers anonymous callers 401/403 first whatever the method.
   app.use(allowedMethods(log));
-  app.get("/healthz", healthCheck({ ping: () => services.db.execute(sql`select 1`), log }));
+  app.get("/healthz", healthCheck({ ping: () => services.db.execute(sql`select 1`), log, onAnswer: () => health.sawAnswer() }));
   app.use("/media", mediaRouter(services.db, services.storage, path.join(env.dataDir, "media", ".variants")));
   const build = await mountAppBuild({ app, server, dev, lifecycle });
   // app.use, not app.all("/{*path}"): Express would decode that parameter and answer a malformed

@@ -3,10 +3,10 @@ import { describe, expect, test } from "vitest";
 import { healthCheck } from "./health";
 import { recordingLogger, serve } from "./test-app";
 
-async function check(ping: () => Promise<unknown>) {
+async function check(ping: () => Promise<unknown>, onAnswer?: () => void) {
   const { log, entries } = recordingLogger();
   const app = express();
-  app.get("/healthz", healthCheck({ ping, log, timeoutMs: 100 }));
+  app.get("/healthz", healthCheck({ ping, log, timeoutMs: 100, onAnswer }));
   const { origin, close } = await serve(app);
   try {
     const response = await fetch(`${origin}/healthz`);
@@ -17,8 +17,12 @@ async function check(ping: () => Promise<unknown>) {
 }
 
 describe("GET /healthz", () => {
-  test("answers 200 while the database answers", async () => {
-    expect(await check(async () => 1)).toEqual({ status: 200, body: { status: "ok", database: "up" }, logged: [] });
+  test("answers 200 while the database answers, and tells the pages' gate so", async () => {
+    let told = 0;
+    expect(await check(async () => 1, () => void told++)).toEqual({ status: 200, body: { status: "ok", database: "up" }, logged: [] });
+    expect(told).toBe(1);
+    await check(() => Promise.reject(new Error("down")), () => void told++);
+    expect(told).toBe(1);
   });
 
   test("answers 503 when the database fails, and says why in the log", async () => {
