@@ -4,8 +4,7 @@ import path from "node:path";
 import { isAppError } from "../app/lib/app-error";
 import { loadEnv } from "../app/lib/env.server";
 import { createLogger } from "../app/lib/logger.server";
-import { createS3Storage } from "../app/lib/storage-s3.server";
-import { createLocalStorage } from "../app/lib/storage.server";
+import { storageFromEnv } from "../app/lib/storage-from-env.server";
 import { createBackup, restoreBackup } from "../server/backup";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../server/embedded-db";
 import { removeRelocatedCluster } from "../server/postgres-placement";
@@ -27,16 +26,7 @@ async function main(): Promise<number> {
   const log = createLogger(env.LOG_LEVEL === "info" ? "warn" : env.LOG_LEVEL, process.stderr);
   const quiet = createLogger(["debug", "trace"].includes(env.LOG_LEVEL) ? env.LOG_LEVEL : "silent", process.stderr);
   const target = path.resolve(file);
-  const storage = env.S3_BUCKET
-    ? createS3Storage({
-        bucket: env.S3_BUCKET,
-        region: env.S3_REGION,
-        endpoint: env.S3_ENDPOINT,
-        accessKeyId: env.S3_ACCESS_KEY_ID!,
-        secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
-        publicUrl: env.S3_PUBLIC_URL,
-      })
-    : createLocalStorage(path.join(env.dataDir, "media"));
+  const storage = storageFromEnv(env);
 
   if (command === "backup") {
     if (!env.DATABASE_URL && !existsSync(env.dataDir)) throw new Error(`there is no site in ${env.dataDir} (set DATA_DIR or DATABASE_URL)`);

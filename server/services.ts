@@ -13,8 +13,7 @@ import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
 import { createFormTimer } from "../app/lib/form-timer.server";
 import { createMailer } from "../app/lib/mail.server";
-import { createS3Storage } from "../app/lib/storage-s3.server";
-import { createLocalStorage } from "../app/lib/storage.server";
+import { storageFromEnv } from "../app/lib/storage-from-env.server";
 import { scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
 import { ViewRecorder } from "../app/lib/view-recorder.server";
 import { startEmbeddedPostgres } from "./embedded-db";
@@ -39,16 +38,7 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
   await migrateDatabase(databaseUrl);
   lifecycle.checkpoint();
 
-  const storage = env.S3_BUCKET
-    ? createS3Storage({
-        bucket: env.S3_BUCKET,
-        region: env.S3_REGION,
-        endpoint: env.S3_ENDPOINT,
-        accessKeyId: env.S3_ACCESS_KEY_ID!,
-        secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
-        publicUrl: env.S3_PUBLIC_URL,
-      })
-    : createLocalStorage(path.join(env.dataDir, "media"));
+  const storage = storageFromEnv(env);
   await seedDatabase({ db, storage, log, demo: env.SEED_DEMO ?? Boolean(embedded?.created) });
   lifecycle.checkpoint();
 

@@ -84,6 +84,18 @@ function checkedIds(ids: readonly string[]): string[] {
   return unique;
 }
 
+/** One audit entry per comment a moderator acted on. */
+async function recordCommentActivity(
+  tx: Parameters<Parameters<Db["transaction"]>[0]>[0],
+  actor: Actor,
+  kind: "comment.approve" | "comment.delete",
+  acted: { id: string; authorName: string; articleId: string }[],
+) {
+  for (const comment of acted) {
+    await recordActivity(tx, actor, { kind, objectType: "comment", objectId: comment.id, objectLabel: `Comment by ${comment.authorName}`, details: { articleId: comment.articleId } });
+  }
+}
+
 /** Publishes held comments (they appear to readers at once). Answers how many were approved; none left pending is "gone". */
 export async function approveComments(db: Db, ids: readonly string[], actor: Actor = SYSTEM_ACTOR): Promise<number> {
   const wanted = checkedIds(ids);
@@ -94,15 +106,7 @@ export async function approveComments(db: Db, ids: readonly string[], actor: Act
       .where(and(inArray(comments.id, wanted), eq(comments.status, "pending")))
       .returning({ id: comments.id, authorName: comments.authorName, articleId: comments.articleId });
     if (approved.length === 0) throw new AppError("not_found", "These comments are no longer waiting for moderation.");
-    for (const comment of approved) {
-      await recordActivity(tx, actor, {
-        kind: "comment.approve",
-        objectType: "comment",
-        objectId: comment.id,
-        objectLabel: `Comment by ${comment.authorName}`,
-        details: { articleId: comment.articleId },
-      });
-    }
+    await recordCommentActivity(tx, actor, "comment.approve", approved);
     return approved.length;
   });
 }
@@ -116,15 +120,7 @@ export async function deleteComments(db: Db, ids: readonly string[], actor: Acto
       .where(inArray(comments.id, wanted))
       .returning({ id: comments.id, authorName: comments.authorName, articleId: comments.articleId });
     if (deleted.length === 0) throw commentGone();
-    for (const comment of deleted) {
-      await recordActivity(tx, actor, {
-        kind: "comment.delete",
-        objectType: "comment",
-        objectId: comment.id,
-        objectLabel: `Comment by ${comment.authorName}`,
-        details: { articleId: comment.articleId },
-      });
-    }
+    await recordCommentActivity(tx, actor, "comment.delete", deleted);
     return deleted.length;
   });
 }
@@ -177,19 +173,5 @@ const commentGone = () => new AppError("not_found", "This comment no longer exis
 
 /** Deletes a comment by id; its replies go with it (foreign key ON DELETE CASCADE). */
 export async function deleteComment(db: Db, id: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
-  if (!isUuid(id)) throw commentGone();
-  await db.transaction(async (tx) => {
-    const [deleted] = await tx
-      .delete(comments)
-      .where(eq(comments.id, id))
-      .returning({ authorName: comments.authorName, articleId: comments.articleId });
-    if (!deleted) throw commentGone();
-    await recordActivity(tx, actor, {
-      kind: "comment.delete",
-      objectType: "comment",
-      objectId: id,
-      objectLabel: `Comment by ${deleted.authorName}`,
-      details: { articleId: deleted.articleId },
-    });
-  });
+  await deleteComments(db, [id], actor);
 }

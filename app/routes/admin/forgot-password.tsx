@@ -1,4 +1,5 @@
 import { data, Form, useActionData, useNavigation } from "react-router";
+import { AccountCard } from "~/components/admin/account-forms";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { postToAuth, REQUEST_PASSWORD_RESET_PATH } from "~/domain/accounts/auth-handler.server";
@@ -30,30 +31,21 @@ export default function ForgotPassword() {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   return (
-    <main className="flex flex-1 items-center justify-center bg-slate-50 px-4 py-12">
-      <div className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-8 shadow-sm">
-        <h1 className="text-center text-2xl font-bold text-slate-900">Forgot your password?</h1>
-        <p className="mt-2 text-center text-sm text-slate-600">Enter your account's e-mail address and we will send you a link to set a new one.</p>
-        {result ? (
-          <p role={result.ok ? "status" : "alert"} className={`mt-4 rounded-md p-3 text-sm ${result.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
-            {result.message}
-          </p>
-        ) : null}
-        <Form method="post" className="mt-6 space-y-4">
-          <div className="space-y-2">
-            <Label htmlFor="forgot-email">Email</Label>
-            <Input id="forgot-email" name="email" type="email" autoComplete="email" required />
-          </div>
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? "Sending..." : "Send reset link"}
-          </Button>
-        </Form>
-        <p className="mt-4 text-center text-sm">
-          <a href="/admin/login" className="text-brand-700 underline-offset-4 hover:underline">
-            Back to sign in
-          </a>
-        </p>
-      </div>
-    </main>
+    <AccountCard
+      title="Forgot your password?"
+      intro="Enter your account's e-mail address and we will send you a link to set a new one."
+      result={result}
+      back={{ href: "/admin/login", label: "Back to sign in" }}
+    >
+      <Form method="post" className="mt-6 space-y-4">
+        <div className="space-y-2">
+          <Label htmlFor="forgot-email">Email</Label>
+          <Input id="forgot-email" name="email" type="email" autoComplete="email" required />
+        </div>
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? "Sending..." : "Send reset link"}
+        </Button>
+      </Form>
+    </AccountCard>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
+import { NewPasswordFields } from "~/components/admin/account-forms";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
@@ -259,15 +260,7 @@ function ChangePasswordForm({ busy, done }: { busy: boolean; done: boolean }) {
         <Label htmlFor="current-password">Current password</Label>
         <Input id="current-password" name="currentPassword" type="password" autoComplete="current-password" required />
       </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="new-password">New password</Label>
-        <Input id="new-password" name="newPassword" type="password" autoComplete="new-password" minLength={8} maxLength={128} required />
-        <p className="text-xs text-slate-600">At least 8 characters; common passwords are refused.</p>
-      </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="confirm-password">New password, again</Label>
-        <Input id="confirm-password" name="confirmPassword" type="password" autoComplete="new-password" required />
-      </div>
+      <NewPasswordFields idPrefix="change" />
       <div>
         <Button type="submit" disabled={busy}>
           Change password

@@ -1,6 +1,6 @@
 import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
+import { AccountCard, NewPasswordFields } from "~/components/admin/account-forms";
 import { Button } from "~/components/ui/button";
-import { Input, Label } from "~/components/ui/input";
 import { errorMessageOf } from "~/domain/accounts/auth-answer";
 import { handleAuthRequest, RESET_PASSWORD_PATH } from "~/domain/accounts/auth-handler.server";
 import { CLIENT_IP_HEADER } from "~/lib/client-address.server";
@@ -41,42 +41,26 @@ export default function ResetPassword() {
   const { token } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
+  const askAgain = Boolean(token && !result?.ok);
   return (
-    <main className="flex flex-1 items-center justify-center bg-slate-50 px-4 py-12">
-      <div className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-8 shadow-sm">
-        <h1 className="text-center text-2xl font-bold text-slate-900">Set a new password</h1>
-        {result ? (
-          <p role={result.ok ? "status" : "alert"} className={`mt-4 rounded-md p-3 text-sm ${result.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
-            {result.message}
-          </p>
-        ) : null}
-        {!token ? (
-          <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-900">
-            This password reset link is not valid any more: it was used already, or it is too old. Ask for a new one.
-          </p>
-        ) : result?.ok ? null : (
-          <Form method="post" className="mt-6 space-y-4">
-            <input type="hidden" name="token" value={token} />
-            <div className="space-y-2">
-              <Label htmlFor="reset-new">New password</Label>
-              <Input id="reset-new" name="newPassword" type="password" autoComplete="new-password" minLength={8} maxLength={128} required />
-              <p className="text-xs text-slate-600">At least 8 characters; common passwords are refused.</p>
-            </div>
-            <div className="space-y-2">
-              <Label htmlFor="reset-confirm">New password, again</Label>
-              <Input id="reset-confirm" name="confirmPassword" type="password" autoComplete="new-password" required />
-            </div>
-            <Button type="submit" className="w-full" disabled={busy}>
-              {busy ? "Saving..." : "Set new password"}
-            </Button>
-          </Form>
-        )}
-        <p className="mt-4 text-center text-sm">
-          <a href={token && !result?.ok ? "/admin/forgot-password" : "/admin/login"} className="text-brand-700 underline-offset-4 hover:underline">
-            {token && !result?.ok ? "Ask for a new link" : "Sign in"}
-          </a>
+    <AccountCard
+      title="Set a new password"
+      result={result}
+      back={askAgain ? { href: "/admin/forgot-password", label: "Ask for a new link" } : { href: "/admin/login", label: "Sign in" }}
+    >
+      {!token ? (
+        <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-900">
+          This password reset link is not valid any more: it was used already, or it is too old. Ask for a new one.
         </p>
-      </div>
-    </main>
+      ) : result?.ok ? null : (
+        <Form method="post" className="mt-6 space-y-4">
+          <input type="hidden" name="token" value={token} />
+          <NewPasswordFields idPrefix="reset" />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? "Saving..." : "Set new password"}
+          </Button>
+        </Form>
+      )}
+    </AccountCard>
   );
 }
