@@ -20,6 +20,11 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ DATABASE_URL: "mysql://localhost/db" })).toThrow(/DATABASE_URL/);
   });
 
+  test("a common ADMIN_PASSWORD is refused in one line, before anything starts", () => {
+    expect(() => loadEnv({ ADMIN_EMAIL: "admin@example.com", ADMIN_PASSWORD: "password1" })).toThrow(/ADMIN_PASSWORD.*most common passwords/);
+    expect(loadEnv({ ADMIN_EMAIL: "admin@example.com", ADMIN_PASSWORD: "velvet-harbour-lantern-1" }).ADMIN_PASSWORD).toBe("velvet-harbour-lantern-1");
+  });
+
   test("ADMIN_EMAIL without ADMIN_PASSWORD is refused", () => {
     expect(() => loadEnv({ ADMIN_EMAIL: "admin@example.com" })).toThrow(/ADMIN_PASSWORD/);
   });

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { isCommonPassword } from "./common-passwords.server";
 import { AppError } from "./app-error";
 
 const flag = z
@@ -39,7 +40,12 @@ export const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: opt(z.string()),
   S3_PUBLIC_URL: opt(url(["http:", "https:"])),
   ADMIN_EMAIL: opt(z.email({ error: "must be an e-mail address" })),
-  ADMIN_PASSWORD: opt(z.string().min(8, { error: "must be at least 8 characters" })),
+  ADMIN_PASSWORD: opt(
+    z
+      .string()
+      .min(8, { error: "must be at least 8 characters" })
+      .refine((password) => !isCommonPassword(password), { error: "is one of the most common passwords; choose a longer, less predictable one" }),
+  ),
   SEED_DEMO: opt(flag),
   LOG_LEVEL: opt(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])).default("info"),
   SESSION_SECRET: opt(z.string().min(32, { error: "must be at least 32 characters" })),

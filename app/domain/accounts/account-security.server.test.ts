@@ -6,7 +6,7 @@ import { totp } from "../../../tests/setup/totp";
 import { ensureAdminAccount } from "./accounts.server";
 import { handleAuthRequest } from "./auth-handler.server";
 import { getSessionUser } from "./guard.server";
-import { COMMON_PASSWORD } from "./passwords.server";
+import { COMMON_PASSWORD } from "~/lib/common-passwords.server";
 import { backOfficeSessionState } from "./session-policy";
 import { adminRequest, authRequest, createTestAuth, signIn, signUp } from "./test-auth.server";
 

@@ -8,7 +8,7 @@ import { getSettings } from "~/domain/settings/settings.server";
 import { CLIENT_IP_HEADER } from "~/lib/client-address.server";
 import { loggableValue, type Logger } from "~/lib/logger.server";
 import { passwordResetMail, verificationMail, type Mailer } from "~/lib/mail.server";
-import { COMMON_PASSWORD, isCommonPassword } from "./passwords.server";
+import { COMMON_PASSWORD, isCommonPassword } from "~/lib/common-passwords.server";
 
 /** Better Auth's endpoints that set a new password, and the body field that holds it. */
 const NEW_PASSWORD_FIELDS: Record<string, string> = { "/sign-up/email": "password", "/change-password": "newPassword", "/reset-password": "newPassword" };

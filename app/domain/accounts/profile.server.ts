@@ -6,7 +6,7 @@ import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { actorOf } from "./actor";
 import type { SessionUser } from "./guard.server";
-import { COMMON_PASSWORD } from "./passwords.server";
+import { COMMON_PASSWORD } from "~/lib/common-passwords.server";
 
 // The signed-in user's own account (issue 12): a second factor, backup codes, the password, and every
 // session. Better Auth does the work (its API, called here with the browser's cookie); this module adds
