@@ -1,7 +1,7 @@
 import { dictionary } from "@zxcvbn-ts/language-common";
 
 /**
-* Passwords people pick most (issue 12): zxcvbn-ts's list of 49,000 common passwords, shipped in its
+ * Passwords people pick most (issue 12): zxcvbn-ts's list of 49,000 common passwords, shipped in its
  * npm package, lower-cased and read once. Refused for every new password: sign-up, password change,
  * reset, the ADMIN_PASSWORD account and the admin CLI (all pass through Better Auth's hook in auth.server.ts).
  */
