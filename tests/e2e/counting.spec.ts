@@ -106,7 +106,9 @@ test("a beacon or an address with bytes no page can have is refused, and countin
       const response = await request.post("/api/views", { data: { path: bad } });
       expect(response.status(), `beacon for ${JSON.stringify(bad)}`).toBe(400);
     }
-    for (const address of ["/article/%00", "/category/%00", "/article/Not-A-Slug", "/%E0%A4%A", "/article/%E0%A4%A", "/category/%ZZ"]) {
+    // An escaped NUL is refused at the door (400, issue 12); other bytes no page has are simply not found.
+    for (const address of ["/article/%00", "/category/%00"]) expect((await request.get(address)).status(), address).toBe(400);
+    for (const address of ["/article/Not-A-Slug", "/%E0%A4%A", "/article/%E0%A4%A", "/category/%ZZ"]) {
       expect((await request.get(address)).status(), address).toBe(404);
     }
     const response = await request.post("/api/views", { data: { path } });
