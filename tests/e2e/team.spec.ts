@@ -31,6 +31,8 @@ test("an invited writer joins as Author, cannot open Settings or Team; the admin
   const link = await page.getByLabel("Invitation link").inputValue();
   expect(link).toMatch(/\/join\/[A-Za-z0-9_-]{43}$/);
   await expect(page.getByRole("region", { name: /Pending invitations/ })).toContainText(email);
+  // The toast's entrance animation fades it in: axe's contrast check reads it once it is fully there.
+  await expect(toastWith(page, "Invitation sent")).toHaveCSS("opacity", "1");
   expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
   await fits(page, "team");
   // Only the hash is stored.
