@@ -19,6 +19,19 @@ describe("PageCache", () => {
     expect(cache.misses).toBe(0);
   });
 
+  test("clearing by tag removes the pages carrying it and answers their keys; the site tag clears everything", () => {
+    const cache = new PageCache();
+    cache.set("/article/a", 200, [], html("a"), undefined, ["site", "article:a"]);
+    cache.set("/article/a.data", 200, [], html("a data"), undefined, ["site", "article:a"]);
+    cache.set("/article/b", 200, [], html("b"), undefined, ["site", "article:b"]);
+    cache.set("/", 200, [], html("home"));
+    expect(cache.clearTags(["article:a"]).sort()).toEqual(["/article/a", "/article/a.data"]);
+    expect(cache.size).toBe(2);
+    expect(cache.clearTags(["article:nothing"])).toEqual([]);
+    expect(cache.clearTags(["site"]).sort()).toEqual(["/", "/article/b"]);
+    expect(cache.size).toBe(0);
+  });
+
   test("a page never stored is a miss", () => {
     const cache = new PageCache();
     expect(cache.get("/nothing")).toBeUndefined();

@@ -2,6 +2,8 @@ import zlib from "node:zlib";
 import { NoncedBody } from "./nonced-body";
 
 export interface CachedPage {
+  /** What the page shows, by which a change clears it (cacheTagsOf). */
+  tags: readonly string[];
   status: number;
   headers: [string, string][];
   /** A body without a script nonce (a `.data` answer), in each encoding. */
@@ -12,6 +14,20 @@ export interface CachedPage {
 }
 
 export type Encoding = "br" | "gzip" | null;
+
+/** The tag every cached page carries: clearing it clears the whole cache (a change to the site's frame). */
+export const SITE_TAG = "site";
+
+/**
+ * The tags of a cached page (decision 0024), also sent as Cache-Tag/Surrogate-Key so a CDN can purge the
+ * same way: every page has SITE_TAG; an article's page (HTML or data) also `article:<slug>`.
+ */
+export function cacheTagsOf(match: { pattern: string; params: Record<string, string> }): string[] {
+  if (match.pattern === "article/:slug" && match.params.slug) return [SITE_TAG, articleTag(match.params.slug)];
+  return [SITE_TAG];
+}
+
+export const articleTag = (slug: string) => `article:${slug.toLowerCase()}`;
 
 /**
  * What to send for a stored page to a client accepting `accepted`: a page with a nonce carries
@@ -76,10 +92,17 @@ export class PageCache {
     return entry;
   }
 
-  /** Stores a page; `nonce` is the script nonce it was rendered with, if any (replaced in every answer). */
-  set(key: string, status: number, headers: [string, string][], body: Buffer, nonce?: string) {
+  /** Keys cleared by the latest clearTags (for tests and the bench: what one change re-renders). */
+  lastCleared: string[] = [];
+
+  /**
+   * Stores a page; `nonce` is the script nonce it was rendered with, if any (replaced in every answer),
+   * `tags` what a change clears it by.
+   */
+  set(key: string, status: number, headers: [string, string][], body: Buffer, nonce?: string, tags: readonly string[] = [SITE_TAG]) {
     const nonced = nonce && body.includes(nonce) ? new NoncedBody(body, nonce) : null;
     const entry: CachedPage = {
+      tags,
       status,
       headers,
       nonced,
@@ -106,6 +129,20 @@ export class PageCache {
   clear() {
     this.entries.clear();
     this.bytes = 0;
+  }
+
+  /** Clears the pages carrying any of `tags` (SITE_TAG: all of them); answers their keys. */
+  clearTags(tags: readonly string[]): string[] {
+    if (tags.includes(SITE_TAG)) {
+      this.lastCleared = [...this.entries.keys()];
+      this.clear();
+      return this.lastCleared;
+    }
+    const wanted = new Set(tags);
+    const cleared = [...this.entries].filter(([, entry]) => entry.tags.some((tag) => wanted.has(tag))).map(([key]) => key);
+    for (const key of cleared) this.delete(key);
+    this.lastCleared = cleared;
+    return cleared;
   }
 
   private clearTimer: NodeJS.Timeout | null = null;

@@ -103,6 +103,29 @@ describe("the page cache in the request handler", () => {
   });
 });
 
+describe("a comment clears its article's pages only (decision 0024)", () => {
+  test("posting a comment re-renders only its article's page and data; every other page stays cached, and cached pages name their tags", async () => {
+    for (const path of ["/article/commented", "/article/commented.data", "/article/other", "/category/news", "/"]) await fetch(`${origin}${path}`);
+    const hit = await fetch(`${origin}/article/commented`);
+    expect(hit.headers.get("x-cache")).toBe("HIT");
+    expect(hit.headers.get("cache-tag")).toBe("site,article:commented");
+    expect(hit.headers.get("surrogate-key")).toBe("site article:commented");
+    expect((await fetch(`${origin}/category/news`)).headers.get("cache-tag")).toBe("site");
+
+    const posted = await fetch(`${origin}/api/articles/commented/comments`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "content=hi" });
+    expect(posted.status).toBe(200);
+    expect(cache.lastCleared.sort()).toEqual(["/article/commented", "/article/commented.data"]);
+    expect((await fetch(`${origin}/article/commented`)).headers.get("x-cache")).toBe("MISS");
+    for (const path of ["/article/other", "/category/news", "/"]) expect((await fetch(`${origin}${path}`)).headers.get("x-cache"), path).toBe("HIT");
+
+    // The same without JavaScript: the article page's own form.
+    await fetch(`${origin}/article/other`);
+    await fetch(`${origin}/article/other`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "intent=comment" });
+    expect(cache.lastCleared).toEqual(["/article/other"]);
+    expect((await fetch(`${origin}/category/news`)).headers.get("x-cache")).toBe("HIT");
+  });
+});
+
 describe("which writes clear the page cache", () => {
   test("successful content writes do; reads, refused writes, counting, attachments and sign-in do not", () => {
     expect(mayChangePages("POST", "/admin/articles/new", 302)).toBe(true);

@@ -9,7 +9,7 @@ import { isSessionCookiePresent } from "../app/lib/auth-cookie";
 import { classifyPath, type PathRules } from "../app/lib/path-classes";
 import { answerUnavailable } from "./middleware/database-gate";
 import { cspNonceOf } from "./middleware/security-headers";
-import { cachedBody, PageCache, pickEncoding } from "./page-cache";
+import { articleTag, cacheTagsOf, cachedBody, PageCache, pickEncoding, SITE_TAG } from "./page-cache";
 import { pathClassOf } from "./request-path-class";
 
 // Which paths each rule below applies to is the path's class in app/lib/path-classes.ts.
@@ -31,12 +31,14 @@ export const CDN_CACHE_CONTROL = "max-age=30, stale-while-revalidate=60";
  * once, so the revalidation right after an action never sees a stale page.
  */
 export function mayChangePages(method: string, path: string, status: number): boolean {
-  return writeChangesPages(method, classifyPath(path).rules, status);
+  return pagesChangedBy(method, classifyPath(path), status) !== null;
 }
 
-function writeChangesPages(method: string, rules: PathRules, status: number): boolean {
-  if (method === "GET" || method === "HEAD") return false;
-  return status < 400 && rules.changesPages;
+/** The cache tags a finished request changed: every page, one article's pages (a comment), or none. */
+function pagesChangedBy(method: string, match: { rules: PathRules; params: Record<string, string> }, status: number): string[] | null {
+  if (method === "GET" || method === "HEAD" || status >= 400 || !match.rules.changesPages) return null;
+  if (match.rules.changesPages === "its article" && match.params.slug) return [articleTag(match.params.slug)];
+  return [SITE_TAG];
 }
 
 /** An anonymous read of a path whose class the page cache may keep. */
@@ -219,7 +221,8 @@ export function createAppHandler(options: {
   const handle = createReactRouterHandler(options.build, options.mode);
   return async (req, res, next) => {
     try {
-      const { rules } = pathClassOf(req);
+      const match = pathClassOf(req);
+      const { rules } = match;
       if (req.method !== "GET" && req.method !== "HEAD") {
         const limit = bodyLimitOf(rules);
         if (limit !== null && Number(req.headers["content-length"]) > limit) return refuseTooLarge(res);
@@ -235,7 +238,8 @@ export function createAppHandler(options: {
       }
       if (options.databaseUp && !options.databaseUp()) return answerUnavailable(req, res);
       const response = await handle(toFetchRequest(req, res), options.getLoadContext(req));
-      if (writeChangesPages(req.method, rules, response.status)) options.cache?.clear();
+      const changed = pagesChangedBy(req.method, match, response.status);
+      if (changed) options.cache?.clearTags(changed);
       // Only a GET stores: React Router answers HEAD without a body, which must never become the page.
       if (
         cacheable &&
@@ -249,10 +253,14 @@ export function createAppHandler(options: {
           response.headers.set("Cache-Control", PUBLIC_CACHE_CONTROL);
           response.headers.set("CDN-Cache-Control", CDN_CACHE_CONTROL);
         }
+        const tags = cacheTagsOf(match);
+        // What a CDN purges this page by (the same tags clear it here): Cache-Tag and Surrogate-Key.
+        response.headers.set("Cache-Tag", tags.join(","));
+        response.headers.set("Surrogate-Key", tags.join(" "));
         const headers = [...response.headers.entries()].filter(
           ([name]) => !["content-length", "content-encoding", "transfer-encoding"].includes(name),
         );
-        options.cache!.set(key, response.status, headers, body, cspNonceOf(res));
+        options.cache!.set(key, response.status, headers, body, cspNonceOf(res), tags);
         const stored = options.cache!.get(key);
         if (stored) return sendCached(req, res, stored, "MISS");
         if (res.headersSent) return;

@@ -20,7 +20,7 @@ import { startEmbeddedPostgres } from "./embedded-db";
 import type { Lifecycle } from "./lifecycle";
 import { DatabaseHealth } from "./database-health";
 import { migrateDatabase } from "./migrate";
-import { PageCache } from "./page-cache";
+import { articleTag, PageCache, SITE_TAG } from "./page-cache";
 import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
 
@@ -66,7 +66,8 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
     if (banner) cache?.clearAt(banner.expiresAt);
   };
   changes.on("change", (event) => {
-    cache?.clear();
+    // A comment changes its articles' pages only (decision 0024); anything else, every page.
+    cache?.clearTags(event.table === "comments" && Array.isArray(event.articles) ? event.articles.map(articleTag) : [SITE_TAG]);
     if (event.table === "website_settings" || event.table === "*") {
       clearWhenBannerExpires().catch((error: unknown) => log.warn({ err: error }, "could not read the banner's expiry"));
     }

@@ -7,6 +7,8 @@ export const CHANGE_CHANNEL = "frontpage_changes";
 export interface ChangeEvent {
   table: string;
   op: string;
+  /** For comments: the slugs of the articles whose comments changed (absent: any page may have changed). */
+  articles?: string[];
 }
 
 /**

@@ -115,7 +115,7 @@ describe("classifyPath", () => {
   });
 
   test("a malformed escape stays as sent (and names no page but the 404 one)", () => {
-    expect(classifyPath("/article/%E0%A4%A")).toMatchObject({ pathClass: "reader page", params: { slug: "%E0%A4%A" } });
+    expect(classifyPath("/article/%E0%A4%A")).toMatchObject({ pathClass: "article page", params: { slug: "%E0%A4%A" } });
     expect(classifyPath("/%E0%A4%A")).toMatchObject({ pattern: "*", pathname: "/%E0%A4%A" });
     expect(classOf("/admin/%E0%A4%A")).toBe("admin page");
   });
@@ -165,8 +165,12 @@ describe("classifyPath", () => {
     for (const path of ["/api/views", "/API/Views", "/api/uploads/comment", "/api/auth/sign-in/email", "/auth/sign-out", "/admin/login"]) {
       expect(classifyPath(path).rules.changesPages, path).toBe(false);
     }
-    for (const path of ["/admin/articles/new", "/api/admin/media/3", "/article/some-story", "/api/articles/a/comments"]) {
+    for (const path of ["/admin/articles/new", "/api/admin/media/3"]) {
       expect(classifyPath(path).rules.changesPages, path).toBe(true);
+    }
+    // A comment changes its own article's page only.
+    for (const path of ["/article/some-story", "/api/articles/a/comments"]) {
+      expect(classifyPath(path).rules.changesPages, path).toBe("its article");
     }
   });
 });

@@ -33,8 +33,11 @@ export interface PathRules {
   adminGate: AdminGate;
   /** "4mb": the form/JSON limit (MAX_BODY_BYTES); "route": the route streams and enforces its own (uploads). */
   bodyLimit: "4mb" | "route";
-  /** A successful write here may change what reader pages show, so it clears the page cache. */
-  changesPages: boolean;
+  /**
+   * A successful write here may change what reader pages show: `true` clears the page cache, "its
+   * article" only the pages of the article the path names (a comment: decision 0024).
+   */
+  changesPages: boolean | "its article";
   /** Page actions read request.formData(): another body type is refused with 415 before routing. */
   formsOnly: boolean;
 }
@@ -62,12 +65,16 @@ export const PATH_CLASSES = {
   "comment upload": { ...publicRules, bodyLimit: "route", formsOnly: false },
   /** The page-view beacon: counts are not part of a cached page's freshness (the beacon answers the live count). */
   "view beacon": { ...publicRules, formsOnly: false },
-  /** Public API calls (posting a comment), and anything else under /api that no route names. */
+  /** Public API calls, and anything else under /api that no route names. */
   "public API": { ...publicRules, changesPages: true, formsOnly: false },
+  /** Posting a comment (JSON form): it changes its article's page only. */
+  "comment post": { ...publicRules, changesPages: "its article", formsOnly: false },
   /** RSS, sitemap, robots.txt: public documents, cached like pages. */
   feed: { ...publicRules, cacheable: true, changesPages: true },
   /** The reader site's pages (and the 404 page), HTML and client-navigation data alike. */
   "reader page": { ...publicRules, cacheable: true, changesPages: true },
+  /** An article page: a reader page whose only write is a comment posted without JavaScript (its own page changes). */
+  "article page": { ...publicRules, cacheable: true, changesPages: "its article" },
   /**
    * Site search's result pages: reader pages, but never kept in the page cache (every query would be a
    * new entry, and a stranger could fill the cache with them).
@@ -92,7 +99,7 @@ export type PathClass = keyof typeof PATH_CLASSES;
 export const ROUTE_PATH_CLASSES = {
   "api/views": "view beacon",
   "api/uploads/comment": "comment upload",
-  "api/articles/:slug/comments": "public API",
+  "api/articles/:slug/comments": "comment post",
   "sitemap.xml": "feed",
   "sitemaps/:file": "feed",
   "news-sitemap.xml": "feed",
@@ -126,7 +133,7 @@ export const ROUTE_PATH_CLASSES = {
   "admin/profile": "admin page",
   "/": "reader page",
   "category/:slug": "reader page",
-  "article/:slug": "reader page",
+  "article/:slug": "article page",
   "author/:slug": "reader page",
   search: "search page",
   about: "reader page",
