@@ -1,3 +1,4 @@
+import { keepDataOnHashMoves } from "./lib/revalidation";
 import { useEffect, useRef } from "react";
 import {
   isRouteErrorResponse,
@@ -38,6 +39,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+// A move within the page ("#" links, then Back) loads nothing again (app/lib/revalidation.ts).
+export const shouldRevalidate = keepDataOnHashMoves;
+
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
 /** The root loader's data from a route's meta `matches`. */
@@ -70,16 +74,19 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** Records every route change of the reader site (path + query string); article pages also count a view. */
-function usePageViewBeacon() {
+/**
+ * An article page's live view count: loads are counted where they arrive (the server counts this very
+ * load, from the page cache too), and a cached page asks for the count once shown.
+ */
+function useLiveViewCount() {
   const location = useLocation();
-  // One record per navigation, even where React runs effects twice (StrictMode in development); a
-  // move within the page (a "#" link such as "Skip to content", or Back to before it) is no new view.
+  // One ask per navigation, even where React runs effects twice (StrictMode in development); a move
+  // within the page (a "#" link such as "Skip to content", or Back to before it) asks nothing.
   const recorded = useRef<{ key: string; path: string; hash: string } | null>(null);
   useEffect(() => {
     const path = `${location.pathname}${location.search}`;
     const last = recorded.current;
-    if (last?.key === location.key || !isCountedPath(path)) return;
+    if (last?.key === location.key || !location.pathname.startsWith("/article/") || !isCountedPath(path)) return;
     recorded.current = { key: location.key, path, hash: location.hash };
     if (last?.path === path && last.hash !== location.hash) return;
     fetch("/api/views", {
@@ -97,7 +104,7 @@ function usePageViewBeacon() {
 }
 
 export default function App() {
-  usePageViewBeacon();
+  useLiveViewCount();
   return <Outlet />;
 }
 

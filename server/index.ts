@@ -73,7 +73,7 @@ lifecycle.start(async () => {
   const build = await mountAppBuild({ app, server, dev, lifecycle });
   // app.use, not app.all("/{*path}"): Express would decode that parameter and answer a malformed
   // escape (/%E0%A4%A) with an error; React Router answers it with the 404 page.
-  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, getLoadContext: (req) => ({ ...services, cspNonce: cspNonceOf(req.res!) }), databaseUp: () => health.up }));
+  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, getLoadContext: (req) => ({ ...services, cspNonce: cspNonceOf(req.res!) }), databaseUp: () => health.up, onPageView: (path) => services.views.record(path) }));
   app.use(errorHandler(log));
 
   lifecycle.checkpoint();

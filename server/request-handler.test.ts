@@ -25,6 +25,7 @@ const { personalAnswers } = await import("./middleware/personal-answers");
 
 const cache = new PageCache();
 let databaseUp = true;
+const counted: string[] = [];
 let origin = "";
 let server: ReturnType<ReturnType<typeof express>["listen"]>;
 
@@ -32,7 +33,7 @@ beforeAll(async () => {
   const app = express();
   // As server/index.ts wires it: the Cache-Control of personal answers is decided in front of the handler.
   app.use(personalAnswers());
-  app.all("/{*path}", createAppHandler({ build: {} as never, mode: "production", cache, getLoadContext: () => ({}) as never, databaseUp: () => databaseUp }));
+  app.all("/{*path}", createAppHandler({ build: {} as never, mode: "production", cache, getLoadContext: () => ({}) as never, databaseUp: () => databaseUp, onPageView: (path) => void counted.push(path) }));
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -100,6 +101,24 @@ describe("the page cache in the request handler", () => {
     expect((await fetch(`${origin}/category/changed`)).headers.get("x-cache")).toBe("HIT");
     await fetch(`${origin}/admin/categories`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
     expect((await fetch(`${origin}/category/changed`)).headers.get("x-cache")).toBe("MISS");
+  });
+});
+
+describe("every page load is counted where it arrives (issue 13)", () => {
+  test("HTML and navigation data, rendered or from the cache, each once under the page's own address; not HEAD, prefetches, bots or writes", async () => {
+    counted.length = 0;
+    const chrome = { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0 Safari/537.36" };
+    await fetch(`${origin}/article/counted-load`, { headers: chrome });
+    await fetch(`${origin}/article/counted-load`, { headers: chrome }); // a cache hit
+    await fetch(`${origin}/article/counted-load.data?_routes=root%2Croutes%2Fsite%2Farticle`, { headers: chrome });
+    await fetch(`${origin}/category/news?page=2`, { headers: chrome });
+    await fetch(`${origin}/_root.data`, { headers: chrome });
+    await fetch(`${origin}/article/counted-load`, { method: "HEAD", headers: chrome });
+    await fetch(`${origin}/article/counted-load.data`, { headers: { ...chrome, "Sec-Purpose": "prefetch" } });
+    await fetch(`${origin}/article/counted-load`, { headers: { "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" } });
+    await fetch(`${origin}/article/counted-load`, { method: "POST", headers: { ...chrome, "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    await fetch(`${origin}/admin`, { headers: chrome });
+    expect(counted).toEqual(["/article/counted-load", "/article/counted-load", "/article/counted-load", "/category/news?page=2", "/"]);
   });
 });
 

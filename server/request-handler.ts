@@ -2,6 +2,7 @@ import type http from "node:http";
 import { Transform, type Readable } from "node:stream";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type express from "express";
+import { isbot } from "isbot";
 import { createRequestHandler as createReactRouterHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type UploadKind } from "../app/lib/upload-rules";
 import { AppError } from "../app/lib/app-error";
@@ -39,6 +40,30 @@ function pagesChangedBy(method: string, match: { rules: PathRules; params: Recor
   if (method === "GET" || method === "HEAD" || status >= 400 || !match.rules.changesPages) return null;
   if (match.rules.changesPages === "its article" && match.params.slug) return [articleTag(match.params.slug)];
   return [SITE_TAG];
+}
+
+/** The page a counted load shows, as the browser's address bar has it: `.data` and React Router's own query keys dropped. */
+export function pageViewPathOf(originalUrl: string): string {
+  const url = new URL(originalUrl, "http://localhost");
+  let pathname = url.pathname;
+  if (pathname === "/_root.data") pathname = "/";
+  else if (pathname.endsWith(".data")) pathname = pathname.slice(0, -".data".length) || "/";
+  url.searchParams.delete("_routes");
+  url.searchParams.delete("index");
+  const search = url.searchParams.size > 0 ? `?${url.searchParams.toString()}` : "";
+  return `${pathname}${search}`.slice(0, 2048);
+}
+
+/**
+ * Whether a request is a load of a page that counts (issue 13: counted where it arrives, a page-cache
+ * hit included): a GET of a reader page, HTML or the data of a client-side navigation, not by a bot
+ * (isbot) and not a prefetch (which the reader may never open).
+ */
+export function isCountedLoad(req: express.Request): boolean {
+  if (req.method !== "GET" || !pathClassOf(req).rules.countedAsPageView) return false;
+  const purpose = `${req.headers["sec-purpose"] ?? ""} ${req.headers["purpose"] ?? ""} ${req.headers["x-moz"] ?? ""}`;
+  if (/prefetch|prerender/i.test(purpose)) return false;
+  return !isbot(req.headers["user-agent"] ?? "");
 }
 
 /** An anonymous read of a path whose class the page cache may keep. */
@@ -197,7 +222,8 @@ function sendCached(req: express.Request, res: express.Response, page: NonNullab
   res.status(page.status);
   for (const [key, value] of page.headers) res.append(key, value);
   res.setHeader("X-Cache", state);
-  res.setHeader("Vary", "Accept-Encoding, Cookie");
+  // Sec-Purpose: a prefetched copy (not counted) is never the one a reader's navigation then uses.
+  res.setHeader("Vary", "Accept-Encoding, Cookie, Sec-Purpose");
   // A page with scripts carries this answer's nonce, the one its Content-Security-Policy names.
   const { body, encoding } = cachedBody(page, pickEncoding(req.headers["accept-encoding"]), cspNonceOf(res));
   if (encoding) res.setHeader("Content-Encoding", encoding);
@@ -217,12 +243,20 @@ export function createAppHandler(options: {
   getLoadContext: (req: express.Request) => AppLoadContext;
   /** Whether the database answers (a page the cache does not have is answered 503 while it does not). */
   databaseUp?: () => boolean;
+  /** Counts a page load (the view recorder): called once for each counted load answered 200. */
+  onPageView?: (path: string) => void;
 }): express.RequestHandler {
   const handle = createReactRouterHandler(options.build, options.mode);
   return async (req, res, next) => {
     try {
       const match = pathClassOf(req);
       const { rules } = match;
+      if (options.onPageView && isCountedLoad(req)) {
+        const onPageView = options.onPageView;
+        res.once("finish", () => {
+          if (res.statusCode === 200) onPageView(pageViewPathOf(req.originalUrl));
+        });
+      }
       if (req.method !== "GET" && req.method !== "HEAD") {
         const limit = bodyLimitOf(rules);
         if (limit !== null && Number(req.headers["content-length"]) > limit) return refuseTooLarge(res);

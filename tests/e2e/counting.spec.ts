@@ -1,9 +1,13 @@
 import { expect, test } from "./fixtures";
 import { articleViews, categoryId, pageViewCount, query } from "./db";
 
-// Views are counted by the beacon (POST /api/views), buffered in the server's memory and written
+// Page loads are counted where they arrive (server/request-handler.ts: HTML and navigation data,
+// page-cache hits included, bots and prefetches not), buffered in the server's memory and written
 // about once a second as `views = views + n` (app/lib/view-recorder.server.ts). These journeys check
 // what ends up in the database.
+
+/** A reader's browser (isbot counts HeadlessChrome, curl and Node as bots, rightly). */
+const READER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36";
 
 /** How long a buffered view may wait before it is written: the flush runs every second. */
 const FLUSH_WAIT_MS = 5_000;
@@ -16,23 +20,25 @@ async function expectSettledAt(read: () => Promise<unknown>, expected: unknown, 
 }
 
 test.describe("counting views", () => {
-  test("200 simultaneous beacons for an article raise its views by exactly 200", async ({ baseURL }) => {
+  test("200 simultaneous loads of an article, page-cache hits among them, raise its views by exactly 200; bots and prefetches count nothing", async ({ baseURL }) => {
     const slug = `counting-rush-${Date.now().toString(36)}`;
     const path = `/article/${slug}`;
     await query(`insert into articles (title, slug, content, category_id, views, created_at) values ($1, $2, $3, $4, 0, now() - interval '500 days')`, [
       "Two hundred readers at once",
       slug,
-      "Counted by the beacon.",
+      "Counted where it arrives.",
       await categoryId("news"),
     ]);
     try {
       // Node's fetch: Playwright's request fixture queues concurrent requests (200 take ~15 s), which is no rush.
-      const post = () =>
-        fetch(new URL("/api/views", baseURL), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ path }) });
-      const responses = await Promise.all(Array.from({ length: 200 }, post));
+      const load = (i: number) => fetch(new URL(i % 2 ? `${path}.data` : path, baseURL), { headers: { "User-Agent": READER_UA } });
+      // The first renders the page into the cache; the 199 at once that follow are mostly hits.
+      const responses = [await load(0), ...(await Promise.all(Array.from({ length: 199 }, (_, i) => load(i + 1))))];
       for (const response of responses) expect(response.status).toBe(200);
-      const answers = await Promise.all(responses.map((r) => r.json() as Promise<{ path: string; views: number }>));
-      for (const answer of answers) expect(answer.path).toBe(path);
+      expect(responses.some((r) => r.headers.get("x-cache") === "HIT")).toBe(true);
+      // A crawler and a prefetch (a reader hovering a link) are no readers.
+      await fetch(new URL(path, baseURL), { headers: { "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" } });
+      await fetch(new URL(`${path}.data`, baseURL), { headers: { "User-Agent": READER_UA, "Sec-Purpose": "prefetch" } });
 
       await expectSettledAt(() => articleViews(slug), 200, `views of ${path}`);
       await expectSettledAt(() => pageViewCount(path), 200, `page_views rows for ${path}`);
@@ -92,7 +98,7 @@ test.describe("counting views", () => {
   });
 });
 
-test("a beacon or an address with bytes no page can have is refused, and counting goes on", async ({ request }) => {
+test("a beacon or an address with bytes no page can have is refused, and counting goes on", async ({ request, baseURL }) => {
   const slug = `counting-after-nul-${Date.now().toString(36)}`;
   const path = `/article/${slug}`;
   await query(`insert into articles (title, slug, content, category_id, views) values ($1, $2, $3, $4, 0)`, [
@@ -111,8 +117,8 @@ test("a beacon or an address with bytes no page can have is refused, and countin
     for (const address of ["/article/Not-A-Slug", "/%E0%A4%A", "/article/%E0%A4%A", "/category/%ZZ"]) {
       expect((await request.get(address)).status(), address).toBe(404);
     }
-    const response = await request.post("/api/views", { data: { path } });
-    expect(response.status()).toBe(200);
+    const response = await fetch(new URL(path, baseURL), { headers: { "User-Agent": READER_UA } });
+    expect(response.status).toBe(200);
     await expectSettledAt(() => articleViews(slug), 1, `views of ${path}`);
     await expectSettledAt(() => pageViewCount(path), 1, `page_views rows for ${path}`);
   } finally {

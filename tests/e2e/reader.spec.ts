@@ -61,7 +61,8 @@ test.describe("the reader site", () => {
     await page.goto("/category/news");
     const card = page.getByRole("main").getByRole("article").first();
     const title = (await card.getByRole("heading").textContent())!.trim();
-    await card.getByRole("link").click();
+    // The card's own link (a byline's author links come after it).
+    await card.getByRole("link").first().click();
     await expect(page).toHaveURL(/\/article\/[a-z0-9-]+$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
   });

@@ -15,8 +15,8 @@ const beaconSchema = z.object({
 });
 
 /**
- * The page-view beacon: records path + query string, counts one view for an article page, and
- * answers with the article's current count so a cached page can show it.
+ * The live count of a page (the article's views, buffered ones included), which a cached page shows
+ * once loaded. It counts nothing: loads are counted where they arrive (server/request-handler.ts).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") throw data({ error: "Method not allowed" }, { status: 405 });
@@ -30,7 +30,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
   const { path } = parsed.data;
   if (!isCountedPath(path)) return data({ path }, { headers: { "Cache-Control": "no-store" } });
-  context.views.record(path);
   const slug = articleSlugFromPath(path);
   if (!slug) return data({ path }, { headers: { "Cache-Control": "no-store" } });
   const views = (await context.views.liveViews(slug, () => getArticleViews(context.db, slug))) ?? undefined;

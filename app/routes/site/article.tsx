@@ -1,3 +1,4 @@
+import { keepDataOnHashMoves } from "~/lib/revalidation";
 import { useEffect, useState } from "react";
 import { data, redirect } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
@@ -61,6 +62,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     related,
   };
 }
+
+// A move within the page ("#" links, then Back) loads nothing again (app/lib/revalidation.ts).
+export const shouldRevalidate = keepDataOnHashMoves;
 
 /** A comment posted without JavaScript (the form's plain POST); with it, the form uses /api/articles/:slug/comments. */
 export async function action({ params, request, context }: Route.ActionArgs) {

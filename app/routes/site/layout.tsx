@@ -1,3 +1,4 @@
+import { keepDataOnHashMoves } from "~/lib/revalidation";
 import { Outlet, useNavigation, useRouteLoaderData } from "react-router";
 import { ArticleCardSkeleton, CardGrid } from "~/components/article-card";
 import { BreakingNewsBanner } from "~/components/breaking-news-banner";
@@ -25,6 +26,9 @@ function LoadingGrid({ count, label }: { count: number; label: string }) {
     </main>
   );
 }
+
+// A move within the page ("#" links, then Back) loads nothing again (app/lib/revalidation.ts).
+export const shouldRevalidate = keepDataOnHashMoves;
 
 export default function SiteLayout() {
   const root = useRouteLoaderData("root") as RootData;
