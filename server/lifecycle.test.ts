@@ -211,12 +211,12 @@ describe.skipIf(process.platform !== "linux")("server lifecycle", () => {
     try {
       const base = await waitForReady(server);
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
-      const beacon = await fetch(`${base}/api/views`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ path: "/lifecycle-test?ctrl-c" }),
+      // A reader's load of a page: counted where it arrives, buffered until the next flush.
+      const load = await fetch(`${base}/about?ctrl-c`, {
+        headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36" },
       });
-      expect(beacon.status).toBe(200);
+      expect(load.status).toBe(200);
+      await load.text();
       // Ctrl-C: SIGINT to every process of the foreground group at once.
       process.kill(-server.child.pid!, "SIGINT");
       const { code, signal } = await server.exited;
@@ -233,7 +233,7 @@ describe.skipIf(process.platform !== "linux")("server lifecycle", () => {
     const db = await startEmbeddedPostgres(dataDir, silent);
     try {
       expect(db.created).toBe(false);
-      const rows = await query<{ n: string }>(db.url, "select count(*) as n from page_views where path = '/lifecycle-test?ctrl-c'");
+      const rows = await query<{ n: string }>(db.url, "select count(*) as n from page_views where path = '/about?ctrl-c'");
       expect(rows[0]!.n).toBe("1");
     } finally {
       await db.stop();

@@ -112,13 +112,23 @@ describe("every page load is counted where it arrives (issue 13)", () => {
     await fetch(`${origin}/article/counted-load`, { headers: chrome }); // a cache hit
     await fetch(`${origin}/article/counted-load.data?_routes=root%2Croutes%2Fsite%2Farticle`, { headers: chrome });
     await fetch(`${origin}/category/news?page=2`, { headers: chrome });
+    await fetch(`${origin}/about?story`, { headers: chrome });
+    await fetch(`${origin}/category/news.data?page=3&_routes=root&index`, { headers: chrome });
     await fetch(`${origin}/_root.data`, { headers: chrome });
     await fetch(`${origin}/article/counted-load`, { method: "HEAD", headers: chrome });
     await fetch(`${origin}/article/counted-load.data`, { headers: { ...chrome, "Sec-Purpose": "prefetch" } });
     await fetch(`${origin}/article/counted-load`, { headers: { "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" } });
     await fetch(`${origin}/article/counted-load`, { method: "POST", headers: { ...chrome, "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
     await fetch(`${origin}/admin`, { headers: chrome });
-    expect(counted).toEqual(["/article/counted-load", "/article/counted-load", "/article/counted-load", "/category/news?page=2", "/"]);
+    expect(counted).toEqual([
+      "/article/counted-load",
+      "/article/counted-load",
+      "/article/counted-load",
+      "/category/news?page=2",
+      "/about?story",
+      "/category/news?page=3",
+      "/",
+    ]);
   });
 });
 

@@ -44,14 +44,13 @@ function pagesChangedBy(method: string, match: { rules: PathRules; params: Recor
 
 /** The page a counted load shows, as the browser's address bar has it: `.data` and React Router's own query keys dropped. */
 export function pageViewPathOf(originalUrl: string): string {
-  const url = new URL(originalUrl, "http://localhost");
-  let pathname = url.pathname;
+  const queryAt = originalUrl.indexOf("?");
+  let pathname = queryAt === -1 ? originalUrl : originalUrl.slice(0, queryAt);
   if (pathname === "/_root.data") pathname = "/";
   else if (pathname.endsWith(".data")) pathname = pathname.slice(0, -".data".length) || "/";
-  url.searchParams.delete("_routes");
-  url.searchParams.delete("index");
-  const search = url.searchParams.size > 0 ? `?${url.searchParams.toString()}` : "";
-  return `${pathname}${search}`.slice(0, 2048);
+  // The query as sent (a bare "?story" stays so), without React Router's own keys.
+  const kept = queryAt === -1 ? [] : originalUrl.slice(queryAt + 1).split("&").filter((part) => part && !/^(_routes|index)(=|$)/.test(part));
+  return `${pathname}${kept.length > 0 ? `?${kept.join("&")}` : ""}`.slice(0, 2048);
 }
 
 /**
