@@ -32,6 +32,17 @@ describe("PageCache", () => {
     expect(cache.size).toBe(0);
   });
 
+  test("a page's validator leaves its nonce out: the same page rendered again with another nonce keeps it; other content does not", () => {
+    const cache = new PageCache();
+    const page = (nonce: string, text: string) => Buffer.from(`<script nonce="${nonce}">x</script><p>${text}</p>`);
+    cache.set("/a", 200, [], page("FirstNonce_0123456789a", "same"), "FirstNonce_0123456789a");
+    const first = cache.get("/a")!.etag;
+    cache.set("/a", 200, [], page("OtherNonce_0123456789a", "same"), "OtherNonce_0123456789a");
+    expect(cache.get("/a")!.etag).toBe(first);
+    cache.set("/a", 200, [], page("ThirdNonce_0123456789a", "changed"), "ThirdNonce_0123456789a");
+    expect(cache.get("/a")!.etag).not.toBe(first);
+  });
+
   test("a page never stored is a miss", () => {
     const cache = new PageCache();
     expect(cache.get("/nothing")).toBeUndefined();

@@ -1,9 +1,15 @@
+import { createHash } from "node:crypto";
 import zlib from "node:zlib";
 import { NoncedBody } from "./nonced-body";
 
 export interface CachedPage {
   /** What the page shows, by which a change clears it (cacheTagsOf). */
   tags: readonly string[];
+  /**
+   * A weak validator of what the page says, its nonce left out (each answer carries another): a
+   * browser that has this version is answered 304.
+   */
+  etag: string;
   status: number;
   headers: [string, string][];
   /** A body without a script nonce (a `.data` answer), in each encoding. */
@@ -103,6 +109,10 @@ export class PageCache {
     const nonced = nonce && body.includes(nonce) ? new NoncedBody(body, nonce) : null;
     const entry: CachedPage = {
       tags,
+      etag: `W/"${createHash("sha1")
+        .update(nonce ? body.toString("latin1").replaceAll(nonce, "") : body.toString("latin1"))
+        .digest("base64url")
+        .slice(0, 22)}"`,
       status,
       headers,
       nonced,

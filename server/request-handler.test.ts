@@ -33,6 +33,11 @@ beforeAll(async () => {
   const app = express();
   // As server/index.ts wires it: the Cache-Control of personal answers is decided in front of the handler.
   app.use(personalAnswers());
+  // As the security headers would (server/middleware/security-headers.ts): every answer gets a policy.
+  app.use((_req, res, next) => {
+    res.setHeader("Content-Security-Policy", "script-src 'nonce-fresh'");
+    next();
+  });
   app.all("/{*path}", createAppHandler({ build: {} as never, mode: "production", cache, getLoadContext: () => ({}) as never, databaseUp: () => databaseUp, onPageView: (path) => void counted.push(path) }));
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
@@ -129,6 +134,26 @@ describe("every page load is counted where it arrives (issue 13)", () => {
       "/category/news?page=3",
       "/",
     ]);
+  });
+});
+
+describe("validators", () => {
+  test("a cached page has an ETag; a browser holding that version gets 304 without a body or a new policy, and the load still counts", async () => {
+    counted.length = 0;
+    const chrome = { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0 Safari/537.36" };
+    const first = await fetch(`${origin}/category/validated`, { headers: chrome });
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{22}"$/);
+    const again = await fetch(`${origin}/category/validated`, { headers: { ...chrome, "If-None-Match": etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("content-security-policy")).toBeNull();
+    expect(again.headers.get("etag")).toBe(etag);
+    // Another version (or none) gets the page, with its policy.
+    const other = await fetch(`${origin}/category/validated`, { headers: { ...chrome, "If-None-Match": 'W/"something-else"' } });
+    expect(other.status).toBe(200);
+    expect(other.headers.get("content-security-policy")).toBe("script-src 'nonce-fresh'");
+    expect(counted).toEqual(["/category/validated", "/category/validated", "/category/validated"]);
   });
 });
 

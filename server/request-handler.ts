@@ -215,6 +215,16 @@ async function sendFetchResponse(res: express.Response, response: Response) {
   }
 }
 
+/** Whether an If-None-Match header names this (weak) validator. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").some((candidate) => {
+    const tag = candidate.trim();
+    return tag === "*" || tag.replace(/^W\//, "") === bare;
+  });
+}
+
 function sendCached(req: express.Request, res: express.Response, page: NonNullable<ReturnType<PageCache["get"]>>, state: string) {
   // Answered meanwhile (503: the database went down while the page was rendering).
   if (res.headersSent) return;
@@ -223,6 +233,14 @@ function sendCached(req: express.Request, res: express.Response, page: NonNullab
   res.setHeader("X-Cache", state);
   // Sec-Purpose: a prefetched copy (not counted) is never the one a reader's navigation then uses.
   res.setHeader("Vary", "Accept-Encoding, Cookie, Sec-Purpose");
+  res.setHeader("ETag", page.etag);
+  if (page.status === 200 && matchesEtag(req.headers["if-none-match"], page.etag)) {
+    // The browser's copy is this version: 304, and without a Content-Security-Policy, so the copy keeps
+    // the policy whose nonce its scripts carry (a new one would name a nonce the copy does not have).
+    res.removeHeader("Content-Security-Policy");
+    res.status(304).end();
+    return;
+  }
   // A page with scripts carries this answer's nonce, the one its Content-Security-Policy names.
   const { body, encoding } = cachedBody(page, pickEncoding(req.headers["accept-encoding"]), cspNonceOf(res));
   if (encoding) res.setHeader("Content-Encoding", encoding);
@@ -253,7 +271,8 @@ export function createAppHandler(options: {
       if (options.onPageView && isCountedLoad(req)) {
         const onPageView = options.onPageView;
         res.once("finish", () => {
-          if (res.statusCode === 200) onPageView(pageViewPathOf(req.originalUrl));
+          // 304: a reader's browser shows its copy of the page: a load all the same.
+          if (res.statusCode === 200 || res.statusCode === 304) onPageView(pageViewPathOf(req.originalUrl));
         });
       }
       if (req.method !== "GET" && req.method !== "HEAD") {
