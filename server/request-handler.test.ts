@@ -6,8 +6,14 @@ import { PageCache } from "./page-cache";
 
 // React Router itself is replaced by a stand-in that answers like it does: a page for GET, the same
 // status and headers without a body for HEAD (React Router drops the body of a HEAD answer).
+const renders = new Map<string, number>();
+
 vi.mock("react-router", () => ({
   createRequestHandler: () => async (request: Request) => {
+    const renderedPath = new URL(request.url).pathname;
+    renders.set(renderedPath, (renders.get(renderedPath) ?? 0) + 1);
+    // A page that takes a while to render (the database is slow), so readers arrive during it.
+    if (renderedPath.startsWith("/category/slow")) await new Promise((resolve) => setTimeout(resolve, 100));
     if (request.method === "POST") {
       try {
         return new Response(`read ${(await request.arrayBuffer()).byteLength}`, { status: 200 });
@@ -134,6 +140,16 @@ describe("every page load is counted where it arrives (issue 13)", () => {
       "/category/news?page=3",
       "/",
     ]);
+  });
+});
+
+describe("one render at a time", () => {
+  test("30 readers asking at once for a page not in the cache get it from one render", async () => {
+    const answers = await Promise.all(Array.from({ length: 30 }, () => fetch(`${origin}/category/slow-page`)));
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+    expect(renders.get("/category/slow-page")).toBe(1);
+    expect(answers.filter((a) => a.headers.get("x-cache") === "MISS")).toHaveLength(1);
+    for (const answer of answers) expect(await answer.text()).toContain("page /category/slow-page");
   });
 });
 

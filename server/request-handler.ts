@@ -264,7 +264,11 @@ export function createAppHandler(options: {
   onPageView?: (path: string) => void;
 }): express.RequestHandler {
   const handle = createReactRouterHandler(options.build, options.mode);
+  // Pages being rendered for the cache right now, by key: a reader asking for one waits for that
+  // render instead of starting another (issue 13: never two renders of one page at once).
+  const rendering = new Map<string, Promise<void>>();
   return async (req, res, next) => {
+    let rendered: (() => void) | null = null;
     try {
       const match = pathClassOf(req);
       const { rules } = match;
@@ -287,6 +291,15 @@ export function createAppHandler(options: {
       if (cacheable) {
         const hit = options.cache!.get(key);
         if (hit) return sendCached(req, res, hit, "HIT");
+        const pending = rendering.get(key);
+        if (pending) {
+          await pending;
+          const stored = options.cache!.get(key);
+          if (stored) return sendCached(req, res, stored, "HIT");
+          // Not stored (not a plain public 200): this request renders its own.
+        } else if (req.method === "GET") {
+          rendering.set(key, new Promise<void>((resolve) => (rendered = resolve)));
+        }
       }
       if (options.databaseUp && !options.databaseUp()) return answerUnavailable(req, res);
       const response = await handle(toFetchRequest(req, res), options.getLoadContext(req));
@@ -326,6 +339,12 @@ export function createAppHandler(options: {
       // Already answered (503 while the database was down): the late failure has nobody to go to.
       if (res.writableEnded) return;
       next(error);
+    } finally {
+      // Stored or not, those waiting go on (from the cache, or with a render of their own).
+      if (rendered) {
+        rendering.delete(req.originalUrl);
+        (rendered as () => void)();
+      }
     }
   };
 }
