@@ -236,10 +236,26 @@ async function spawnPostmaster(options: { binDir: string; runAs: RunAs | null; d
   return { child: child as ChildProcess & { pid: number }, exited };
 }
 
+/** Connects, trying again for a few seconds while a just-started server still turns connections away (recovery after a crash). */
+async function connectWhenReady(connectionString: string): Promise<pg.Client> {
+  for (let attempt = 1; ; attempt++) {
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2000 });
+    client.on("error", () => {});
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => {});
+      const code = (error as { code?: string }).code;
+      const transient = code === "ECONNRESET" || code === "ECONNREFUSED" || code === "57P03";
+      if (!transient || attempt >= 25) throw error;
+      await sleep(200);
+    }
+  }
+}
+
 async function createDatabaseIfMissing(adminUrl: string, name: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  client.on("error", () => {});
-  await client.connect();
+  const client = await connectWhenReady(adminUrl);
   try {
     const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [name]);
     if (!rowCount) {
