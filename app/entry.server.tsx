@@ -17,12 +17,13 @@ export const streamTimeout = 5_000;
  * and database details out), instead of React Router's console.error of the whole error. A request the
  * client aborted is no error.
  */
-export const handleError: HandleErrorFunction = (error, { request, context }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => logRenderError(error, request, context as AppLoadContext | undefined);
+
+function logRenderError(error: unknown, request: Request, context: AppLoadContext | undefined) {
   if (request.signal.aborted) return;
-  const log = (context as AppLoadContext | undefined)?.log;
-  if (log) log.error({ err: error, method: request.method, path: new URL(request.url).pathname }, "request failed");
+  if (context?.log) context.log.error({ err: error, method: request.method, path: new URL(request.url).pathname }, "request failed");
   else console.error(error);
-};
+}
 
 export default function handleRequest(
   request: Request,
@@ -66,8 +67,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Errors inside the shell reach handleDocumentRequest, which logs them; later ones only here.
-          if (shellRendered) console.error(error);
+          // Errors inside the shell reach handleError; later ones (streamed) only here, logged the same way.
+          if (shellRendered) logRenderError(error, request, loadContext);
         },
       },
     );

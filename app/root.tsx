@@ -19,7 +19,8 @@ import { activeBreakingNews } from "./domain/settings/breaking-news.schema";
 import { publicSettings } from "./domain/settings/settings.schema";
 import { getSettings } from "./domain/settings/settings.server";
 import { useNonce } from "./lib/nonce";
-import { isCountedPath, VIEW_EVENT } from "./lib/page-view-event";
+import { VIEW_EVENT } from "./lib/page-view-event";
+import { classifyPath } from "./lib/path-classes";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, env } = context;
@@ -86,7 +87,7 @@ function useLiveViewCount() {
   useEffect(() => {
     const path = `${location.pathname}${location.search}`;
     const last = recorded.current;
-    if (last?.key === location.key || !location.pathname.startsWith("/article/") || !isCountedPath(path)) return;
+    if (last?.key === location.key || classifyPath(path).pattern !== "article/:slug") return;
     recorded.current = { key: location.key, path, hash: location.hash };
     if (last?.path === path && last.hash !== location.hash) return;
     fetch("/api/views", {

@@ -16,7 +16,6 @@ export const HEALTH_TIMEOUT_MS = 1000;
 export class DatabaseHealth {
   private client: pg.Client | null = null;
   private connecting: Promise<pg.Client> | null = null;
-  private pending: { since: number } | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private downListeners = new Set<() => void>();
@@ -90,21 +89,15 @@ export class DatabaseHealth {
 
   private async check() {
     try {
-      // A query still waiting (a frozen server) is not asked again: it is late, or it answers.
-      if (this.pending) {
-        if (Date.now() - this.pending.since > HEALTH_TIMEOUT_MS) this.setUp(false, "no answer within 1 s");
-        return;
-      }
       const client = await this.connection();
-      const since = Date.now();
-      this.pending = { since };
+      // A frozen server never answers: late, it counts as down, and the next check waits for this
+      // answer (which comes when the server resumes) before it is scheduled.
       const late = setTimeout(() => this.setUp(false, "no answer within 1 s"), HEALTH_TIMEOUT_MS);
       try {
         await client.query("select 1");
         this.setUp(true);
       } finally {
         clearTimeout(late);
-        this.pending = null;
       }
     } catch (error) {
       if (this.client) {

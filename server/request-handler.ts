@@ -215,7 +215,11 @@ async function sendFetchResponse(res: express.Response, response: Response) {
   }
 }
 
-/** Whether an If-None-Match header names this (weak) validator. */
+/**
+ * Whether an If-None-Match header names this (weak) validator. Not Express's req.fresh: that treats a
+ * request's `Cache-Control: no-cache` as "send it all", and fetch() adds exactly that to every
+ * conditional request it makes.
+ */
 function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   const bare = etag.replace(/^W\//, "");

@@ -9,3 +9,10 @@ export function isSessionCookiePresent(cookieHeader: string | undefined): boolea
     return name === SESSION_COOKIE_NAME || name === `__Secure-${SESSION_COOKIE_NAME}`;
   });
 }
+
+/** The Set-Cookie headers of a Better Auth answer, to pass on in the route's own answer (a redirect, data). */
+export function setCookiesOf(headers: Headers): Headers {
+  const out = new Headers();
+  for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);
+  return out;
+}

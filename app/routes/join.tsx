@@ -10,6 +10,7 @@ import { postToAuth, SIGN_IN_PATH } from "~/domain/accounts/auth-handler.server"
 import { acceptInvitation, findInvitation } from "~/domain/accounts/invitations.server";
 import { ROLE_LABELS } from "~/domain/accounts/roles";
 import { isAppError } from "~/lib/app-error";
+import { setCookiesOf } from "~/lib/auth-cookie";
 import { formValues } from "~/lib/forms";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/join";
@@ -59,9 +60,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (isAppError(error)) return data<JoinAnswer>({ error: error.message }, { status: error.status });
     throw error;
   }
-  const headers = new Headers();
-  for (const cookie of signedIn.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  throw redirect("/admin", { headers });
+  throw redirect("/admin", { headers: setCookiesOf(signedIn.headers) });
 }
 
 export function headers() {

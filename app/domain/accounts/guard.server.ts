@@ -80,18 +80,34 @@ function refusal(user: SessionUser | null, capability: Capability) {
  * redirected to /admin/login; a back-office user whose role lacks the capability gets 403 (the screen's
  * error page), and any other method gets 401 (not signed in) or 403.
  */
-export async function requireCapability(request: Request, context: AppLoadContext, capability: Capability): Promise<SessionUser & { role: Role }> {
+export function requireCapability(request: Request, context: AppLoadContext, capability: Capability): Promise<SessionUser & { role: Role }> {
+  return guard(request, context, capability, { secondFactorRequired: true });
+}
+
+/**
+ * The guard of the signed-in user's own profile (second factor, password, sessions): any back-office
+ * role, and reachable without a second factor, so that one can be set up when the newsroom requires it.
+ */
+export function requireBackOfficeUser(request: Request, context: AppLoadContext): Promise<SessionUser & { role: Role }> {
+  return guard(request, context, "backOffice", { secondFactorRequired: false });
+}
+
+async function guard(
+  request: Request,
+  context: AppLoadContext,
+  capability: Capability,
+  options: { secondFactorRequired: boolean },
+): Promise<SessionUser & { role: Role }> {
   const user = await getSessionUser(request, context);
+  const read = request.method === "GET" || request.method === "HEAD";
   if (user?.role && can(user.role, capability)) {
-    if (await lacksRequiredSecondFactor(user, context)) {
-      if (request.method === "GET" || request.method === "HEAD") throw redirect(`${TWO_FACTOR_SETUP_PATH}?required=1`);
+    if (options.secondFactorRequired && (await lacksRequiredSecondFactor(user, context))) {
+      if (read) throw redirect(`${TWO_FACTOR_SETUP_PATH}?required=1`);
       throw data({ error: TWO_FACTOR_REQUIRED }, { status: 403 });
     }
     return user as SessionUser & { role: Role };
   }
-  if ((request.method === "GET" || request.method === "HEAD") && !can(user?.role, "backOffice")) {
-    throw redirect("/admin/login");
-  }
+  if (read && !can(user?.role, "backOffice")) throw redirect("/admin/login");
   throw refusal(user, capability);
 }
 
@@ -99,17 +115,6 @@ export async function requireCapability(request: Request, context: AppLoadContex
 async function lacksRequiredSecondFactor(user: SessionUser, context: AppLoadContext): Promise<boolean> {
   if (user.twoFactorEnabled) return false;
   return (await getSettings(context.db)).requireTwoFactor;
-}
-
-/**
- * The guard of the signed-in user's own profile (second factor, password, sessions): any back-office
- * role, and reachable without a second factor, so that one can be set up when the newsroom requires it.
- */
-export async function requireBackOfficeUser(request: Request, context: AppLoadContext): Promise<SessionUser & { role: Role }> {
-  const user = await getSessionUser(request, context);
-  if (user?.role && can(user.role, "backOffice")) return user as SessionUser & { role: Role };
-  if ((request.method === "GET" || request.method === "HEAD") && !can(user?.role, "backOffice")) throw redirect("/admin/login");
-  throw refusal(user, "backOffice");
 }
 
 /** The guard of every admin resource route (uploads, the event stream, preview links): 401/403, never a redirect. */

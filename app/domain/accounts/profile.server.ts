@@ -23,12 +23,15 @@ export const PROFILE_PASSWORD_LIMIT: LimitRule = {
 export const WRONG_PASSWORD = "That is not your current password.";
 export const WRONG_CODE = "That code is not right. Enter the 6-digit code your authenticator app shows now.";
 
-/** Better Auth's refusals, in words for people (its codes are stable; its messages are for developers). */
-function asAppError(error: unknown): never {
+/**
+ * Better Auth's refusals, in words for people (its codes are stable; its messages are for developers).
+ * A wrong password is marked on `passwordField`.
+ */
+function asAppError(error: unknown, passwordField = "password"): never {
   if (error instanceof APIError) {
     const body = error.body as { code?: string; message?: string } | undefined;
     const code = body?.code ?? "";
-    if (code === "INVALID_PASSWORD") throw new AppError("invalid_input", WRONG_PASSWORD, { field: "password" });
+    if (code === "INVALID_PASSWORD") throw new AppError("invalid_input", WRONG_PASSWORD, { field: passwordField });
     if (code === "INVALID_CODE" || code === "INVALID_TWO_FACTOR_AUTHENTICATION") throw new AppError("invalid_input", WRONG_CODE, { field: "code" });
     if (code === "PASSWORD_TOO_COMMON") throw new AppError("invalid_input", COMMON_PASSWORD, { field: "newPassword" });
     if (code === "PASSWORD_TOO_SHORT") throw new AppError("invalid_input", "The new password must be at least 8 characters.", { field: "newPassword" });
@@ -121,12 +124,7 @@ export async function changePassword(
       headers: sessionHeaders(request),
       returnHeaders: true,
     })
-    .catch((error: unknown) => {
-      if (error instanceof APIError && (error.body as { code?: string } | undefined)?.code === "INVALID_PASSWORD") {
-        throw new AppError("invalid_input", WRONG_PASSWORD, { field: "currentPassword" });
-      }
-      return asAppError(error);
-    });
+    .catch((error: unknown) => asAppError(error, "currentPassword"));
   await recordActivity(context.db, actorOf(user), { kind: "account.password_change", objectType: "account", objectId: user.id, objectLabel: user.email });
   context.log.info({ userId: user.id }, "password changed; other sessions ended");
   return headers;

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { and, eq, gt, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { commentBlocks, comments } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
@@ -83,7 +83,7 @@ export async function screenComment(db: Db, rules: CommentSpamRules, post: Comme
     .where(
       or(
         and(eq(commentBlocks.kind, "email"), eq(commentBlocks.value, email)),
-        post.clientIp ? and(eq(commentBlocks.kind, "address"), inArray(commentBlocks.value, [post.clientIp])) : undefined,
+        post.clientIp ? and(eq(commentBlocks.kind, "address"), eq(commentBlocks.value, post.clientIp)) : undefined,
       ),
     )
     .limit(1);

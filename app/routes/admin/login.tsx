@@ -5,6 +5,7 @@ import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import { postToAuth, SIGN_IN_PATH, SIGN_UP_PATH, VERIFY_BACKUP_CODE_PATH, VERIFY_TOTP_PATH } from "~/domain/accounts/auth-handler.server";
 import { getSessionUser } from "~/domain/accounts/guard.server";
+import { setCookiesOf } from "~/lib/auth-cookie";
 import { formValues, MISSING_FIELDS } from "~/lib/forms";
 import { backOfficeMeta } from "~/page-meta";
 import { errorMessageOf } from "~/domain/accounts/auth-answer";
@@ -45,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const useBackup = fields.backup === "1";
     const response = await postToAuth(request, context, useBackup ? VERIFY_BACKUP_CODE_PATH : VERIFY_TOTP_PATH, { code });
     if (!response.ok) return data({ mode: "twoFactor" as Mode, title: "Login failed", message: await errorMessageOf(response), ok: false }, { status: response.status });
-    throw redirect("/admin", { headers: setCookiesOf(response) });
+    throw redirect("/admin", { headers: setCookiesOf(response.headers) });
   }
   const mode: Mode = fields.mode === "signUp" ? "signUp" : "signIn";
   const email = fields.email.trim();
@@ -68,15 +69,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   // remembers the first step for a few minutes).
   const body = (await response.clone().json().catch(() => null)) as { twoFactorRedirect?: boolean } | null;
   if (body?.twoFactorRedirect) {
-    return data({ mode: "twoFactor" as Mode, title: "Two-factor authentication", message: TWO_FACTOR_PROMPT, ok: true }, { headers: setCookiesOf(response) });
+    return data({ mode: "twoFactor" as Mode, title: "Two-factor authentication", message: TWO_FACTOR_PROMPT, ok: true }, { headers: setCookiesOf(response.headers) });
   }
-  throw redirect("/admin", { headers: setCookiesOf(response) });
-}
-
-function setCookiesOf(response: Response): Headers {
-  const out = new Headers();
-  for (const cookie of response.headers.getSetCookie()) out.append("Set-Cookie", cookie);
-  return out;
+  throw redirect("/admin", { headers: setCookiesOf(response.headers) });
 }
 
 async function postJson(path: string, body: unknown): Promise<Response> {

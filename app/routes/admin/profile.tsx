@@ -17,6 +17,7 @@ import {
 import { BACK_OFFICE_IDLE_MINUTES, BACK_OFFICE_MAX_HOURS } from "~/domain/accounts/session-policy";
 import { getSettings } from "~/domain/settings/settings.server";
 import { AppError } from "~/lib/app-error";
+import { setCookiesOf } from "~/lib/auth-cookie";
 import { formValues, refusalOf, type Refusal } from "~/lib/forms";
 import { isAppError } from "~/lib/app-error";
 import { backOfficeMeta } from "~/page-meta";
@@ -79,12 +80,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Passwords and codes are never sent back to the form.
     return data<ProfileResult>({ ...refusalOf<Field>(error), intent }, { status: error.status });
   }
-}
-
-function setCookiesOf(headers: Headers): Headers {
-  const out = new Headers();
-  for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);
-  return out;
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => backOfficeMeta(matches, { title: "Your account", path: "/admin/profile" });

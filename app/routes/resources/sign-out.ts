@@ -1,12 +1,11 @@
 import { redirect } from "react-router";
+import { setCookiesOf } from "~/lib/auth-cookie";
 import type { Route } from "./+types/sign-out";
 
 /** The header's sign-out form: the session row is deleted on the server, the cookie cleared, then home. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { headers } = await context.auth.api.signOut({ headers: request.headers, returnHeaders: true });
-  const out = new Headers();
-  for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);
-  return redirect("/", { headers: out });
+  return redirect("/", { headers: setCookiesOf(headers) });
 }
 
 /** Signing out changes state, so it is a POST only; a GET just goes home. */
