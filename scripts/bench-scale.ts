@@ -19,13 +19,22 @@ export async function connectToDataDir(dataDir: string): Promise<pg.Client> {
 
 export interface ScaleData {
   articles: number;
+  comments: number;
   seconds: number;
   /** Search queries of several kinds, each with how many public articles match it. */
   searches: { label: string; q: string; matches: number }[];
+  /** One address of every public page kind, to time at this scale. */
+  pages: { label: string; path: string }[];
 }
 
-/** Inserts `count` published articles spread over ten years, across the demo's categories. */
-export async function buildScaleData(db: pg.Client, count: number): Promise<ScaleData> {
+/** The article that gets the most comments (5,000): one from the middle of the archive. */
+const BUSY_ARTICLE_COMMENTS = 5000;
+
+/**
+ * Inserts `count` published articles spread over ten years, across the demo's categories and authors,
+ * and `commentCount` comments (5,000 of them on one article, the rest spread over the archive).
+ */
+export async function buildScaleData(db: pg.Client, count: number, commentCount: number): Promise<ScaleData> {
   const started = performance.now();
   await db.query(`create temporary table vocabulary as
     select word, row_number() over (order by random()) as n
@@ -51,9 +60,34 @@ export async function buildScaleData(db: pg.Client, count: number): Promise<Scal
      ) t`,
     [count],
   );
+  // Bylines: the demo's authors share the archive, each article one of them.
+  await db.query(
+    `insert into article_authors (article_id, author_id, position)
+     select a.id, au.ids[1 + (hashtext(a.slug) & 1023) % array_length(au.ids, 1)], 0
+     from articles a cross join (select array_agg(id order by slug) as ids from authors) au
+     where a.slug like 'scale-%' and array_length(au.ids, 1) > 0`,
+  );
+  const busySlug = `scale-${Math.ceil(count / 2)}`;
+  // Comments: most articles a few, over the ten years; one article in the middle 5,000.
+  await db.query(
+    `insert into comments (article_id, author_name, author_email, content, created_at, status)
+     select a.ids[1 + g % array_length(a.ids, 1)], 'Reader ' || (g % 997), 'reader' || (g % 997) || '@example.com',
+            'A reader''s view on this story, number ' || g || '. It adds a point or two and asks a question.',
+            now() - (g * (3650.0 / $1)) * interval '1 day', 'published'
+     from generate_series(1, $1) as g
+     cross join (select array_agg(id) as ids from articles where slug like 'scale-%') a`,
+    [Math.max(0, commentCount - BUSY_ARTICLE_COMMENTS)],
+  );
+  await db.query(
+    `insert into comments (article_id, author_name, author_email, content, created_at, status)
+     select (select id from articles where slug = $2), 'Reader ' || (g % 997), 'reader' || (g % 997) || '@example.com',
+            'A reader''s view on the story everyone talks about, number ' || g || '.', now() - g * interval '1 minute', 'published'
+     from generate_series(1, $1) as g`,
+    [Math.min(commentCount, BUSY_ARTICLE_COMMENTS), busySlug],
+  );
   // A ten-year archive has long been vacuumed: visibility map set, hint bits written, statistics
   // current. Without this the first searches measure the bulk insert's aftermath (and autovacuum).
-  await db.query(`vacuum (analyze) articles`);
+  await db.query(`vacuum (analyze) articles, comments, article_authors`);
   // Queries of every kind a reader types: words from the vocabulary's tail, middle and head (how many
   // articles each finds depends on stemming too: the row prints it), two words, phrases, an exclusion.
   const pick = async (rank: number) => (await db.query<{ word: string }>(`select word from vocabulary where n = $1`, [rank])).rows[0]!.word;
@@ -76,5 +110,34 @@ export async function buildScaleData(db: pg.Client, count: number): Promise<Scal
     );
     searches.push({ ...query, matches: rows[0]!.n });
   }
-  return { articles: count, seconds: (performance.now() - started) / 1000, searches };
+  const seconds = (performance.now() - started) / 1000;
+  // The category and author with the most articles, and their deepest page kinds.
+  const { rows: categoryRows } = await db.query<{ slug: string }>(
+    `select c.slug from categories c join articles a on a.category_id = c.id group by c.slug order by count(*) desc limit 1`,
+  );
+  const { rows: authorRows } = await db.query<{ slug: string }>(
+    `select au.slug from authors au join article_authors aa on aa.author_id = au.id group by au.slug order by count(*) desc limit 1`,
+  );
+  const category = categoryRows[0]!.slug;
+  const author = authorRows[0]?.slug;
+  const { rows: oldest } = await db.query<{ month: string }>(`select to_char(min(published_at) at time zone 'UTC', 'YYYY-MM') as month from articles where status = 'published'`);
+  const pages = [
+    { label: "home", path: "/" },
+    { label: "category, page 1", path: `/category/${category}` },
+    { label: "category, page 500", path: `/category/${category}?page=500` },
+    { label: "article", path: `/article/scale-${Math.ceil(count / 3)}` },
+    { label: `article, ${BUSY_ARTICLE_COMMENTS.toLocaleString("en-US")} comments`, path: `/article/${busySlug}` },
+    ...(author ? [{ label: "author", path: `/author/${author}` }, { label: "author, page 500", path: `/author/${author}?page=500` }] : []),
+    ...searches.slice(0, 3).map((search) => ({ label: `search, ${search.label}`, path: `/search?q=${encodeURIComponent(search.q)}` })),
+    { label: "feed", path: "/rss.xml" },
+    { label: "category feed", path: `/category/${category}/rss.xml` },
+    ...(author ? [{ label: "author feed", path: `/author/${author}/rss.xml` }] : []),
+    { label: "sitemap index", path: "/sitemap.xml" },
+    { label: "news sitemap", path: "/news-sitemap.xml" },
+    { label: "sitemap: pages", path: "/sitemaps/pages.xml" },
+    { label: "sitemap: categories", path: "/sitemaps/categories.xml" },
+    { label: "sitemap: authors", path: "/sitemaps/authors.xml" },
+    { label: "sitemap: oldest articles", path: `/sitemaps/articles-${oldest[0]!.month}.xml` },
+  ];
+  return { articles: count, comments: commentCount, seconds, searches, pages };
 }

@@ -24,6 +24,8 @@ export class DatabaseHealth {
   constructor(
     private readonly connectionString: string,
     private readonly log: Logger,
+    /** True while the process shuts down: PostgreSQL going away then is expected, not an error (a Ctrl-C reaches it too). */
+    private readonly closing: () => boolean = () => false,
   ) {}
 
   start() {
@@ -61,7 +63,8 @@ export class DatabaseHealth {
     this.up = up;
     if (up) this.log.info("the database answers again");
     else {
-      this.log.error({ reason: why }, "the database does not answer: answering 503 to requests that need it until it does");
+      if (this.closing()) this.log.info({ reason: why }, "the database stopped answering during shutdown");
+      else this.log.error({ reason: why }, "the database does not answer: answering 503 to requests that need it until it does");
       const listeners = [...this.downListeners];
       this.downListeners.clear();
       for (const listener of listeners) listener();

@@ -8,6 +8,7 @@ import { getSessionUser } from "../app/domain/accounts/guard.server";
 import { loadEnv } from "../app/lib/env.server";
 import { createLogger } from "../app/lib/logger.server";
 import { mountAppBuild } from "./app-build";
+import { cacheDoor } from "./cache-door";
 import { closeHttpServer, listen, readyMessage } from "./http-server";
 import { createLifecycle, SHUTDOWN_GRACE_MS } from "./lifecycle";
 import { mediaRouter } from "./media-route";
@@ -19,7 +20,7 @@ import { errorHandler } from "./middleware/error-handler";
 import { healthCheck } from "./middleware/health";
 import { personalAnswers } from "./middleware/personal-answers";
 import { sameOriginStateChanges } from "./middleware/same-origin";
-import { cachedFlag, cspNonceOf, securityHeaders } from "./middleware/security-headers";
+import { cachedFlag, securityHeaders, securityHeaderWriter } from "./middleware/security-headers";
 import { getSettings } from "../app/domain/settings/settings.server";
 import { answerExpectContinue, createAppHandler, openEventStreams } from "./request-handler";
 import { ROOT } from "./root";
@@ -40,13 +41,6 @@ lifecycle.start(async () => {
   const publicOrigin = new URL(env.publicUrl).origin;
 
   const app = express();
-  const server = http.createServer(app);
-  // A client that asks before sending a large body (Expect: 100-continue) hears 413 before it sends it.
-  server.on("checkContinue", (req, res) => answerExpectContinue(req, res, () => server.emit("request", req, res)));
-  app.disable("x-powered-by");
-  // Only proxies the operator names may set the client address (it keys the sign-in limits).
-  app.set("trust proxy", env.TRUST_PROXY);
-
   // Whether ads are on (AD_CLIENT_ID, or the settings' ad client id) decides which frames pages may hold.
   const adsEnabled = env.AD_CLIENT_ID
     ? () => true
@@ -57,7 +51,20 @@ lifecycle.start(async () => {
       });
   // Media served from a bucket's public address is shown from there (the media route redirects to it).
   const mediaOrigins = env.S3_PUBLIC_URL ? [new URL(env.S3_PUBLIC_URL).origin] : [];
-  app.use(securityHeaders({ closing: () => lifecycle.shuttingDown, adsEnabled, publicUrl: env.publicUrl, mediaOrigins }));
+  const writeSecurityHeaders = securityHeaderWriter({ closing: () => lifecycle.shuttingDown, adsEnabled, publicUrl: env.publicUrl, mediaOrigins });
+  const onPageView = (viewed: string) => services.views.record(viewed);
+  // Fresh cached pages are answered where requests arrive, before Express (server/cache-door.ts).
+  const door = cache ? cacheDoor({ cache, writeSecurityHeaders, onPageView }) : () => false;
+  const server = http.createServer((req, res) => {
+    if (!door(req, res)) app(req, res);
+  });
+  // A client that asks before sending a large body (Expect: 100-continue) hears 413 before it sends it.
+  server.on("checkContinue", (req, res) => answerExpectContinue(req, res, () => server.emit("request", req, res)));
+  app.disable("x-powered-by");
+  // Only proxies the operator names may set the client address (it keys the sign-in limits).
+  app.set("trust proxy", env.TRUST_PROXY);
+
+  app.use(securityHeaders(writeSecurityHeaders));
   app.use(clientAddress());
   app.use(personalAnswers());
   app.use(sameOriginStateChanges({ publicOrigin, log }));
@@ -73,7 +80,7 @@ lifecycle.start(async () => {
   const build = await mountAppBuild({ app, server, dev, lifecycle });
   // app.use, not app.all("/{*path}"): Express would decode that parameter and answer a malformed
   // escape (/%E0%A4%A) with an error; React Router answers it with the 404 page.
-  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, getLoadContext: (req) => ({ ...services, cspNonce: cspNonceOf(req.res!) }), databaseUp: () => health.up, onPageView: (path) => services.views.record(path) }));
+  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, loadContext: (cspNonce) => ({ ...services, cspNonce }), databaseUp: () => health.up, onPageView, onBackgroundError: (err, key) => log.warn({ err, key }, "could not render a stale page again") }));
   app.use(errorHandler(log));
 
   lifecycle.checkpoint();

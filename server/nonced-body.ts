@@ -1,5 +1,12 @@
 import zlib from "node:zlib";
 
+/** A CRC register (not a CRC value) carried through `count` zero bytes. */
+function advanceThroughZeros(register: number, count: number, zeros: Buffer): number {
+  let value = ~register >>> 0;
+  for (let left = count; left > 0; left -= zeros.length) value = zlib.crc32(zeros.subarray(0, Math.min(left, zeros.length)), value);
+  return ~value >>> 0;
+}
+
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
 
 const WINDOW = 32 * 1024;
@@ -20,6 +27,10 @@ export class NoncedBody {
   private readonly parts: Buffer[];
   private readonly deflated: Buffer[];
   private readonly storedHeader: Buffer;
+  /** The page's CRC-32 with every nonce place holding zero bytes. */
+  private readonly zeroedCrc: number;
+  /** What a nonce adds to that CRC, as a linear map (column j: the effect of bit j of the nonce's own CRC register). */
+  private readonly nonceEffect: Uint32Array;
   readonly length: number;
   readonly bytes: number;
 
@@ -47,6 +58,38 @@ export class NoncedBody {
     this.storedHeader = Buffer.from([0, n & 0xff, n >> 8, ~n & 0xff, (~n >> 8) & 0xff]);
     this.length = body.length;
     this.bytes = body.length + this.deflated.reduce((sum, part) => sum + part.length, 0);
+    // The checksum per answer without reading the page (issue 13): CRC-32 is affine, so the page's CRC
+    // is the CRC with the nonces zeroed, XOR what the nonce bytes contribute. That contribution is the
+    // nonce's own register (from zero) carried through the bytes after each place: one linear map for
+    // all places together, worked out here once (column by column, by Horner's rule over the gaps).
+    const zero = Buffer.alloc(n);
+    this.zeroedCrc = this.parts.reduce((crc, part, index) => zlib.crc32(part, index > 0 ? zlib.crc32(zero, crc) : crc), 0);
+    const ends: number[] = [];
+    let end = 0;
+    this.parts.forEach((part, index) => {
+      if (index > 0) ends.push((end += n));
+      end += part.length;
+    });
+    const zeros = Buffer.alloc(Math.min(this.length, 64 * 1024));
+    this.nonceEffect = new Uint32Array(32);
+    for (let bit = 0; bit < 32 && ends.length > 0; bit++) {
+      let register = 0;
+      let at = ends[0]!;
+      for (const placeEnd of ends) {
+        register = advanceThroughZeros(register, placeEnd - at, zeros) ^ (1 << bit);
+        at = placeEnd;
+      }
+      this.nonceEffect[bit] = advanceThroughZeros(register, this.length - at, zeros) >>> 0;
+    }
+  }
+
+  /** The CRC-32 of the page with `nonce` in every place (no byte of the page read: see the constructor). */
+  private crcWith(nonce: Buffer): number {
+    // The nonce's register from zero: zlib.crc32 starts its register at ~value and answers ~register.
+    const register = ~zlib.crc32(nonce, 0xffffffff) >>> 0;
+    let crc = this.zeroedCrc;
+    for (let bit = 0; bit < 32; bit++) if (register & (1 << bit)) crc ^= this.nonceEffect[bit]!;
+    return crc >>> 0;
   }
 
   /** How many places carry the nonce. */
@@ -69,17 +112,12 @@ export class NoncedBody {
   gzip(nonce: string): Buffer {
     const mark = Buffer.from(nonce);
     const pieces: Buffer[] = [GZIP_HEADER];
-    let crc = 0;
-    this.parts.forEach((part, index) => {
-      if (index > 0) {
-        pieces.push(this.storedHeader, mark);
-        crc = zlib.crc32(mark, crc);
-      }
+    this.parts.forEach((_part, index) => {
+      if (index > 0) pieces.push(this.storedHeader, mark);
       pieces.push(this.deflated[index]!);
-      crc = zlib.crc32(part, crc);
     });
     const trailer = Buffer.alloc(8);
-    trailer.writeUInt32LE(crc >>> 0, 0);
+    trailer.writeUInt32LE(this.crcWith(mark), 0);
     trailer.writeUInt32LE(this.length % 2 ** 32, 4);
     pieces.push(trailer);
     return Buffer.concat(pieces);

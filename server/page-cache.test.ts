@@ -19,17 +19,24 @@ describe("PageCache", () => {
     expect(cache.misses).toBe(0);
   });
 
-  test("clearing by tag removes the pages carrying it and answers their keys; the site tag clears everything", () => {
+  test("clearing by tag marks the pages carrying it stale (still served until replaced) and answers their keys; the site tag marks every page", () => {
     const cache = new PageCache();
     cache.set("/article/a", 200, [], html("a"), undefined, ["site", "article:a"]);
     cache.set("/article/a.data", 200, [], html("a data"), undefined, ["site", "article:a"]);
     cache.set("/article/b", 200, [], html("b"), undefined, ["site", "article:b"]);
     cache.set("/", 200, [], html("home"));
+    const staleKeys = () => ["/", "/article/a", "/article/a.data", "/article/b"].filter((key) => cache.get(key)!.stale);
     expect(cache.clearTags(["article:a"]).sort()).toEqual(["/article/a", "/article/a.data"]);
-    expect(cache.size).toBe(2);
+    expect(staleKeys()).toEqual(["/article/a", "/article/a.data"]);
+    expect(cache.get("/article/a")!.plain!.body.toString()).toContain("<p>a</p>");
     expect(cache.clearTags(["article:nothing"])).toEqual([]);
-    expect(cache.clearTags(["site"]).sort()).toEqual(["/", "/article/b"]);
-    expect(cache.size).toBe(0);
+    expect(cache.clearTags(["site"]).sort()).toEqual(["/", "/article/a", "/article/a.data", "/article/b"]);
+    expect(staleKeys()).toHaveLength(4);
+    // A render stores the page again: fresh.
+    cache.set("/article/a", 200, [], html("a again"), undefined, ["site", "article:a"]);
+    expect(cache.get("/article/a")!.stale).toBe(false);
+    cache.forget("/article/b");
+    expect(cache.get("/article/b")).toBeUndefined();
   });
 
   test("a page's validator leaves its nonce out: the same page rendered again with another nonce keeps it; other content does not", () => {
@@ -136,11 +143,14 @@ describe("PageCache", () => {
     expect(cache.get("/b")).toBeUndefined();
   });
 
-  test("a page older than the time-to-live is refetched", () => {
+  test("a page older than the time-to-live is stale (served while rendered again); past the stale limit it is gone", () => {
     vi.useFakeTimers();
-    const cache = new PageCache({ ttlMs: 1000 });
+    const cache = new PageCache({ ttlMs: 1000, maxStaleMs: 5000 });
     cache.set("/a", 200, [], html("a"));
+    expect(cache.get("/a")!.stale).toBe(false);
     vi.advanceTimersByTime(1001);
+    expect(cache.get("/a")!.stale).toBe(true);
+    vi.advanceTimersByTime(4000);
     expect(cache.get("/a")).toBeUndefined();
     expect(cache.size).toBe(0);
   });
@@ -151,7 +161,7 @@ describe("PageCache.clearAt", () => {
     vi.useRealTimers();
   });
 
-  test("clears the pages at the time given (a banner's expiry), the earliest time winning", () => {
+  test("marks the pages stale at the time given (a banner's expiry), the earliest time winning", () => {
     vi.useFakeTimers();
     const cache = new PageCache();
     cache.set("/a", 200, [], Buffer.from("a"));
@@ -159,21 +169,21 @@ describe("PageCache.clearAt", () => {
     cache.clearAt(new Date(Date.now() + 30_000));
     cache.clearAt(new Date(Date.now() + 90_000));
     vi.advanceTimersByTime(29_999);
-    expect(cache.size).toBe(1);
+    expect(cache.get("/a")!.stale).toBe(false);
     vi.advanceTimersByTime(1);
-    expect(cache.size).toBe(0);
+    expect(cache.get("/a")!.stale).toBe(true);
   });
 
   test("a time further away than a timer can wait still clears on time", () => {
     vi.useFakeTimers();
-    const cache = new PageCache({ ttlMs: Number.MAX_SAFE_INTEGER });
+    const cache = new PageCache({ ttlMs: Number.MAX_SAFE_INTEGER, maxStaleMs: Number.MAX_SAFE_INTEGER });
     const in40Days = 40 * 24 * 3600_000;
     cache.clearAt(new Date(Date.now() + in40Days));
     cache.set("/a", 200, [], Buffer.from("a"));
     vi.advanceTimersByTime(in40Days - 1000);
-    expect(cache.size).toBe(1);
+    expect(cache.get("/a")!.stale).toBe(false);
     vi.advanceTimersByTime(1000);
-    expect(cache.size).toBe(0);
+    expect(cache.get("/a")!.stale).toBe(true);
   });
 });
 

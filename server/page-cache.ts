@@ -12,11 +12,18 @@ export interface CachedPage {
   etag: string;
   status: number;
   headers: [string, string][];
+  /** The same headers as one flat name, value… list (what a single writeHead takes). */
+  flatHeaders: string[];
   /** A body without a script nonce (a `.data` answer), in each encoding. */
   plain: { body: Buffer; gzip: Buffer; br: Buffer } | null;
   /** A page whose scripts carry a nonce: sent with a fresh one each time (cachedBody). */
   nonced: NoncedBody | null;
   storedAt: number;
+  /**
+   * A change touched what the page shows (clearTags), or it outlived the time-to-live: it is still
+   * sent while one render in the background replaces it (stale-while-revalidate), so no reader waits.
+   */
+  stale: boolean;
 }
 
 export type Encoding = "br" | "gzip" | null;
@@ -55,15 +62,18 @@ function sizeOf(page: CachedPage): number {
 export interface PageCacheOptions {
   maxEntries?: number;
   maxBytes?: number;
-  /** A safety net: entries older than this are refetched even without a change event. */
+  /** A safety net: entries older than this are rendered again even without a change event (served stale meanwhile). */
   ttlMs?: number;
+  /** A stale page older than this is no longer sent: the next reader waits for a render (a process that missed its changes). */
+  maxStaleMs?: number;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The in-process cache of anonymous reader pages (HTML and client-navigation `.data` responses).
- * Entries are cleared whole on every content change; least recently used entries go first when full.
+ * A change marks the pages carrying its tags stale (decision 0024): they are served while being
+ * rendered again; least recently used entries go first when full.
  */
 export class PageCache {
   private entries = new Map<string, CachedPage>();
@@ -71,6 +81,7 @@ export class PageCache {
   private readonly maxEntries: number;
   private readonly maxBytes: number;
   private readonly ttlMs: number;
+  private readonly maxStaleMs: number;
   hits = 0;
   misses = 0;
 
@@ -78,19 +89,23 @@ export class PageCache {
     this.maxEntries = options.maxEntries ?? 2000;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.ttlMs = options.ttlMs ?? 5 * 60 * 1000;
+    this.maxStaleMs = options.maxStaleMs ?? 60 * 60 * 1000;
   }
 
+  /** The page stored under `key`, fresh or stale (see CachedPage.stale), or undefined. */
   get(key: string): CachedPage | undefined {
     const entry = this.entries.get(key);
     if (!entry) {
       this.misses++;
       return undefined;
     }
-    if (Date.now() - entry.storedAt > this.ttlMs) {
+    const age = Date.now() - entry.storedAt;
+    if (age > this.maxStaleMs) {
       this.delete(key);
       this.misses++;
       return undefined;
     }
+    if (age > this.ttlMs) entry.stale = true;
     // Re-insert so Map order doubles as recency order.
     this.entries.delete(key);
     this.entries.set(key, entry);
@@ -115,6 +130,7 @@ export class PageCache {
         .slice(0, 22)}"`,
       status,
       headers,
+      flatHeaders: headers.flat(),
       nonced,
       plain: nonced
         ? null
@@ -124,6 +140,7 @@ export class PageCache {
             br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
           },
       storedAt: Date.now(),
+      stale: false,
     };
     this.delete(key);
     const size = sizeOf(entry);
@@ -136,21 +153,30 @@ export class PageCache {
     }
   }
 
+  /** Forgets every page (none is served stale). */
   clear() {
     this.entries.clear();
     this.bytes = 0;
   }
 
-  /** Clears the pages carrying any of `tags` (SITE_TAG: all of them); answers their keys. */
+  /** Forgets one page: a render found it gone (a 404, a redirect), so its stale copy must not be served. */
+  forget(key: string) {
+    this.delete(key);
+  }
+
+  /**
+   * Marks the pages carrying any of `tags` (SITE_TAG: all of them) stale: each is served as it is
+   * until a render replaces it. Answers their keys (also kept in lastCleared).
+   */
   clearTags(tags: readonly string[]): string[] {
-    if (tags.includes(SITE_TAG)) {
-      this.lastCleared = [...this.entries.keys()];
-      this.clear();
-      return this.lastCleared;
-    }
+    const all = tags.includes(SITE_TAG);
     const wanted = new Set(tags);
-    const cleared = [...this.entries].filter(([, entry]) => entry.tags.some((tag) => wanted.has(tag))).map(([key]) => key);
-    for (const key of cleared) this.delete(key);
+    const cleared: string[] = [];
+    for (const [key, entry] of this.entries) {
+      if (!all && !entry.tags.some((tag) => wanted.has(tag))) continue;
+      entry.stale = true;
+      cleared.push(key);
+    }
     this.lastCleared = cleared;
     return cleared;
   }
@@ -159,7 +185,7 @@ export class PageCache {
   private clearTimerAt = Infinity;
 
   /**
-   * Clears the cache at `when` as well (a page that changes at a known time without a write, such as
+   * Marks every page stale at `when` as well (a page that changes at a known time without a write, such as
    * a banner that expires). The earliest pending time wins; a later one is dropped, as the clear at
    * the earlier time makes the pages render again anyway.
    */
@@ -173,7 +199,7 @@ export class PageCache {
       if (Date.now() < at) return void (this.clearTimer = setTimeout(fire, Math.min(at - Date.now(), MAX_TIMER_MS)).unref());
       this.clearTimer = null;
       this.clearTimerAt = Infinity;
-      this.clear();
+      this.clearTags([SITE_TAG]);
     };
     this.clearTimer = setTimeout(fire, Math.max(0, Math.min(at - Date.now(), MAX_TIMER_MS))).unref();
   }

@@ -7,13 +7,16 @@ import { PageCache } from "./page-cache";
 // React Router itself is replaced by a stand-in that answers like it does: a page for GET, the same
 // status and headers without a body for HEAD (React Router drops the body of a HEAD answer).
 const renders = new Map<string, number>();
+/** What a page says changes when a test gives it a version; a path in `gone` answers 404 (unpublished). */
+const versions = new Map<string, number>();
+const gone = new Set<string>();
 
 vi.mock("react-router", () => ({
   createRequestHandler: () => async (request: Request) => {
     const renderedPath = new URL(request.url).pathname;
     renders.set(renderedPath, (renders.get(renderedPath) ?? 0) + 1);
     // A page that takes a while to render (the database is slow), so readers arrive during it.
-    if (renderedPath.startsWith("/category/slow")) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (renderedPath.startsWith("/category/slow")) await new Promise((resolve) => setTimeout(resolve, renderedPath.includes("slower") ? 1000 : 100));
     if (request.method === "POST") {
       try {
         return new Response(`read ${(await request.arrayBuffer()).byteLength}`, { status: 200 });
@@ -21,7 +24,9 @@ vi.mock("react-router", () => ({
         return new Response("body failed", { status: 500 });
       }
     }
-    const body = `<!doctype html><p>page ${new URL(request.url).pathname}</p>`;
+    if (gone.has(renderedPath)) return new Response("not found", { status: 404 });
+    const version = versions.get(renderedPath);
+    const body = `<!doctype html><p>page ${renderedPath}${version ? ` v${version}` : ""}</p>`;
     return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
   },
 }));
@@ -44,7 +49,7 @@ beforeAll(async () => {
     res.setHeader("Content-Security-Policy", "script-src 'nonce-fresh'");
     next();
   });
-  app.all("/{*path}", createAppHandler({ build: {} as never, mode: "production", cache, getLoadContext: () => ({}) as never, databaseUp: () => databaseUp, onPageView: (path) => void counted.push(path) }));
+  app.all("/{*path}", createAppHandler({ build: {} as never, mode: "production", cache, loadContext: () => ({}) as never, databaseUp: () => databaseUp, onPageView: (path) => void counted.push(path) }));
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -107,11 +112,27 @@ describe("the page cache in the request handler", () => {
     expect((await fetch(`${origin}/category/personal`)).headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30");
   });
 
-  test("a page action through this process clears the cache at once", async () => {
-    await fetch(`${origin}/category/changed`);
-    expect((await fetch(`${origin}/category/changed`)).headers.get("x-cache")).toBe("HIT");
+  test("a page action through this process makes every page stale: readers get the stale copy at once while one render replaces it", async () => {
+    await fetch(`${origin}/category/slower-changed`);
+    expect((await fetch(`${origin}/category/slower-changed`)).headers.get("x-cache")).toBe("HIT");
+    const before = renders.get("/category/slower-changed");
+    versions.set("/category/slower-changed", 2);
     await fetch(`${origin}/admin/categories`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
-    expect((await fetch(`${origin}/category/changed`)).headers.get("x-cache")).toBe("MISS");
+    const stale = await Promise.all(Array.from({ length: 20 }, () => fetch(`${origin}/category/slower-changed`)));
+    expect(stale.map((answer) => answer.headers.get("x-cache"))).toEqual(Array(20).fill("STALE"));
+    for (const answer of stale) expect(await answer.text()).toBe("<!doctype html><p>page /category/slower-changed</p>");
+    await vi.waitFor(async () => expect((await fetch(`${origin}/category/slower-changed`)).headers.get("x-cache")).toBe("HIT"), { timeout: 5000 });
+    expect(await (await fetch(`${origin}/category/slower-changed`)).text()).toBe("<!doctype html><p>page /category/slower-changed v2</p>");
+    // Twenty stale answers, one render.
+    expect(renders.get("/category/slower-changed")).toBe(before! + 1);
+  });
+
+  test("a stale page that is gone when rendered again (unpublished: 404) is forgotten, not served again", async () => {
+    await fetch(`${origin}/category/withdrawn`);
+    gone.add("/category/withdrawn");
+    cache.clearTags(["site"]);
+    expect((await fetch(`${origin}/category/withdrawn`)).headers.get("x-cache")).toBe("STALE");
+    await vi.waitFor(async () => expect((await fetch(`${origin}/category/withdrawn`)).status).toBe(404), { timeout: 5000 });
   });
 });
 
@@ -182,16 +203,27 @@ describe("a comment clears its article's pages only (decision 0024)", () => {
     expect(hit.headers.get("surrogate-key")).toBe("site article:commented");
     expect((await fetch(`${origin}/category/news`)).headers.get("cache-tag")).toBe("site");
 
+    const rendersBefore = new Map(renders);
+    versions.set("/article/commented", 2);
+    versions.set("/article/commented.data", 2);
     const posted = await fetch(`${origin}/api/articles/commented/comments`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "content=hi" });
     expect(posted.status).toBe(200);
     expect(cache.lastCleared.sort()).toEqual(["/article/commented", "/article/commented.data"]);
-    expect((await fetch(`${origin}/article/commented`)).headers.get("x-cache")).toBe("MISS");
+    // Rendered again before the post was answered: the commenter's next look shows the comment.
+    const after = await fetch(`${origin}/article/commented`);
+    expect(after.headers.get("x-cache")).toBe("HIT");
+    expect(await after.text()).toContain("page /article/commented v2");
     for (const path of ["/article/other", "/category/news", "/"]) expect((await fetch(`${origin}${path}`)).headers.get("x-cache"), path).toBe("HIT");
+    // Exactly the article's two pages were rendered again; nothing else.
+    const rendered = [...renders].filter(([path, n]) => n !== (rendersBefore.get(path) ?? 0)).map(([path]) => path);
+    expect(rendered.sort()).toEqual(["/api/articles/commented/comments", "/article/commented", "/article/commented.data"]);
 
     // The same without JavaScript: the article page's own form.
     await fetch(`${origin}/article/other`);
+    versions.set("/article/other", 3);
     await fetch(`${origin}/article/other`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "intent=comment" });
     expect(cache.lastCleared).toEqual(["/article/other"]);
+    expect(await (await fetch(`${origin}/article/other`)).text()).toContain("page /article/other v3");
     expect((await fetch(`${origin}/category/news`)).headers.get("x-cache")).toBe("HIT");
   });
 });

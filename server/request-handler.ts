@@ -7,10 +7,10 @@ import { createRequestHandler as createReactRouterHandler, type AppLoadContext, 
 import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type UploadKind } from "../app/lib/upload-rules";
 import { AppError } from "../app/lib/app-error";
 import { isSessionCookiePresent } from "../app/lib/auth-cookie";
-import { classifyPath, type PathRules } from "../app/lib/path-classes";
+import { classifyPath, type PathMatch, type PathRules } from "../app/lib/path-classes";
 import { answerUnavailable } from "./middleware/database-gate";
-import { cspNonceOf } from "./middleware/security-headers";
-import { articleTag, cacheTagsOf, cachedBody, PageCache, pickEncoding, SITE_TAG } from "./page-cache";
+import { cspNonceOf, newCspNonce } from "./middleware/security-headers";
+import { articleTag, cacheTagsOf, cachedBody, pickEncoding, SITE_TAG, type CachedPage, type PageCache } from "./page-cache";
 import { pathClassOf } from "./request-path-class";
 
 // Which paths each rule below applies to is the path's class in app/lib/path-classes.ts.
@@ -58,11 +58,22 @@ export function pageViewPathOf(originalUrl: string): string {
  * hit included): a GET of a reader page, HTML or the data of a client-side navigation, not by a bot
  * (isbot) and not a prefetch (which the reader may never open).
  */
-export function isCountedLoad(req: express.Request): boolean {
-  if (req.method !== "GET" || !pathClassOf(req).rules.countedAsPageView) return false;
+export function isCountedLoad(req: http.IncomingMessage, rules: PathRules): boolean {
+  if (req.method !== "GET" || !rules.countedAsPageView) return false;
   const purpose = `${req.headers["sec-purpose"] ?? ""} ${req.headers["purpose"] ?? ""} ${req.headers["x-moz"] ?? ""}`;
   if (/prefetch|prerender/i.test(purpose)) return false;
-  return !isbot(req.headers["user-agent"] ?? "");
+  return !isBotAgent(req.headers["user-agent"] ?? "");
+}
+
+/** isbot's answers for the user agents seen lately: its pattern is long, and a busy site sees the same few agents over and over. */
+const botAgents = new Map<string, boolean>();
+function isBotAgent(userAgent: string): boolean {
+  let known = botAgents.get(userAgent);
+  if (known === undefined) {
+    if (botAgents.size >= 1000) botAgents.clear();
+    botAgents.set(userAgent, (known = isbot(userAgent)));
+  }
+  return known;
 }
 
 /** An anonymous read of a path whose class the page cache may keep. */
@@ -229,60 +240,146 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
-function sendCached(req: express.Request, res: express.Response, page: NonNullable<ReturnType<PageCache["get"]>>, state: string) {
-  // Answered meanwhile (503: the database went down while the page was rendering).
-  if (res.headersSent) return;
-  res.status(page.status);
-  for (const [key, value] of page.headers) res.append(key, value);
-  res.setHeader("X-Cache", state);
-  // Sec-Purpose: a prefetched copy (not counted) is never the one a reader's navigation then uses.
-  res.setHeader("Vary", "Accept-Encoding, Cookie, Sec-Purpose");
-  res.setHeader("ETag", page.etag);
-  if (page.status === 200 && matchesEtag(req.headers["if-none-match"], page.etag)) {
-    // The browser's copy is this version: 304, and without a Content-Security-Policy, so the copy keeps
-    // the policy whose nonce its scripts carry (a new one would name a nonce the copy does not have).
-    res.removeHeader("Content-Security-Policy");
-    res.status(304).end();
-    return;
-  }
-  // A page with scripts carries this answer's nonce, the one its Content-Security-Policy names.
-  const { body, encoding } = cachedBody(page, pickEncoding(req.headers["accept-encoding"]), cspNonceOf(res));
-  if (encoding) res.setHeader("Content-Encoding", encoding);
-  res.setHeader("Content-Length", String(body.length));
-  if (req.method === "HEAD") res.end();
-  else res.end(body);
+/** What a cached page's answer is: status, headers (flat), body (none for 304 and HEAD), and whether it carries the page's policy. */
+export interface CachedAnswer {
+  status: number;
+  headers: string[];
+  body: Buffer | null;
+  /**
+   * False for a 304: without a Content-Security-Policy, so the browser's copy keeps the policy whose
+   * nonce its scripts carry (a new one would name a nonce the copy does not have).
+   */
+  withPolicy: boolean;
 }
 
 /**
- * Serves the React Router app. Anonymous GETs of reader pages go through the page cache: a hit is
- * answered from memory, a miss is rendered once, stored when it is a plain public 200, and sent.
+ * The answer for a stored page (the Express handler and the door, server/cache-door.ts, send the same):
+ * its headers, the cache state, its validator, and the body with `nonce`, the one this answer's policy
+ * names; 304 when the browser holds this version.
+ */
+export function cachedAnswer(req: http.IncomingMessage, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string): CachedAnswer {
+  // Sec-Purpose: a prefetched copy (not counted) is never the one a reader's navigation then uses.
+  const headers = [...page.flatHeaders, "X-Cache", state, "Vary", "Accept-Encoding, Cookie, Sec-Purpose", "ETag", page.etag];
+  if (page.status === 200 && matchesEtag(req.headers["if-none-match"], page.etag)) return { status: 304, headers, body: null, withPolicy: false };
+  // A page with scripts carries this answer's nonce, the one its Content-Security-Policy names.
+  const { body, encoding } = cachedBody(page, pickEncoding(req.headers["accept-encoding"]), nonce);
+  if (encoding) headers.push("Content-Encoding", encoding);
+  headers.push("Content-Length", String(body.length));
+  return { status: page.status, headers, body: req.method === "HEAD" ? null : body, withPolicy: true };
+}
+
+/** Sends a stored page through Express, whose layers have set the security headers already. */
+function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string) {
+  // Answered meanwhile (503: the database went down while the page was rendering).
+  if (res.headersSent) return;
+  const answer = cachedAnswer(req, page, state, nonce);
+  if (!answer.withPolicy) res.removeHeader("Content-Security-Policy");
+  res.statusCode = answer.status;
+  for (let i = 0; i < answer.headers.length; i += 2) res.setHeader(answer.headers[i]!, answer.headers[i + 1]!);
+  if (answer.body) res.end(answer.body);
+  else res.end();
+}
+
+/** Counts the load when it is answered 200, or 304 (a reader's browser shows its copy: a load all the same). */
+export function countWhenAnswered(req: http.IncomingMessage, res: http.ServerResponse, onPageView: (path: string) => void) {
+  res.once("finish", () => {
+    if (res.statusCode === 200 || res.statusCode === 304) onPageView(pageViewPathOf(req.url ?? "/"));
+  });
+}
+
+/** Whether a rendered answer may be kept for everyone: a plain public 200 of a GET. */
+function isStorable(method: string, response: Response): boolean {
+  // Only a GET stores: React Router answers HEAD without a body, which must never become the page.
+  return (
+    method === "GET" &&
+    response.status === 200 &&
+    !response.headers.has("Set-Cookie") &&
+    !/no-store|private/.test(response.headers.get("Cache-Control") ?? "")
+  );
+}
+
+/** Request headers a render for the cache may depend on; never a cookie or a validator of one reader's. */
+const RENDER_HEADERS = ["accept-language", "user-agent", "x-forwarded-proto", "x-forwarded-host", "host"];
+
+/** How many of a write's pages are rendered again before the write is answered (its own article's: HTML and data). */
+const RENDERED_BEFORE_ANSWER = 8;
+
+/**
+ * Serves the React Router app. Anonymous GETs of reader pages go through the page cache: a fresh hit
+ * is answered from memory (most never get here: server/cache-door.ts answers them first), a stale one
+ * too while one render in the background replaces it, and a miss is rendered once (readers asking
+ * meanwhile wait for that render), stored when it is a plain public 200, and sent.
  */
 export function createAppHandler(options: {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: string;
   cache: PageCache | null;
-  getLoadContext: (req: express.Request) => AppLoadContext;
+  /** What loaders get, for an answer whose policy names `nonce`. */
+  loadContext: (nonce: string) => AppLoadContext;
   /** Whether the database answers (a page the cache does not have is answered 503 while it does not). */
   databaseUp?: () => boolean;
   /** Counts a page load (the view recorder): called once for each counted load answered 200. */
   onPageView?: (path: string) => void;
+  /** Where a failed background render is told. */
+  onBackgroundError?: (error: unknown, key: string) => void;
 }): express.RequestHandler {
   const handle = createReactRouterHandler(options.build, options.mode);
-  // Pages being rendered for the cache right now, by key: a reader asking for one waits for that
-  // render instead of starting another (issue 13: never two renders of one page at once).
+  const cache = options.cache;
+  // Pages being rendered for the cache right now, by key: never two renders of one page at once.
   const rendering = new Map<string, Promise<void>>();
+
+  /** Stores a storable answer under `key` (reading its body); answers the stored page, or null when it was too big to keep. */
+  async function store(key: string, match: PathMatch, response: Response, nonce: string) {
+    const body = Buffer.from(await response.arrayBuffer());
+    if (!response.headers.has("Cache-Control")) {
+      response.headers.set("Cache-Control", PUBLIC_CACHE_CONTROL);
+      response.headers.set("CDN-Cache-Control", CDN_CACHE_CONTROL);
+    }
+    const tags = cacheTagsOf(match);
+    // What a CDN purges this page by (the same tags clear it here): Cache-Tag and Surrogate-Key.
+    response.headers.set("Cache-Tag", tags.join(","));
+    response.headers.set("Surrogate-Key", tags.join(" "));
+    const headers = [...response.headers.entries()].filter(([name]) => !["content-length", "content-encoding", "transfer-encoding"].includes(name));
+    cache!.set(key, response.status, headers, body, nonce, tags);
+    return { page: cache!.get(key), headers, body };
+  }
+
+  /**
+   * Renders `key` again for the cache, in the background of whoever asked (stale-while-revalidate):
+   * once at a time, with the headers a page may depend on from `from` and none of its reader's own.
+   * A page that is no longer a public 200 (unpublished: 404, moved: a redirect) is forgotten; after a
+   * failure (the database) the stale copy stays and the next reader tries again.
+   */
+  function renderAgain(key: string, from: express.Request): Promise<void> {
+    const pending = rendering.get(key);
+    if (pending) return pending;
+    if (options.databaseUp && !options.databaseUp()) return Promise.resolve();
+    const headers = new Headers();
+    for (const name of RENDER_HEADERS) {
+      const value = from.headers[name];
+      if (typeof value === "string") headers.set(name, value);
+    }
+    const url = new URL(key, `${from.protocol}://${from.get("host") ?? "localhost"}`);
+    const match = classifyPath(url.pathname);
+    const nonce = newCspNonce();
+    const work = handle(new Request(url, { headers }), options.loadContext(nonce))
+      .then(async (response) => {
+        if (isStorable("GET", response)) return void (await store(key, match, response, nonce));
+        await response.body?.cancel();
+        if (response.status < 500) cache!.forget(key);
+      })
+      .catch((error: unknown) => options.onBackgroundError?.(error, key))
+      .finally(() => rendering.delete(key));
+    rendering.set(key, work);
+    return work;
+  }
+
   return async (req, res, next) => {
     let rendered: (() => void) | null = null;
     try {
       const match = pathClassOf(req);
       const { rules } = match;
-      if (options.onPageView && isCountedLoad(req)) {
-        const onPageView = options.onPageView;
-        res.once("finish", () => {
-          // 304: a reader's browser shows its copy of the page: a load all the same.
-          if (res.statusCode === 200 || res.statusCode === 304) onPageView(pageViewPathOf(req.originalUrl));
-        });
-      }
+      if (options.onPageView && isCountedLoad(req, rules)) countWhenAnswered(req, res, options.onPageView);
       if (req.method !== "GET" && req.method !== "HEAD") {
         const limit = bodyLimitOf(rules);
         if (limit !== null && Number(req.headers["content-length"]) > limit) return refuseTooLarge(res);
@@ -290,48 +387,35 @@ export function createAppHandler(options: {
           return res.status(415).set({ "Cache-Control": "no-store", "Content-Type": "application/json" }).end(NOT_A_FORM);
         }
       }
-      const cacheable = options.cache !== null && isCacheableRequest(req);
+      const cacheable = cache !== null && isCacheableRequest(req);
       const key = req.originalUrl;
       if (cacheable) {
-        const hit = options.cache!.get(key);
-        if (hit) return sendCached(req, res, hit, "HIT");
+        const hit = cache.get(key);
+        if (hit?.stale) void renderAgain(key, req);
+        if (hit) return sendCached(req, res, hit, hit.stale ? "STALE" : "HIT", cspNonceOf(res));
         const pending = rendering.get(key);
         if (pending) {
           await pending;
-          const stored = options.cache!.get(key);
-          if (stored) return sendCached(req, res, stored, "HIT");
+          const stored = cache.get(key);
+          if (stored) return sendCached(req, res, stored, "HIT", cspNonceOf(res));
           // Not stored (not a plain public 200): this request renders its own.
         } else if (req.method === "GET") {
           rendering.set(key, new Promise<void>((resolve) => (rendered = resolve)));
         }
       }
       if (options.databaseUp && !options.databaseUp()) return answerUnavailable(req, res);
-      const response = await handle(toFetchRequest(req, res), options.getLoadContext(req));
+      const response = await handle(toFetchRequest(req, res), options.loadContext(cspNonceOf(res)));
       const changed = pagesChangedBy(req.method, match, response.status);
-      if (changed) options.cache?.clearTags(changed);
-      // Only a GET stores: React Router answers HEAD without a body, which must never become the page.
-      if (
-        cacheable &&
-        req.method === "GET" &&
-        response.status === 200 &&
-        !response.headers.has("Set-Cookie") &&
-        !/no-store|private/.test(response.headers.get("Cache-Control") ?? "")
-      ) {
-        const body = Buffer.from(await response.arrayBuffer());
-        if (!response.headers.has("Cache-Control")) {
-          response.headers.set("Cache-Control", PUBLIC_CACHE_CONTROL);
-          response.headers.set("CDN-Cache-Control", CDN_CACHE_CONTROL);
-        }
-        const tags = cacheTagsOf(match);
-        // What a CDN purges this page by (the same tags clear it here): Cache-Tag and Surrogate-Key.
-        response.headers.set("Cache-Tag", tags.join(","));
-        response.headers.set("Surrogate-Key", tags.join(" "));
-        const headers = [...response.headers.entries()].filter(
-          ([name]) => !["content-length", "content-encoding", "transfer-encoding"].includes(name),
-        );
-        options.cache!.set(key, response.status, headers, body, cspNonceOf(res), tags);
-        const stored = options.cache!.get(key);
-        if (stored) return sendCached(req, res, stored, "MISS");
+      if (changed && cache) {
+        const stale = cache.clearTags(changed);
+        // The writer's next look (the revalidation after a comment, the page a no-JavaScript form
+        // redirects to) must show the write: its own article's pages are rendered again before the
+        // answer. Readers meanwhile get the stale copy; a site-wide change is rendered as asked.
+        if (!changed.includes(SITE_TAG) && stale.length <= RENDERED_BEFORE_ANSWER) await Promise.all(stale.map((stalePage) => renderAgain(stalePage, req)));
+      }
+      if (cacheable && isStorable(req.method, response)) {
+        const { page, headers, body } = await store(key, match, response, cspNonceOf(res));
+        if (page) return sendCached(req, res, page, "MISS", cspNonceOf(res));
         if (res.headersSent) return;
         res.status(response.status);
         for (const [name, value] of headers) res.append(name, value);

@@ -95,7 +95,7 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
     formTimer: createFormTimer(sessionSecret),
   };
   // Whether PostgreSQL answers: requests that need it get 503 at once while it does not (issue 12).
-  const health = new DatabaseHealth(databaseUrl, log);
+  const health = new DatabaseHealth(databaseUrl, log, () => lifecycle.shuttingDown);
   health.start();
   lifecycle.onShutdown("database health", () => health.stop());
 

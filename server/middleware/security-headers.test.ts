@@ -1,6 +1,6 @@
 import express from "express";
 import { describe, expect, test, vi } from "vitest";
-import { cachedFlag, CSP_NONCE_LENGTH, securityHeaders } from "./security-headers";
+import { cachedFlag, CSP_NONCE_LENGTH, securityHeaders, securityHeaderWriter } from "./security-headers";
 import { serve } from "./test-app";
 
 /** A policy's directives and their sources. */
@@ -18,7 +18,7 @@ describe("headers on every answer", () => {
   test("nosniff, a strict referrer policy and same-origin framing; Connection: close once shutting down", async () => {
     let closing = false;
     const app = express();
-    app.use(securityHeaders({ closing: () => closing }));
+    app.use(securityHeaders(securityHeaderWriter({ closing: () => closing })));
     app.use((_req, res) => void res.send("ok"));
     const { origin, close } = await serve(app);
     try {
@@ -36,7 +36,7 @@ describe("headers on every answer", () => {
 
   test("the Content-Security-Policy: nonce-bound scripts with 'strict-dynamic', no plugins or <base>, same-origin framing and forms", async () => {
     const app = express();
-    app.use(securityHeaders({ closing: () => false, mediaOrigins: ["https://media.example.net"] }));
+    app.use(securityHeaders(securityHeaderWriter({ closing: () => false, mediaOrigins: ["https://media.example.net"] })));
     app.use((_req, res) => void res.send(`nonce=${res.locals.cspNonce}`));
     const { origin, close } = await serve(app);
     try {
@@ -70,7 +70,7 @@ describe("headers on every answer", () => {
   test("with an ad network, frames, images and calls from any https origin; scripts stay nonce-bound", async () => {
     let ads = false;
     const app = express();
-    app.use(securityHeaders({ closing: () => false, adsEnabled: () => ads }));
+    app.use(securityHeaders(securityHeaderWriter({ closing: () => false, adsEnabled: () => ads })));
     app.use((_req, res) => void res.send("ok"));
     const { origin, close } = await serve(app);
     try {
@@ -89,7 +89,7 @@ describe("headers on every answer", () => {
 
   test("an https site adds HSTS for a year with subdomains and upgrades insecure requests", async () => {
     const app = express();
-    app.use(securityHeaders({ closing: () => false, publicUrl: "https://news.example.org" }));
+    app.use(securityHeaders(securityHeaderWriter({ closing: () => false, publicUrl: "https://news.example.org" })));
     app.use((_req, res) => void res.send("ok"));
     const { origin, close } = await serve(app);
     try {

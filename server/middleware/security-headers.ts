@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type express from "express";
 import helmet from "helmet";
@@ -7,9 +7,19 @@ import { EMBED_PLAYER_ORIGINS } from "../../app/domain/articles/story-urls";
 /** How long a nonce is: 16 random bytes in base64url, always 22 characters (the page cache relies on it). */
 export const CSP_NONCE_LENGTH = 22;
 
+const NONCE_BYTES = 16;
+/** Random bytes drawn 256 nonces at a time (one system call, not one per answer); each byte serves one nonce. */
+const noncePool = Buffer.alloc(NONCE_BYTES * 256);
+let noncePoolAt = noncePool.length;
+
 /** A fresh script nonce: one per answer, never reused (a cached page gets a new one each time it is sent). */
 export function newCspNonce(): string {
-  return randomBytes(16).toString("base64url");
+  if (noncePoolAt === noncePool.length) {
+    randomFillSync(noncePool);
+    noncePoolAt = 0;
+  }
+  noncePoolAt += NONCE_BYTES;
+  return noncePool.toString("base64url", noncePoolAt - NONCE_BYTES, noncePoolAt);
 }
 
 /** The nonce of this answer's Content-Security-Policy (set by securityHeaders for every request). */
@@ -57,22 +67,45 @@ export function cspDirectives(options: CspOptions) {
   };
 }
 
-/**
- * Headers every answer carries, from helmet: the CSP above with a fresh nonce per answer (kept in
- * res.locals.cspNonce for the renderer and the page cache), nosniff, a strict referrer policy,
- * same-origin framing and opener, and HSTS for a year with subdomains when the site is https. The
- * media route sets its own, stricter policy for the files it serves. While the process shuts down,
- * answers also say Connection: close, so keep-alive clients move to another process. `adsEnabled`
- * says whether an ad network is configured.
- */
-export function securityHeaders(options: {
+interface SecurityHeaderOptions {
   closing: () => boolean;
   adsEnabled?: () => boolean;
   publicUrl?: string;
   mediaOrigins?: readonly string[];
-}): express.RequestHandler {
+}
+
+/** Stands for the nonce while helmet's headers are worked out once (as long as a real one). */
+const NONCE_MARK = "n".repeat(CSP_NONCE_LENGTH);
+
+/**
+ * Headers every answer carries, from helmet: the CSP above with a fresh nonce per answer, nosniff, a
+ * strict referrer policy, same-origin framing and opener, and HSTS for a year with subdomains when the
+ * site is https. While the process shuts down, answers also say Connection: close, so keep-alive
+ * clients move to another process. `adsEnabled` says whether an ad network is configured.
+ *
+ * Helmet runs once per policy (with and without ads), against a recorder: each answer then only puts
+ * its nonce into the recorded policy. The same writer serves Express (securityHeaders) and the page
+ * cache's door (server/cache-door.ts), so a cached answer carries exactly what a rendered one does.
+ */
+export interface SecurityHeaderWriter {
+  /** Sets the headers on an answer (Express's layers set more later). */
+  (res: ServerResponse, nonce: string): void;
+  /**
+   * The same headers as one flat name, value, name, value… list, for a single writeHead (the page
+   * cache's door); without a Content-Security-Policy when `nonce` is null (a 304).
+   */
+  flat(nonce: string | null): string[];
+}
+
+export function securityHeaderWriter(options: SecurityHeaderOptions): SecurityHeaderWriter {
   const https = (options.publicUrl ?? "").startsWith("https:");
-  const headersFor = (ads: boolean) =>
+  const recorded = (ads: boolean) => {
+    const headers: [string, string][] = [];
+    const recorder = {
+      locals: { cspNonce: NONCE_MARK },
+      setHeader: (name: string, value: string) => void headers.push([name, String(value)]),
+      removeHeader: () => undefined,
+    };
     helmet({
       contentSecurityPolicy: { useDefaults: false, directives: cspDirectives({ ads, https, mediaOrigins: options.mediaOrigins ?? [] }) },
       strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
@@ -80,13 +113,36 @@ export function securityHeaders(options: {
       xFrameOptions: { action: "sameorigin" },
       // Feed readers and other sites may show our images (RSS, social cards): no Cross-Origin-Resource-Policy.
       crossOriginResourcePolicy: false,
-    });
-  const withAds = headersFor(true);
-  const withoutAds = headersFor(false);
-  return (req, res, next) => {
-    res.locals.cspNonce = newCspNonce();
+    })(recorder as unknown as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+    const policy = headers.find(([name]) => name === "Content-Security-Policy")![1].split(NONCE_MARK);
+    if (policy.length !== 2) throw new Error("the Content-Security-Policy names its nonce once");
+    const fixed = headers.filter(([name]) => name !== "Content-Security-Policy");
+    return { fixed, fixedFlat: fixed.flat(), policy: policy as [string, string] };
+  };
+  const withAds = recorded(true);
+  const withoutAds = recorded(false);
+  const write = (res: ServerResponse, nonce: string) => {
+    const { fixed, policy } = options.adsEnabled?.() ? withAds : withoutAds;
+    for (const [name, value] of fixed) res.setHeader(name, value);
+    res.setHeader("Content-Security-Policy", policy[0] + nonce + policy[1]);
     if (options.closing()) res.setHeader("Connection", "close");
-    (options.adsEnabled?.() ? withAds : withoutAds)(req, res, next);
+  };
+  write.flat = (nonce: string | null) => {
+    const { fixedFlat, policy } = options.adsEnabled?.() ? withAds : withoutAds;
+    const flat = nonce === null ? [...fixedFlat] : [...fixedFlat, "Content-Security-Policy", policy[0] + nonce + policy[1]];
+    if (options.closing()) flat.push("Connection", "close");
+    return flat;
+  };
+  return write;
+}
+
+/** A securityHeaderWriter for Express: a fresh nonce per answer, kept in res.locals.cspNonce for the renderer and the page cache. */
+export function securityHeaders(write: SecurityHeaderWriter): express.RequestHandler {
+  return (_req, res, next) => {
+    const nonce = newCspNonce();
+    res.locals.cspNonce = nonce;
+    write(res, nonce);
+    next();
   };
 }
 

@@ -1,0 +1,41 @@
+import type http from "node:http";
+import { isSessionCookiePresent } from "../app/lib/auth-cookie";
+import { classifyPath } from "../app/lib/path-classes";
+import { newCspNonce, type SecurityHeaderWriter } from "./middleware/security-headers";
+import type { PageCache } from "./page-cache";
+import { cachedAnswer, countWhenAnswered, isCountedLoad } from "./request-handler";
+
+/**
+ * The page cache's door (issue 13): an anonymous GET or HEAD of a page the cache holds fresh is
+ * answered right where the request arrives, before Express and its layers, with what the Express path
+ * would send (the same security headers, validator, nonce handling and counting: one writer and one
+ * sender serve both). Anything else, a stale page included (its background render lives in the app
+ * handler), goes on to Express: the door answers false.
+ *
+ * None of the layers it passes by applies to such a request: the admin gate, body checks, sign-in
+ * limits and the same-origin check concern other paths or methods; Cache-Control of personal answers
+ * concerns signed-in readers; the database gate lets cached pages through anyway.
+ */
+export function cacheDoor(options: {
+  cache: PageCache;
+  writeSecurityHeaders: SecurityHeaderWriter;
+  onPageView?: (path: string) => void;
+}): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
+  const { cache } = options;
+  return (req, res) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    if (isSessionCookiePresent(req.headers.cookie)) return false;
+    const key = req.url ?? "/";
+    // Only cacheable paths are ever stored, so a key found is one (its class is asked only to count).
+    const page = cache.get(key);
+    if (!page || page.stale) return false;
+    const nonce = newCspNonce();
+    if (options.onPageView && isCountedLoad(req, classifyPath(key.split("?")[0]!).rules)) countWhenAnswered(req, res, options.onPageView);
+    const answer = cachedAnswer(req, page, "HIT", nonce);
+    // One writeHead with every header: the fast way through node:http.
+    res.writeHead(answer.status, [...options.writeSecurityHeaders.flat(answer.withPolicy ? nonce : null), ...answer.headers]);
+    if (answer.body) res.end(answer.body);
+    else res.end();
+    return true;
+  };
+}
