@@ -30,6 +30,9 @@ import { readerJavaScript } from "./reader-javascript";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SCALE = process.argv.includes("--scale");
+/** BENCH_ONLY=cached,rendered,js,count,restart,scale: only those parts (while working on one). */
+const ONLY = process.env.BENCH_ONLY?.split(",");
+const wants = (part: string) => !ONLY || ONLY.includes(part);
 const SCALE_ARTICLES = Number(process.env.BENCH_SCALE_ARTICLES ?? 100_000);
 const SCALE_COMMENTS = Number(process.env.BENCH_SCALE_COMMENTS ?? 1_000_000);
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36";
@@ -238,7 +241,7 @@ async function main() {
     const baselinePort = port + 1;
     baseline = startBaseline(articleAnswers, baselinePort);
     await waitForPage(`http://127.0.0.1:${baselinePort}`, 10_000);
-    const rounds = 3;
+    const rounds = wants("cached") ? 3 : 0;
     console.log(
       `\ncached pages, anonymous (page cache), 50 connections, ${WRK ? "wrk" : "autocannon (install wrk for a load generator that does not measure itself)"}, median of ${rounds} interleaved rounds;` +
         `\nnode:http sends the cached article's very answer (headers and ${articleAnswers.identity.body.length.toLocaleString("en-US")} / ${articleAnswers.gzip.body.length.toLocaleString("en-US")} body bytes) from memory`,
@@ -246,7 +249,7 @@ async function main() {
     console.log("page                              encoding    req/s  node:http  ratio   p50 ms   p99 ms  target (ratio ≥ 0.80, p99 ≤ 20 ms)");
     const serverPid = server?.pid;
     const { peakMb: cachedPeak } = await peakRss(serverPid, async () => {
-      for (const page of pages) {
+      for (const page of rounds ? pages : []) {
         for (const encoding of ["identity", "gzip"]) {
           const headers = { "accept-encoding": encoding, "user-agent": CHROME };
           await fastLoad(`${base}${page}`, { connections: 50, seconds: 1, headers }); // warm-up: fills the cache and the JIT
@@ -276,7 +279,7 @@ async function main() {
     console.log("page                                       req/s   p50 ms   p95 ms   p99 ms  target (≥ 250 req/s)");
     const rendered = [...pages, ...(author ? [author] : []), "/search?q=city", "/rss.xml", "/sitemap.xml"];
     const { peakMb: renderedPeak } = await peakRss(serverPid, async () => {
-      for (const page of rendered) {
+      for (const page of wants("rendered") ? rendered : []) {
         const headers = { "accept-encoding": "gzip", "user-agent": CHROME, cookie: RENDER_COOKIE };
         await cannon(`${base}${page}`, { connections: 10, seconds: 1, headers });
         const row = await cannon(`${base}${page}`, { connections: 10, headers });
@@ -287,7 +290,7 @@ async function main() {
 
     console.log("\nreader JavaScript per route (gzipped; every script file its HTML loads)");
     console.log("page                                     files      bytes  target (≤ 120 KB)");
-    for (const page of [...pages, ...(author ? [author] : []), "/search?q=city"]) {
+    for (const page of wants("js") ? [...pages, ...(author ? [author] : []), "/search?q=city"] : []) {
       const js = await readerJavaScript(base, page, (url) => request(url).then((r) => r.body));
       console.log(`${page.slice(0, 40).padEnd(40)} ${String(js.files.length).padStart(5)} ${js.gzipBytes.toLocaleString("en-US").padStart(10)}  ${judge(js.gzipBytes <= TARGET.readerJsBytes)}`);
     }
@@ -299,14 +302,16 @@ async function main() {
 
     // 200 concurrent loads of one article by readers' browsers: the count rises by exactly 200.
     const liveCount = async () => JSON.parse((await request(`${base}/api/views`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ path: article }) })).body.toString()).views as number;
+    if (wants("count")) {
     const before = await liveCount();
     const loads = await Promise.all(Array.from({ length: 200 }, () => request(`${base}${article}`, { headers: { "user-agent": CHROME } })));
     const after = await liveCount();
     const rise = after - before;
     const allLoaded = loads.every((load) => load.status === 200);
     console.log(`200 concurrent loads of an article raised its count by ${rise}  (target exactly 200: ${judge(rise === 200 && allLoaded)})`);
+    }
 
-    if (server && dataDir) {
+    if (server && dataDir && wants("restart")) {
       await stopServer(server);
       const started = performance.now();
       server = startServer(dataDir, port, false);

@@ -1,12 +1,14 @@
 import "../app/app-context.server";
+import cluster from "node:cluster";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import express from "express";
 import { getSessionUser } from "../app/domain/accounts/guard.server";
-import { loadEnv } from "../app/lib/env.server";
-import { createLogger } from "../app/lib/logger.server";
+import type { createDb } from "../app/db/client.server";
+import { loadEnv, type Env } from "../app/lib/env.server";
+import { createLogger, type Logger } from "../app/lib/logger.server";
 import { mountAppBuild } from "./app-build";
 import { cacheDoor } from "./cache-door";
 import { closeHttpServer, listen, readyMessage } from "./http-server";
@@ -24,10 +26,13 @@ import { cachedFlag, securityHeaders, securityHeaderWriter } from "./middleware/
 import { getSettings } from "../app/domain/settings/settings.server";
 import { answerExpectContinue, createAppHandler, openEventStreams } from "./request-handler";
 import { ROOT } from "./root";
-import { startServices } from "./services";
+import { startWorkers, WORKER_DATABASE_URL } from "./cluster";
+import { startRequestServices, startSiteServices } from "./services";
 
 // The Node entry only wires: what each layer does, and which paths it applies to, lives in its own
 // module (server/middleware/*, app/lib/path-classes.ts); the order below is the order a request meets them.
+
+type Database = ReturnType<typeof createDb>;
 
 const lifecycle = createLifecycle();
 lifecycle.handleProcessEvents();
@@ -36,8 +41,20 @@ lifecycle.start(async () => {
   const env = loadEnv();
   const log = createLogger(env.LOG_LEVEL);
   lifecycle.useLogger(log);
+  // A worker of a cluster (decision 0027): the primary owns the database and the jobs and says where it is.
+  if (cluster.isWorker) return serveRequests({ env, log, databaseUrl: process.env[WORKER_DATABASE_URL]! });
+  const site = await startSiteServices({ env, log, lifecycle });
+  lifecycle.checkpoint();
+  const workers = env.NODE_ENV === "development" ? 1 : env.workers;
+  if (workers === 1) return serveRequests({ env, log, databaseUrl: site.databaseUrl, database: site.database });
+  const address = await startWorkers({ count: workers, databaseUrl: site.databaseUrl, log, lifecycle });
+  log.info(`${readyMessage(address, env)}, ${workers} worker processes`);
+});
+
+/** Everything that answers requests: the request services, the Express app and its layers, the door, the listening server. */
+async function serveRequests({ env, log, databaseUrl, database }: { env: Env; log: Logger; databaseUrl: string; database?: Database }) {
   const dev = env.NODE_ENV === "development";
-  const { services, cache, health } = await startServices({ env, log, lifecycle });
+  const { services, cache, health } = await startRequestServices({ env, log, lifecycle, databaseUrl, database });
   const publicOrigin = new URL(env.publicUrl).origin;
 
   const app = express();
@@ -90,5 +107,7 @@ lifecycle.start(async () => {
   lifecycle.onShutdown("http server", () =>
     closeHttpServer(server, { graceMs: SHUTDOWN_GRACE_MS, log, endStreams: () => openEventStreams.forEach((stream) => stream.end()) }),
   );
-  log.info(readyMessage(address, env));
-});
+  // In a cluster the primary says so once every worker listens.
+  if (cluster.isWorker) log.debug({ port: address.port }, "worker listening");
+  else log.info(readyMessage(address, env));
+}

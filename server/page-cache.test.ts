@@ -19,18 +19,31 @@ describe("PageCache", () => {
     expect(cache.misses).toBe(0);
   });
 
-  test("clearing by tag marks the pages carrying it stale (still served until replaced) and answers their keys; the site tag marks every page", () => {
+  test("clearing by tag removes the pages carrying it and answers their keys; the site tag clears everything", () => {
+    const cache = new PageCache();
+    cache.set("/article/a", 200, [], html("a"), undefined, ["site", "article:a"]);
+    cache.set("/article/a.data", 200, [], html("a data"), undefined, ["site", "article:a"]);
+    cache.set("/article/b", 200, [], html("b"), undefined, ["site", "article:b"]);
+    cache.set("/", 200, [], html("home"));
+    expect(cache.clearTags(["article:a"]).sort()).toEqual(["/article/a", "/article/a.data"]);
+    expect(cache.size).toBe(2);
+    expect(cache.clearTags(["article:nothing"])).toEqual([]);
+    expect(cache.clearTags(["site"]).sort()).toEqual(["/", "/article/b"]);
+    expect(cache.size).toBe(0);
+  });
+
+  test("marking by tag keeps the pages (still served until replaced) and answers their keys; the site tag marks every page", () => {
     const cache = new PageCache();
     cache.set("/article/a", 200, [], html("a"), undefined, ["site", "article:a"]);
     cache.set("/article/a.data", 200, [], html("a data"), undefined, ["site", "article:a"]);
     cache.set("/article/b", 200, [], html("b"), undefined, ["site", "article:b"]);
     cache.set("/", 200, [], html("home"));
     const staleKeys = () => ["/", "/article/a", "/article/a.data", "/article/b"].filter((key) => cache.get(key)!.stale);
-    expect(cache.clearTags(["article:a"]).sort()).toEqual(["/article/a", "/article/a.data"]);
+    expect(cache.markStale(["article:a"]).sort()).toEqual(["/article/a", "/article/a.data"]);
     expect(staleKeys()).toEqual(["/article/a", "/article/a.data"]);
     expect(cache.get("/article/a")!.plain!.body.toString()).toContain("<p>a</p>");
-    expect(cache.clearTags(["article:nothing"])).toEqual([]);
-    expect(cache.clearTags(["site"]).sort()).toEqual(["/", "/article/a", "/article/a.data", "/article/b"]);
+    expect(cache.markStale(["article:nothing"])).toEqual([]);
+    expect(cache.markStale(["site"]).sort()).toEqual(["/", "/article/a", "/article/a.data", "/article/b"]);
     expect(staleKeys()).toHaveLength(4);
     // A render stores the page again: fresh.
     cache.set("/article/a", 200, [], html("a again"), undefined, ["site", "article:a"]);
@@ -161,7 +174,7 @@ describe("PageCache.clearAt", () => {
     vi.useRealTimers();
   });
 
-  test("marks the pages stale at the time given (a banner's expiry), the earliest time winning", () => {
+  test("clears the pages at the time given (a banner's expiry), the earliest time winning", () => {
     vi.useFakeTimers();
     const cache = new PageCache();
     cache.set("/a", 200, [], Buffer.from("a"));
@@ -169,9 +182,9 @@ describe("PageCache.clearAt", () => {
     cache.clearAt(new Date(Date.now() + 30_000));
     cache.clearAt(new Date(Date.now() + 90_000));
     vi.advanceTimersByTime(29_999);
-    expect(cache.get("/a")!.stale).toBe(false);
+    expect(cache.size).toBe(1);
     vi.advanceTimersByTime(1);
-    expect(cache.get("/a")!.stale).toBe(true);
+    expect(cache.size).toBe(0);
   });
 
   test("a time further away than a timer can wait still clears on time", () => {
@@ -181,9 +194,9 @@ describe("PageCache.clearAt", () => {
     cache.clearAt(new Date(Date.now() + in40Days));
     cache.set("/a", 200, [], Buffer.from("a"));
     vi.advanceTimersByTime(in40Days - 1000);
-    expect(cache.get("/a")!.stale).toBe(false);
+    expect(cache.size).toBe(1);
     vi.advanceTimersByTime(1000);
-    expect(cache.get("/a")!.stale).toBe(true);
+    expect(cache.size).toBe(0);
   });
 });
 

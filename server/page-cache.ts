@@ -72,8 +72,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The in-process cache of anonymous reader pages (HTML and client-navigation `.data` responses).
- * A change marks the pages carrying its tags stale (decision 0024): they are served while being
- * rendered again; least recently used entries go first when full.
+ * Editorial changes drop the pages carrying their tags; a comment marks its article's pages stale, as
+ * does age (they are served while one render replaces them; decision 0026). Least recently used
+ * entries go first when full.
  */
 export class PageCache {
   private entries = new Map<string, CachedPage>();
@@ -164,28 +165,41 @@ export class PageCache {
     this.delete(key);
   }
 
+  /** The keys of the pages carrying any of `tags` (SITE_TAG: every page). */
+  private keysTagged(tags: readonly string[]): string[] {
+    if (tags.includes(SITE_TAG)) return [...this.entries.keys()];
+    const wanted = new Set(tags);
+    return [...this.entries].filter(([, entry]) => entry.tags.some((tag) => wanted.has(tag))).map(([key]) => key);
+  }
+
   /**
-   * Marks the pages carrying any of `tags` (SITE_TAG: all of them) stale: each is served as it is
-   * until a render replaces it. Answers their keys (also kept in lastCleared).
+   * Drops the pages carrying any of `tags` (SITE_TAG: all of them): the next reader of each waits for
+   * one render. For editorial changes, which readers must see at once. Answers their keys (also kept
+   * in lastCleared).
    */
   clearTags(tags: readonly string[]): string[] {
-    const all = tags.includes(SITE_TAG);
-    const wanted = new Set(tags);
-    const cleared: string[] = [];
-    for (const [key, entry] of this.entries) {
-      if (!all && !entry.tags.some((tag) => wanted.has(tag))) continue;
-      entry.stale = true;
-      cleared.push(key);
-    }
+    const cleared = this.keysTagged(tags);
+    for (const key of cleared) this.delete(key);
     this.lastCleared = cleared;
     return cleared;
+  }
+
+  /**
+   * Marks the pages carrying any of `tags` stale: each is still served until a render replaces it
+   * (stale-while-revalidate: a comment's article page). Answers their keys (also kept in lastCleared).
+   */
+  markStale(tags: readonly string[]): string[] {
+    const marked = this.keysTagged(tags);
+    for (const key of marked) this.entries.get(key)!.stale = true;
+    this.lastCleared = marked;
+    return marked;
   }
 
   private clearTimer: NodeJS.Timeout | null = null;
   private clearTimerAt = Infinity;
 
   /**
-   * Marks every page stale at `when` as well (a page that changes at a known time without a write, such as
+   * Clears the cache at `when` as well (a page that changes at a known time without a write, such as
    * a banner that expires). The earliest pending time wins; a later one is dropped, as the clear at
    * the earlier time makes the pages render again anyway.
    */
@@ -199,7 +213,7 @@ export class PageCache {
       if (Date.now() < at) return void (this.clearTimer = setTimeout(fire, Math.min(at - Date.now(), MAX_TIMER_MS)).unref());
       this.clearTimer = null;
       this.clearTimerAt = Infinity;
-      this.clearTags([SITE_TAG]);
+      this.clear();
     };
     this.clearTimer = setTimeout(fire, Math.max(0, Math.min(at - Date.now(), MAX_TIMER_MS))).unref();
   }

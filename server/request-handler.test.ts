@@ -112,12 +112,19 @@ describe("the page cache in the request handler", () => {
     expect((await fetch(`${origin}/category/personal`)).headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30");
   });
 
-  test("a page action through this process makes every page stale: readers get the stale copy at once while one render replaces it", async () => {
+  test("a page action through this process clears the cache at once (an editorial change: readers see it at once)", async () => {
+    await fetch(`${origin}/category/changed`);
+    expect((await fetch(`${origin}/category/changed`)).headers.get("x-cache")).toBe("HIT");
+    await fetch(`${origin}/admin/categories`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    expect((await fetch(`${origin}/category/changed`)).headers.get("x-cache")).toBe("MISS");
+  });
+
+  test("a stale page (a comment heard from another process, or past its time-to-live) is served at once while one render replaces it", async () => {
     await fetch(`${origin}/category/slower-changed`);
     expect((await fetch(`${origin}/category/slower-changed`)).headers.get("x-cache")).toBe("HIT");
     const before = renders.get("/category/slower-changed");
     versions.set("/category/slower-changed", 2);
-    await fetch(`${origin}/admin/categories`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    cache.markStale(["site"]);
     const stale = await Promise.all(Array.from({ length: 20 }, () => fetch(`${origin}/category/slower-changed`)));
     expect(stale.map((answer) => answer.headers.get("x-cache"))).toEqual(Array(20).fill("STALE"));
     for (const answer of stale) expect(await answer.text()).toBe("<!doctype html><p>page /category/slower-changed</p>");
@@ -130,7 +137,7 @@ describe("the page cache in the request handler", () => {
   test("a stale page that is gone when rendered again (unpublished: 404) is forgotten, not served again", async () => {
     await fetch(`${origin}/category/withdrawn`);
     gone.add("/category/withdrawn");
-    cache.clearTags(["site"]);
+    cache.markStale(["site"]);
     expect((await fetch(`${origin}/category/withdrawn`)).headers.get("x-cache")).toBe("STALE");
     await vi.waitFor(async () => expect((await fetch(`${origin}/category/withdrawn`)).status).toBe(404), { timeout: 5000 });
   });

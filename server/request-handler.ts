@@ -407,11 +407,14 @@ export function createAppHandler(options: {
       const response = await handle(toFetchRequest(req, res), options.loadContext(cspNonceOf(res)));
       const changed = pagesChangedBy(req.method, match, response.status);
       if (changed && cache) {
-        const stale = cache.clearTags(changed);
-        // The writer's next look (the revalidation after a comment, the page a no-JavaScript form
-        // redirects to) must show the write: its own article's pages are rendered again before the
-        // answer. Readers meanwhile get the stale copy; a site-wide change is rendered as asked.
-        if (!changed.includes(SITE_TAG) && stale.length <= RENDERED_BEFORE_ANSWER) await Promise.all(stale.map((stalePage) => renderAgain(stalePage, req)));
+        if (changed.includes(SITE_TAG)) cache.clearTags(changed);
+        else {
+          // A comment: readers keep getting its article's page while it is rendered again, and the
+          // writer's next look (the revalidation after posting, the page a no-JavaScript form
+          // redirects to) shows the comment: those pages are rendered again before the answer.
+          const stale = cache.markStale(changed);
+          if (stale.length <= RENDERED_BEFORE_ANSWER) await Promise.all(stale.map((stalePage) => renderAgain(stalePage, req)));
+        }
       }
       if (cacheable && isStorable(req.method, response)) {
         const { page, headers, body } = await store(key, match, response, cspNonceOf(res));

@@ -25,15 +25,17 @@ import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
 
 /**
- * Starts what every request is served with, in order: PostgreSQL (embedded unless DATABASE_URL),
- * migrations, the media store, seeding, the change feed, the view recorder, upload pruning, the
- * publishing scheduler, the page cache (none in development), accounts. Each is registered with the lifecycle to stop in reverse.
+ * Starts what the site has once, whatever the number of processes answering requests (the primary
+ * of a cluster, or the only process; decision 0027), in order: PostgreSQL (embedded unless
+ * DATABASE_URL), migrations, seeding, upload pruning, the publishing scheduler, the ADMIN_EMAIL
+ * account. Each is registered with the lifecycle to stop in reverse.
  */
-export async function startServices({ env, log, lifecycle }: { env: Env; log: Logger; lifecycle: Lifecycle }) {
+export async function startSiteServices({ env, log, lifecycle }: { env: Env; log: Logger; lifecycle: Lifecycle }) {
   const embedded = env.DATABASE_URL ? null : await lifecycle.ownLast(startEmbeddedPostgres(env.dataDir, log));
   const databaseUrl = env.DATABASE_URL || embedded!.url;
   lifecycle.checkpoint();
-  const { db, pool } = createDb(databaseUrl);
+  const database = createDb(databaseUrl);
+  const { db, pool } = database;
   lifecycle.onShutdown("database pool", () => pool.end());
   await migrateDatabase(databaseUrl);
   lifecycle.checkpoint();
@@ -41,14 +43,6 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
   const storage = storageFromEnv(env);
   await seedDatabase({ db, storage, log, demo: env.SEED_DEMO ?? Boolean(embedded?.created) });
   lifecycle.checkpoint();
-
-  const changes = new ChangeFeed(databaseUrl, log);
-  await changes.start();
-  lifecycle.onShutdown("change feed", () => changes.stop());
-  lifecycle.checkpoint();
-  const views = new ViewRecorder(db, log);
-  views.start();
-  lifecycle.onShutdown("view recorder", () => views.stop());
 
   const stopPruning = scheduleCommentUploadPruning(db, storage, log);
   lifecycle.onShutdown("upload pruning", async () => stopPruning());
@@ -59,25 +53,10 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
   const stopScheduler = startPublishingScheduler(db, log, env.SCHEDULER_INTERVAL_MS);
   lifecycle.onShutdown("publishing scheduler", stopScheduler);
 
-  const cache = env.NODE_ENV === "development" ? null : new PageCache();
-  // Pages show the breaking-news banner until it expires: at that time they must render again.
-  const clearWhenBannerExpires = async () => {
-    const banner = activeBreakingNews(await getSettings(db));
-    if (banner) cache?.clearAt(banner.expiresAt);
-  };
-  changes.on("change", (event) => {
-    // A comment changes its articles' pages only (decision 0024); anything else, every page.
-    cache?.clearTags(event.table === "comments" && Array.isArray(event.articles) ? event.articles.map(articleTag) : [SITE_TAG]);
-    if (event.table === "website_settings" || event.table === "*") {
-      clearWhenBannerExpires().catch((error: unknown) => log.warn({ err: error }, "could not read the banner's expiry"));
-    }
-  });
-  await clearWhenBannerExpires();
-
-  const sessionSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
-  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
-  const auth = createAuth({ db, baseURL: env.publicUrl, secret: sessionSecret, mailer, log });
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
+    const sessionSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
+    const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
+    const auth = createAuth({ db, baseURL: env.publicUrl, secret: sessionSecret, mailer, log });
     const { created, granted, refused } = await ensureAdminAccount(auth, db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
     if (refused) {
       log.warn(
@@ -88,6 +67,64 @@ export async function startServices({ env, log, lifecycle }: { env: Env; log: Lo
     if (created) log.info({ email: env.ADMIN_EMAIL }, "created the ADMIN_EMAIL account");
     if (granted) log.info({ email: env.ADMIN_EMAIL }, "granted admin to the ADMIN_EMAIL account");
   }
+  return { databaseUrl, database };
+}
+
+/**
+ * Starts what every request is served with, in each process that answers requests: the database pool
+ * (`database`: the one startSiteServices opened, in a single process), the change feed, the view
+ * recorder, the page cache (none in development), accounts, mail, the database's health. Each is
+ * registered with the lifecycle to stop in reverse.
+ */
+export async function startRequestServices({
+  env,
+  log,
+  lifecycle,
+  databaseUrl,
+  database,
+}: {
+  env: Env;
+  log: Logger;
+  lifecycle: Lifecycle;
+  databaseUrl: string;
+  database?: ReturnType<typeof createDb>;
+}) {
+  let db: ReturnType<typeof createDb>["db"];
+  if (database) db = database.db;
+  else {
+    const opened = createDb(databaseUrl);
+    db = opened.db;
+    lifecycle.onShutdown("database pool", () => opened.pool.end());
+  }
+  const storage = storageFromEnv(env);
+  const changes = new ChangeFeed(databaseUrl, log);
+  await changes.start();
+  lifecycle.onShutdown("change feed", () => changes.stop());
+  lifecycle.checkpoint();
+  const views = new ViewRecorder(db, log);
+  views.start();
+  lifecycle.onShutdown("view recorder", () => views.stop());
+
+  const cache = env.NODE_ENV === "development" ? null : new PageCache();
+  // Pages show the breaking-news banner until it expires: at that time they must render again.
+  const clearWhenBannerExpires = async () => {
+    const banner = activeBreakingNews(await getSettings(db));
+    if (banner) cache?.clearAt(banner.expiresAt);
+  };
+  changes.on("change", (event) => {
+    // A comment changes its articles' pages only (decision 0024), which are served while rendered
+    // again (decision 0026); anything else is editorial, and every page is dropped at once.
+    if (event.table === "comments" && Array.isArray(event.articles)) cache?.markStale(event.articles.map(articleTag));
+    else cache?.clearTags([SITE_TAG]);
+    if (event.table === "website_settings" || event.table === "*") {
+      clearWhenBannerExpires().catch((error: unknown) => log.warn({ err: error }, "could not read the banner's expiry"));
+    }
+  });
+  await clearWhenBannerExpires();
+
+  const sessionSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
+  const auth = createAuth({ db, baseURL: env.publicUrl, secret: sessionSecret, mailer, log });
 
   const commentSpam = {
     intervalSeconds: env.COMMENT_INTERVAL_SECONDS,

@@ -1,6 +1,5 @@
-import { Dialog } from "radix-ui";
 import { LogOut, Menu, Newspaper, Search, Shield, X } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { CategorySummary } from "~/domain/categories/categories.schema";
 import { cn } from "~/lib/cn";
@@ -52,8 +51,58 @@ function SearchToggle({ open, onToggle }: { open: boolean; onToggle: () => void 
   );
 }
 
+/**
+ * The phone's menu: a native modal <dialog> (focus kept inside, Escape and the backdrop close it, focus
+ * goes back to the button), so reader pages load no dialog library (issue 13).
+ */
+function MobileMenu({ categories }: { categories: CategorySummary[] }) {
+  const menu = useRef<HTMLDialogElement>(null);
+  const close = () => menu.current?.close();
+  return (
+    <>
+      <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu" aria-haspopup="dialog" onClick={() => menu.current?.showModal()}>
+        <Menu className="h-6 w-6" aria-hidden="true" />
+      </Button>
+      <dialog
+        ref={menu}
+        aria-labelledby="mobile-menu-title"
+        aria-describedby="mobile-menu-description"
+        className="fixed inset-y-0 right-0 left-auto m-0 h-dvh max-h-dvh w-72 max-w-[85vw] bg-white p-0 shadow-xl backdrop:bg-black/50"
+        // A click on the dialog itself (not its content) is a click on the backdrop.
+        onClick={(event) => event.target === event.currentTarget && close()}
+      >
+        <div className="flex h-full flex-col gap-2 p-6">
+          <div className="mb-4 flex items-center justify-between">
+            <h2 id="mobile-menu-title" className="text-lg font-semibold">
+              Menu
+            </h2>
+            <Button variant="ghost" size="icon" aria-label="Close menu" onClick={close}>
+              <X className="h-5 w-5" aria-hidden="true" />
+            </Button>
+          </div>
+          <p id="mobile-menu-description" className="sr-only">
+            Site sections and pages
+          </p>
+          <nav aria-label="Mobile" className="flex flex-col gap-1">
+            {categories.map((c) => (
+              <NavLink key={c.id} to={`/category/${c.slug}`} className={navLinkClass} onClick={close}>
+                {c.name}
+              </NavLink>
+            ))}
+            <NavLink to="/about" className={navLinkClass} onClick={close}>
+              About Us
+            </NavLink>
+            <NavLink to="/contact" className={navLinkClass} onClick={close}>
+              Contact
+            </NavLink>
+          </nav>
+        </div>
+      </dialog>
+    </>
+  );
+}
+
 export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps) {
-  const [open, setOpen] = useState(false);
   const [searching, setSearching] = useState(false);
   const location = useLocation();
   // A search (or any navigation) closes the phone's search field.
@@ -100,40 +149,7 @@ export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps)
             </Button>
           ) : null}
           {user ? <SignOutButton /> : null}
-          <Dialog.Root open={open} onOpenChange={setOpen}>
-            <Dialog.Trigger asChild>
-              <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
-                <Menu className="h-6 w-6" aria-hidden="true" />
-              </Button>
-            </Dialog.Trigger>
-            <Dialog.Portal>
-              <Dialog.Overlay className="fixed inset-0 z-50 bg-black/50" />
-              <Dialog.Content className="fixed inset-y-0 right-0 z-50 flex w-72 max-w-[85vw] flex-col gap-2 bg-white p-6 shadow-xl">
-                <div className="mb-4 flex items-center justify-between">
-                  <Dialog.Title className="text-lg font-semibold">Menu</Dialog.Title>
-                  <Dialog.Close asChild>
-                    <Button variant="ghost" size="icon" aria-label="Close menu">
-                      <X className="h-5 w-5" aria-hidden="true" />
-                    </Button>
-                  </Dialog.Close>
-                </div>
-                <Dialog.Description className="sr-only">Site sections and pages</Dialog.Description>
-                <nav aria-label="Mobile" className="flex flex-col gap-1">
-                  {categories.map((c) => (
-                    <NavLink key={c.id} to={`/category/${c.slug}`} className={navLinkClass} onClick={() => setOpen(false)}>
-                      {c.name}
-                    </NavLink>
-                  ))}
-                  <NavLink to="/about" className={navLinkClass} onClick={() => setOpen(false)}>
-                    About Us
-                  </NavLink>
-                  <NavLink to="/contact" className={navLinkClass} onClick={() => setOpen(false)}>
-                    Contact
-                  </NavLink>
-                </nav>
-              </Dialog.Content>
-            </Dialog.Portal>
-          </Dialog.Root>
+          <MobileMenu categories={categories} />
         </div>
       </div>
       <div id="header-search" hidden={!searching} className="border-t border-slate-200 px-4 py-3 lg:hidden">

@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from "vitest";
-import { formatPublishDate, fromDateTimeLocal, toDateTimeLocal } from "./dates";
+import { formatArticleDate, formatCardDate, formatCommentDate, formatPublishDate, fromDateTimeLocal, inTimeZone, toDateTimeLocal } from "./dates";
 
 describe("fromDateTimeLocal", () => {
   test("reads a datetime-local value on the site's wall clock", () => {
@@ -51,5 +51,27 @@ describe("fromDateTimeLocal, as the article form uses it", () => {
     expect(toDateTimeLocal(at, "America/New_York")).toBe("2026-11-23T14:30");
     expect(fromDateTimeLocal(toDateTimeLocal(at, "America/New_York"), "America/New_York")?.getTime()).toBe(at.getTime());
     expect(formatPublishDate(at, "America/New_York")).toBe("Nov 23, 2026 at 2:30 PM");
+  });
+});
+
+describe("the spec's date formats agree with date-fns' patterns (which reader pages no longer load)", () => {
+  test("every month, both halves of the day, midnight and noon, in the site's zone", async () => {
+    const { format } = await import("date-fns");
+    const zone = "America/New_York";
+    for (let month = 0; month < 12; month++) {
+      for (const [hour, minute] of [
+        [0, 5],
+        [9, 30],
+        [12, 0],
+        [23, 59],
+      ]) {
+        const instant = fromDateTimeLocal(`2026-${String(month + 1).padStart(2, "0")}-0${(month % 9) + 1}T${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`, zone)!;
+        const wall = inTimeZone(instant, zone);
+        expect(formatCardDate(instant, zone)).toBe(format(wall, "MMM d, yyyy"));
+        expect(formatArticleDate(instant, zone)).toBe(format(wall, "MMMM d, yyyy"));
+        expect(formatCommentDate(instant, zone)).toBe(format(wall, "MMM d, yyyy 'at' h:mm a"));
+        expect(toDateTimeLocal(instant, zone)).toBe(format(wall, "yyyy-MM-dd'T'HH:mm"));
+      }
+    }
   });
 });

@@ -1,7 +1,19 @@
-import { format } from "date-fns";
 import { useRouteLoaderData } from "react-router";
 
 export const DEFAULT_TIME_ZONE = "America/New_York";
+
+/** One formatter per zone: making an Intl.DateTimeFormat costs far more than using one (a page formats dozens of dates). */
+const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
+function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = wallClockFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric", hourCycle: "h23" });
+    // A zone is a setting: a handful at most, but never let a stream of odd values grow the map.
+    if (wallClockFormats.size > 50) wallClockFormats.clear();
+    wallClockFormats.set(timeZone, format);
+  }
+  return format;
+}
 
 /**
  * The wall-clock time of `date` in `timeZone`, as a Date whose local fields hold it: dates render the
@@ -9,16 +21,7 @@ export const DEFAULT_TIME_ZONE = "America/New_York";
  */
 export function inTimeZone(date: Date | string, timeZone: string = DEFAULT_TIME_ZONE): Date {
   const d = new Date(date);
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    second: "numeric",
-    hourCycle: "h23",
-  }).formatToParts(d);
+  const parts = wallClockFormat(timeZone).formatToParts(d);
   const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return new Date(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
 }
@@ -47,14 +50,36 @@ export function fromDateTimeLocal(local: string, timeZone: string = DEFAULT_TIME
   return new Date(before);
 }
 
+// The spec's few fixed English formats, written from a wall-clock Date's fields (inTimeZone did the
+// zone): the same text on the server and in every browser, and no date library in reader pages
+// (issue 13: date-fns' format and its locale were 6 KB of every page's JavaScript).
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const pad = (n: number) => String(n).padStart(2, "0");
+/** "November" ('MMMM'); its first three letters are 'MMM'. */
+const monthOf = (wall: Date) => MONTHS[wall.getMonth()]!;
+/** "2026-11-25" ('yyyy-MM-dd') of a wall-clock Date. */
+export const isoDayOf = (wall: Date) => `${wall.getFullYear()}-${pad(wall.getMonth() + 1)}-${pad(wall.getDate())}`;
+/** "November 25, 2026" ('MMMM d, yyyy') of a wall-clock Date. */
+export const longDayOf = (wall: Date) => `${monthOf(wall)} ${wall.getDate()}, ${wall.getFullYear()}`;
+
 /** `date` as a datetime-local field's value ("YYYY-MM-DDTHH:mm") on the wall clock of `timeZone`. */
-export const toDateTimeLocal = (date: Date | string, timeZone?: string) => format(inTimeZone(date, timeZone), "yyyy-MM-dd'T'HH:mm");
+export const toDateTimeLocal = (date: Date | string, timeZone?: string) => {
+  const wall = inTimeZone(date, timeZone);
+  return `${isoDayOf(wall)}T${pad(wall.getHours())}:${pad(wall.getMinutes())}`;
+};
 
 /** Spec date formats, in the site's time zone. */
-export const formatCardDate = (date: Date | string, timeZone?: string) => format(inTimeZone(date, timeZone), "MMM d, yyyy");
-export const formatArticleDate = (date: Date | string, timeZone?: string) => format(inTimeZone(date, timeZone), "MMMM d, yyyy");
-export const formatCommentDate = (date: Date | string, timeZone?: string) =>
-  format(inTimeZone(date, timeZone), "MMM d, yyyy 'at' h:mm a");
+const shortDayOf = (wall: Date) => `${monthOf(wall).slice(0, 3)} ${wall.getDate()}, ${wall.getFullYear()}`;
+/** "Nov 25, 2026" ('MMM d, yyyy'). */
+export const formatCardDate = (date: Date | string, timeZone?: string) => shortDayOf(inTimeZone(date, timeZone));
+/** "November 25, 2026" ('MMMM d, yyyy'). */
+export const formatArticleDate = (date: Date | string, timeZone?: string) => longDayOf(inTimeZone(date, timeZone));
+/** "Nov 25, 2026 at 3:05 PM" ('MMM d, yyyy 'at' h:mm a'). */
+export const formatCommentDate = (date: Date | string, timeZone?: string) => {
+  const wall = inTimeZone(date, timeZone);
+  const hours = wall.getHours();
+  return `${shortDayOf(wall)} at ${hours % 12 || 12}:${pad(wall.getMinutes())} ${hours < 12 ? "AM" : "PM"}`;
+};
 
 /** A publication time as the back office shows it ("Scheduled for …", the scheduling toast): the comments' date-and-time format. */
 export const formatPublishDate = formatCommentDate;

@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { isCommonPassword } from "./common-passwords.server";
@@ -66,6 +67,14 @@ export const envSchema = z.object({
   COMMENT_MIN_FILL_SECONDS: opt(
     z.coerce.number({ error: "must be a number of seconds" }).int({ error: "must be a whole number of seconds" }).min(0).max(60, { error: "must be at most 60" }),
   ).default(3),
+  /**
+   * How many processes answer requests (decision 0027): unset, one per core in production and one in
+   * development. With more than one, a primary process owns PostgreSQL, migrations, seeding and the
+   * background jobs, and forks that many workers sharing the port.
+   */
+  WEB_CONCURRENCY: opt(
+    z.coerce.number({ error: "must be a number of processes" }).int({ error: "must be a whole number of processes" }).min(1, { error: "must be at least 1" }).max(64, { error: "must be at most 64" }),
+  ),
   TIME_ZONE: opt(
     z.string().refine(
       (tz) => {
@@ -81,7 +90,7 @@ export const envSchema = z.object({
   ).default("America/New_York"),
 });
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string; publicUrl: string };
+export type Env = z.infer<typeof envSchema> & { dataDir: string; publicUrl: string; workers: number };
 
 
 /** Reads and checks the environment once; a bad value throws an "invalid_config" AppError: one line naming the variable. */
@@ -98,5 +107,6 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new AppError("invalid_config", "Invalid environment variable S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when S3_BUCKET is set");
   }
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
-  return { ...env, dataDir: path.resolve(env.DATA_DIR), publicUrl };
+  const workers = env.WEB_CONCURRENCY ?? (env.NODE_ENV === "production" ? os.availableParallelism() : 1);
+  return { ...env, dataDir: path.resolve(env.DATA_DIR), publicUrl, workers };
 }

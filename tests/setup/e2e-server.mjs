@@ -56,6 +56,9 @@ const server = spawn(process.execPath, ["--enable-source-maps", "build/node/inde
     COMMENT_MIN_FILL_SECONDS: "0",
     DATABASE_URL: "",
     PUBLIC_URL: "",
+    // One process: a journey's reads see its writes at once and live counts are exact at once; the
+    // cluster (decision 0027) has its own journey in tests/e2e/cluster.spec.ts.
+    WEB_CONCURRENCY: "1",
   },
 });
 

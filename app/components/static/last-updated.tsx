@@ -1,6 +1,5 @@
-import { format } from "date-fns";
 import { useEffect, useState } from "react";
-import { inTimeZone, useSiteTimeZone } from "~/lib/dates";
+import { inTimeZone, isoDayOf, longDayOf, useSiteTimeZone } from "~/lib/dates";
 
 /**
  * "Last Updated: {today}" in 'MMMM d, yyyy', in the site's time zone. Rendered on the server, then set
@@ -14,8 +13,8 @@ export function LastUpdatedToday() {
   return (
     <>
       Last Updated:{" "}
-      <time dateTime={format(today, "yyyy-MM-dd")} suppressHydrationWarning>
-        {format(today, "MMMM d, yyyy")}
+      <time dateTime={isoDayOf(today)} suppressHydrationWarning>
+        {longDayOf(today)}
       </time>
     </>
   );

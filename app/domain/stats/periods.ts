@@ -41,4 +41,5 @@ export function isActivityPeriod(value: unknown): value is ActivityPeriod {
 }
 
 /** Numbers as the dashboard shows them: 12,345. */
-export const formatCount = (n: number) => new Intl.NumberFormat("en-US").format(n);
+const COUNT_FORMAT = new Intl.NumberFormat("en-US");
+export const formatCount = (n: number) => COUNT_FORMAT.format(n);
