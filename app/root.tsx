@@ -11,7 +11,7 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
-import "./app.css";
+import appCss from "./app.css?url";
 import { Toaster } from "./components/ui/toaster";
 import { getSessionUser, type SessionUser } from "./domain/accounts/guard.server";
 import { listCategoriesForNav } from "./domain/categories/categories.server";
@@ -39,6 +39,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     user: user as SessionUser | null,
   };
 }
+
+/**
+ * The stylesheet, with a precedence: React then writes it at the top of the <head>, before the
+ * scripts' preloads, instead of after them (issue 13: a phone's first paint waited for 37 of them).
+ */
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: appCss, precedence: "default" }];
 
 // A move within the page ("#" links, then Back) loads nothing again (app/lib/revalidation.ts).
 export const shouldRevalidate = keepDataOnHashMoves;

@@ -4,11 +4,17 @@ import type { ArticleCard as ArticleCardData } from "~/domain/articles/articles.
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
 import { cn } from "~/lib/cn";
 import { imageSrcSet } from "~/lib/image-variants";
+import { preloadImage } from "~/lib/preload-image";
 import type { RootData } from "~/root";
 import { Byline } from "./byline";
 import { Skeleton } from "./ui/skeleton";
 
 export type SerializedCard = Omit<ArticleCardData, "createdAt" | "publishedAt"> & { createdAt: string | Date; publishedAt: string | Date };
+
+const LEAD_WIDTHS = [480, 640, 960, 1280];
+const LEAD_SIZES = "(min-width: 1280px) 830px, (min-width: 1024px) 66vw, 100vw";
+const CARD_WIDTHS = [480, 640, 960];
+const CARD_SIZES = "(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw";
 
 export function ArticleCard({
   article,
@@ -24,6 +30,8 @@ export function ArticleCard({
 }) {
   const timeZone = useSiteTimeZone();
   const siteName = (useRouteLoaderData("root") as RootData | undefined)?.settings.siteName ?? "Frontpage";
+  // The home page's largest paint: fetched first, ahead of the scripts.
+  if (lead && article.featuredImage) preloadImage(article.featuredImage, LEAD_WIDTHS, LEAD_SIZES);
   return (
     <article
       className={cn(
@@ -36,8 +44,8 @@ export function ArticleCard({
           {article.featuredImage ? (
             <img
               src={article.featuredImage}
-              srcSet={imageSrcSet(article.featuredImage, lead ? [480, 640, 960, 1280] : [480, 640, 960])}
-              sizes={lead ? "(min-width: 1280px) 830px, (min-width: 1024px) 66vw, 100vw" : "(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"}
+              srcSet={imageSrcSet(article.featuredImage, lead ? LEAD_WIDTHS : CARD_WIDTHS)}
+              sizes={lead ? LEAD_SIZES : CARD_SIZES}
               alt={article.featuredImageAlt ?? ""}
               width={640}
               height={360}

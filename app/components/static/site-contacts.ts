@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useRouteLoaderData } from "react-router";
-import { DEFAULT_SETTINGS } from "~/domain/settings/settings.schema";
+import { DEFAULT_SETTINGS } from "~/domain/settings/default-settings";
 import type { RootData } from "~/root";
 
 /** The company facts the static pages state (spec, section 9). */

@@ -9,15 +9,19 @@ import { escapeHtml } from "./story-embed-html";
  * "Caption — Photo: Credit". Every value is escaped. The page puts it inside
  * `<figure class="featured-figure">` (styled in app.css); null without an image.
  */
+/** The featured image's variants and the width it shows at: the page preloads the same (ArticleView). */
+export const FEATURED_IMAGE_WIDTHS = [640, 960, 1280, 1600] as const;
+export const FEATURED_IMAGE_SIZES = "(min-width: 896px) 864px, 100vw";
+
 export function renderFeaturedImageHtml(article: FeaturedImageText & { featuredImage: string | null }): string | null {
   const src = article.featuredImage;
   if (!src) return null;
   const caption = article.featuredImageCaption?.trim() ?? "";
   const credit = article.featuredImageCredit?.trim() ?? "";
-  const srcSet = imageSrcSet(src, [640, 960, 1280, 1600]);
+  const srcSet = imageSrcSet(src, FEATURED_IMAGE_WIDTHS);
   const img =
     `<img src="${escapeHtml(src)}"` +
-    (srcSet ? ` srcset="${escapeHtml(srcSet)}" sizes="(min-width: 896px) 864px, 100vw"` : "") +
+    (srcSet ? ` srcset="${escapeHtml(srcSet)}" sizes="${FEATURED_IMAGE_SIZES}"` : "") +
     ` alt="${escapeHtml(article.featuredImageAlt?.trim() ?? "")}" width="1200" height="675" fetchpriority="high"` +
     ` class="aspect-video w-full rounded-xl object-cover">`;
   if (!caption && !credit) return img;

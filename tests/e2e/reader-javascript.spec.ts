@@ -1,0 +1,30 @@
+import { readerJavaScript } from "../../scripts/reader-javascript";
+import { expect, test } from "./fixtures";
+
+/**
+ * What a reader's browser downloads before a public page can run (issue 13), gzipped: every script
+ * file the HTML names and everything they import. The issue's target is 120 KB (READER_JS_BUDGET_BYTES;
+ * `npm run bench` prints each route against it); React and React Router alone are about 109 KB of it.
+ * This ceiling is where the pages are now, so that no change makes them heavier unnoticed.
+ */
+const READER_JS_CEILING_BYTES = 152 * 1024;
+
+const READER_ROUTES = ["/", "/category/news", "/article/", "/author/", "/search?q=council", "/about"];
+
+test("reader pages load no toast library, no validation library, no dialog library and no back-office code, and stay within the JavaScript ceiling", async ({ request, baseURL }) => {
+  const home = await (await request.get("/")).text();
+  const article = /href="(\/article\/[^"?#]+)"/.exec(home)![1]!;
+  const articlePage = await (await request.get(article)).text();
+  const author = /href="(\/author\/[^"?#]+)"/.exec(articlePage)![1]!;
+  const get = async (url: string) => Buffer.from(await (await request.get(url)).body());
+  for (const route of READER_ROUTES.map((r) => (r === "/article/" ? article : r === "/author/" ? author : r))) {
+    const js = await readerJavaScript(baseURL!, route, get);
+    expect(js.files.length, route).toBeGreaterThan(3);
+    expect(js.gzipBytes, `${route}: ${js.gzipBytes} bytes gzipped in ${js.files.length} files`).toBeLessThanOrEqual(READER_JS_CEILING_BYTES);
+    const code = (await Promise.all(js.files.map((file) => get(new URL(file, baseURL).href)))).map((body) => body.toString("utf8")).join("\n");
+    expect(code, `${route} loads sonner`).not.toContain("data-sonner-toaster");
+    expect(code, `${route} loads zod`).not.toMatch(/ZodError|_zod\b/);
+    expect(code, `${route} loads a Radix dialog`).not.toContain("DialogContent");
+    expect(js.files.filter((file) => /admin|story-editor|tiptap/i.test(file)), route).toEqual([]);
+  }
+});
