@@ -14,6 +14,13 @@ export type AppBuild = ServerBuild | (() => Promise<ServerBuild>);
  * Vite in middleware mode (its HMR rides on our own HTTP server, so several dev servers never fight
  * over a port); in production, build/client's static assets and build/server's render.
  */
+const SERVER_BUILD = path.join(ROOT, "build/server/index.js");
+
+/** Starts loading the production build's modules (mountAppBuild then finds them loaded); a failure is mountAppBuild's to report. */
+export function preloadAppBuild(dev: boolean) {
+  if (!dev) import(SERVER_BUILD).catch(() => {});
+}
+
 export async function mountAppBuild(options: { app: express.Express; server: http.Server; dev: boolean; lifecycle: Lifecycle }): Promise<AppBuild> {
   const { app, server, lifecycle } = options;
   if (options.dev) {
@@ -24,5 +31,5 @@ export async function mountAppBuild(options: { app: express.Express; server: htt
     return () => viteServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   }
   app.use(staticAssets(path.join(ROOT, "build/client")));
-  return (await import(path.join(ROOT, "build/server/index.js"))) as ServerBuild;
+  return (await import(SERVER_BUILD)) as ServerBuild;
 }

@@ -4,9 +4,6 @@ import { AppError } from "../app/lib/app-error";
 import type { Logger } from "../app/lib/logger.server";
 import type { Lifecycle } from "./lifecycle";
 
-/** The variable through which a worker learns where the primary's database is (decision 0027). */
-export const WORKER_DATABASE_URL = "FRONTPAGE_WORKER_DATABASE_URL";
-
 /**
  * Each worker's heap limit unless NODE_OPTIONS names one (issue 13: at most 250 MB per process under
  * load). Node otherwise sizes the heap from the machine's memory and, collecting lazily, lets a worker
@@ -19,17 +16,45 @@ const RESTART_DELAY_MS = { first: 500, max: 30_000 };
 /** A worker that lived this long had not died "in a row": the delay starts over. */
 const STABLE_AFTER_MS = 60_000;
 
+interface DatabaseQuestion {
+  type: "database?";
+}
+interface DatabaseAnswer {
+  type: "database";
+  url: string;
+}
+
 /**
- * The primary of a cluster (decision 0027): forks `count` workers that answer requests on the shared
- * port (each with its own pool, page cache, change feed and view recorder; the primary keeps
- * PostgreSQL, migrations, seeding and the background jobs). Resolves with the address once all of them
- * listen. A worker that dies is replaced, with a growing delay while they keep dying. The lifecycle's
- * shutdown first stops the workers (each finishes its requests and writes its counts), so the
- * primary's own steps and PostgreSQL stop after them.
+ * In a worker: where the database is. The worker asks its primary (which answers once PostgreSQL is up
+ * and migrated), so it loads its modules and the app meanwhile instead of after (issue 13: restart to
+ * first page ≤ 2 s). Asking, not waiting for a message, so no answer can come before anyone listens.
  */
-export async function startWorkers({ count, databaseUrl, log, lifecycle }: { count: number; databaseUrl: string; log: Logger; lifecycle: Lifecycle }): Promise<AddressInfo> {
+export function databaseUrlFromPrimary(): Promise<string> {
+  return new Promise((resolve) => {
+    const onMessage = (message: DatabaseAnswer) => {
+      if (message?.type !== "database") return;
+      process.off("message", onMessage);
+      resolve(message.url);
+    };
+    process.on("message", onMessage);
+    process.send!({ type: "database?" } satisfies DatabaseQuestion);
+  });
+}
+
+/**
+ * The primary of a cluster (decision 0027): forks `count` workers at once, before the database is up,
+ * so they load while it starts; each answers requests on the shared port once `listen(databaseUrl)`
+ * told them where the database is (each with its own pool, page cache, change feed and view recorder;
+ * the primary keeps PostgreSQL, migrations, seeding and the background jobs). `listen` resolves with
+ * the address once all of them listen. A worker that dies is replaced, with a growing delay while they
+ * keep dying. The lifecycle's shutdown first stops the workers (each finishes its requests and writes
+ * its counts), so the primary's own steps and PostgreSQL stop after them.
+ */
+export function forkWorkers({ count, log, lifecycle }: { count: number; log: Logger; lifecycle: Lifecycle }): { listen(databaseUrl: string): Promise<AddressInfo> } {
   const running = new Set<Worker>();
   let delay = RESTART_DELAY_MS.first;
+  let databaseUrl: string | null = null;
+  const waiting: Worker[] = [];
   const heapChosen = /--max-old-space-size/.test(`${process.env.NODE_OPTIONS ?? ""} ${process.execArgv.join(" ")}`);
   cluster.setupPrimary({ execArgv: heapChosen ? process.execArgv : [...process.execArgv, `--max-old-space-size=${WORKER_HEAP_MB}`] });
 
@@ -39,10 +64,17 @@ export async function startWorkers({ count, databaseUrl, log, lifecycle }: { cou
     await Promise.all(exits);
   });
 
+  const answer = (worker: Worker) => worker.send({ type: "database", url: databaseUrl! } satisfies DatabaseAnswer);
+
   const fork = (): Worker => {
-    const worker = cluster.fork({ [WORKER_DATABASE_URL]: databaseUrl });
+    const worker = cluster.fork();
     const bornAt = Date.now();
     running.add(worker);
+    worker.on("message", (message: DatabaseQuestion) => {
+      if (message?.type !== "database?") return;
+      if (databaseUrl) answer(worker);
+      else waiting.push(worker);
+    });
     worker.once("exit", (code, signal) => {
       running.delete(worker);
       if (lifecycle.shuttingDown || !worker.listening) return;
@@ -54,22 +86,29 @@ export async function startWorkers({ count, databaseUrl, log, lifecycle }: { cou
     return worker;
   };
 
-  const addresses = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<AddressInfo>((resolve, reject) => {
-          const worker = fork();
-          worker.once("listening", (address) => {
-            worker.listening = true;
-            resolve({ address: address.address, port: address.port, family: address.addressType === 6 ? "IPv6" : "IPv4" });
-          });
-          // A worker that cannot start (its own log line says why) fails the start: the port is taken, say.
-          worker.once("exit", (code) => reject(new AppError("start_failed", `a worker process exited with code ${code} before it listened`)));
-        }),
-    ),
+  const listening = Array.from(
+    { length: count },
+    () =>
+      new Promise<AddressInfo>((resolve, reject) => {
+        const worker = fork();
+        worker.once("listening", (address) => {
+          worker.listening = true;
+          resolve({ address: address.address, port: address.port, family: address.addressType === 6 ? "IPv6" : "IPv4" });
+        });
+        // A worker that cannot start (its own log line says why) fails the start: the port is taken, say.
+        worker.once("exit", (code) => reject(new AppError("start_failed", `a worker process exited with code ${code} before it listened`)));
+      }),
   );
-  return addresses[0]!;
+  // Until listen() is called nobody awaits them: a worker's early failure must not be an unhandled rejection.
+  for (const promise of listening) promise.catch(() => {});
+
+  return {
+    async listen(url) {
+      databaseUrl = url;
+      for (const worker of waiting.splice(0)) if (worker.isConnected()) answer(worker);
+      return (await Promise.all(listening))[0]!;
+    },
+  };
 }
 
 declare module "node:cluster" {

@@ -9,7 +9,7 @@ import { getSessionUser } from "../app/domain/accounts/guard.server";
 import type { createDb } from "../app/db/client.server";
 import { loadEnv, type Env } from "../app/lib/env.server";
 import { createLogger, type Logger } from "../app/lib/logger.server";
-import { mountAppBuild } from "./app-build";
+import { mountAppBuild, preloadAppBuild } from "./app-build";
 import { cacheDoor } from "./cache-door";
 import { closeHttpServer, listen, readyMessage } from "./http-server";
 import { createLifecycle, SHUTDOWN_GRACE_MS } from "./lifecycle";
@@ -26,7 +26,7 @@ import { cachedFlag, securityHeaders, securityHeaderWriter } from "./middleware/
 import { getSettings } from "../app/domain/settings/settings.server";
 import { answerExpectContinue, createAppHandler, openEventStreams } from "./request-handler";
 import { ROOT } from "./root";
-import { startWorkers, WORKER_DATABASE_URL } from "./cluster";
+import { databaseUrlFromPrimary, forkWorkers } from "./cluster";
 import { startRequestServices, startSiteServices } from "./services";
 
 // The Node entry only wires: what each layer does, and which paths it applies to, lives in its own
@@ -42,19 +42,23 @@ lifecycle.start(async () => {
   const log = createLogger(env.LOG_LEVEL);
   lifecycle.useLogger(log);
   // A worker of a cluster (decision 0027): the primary owns the database and the jobs and says where it is.
-  if (cluster.isWorker) return serveRequests({ env, log, databaseUrl: process.env[WORKER_DATABASE_URL]! });
+  if (cluster.isWorker) return serveRequests({ env, log, databaseUrl: databaseUrlFromPrimary() });
+  const workers = env.NODE_ENV === "development" ? 1 : env.workers;
+  // Forked first: they load while PostgreSQL starts.
+  const workerPool = workers > 1 ? forkWorkers({ count: workers, log, lifecycle }) : null;
   const site = await startSiteServices({ env, log, lifecycle });
   lifecycle.checkpoint();
-  const workers = env.NODE_ENV === "development" ? 1 : env.workers;
-  if (workers === 1) return serveRequests({ env, log, databaseUrl: site.databaseUrl, database: site.database });
-  const address = await startWorkers({ count: workers, databaseUrl: site.databaseUrl, log, lifecycle });
+  if (!workerPool) return serveRequests({ env, log, databaseUrl: Promise.resolve(site.databaseUrl), database: site.database });
+  const address = await workerPool.listen(site.databaseUrl);
   log.info(`${readyMessage(address, env)}, ${workers} worker processes`);
 });
 
 /** Everything that answers requests: the request services, the Express app and its layers, the door, the listening server. */
-async function serveRequests({ env, log, databaseUrl, database }: { env: Env; log: Logger; databaseUrl: string; database?: Database }) {
+async function serveRequests({ env, log, databaseUrl, database }: { env: Env; log: Logger; databaseUrl: Promise<string>; database?: Database }) {
   const dev = env.NODE_ENV === "development";
-  const { services, cache, health } = await startRequestServices({ env, log, lifecycle, databaseUrl, database });
+  // The app (the React Router build) loads while a worker waits to hear where the database is.
+  preloadAppBuild(dev);
+  const { services, cache, health } = await startRequestServices({ env, log, lifecycle, databaseUrl: await databaseUrl, database });
   const publicOrigin = new URL(env.publicUrl).origin;
 
   const app = express();
