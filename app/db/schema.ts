@@ -112,9 +112,11 @@ export const articles = pgTable(
     index("articles_created_by_idx").on(t.createdById),
     index("articles_review_queue_idx").on(t.reviewRequestedAt).where(sql`${t.reviewRequestedAt} is not null`),
     // Readers' lists ("published, published_at <= now(), newest first") and the scheduler ("scheduled,
-    // published_at <= now()"): one index serves both through its leading status column.
-    index("articles_status_published_at_idx").on(t.status, t.publishedAt.desc()),
-    index("articles_category_status_published_at_idx").on(t.categoryId, t.status, t.publishedAt.desc()),
+    // published_at <= now()"): one index serves both through its leading status column. The id ends
+    // them as it ends newestFirst, so a deep page is an index-only walk (issue 13: category page 500
+    // at 100,000 articles, 73 ms to 3 ms) and an author's page walks dates probing their bylines.
+    index("articles_status_published_at_idx").on(t.status, t.publishedAt.desc(), t.id.desc()),
+    index("articles_category_status_published_at_idx").on(t.categoryId, t.status, t.publishedAt.desc(), t.id.desc()),
     check("articles_published_at_set", sql`${t.status} = 'draft' or ${t.publishedAt} is not null`),
     index("articles_created_at_idx").on(t.createdAt.desc()),
     index("articles_category_created_at_idx").on(t.categoryId, t.createdAt.desc()),

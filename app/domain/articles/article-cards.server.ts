@@ -1,4 +1,5 @@
-import { desc, sql } from "drizzle-orm";
+import { eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
 import { articles, categories } from "~/db/schema";
 import type { ArticleCard } from "./articles.schema";
 
@@ -7,10 +8,10 @@ import type { ArticleCard } from "./articles.schema";
 
 /**
  * Readers' order: newest publication first. NULLS LAST as in the (status, published_at) indexes
- * (migration 0003), so PostgreSQL reads them in order instead of sorting every match (a public
- * article always has published_at).
+ * (migration 0003; the id too since 0015), so PostgreSQL reads them in order instead of sorting
+ * every match (a public article always has published_at).
  */
-export const newestFirst = [sql`${articles.publishedAt} desc nulls last`, desc(articles.id)] as const;
+export const newestFirst = [sql`${articles.publishedAt} desc nulls last`, sql`${articles.id} desc nulls last`] as const;
 
 /** The columns of a card; select them from articles left-joined to categories. */
 export const cardColumns = {
@@ -29,6 +30,28 @@ export const cardColumns = {
   categoryName: categories.name,
   categorySlug: categories.slug,
 };
+
+/**
+ * One page of the cards matching `where`, newest first. The page's ids are found first, in the
+ * (…, published_at, id) index alone, and only those 24 rows are read: a deep page no longer reads
+ * every row it skips (issue 13: category page 500 at 100,000 articles, 73 ms to 3 ms).
+ */
+export async function pageOfCards(db: Db, where: SQL | undefined, page: number, pageSize: number): Promise<ArticleCard[]> {
+  const ids = db
+    .select({ id: articles.id })
+    .from(articles)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const rows = await db
+    .select(cardColumns)
+    .from(articles)
+    .leftJoin(categories, eq(articles.categoryId, categories.id))
+    .where(inArray(articles.id, ids))
+    .orderBy(...newestFirst);
+  return rows.map(toCard);
+}
 
 type CardRow = Omit<ArticleCard, "category"> & { categoryName: string | null; categorySlug: string | null };
 

@@ -6,7 +6,7 @@ import { bylinesOf, withBylines } from "~/domain/authors/authors.server";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard, FeaturedImageText } from "./articles.schema";
-import { cardColumns, newestFirst, toCard } from "./article-cards.server";
+import { cardColumns, newestFirst, pageOfCards, toCard } from "./article-cards.server";
 import { readingMinutes, wordCount } from "./story-document";
 import { renderFeaturedImageHtml } from "./featured-image-html";
 import { renderStoryHtml } from "./story-html";
@@ -25,21 +25,9 @@ export async function listLatestArticles(db: Db, limit = 12): Promise<ArticleCar
 
 /** One page of a category's public articles, newest first, and the total count for pagination. */
 export async function listCategoryArticles(db: Db, categoryId: string, page: number, pageSize: number) {
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select(cardColumns)
-      .from(articles)
-      .leftJoin(categories, eq(articles.categoryId, categories.id))
-      .where(and(eq(articles.categoryId, categoryId), publiclyVisible()))
-      .orderBy(...newestFirst)
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db
-      .select({ total: count() })
-      .from(articles)
-      .where(and(eq(articles.categoryId, categoryId), publiclyVisible())),
-  ]);
-  return { articles: await withBylines(db, rows.map(toCard)), total };
+  const inCategory = and(eq(articles.categoryId, categoryId), publiclyVisible());
+  const [cards, [{ total }]] = await Promise.all([pageOfCards(db, inCategory, page, pageSize), db.select({ total: count() }).from(articles).where(inCategory)]);
+  return { articles: await withBylines(db, cards), total };
 }
 
 export interface ArticleDetail extends ArticleCard, FeaturedImageText {
