@@ -298,8 +298,11 @@ function isStorable(method: string, response: Response): boolean {
   );
 }
 
-/** Request headers a render for the cache may depend on; never a cookie or a validator of one reader's. */
-const RENDER_HEADERS = ["accept-language", "user-agent", "x-forwarded-proto", "x-forwarded-host", "host"];
+/**
+ * Request headers a background render for the cache passes on: never a cookie, a validator or a
+ * forwarded header of one reader's (pages take their origin from PUBLIC_URL, not from the request).
+ */
+const RENDER_HEADERS = ["accept-language", "user-agent"];
 
 /** How many of a write's pages are rendered again before the write is answered (its own article's: HTML and data). */
 const RENDERED_BEFORE_ANSWER = 8;
@@ -359,7 +362,8 @@ export function createAppHandler(options: {
       const value = from.headers[name];
       if (typeof value === "string") headers.set(name, value);
     }
-    const url = new URL(key, `${from.protocol}://${from.get("host") ?? "localhost"}`);
+    // The address only routes the render (links and canonical URLs come from PUBLIC_URL).
+    const url = new URL(key, "http://localhost");
     const match = classifyPath(url.pathname);
     const nonce = newCspNonce();
     const work = handle(new Request(url, { headers }), options.loadContext(nonce))
