@@ -6,7 +6,6 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import express from "express";
 import { getSessionUser } from "../app/domain/accounts/guard.server";
-import type { createDb } from "../app/db/client.server";
 import { loadEnv, type Env } from "../app/lib/env.server";
 import { createLogger, type Logger } from "../app/lib/logger.server";
 import { mountAppBuild, preloadAppBuild } from "./app-build";
@@ -27,12 +26,10 @@ import { getSettings } from "../app/domain/settings/settings.server";
 import { answerExpectContinue, createAppHandler, openEventStreams } from "./request-handler";
 import { ROOT } from "./root";
 import { databaseUrlFromPrimary, forkWorkers } from "./cluster";
-import { startRequestServices, startSiteServices } from "./services";
+import { startRequestServices, startSiteServices, type SharedServices } from "./services";
 
 // The Node entry only wires: what each layer does, and which paths it applies to, lives in its own
 // module (server/middleware/*, app/lib/path-classes.ts); the order below is the order a request meets them.
-
-type Database = ReturnType<typeof createDb>;
 
 const lifecycle = createLifecycle();
 lifecycle.handleProcessEvents();
@@ -48,17 +45,17 @@ lifecycle.start(async () => {
   const workerPool = workers > 1 ? forkWorkers({ count: workers, log, lifecycle }) : null;
   const site = await startSiteServices({ env, log, lifecycle });
   lifecycle.checkpoint();
-  if (!workerPool) return serveRequests({ env, log, databaseUrl: Promise.resolve(site.databaseUrl), database: site.database });
+  if (!workerPool) return serveRequests({ env, log, databaseUrl: Promise.resolve(site.databaseUrl), shared: site.shared });
   const address = await workerPool.listen(site.databaseUrl);
   log.info(`${readyMessage(address, env)}, ${workers} worker processes`);
 });
 
 /** Everything that answers requests: the request services, the Express app and its layers, the door, the listening server. */
-async function serveRequests({ env, log, databaseUrl, database }: { env: Env; log: Logger; databaseUrl: Promise<string>; database?: Database }) {
+async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log: Logger; databaseUrl: Promise<string>; shared?: SharedServices }) {
   const dev = env.NODE_ENV === "development";
   // The app (the React Router build) loads while a worker waits to hear where the database is.
   preloadAppBuild(dev);
-  const { services, cache, health } = await startRequestServices({ env, log, lifecycle, databaseUrl: await databaseUrl, database });
+  const { services, cache, health } = await startRequestServices({ env, log, lifecycle, databaseUrl: await databaseUrl, shared });
   const publicOrigin = new URL(env.publicUrl).origin;
 
   const app = express();

@@ -53,11 +53,10 @@ export async function startSiteServices({ env, log, lifecycle }: { env: Env; log
   const stopScheduler = startPublishingScheduler(db, log, env.SCHEDULER_INTERVAL_MS);
   lifecycle.onShutdown("publishing scheduler", stopScheduler);
 
+  let accounts: Accounts | null = null;
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
-    const sessionSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
-    const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
-    const auth = createAuth({ db, baseURL: env.publicUrl, secret: sessionSecret, mailer, log });
-    const { created, granted, refused } = await ensureAdminAccount(auth, db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+    accounts = await openAccounts(env, db, log);
+    const { created, granted, refused } = await ensureAdminAccount(accounts.auth, db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
     if (refused) {
       log.warn(
         { email: env.ADMIN_EMAIL },
@@ -67,12 +66,32 @@ export async function startSiteServices({ env, log, lifecycle }: { env: Env; log
     if (created) log.info({ email: env.ADMIN_EMAIL }, "created the ADMIN_EMAIL account");
     if (granted) log.info({ email: env.ADMIN_EMAIL }, "granted admin to the ADMIN_EMAIL account");
   }
-  return { databaseUrl, database };
+  // What a single process answering requests itself goes on with (startRequestServices' `shared`).
+  const shared: SharedServices = { database, storage, accounts };
+  return { databaseUrl, shared };
+}
+
+type Accounts = Awaited<ReturnType<typeof openAccounts>>;
+
+/** What startSiteServices opened that the same process's startRequestServices uses as it is. */
+export interface SharedServices {
+  database: ReturnType<typeof createDb>;
+  storage: ReturnType<typeof storageFromEnv>;
+  /** Opened for the ADMIN_EMAIL account, when one is set. */
+  accounts: Accounts | null;
+}
+
+/** Accounts: the session secret (DATA_DIR's unless SESSION_SECRET), mail (SMTP or the outbox) and Better Auth. */
+async function openAccounts(env: Env, db: ReturnType<typeof createDb>["db"], log: Logger) {
+  const sessionSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
+  const auth = createAuth({ db, baseURL: env.publicUrl, secret: sessionSecret, mailer, log });
+  return { sessionSecret, mailer, auth };
 }
 
 /**
  * Starts what every request is served with, in each process that answers requests: the database pool
- * (`database`: the one startSiteServices opened, in a single process), the change feed, the view
+ * (in a single process, `shared`: what startSiteServices opened), the change feed, the view
  * recorder, the page cache (none in development), accounts, mail, the database's health. Each is
  * registered with the lifecycle to stop in reverse.
  */
@@ -81,22 +100,22 @@ export async function startRequestServices({
   log,
   lifecycle,
   databaseUrl,
-  database,
+  shared,
 }: {
   env: Env;
   log: Logger;
   lifecycle: Lifecycle;
   databaseUrl: string;
-  database?: ReturnType<typeof createDb>;
+  shared?: SharedServices;
 }) {
   let db: ReturnType<typeof createDb>["db"];
-  if (database) db = database.db;
+  if (shared) db = shared.database.db;
   else {
     const opened = createDb(databaseUrl);
     db = opened.db;
     lifecycle.onShutdown("database pool", () => opened.pool.end());
   }
-  const storage = storageFromEnv(env);
+  const storage = shared?.storage ?? storageFromEnv(env);
   const changes = new ChangeFeed(databaseUrl, log);
   await changes.start();
   lifecycle.onShutdown("change feed", () => changes.stop());
@@ -122,9 +141,7 @@ export async function startRequestServices({
   });
   await clearWhenBannerExpires();
 
-  const sessionSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
-  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
-  const auth = createAuth({ db, baseURL: env.publicUrl, secret: sessionSecret, mailer, log });
+  const { sessionSecret, mailer, auth } = shared?.accounts ?? (await openAccounts(env, db, log));
 
   const commentSpam = {
     intervalSeconds: env.COMMENT_INTERVAL_SECONDS,

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, exists, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation, pgConstraint } from "~/db/pg-errors";
@@ -248,23 +248,18 @@ export async function getAuthorBySlug(db: Db, slug: string): Promise<PublicAutho
   return row ?? null;
 }
 
-/** Articles with this author in their byline (the author page, their feed, the admin list's filter). */
+/**
+ * Articles with this author in their byline (the author page, their feed, the admin list's filter).
+ * For a page of an author's newest, PostgreSQL walks the (status, published_at, id) index and probes
+ * each article's byline (migration 0015: an author of a third of 100,000 articles, page 1 in 1 ms).
+ */
 export function writtenBy(db: Pick<Db, "select">, authorId: string) {
   return inArray(articles.id, db.select({ id: articleAuthors.articleId }).from(articleAuthors).where(eq(articleAuthors.authorId, authorId)));
 }
 
-/**
- * Articles with this author in their byline, as a probe per article: for a page of an author's
- * newest, PostgreSQL walks the date index and checks each article's byline (an author of a third of
- * 100,000 articles: page 1 in 1 ms instead of sorting all of theirs, 23 ms).
- */
-function bylineOf(authorId: string) {
-  return exists(sql`(select 1 from ${articleAuthors} where ${articleAuthors.articleId} = ${articles.id} and ${articleAuthors.authorId} = ${authorId})`);
-}
-
 /** One page of an author's public articles, newest first, and their total count. */
 export async function listAuthorArticles(db: Db, authorId: string, page: number, pageSize: number) {
-  const theirs = and(bylineOf(authorId), publiclyVisible());
+  const theirs = and(writtenBy(db, authorId), publiclyVisible());
   const [cards, [{ total }]] = await Promise.all([pageOfCards(db, theirs, page, pageSize), db.select({ total: count() }).from(articles).where(theirs)]);
   return { articles: await withBylines(db, cards), total };
 }
