@@ -42,6 +42,41 @@ describe("the page cache's door", () => {
     expect(await answer.text()).toBe(`<!doctype html><script nonce="${nonce}">go()</script><p>kept</p>`);
   });
 
+  test("readers at once each get their own nonce in an intact page, plain and gzipped (a reused copy goes back only once sent)", async () => {
+    // Larger than what loopback sockets take at once, so a copy given back before it was sent would
+    // be overwritten under a reader who has not read it yet.
+    const big = (nonce: string) => Buffer.from(`<!doctype html><script nonce="${nonce}">go()</script><p>${"long story ".repeat(900_000)}</p><script nonce="${nonce}">end()</script>`);
+    cache.set("/article/big", 200, [["content-type", "text/html; charset=utf-8"]], big(RENDERED_NONCE), RENDERED_NONCE, ["site"]);
+    let go!: () => void;
+    const everyoneAsked = new Promise<void>((resolve) => (go = resolve));
+    const read = (gzip: boolean) =>
+      new Promise<{ nonce: string | undefined; text: string }>((resolve, reject) => {
+        http
+          .get(`${origin}/article/big`, { headers: gzip ? { "Accept-Encoding": "gzip" } : {} }, async (answer) => {
+            answer.pause();
+            // Nobody reads until every reader has asked: the server's writes wait on them.
+            await everyoneAsked;
+            const chunks: Buffer[] = [];
+            for await (const chunk of answer) chunks.push(chunk as Buffer);
+            const body = Buffer.concat(chunks);
+            const nonce = /'nonce-([\w-]{22})'/.exec(String(answer.headers["content-security-policy"]))?.[1];
+            resolve({ nonce, text: (gzip ? zlib.gunzipSync(body) : body).toString() });
+          })
+          .on("error", reject);
+      });
+    // One after another, each while those before are still unread.
+    const reading: Promise<{ nonce: string | undefined; text: string }>[] = [];
+    for (let i = 0; i < 8; i++) {
+      reading.push(read(i % 4 === 3));
+      await new Promise((resume) => setTimeout(resume, 20));
+    }
+    go();
+    const answers = await Promise.all(reading);
+    for (const { nonce, text } of answers) expect(text === big(nonce!).toString()).toBe(true);
+    expect(new Set(answers.map((answer) => answer.nonce)).size).toBe(8);
+    cache.forget("/article/big");
+  });
+
   test("compresses as asked, answers 304 to the version a browser holds, and HEAD without a body", async () => {
     const gzipped = await new Promise<http.IncomingMessage>((resolve) => http.get(`${origin}/article/kept`, { headers: { "Accept-Encoding": "gzip" } }, resolve));
     expect(gzipped.headers["content-encoding"]).toBe("gzip");

@@ -3,7 +3,7 @@ import { isSessionCookiePresent } from "../app/lib/auth-cookie";
 import { classifyPath } from "../app/lib/path-classes";
 import { newCspNonce, type SecurityHeaderWriter } from "./middleware/security-headers";
 import type { PageCache } from "./page-cache";
-import { cachedAnswer, countWhenAnswered, isCountedLoad } from "./request-handler";
+import { cachedAnswer, countWhenAnswered, isCountedLoad, sendBody } from "./request-handler";
 
 /**
  * The page cache's door (issue 13): an anonymous GET or HEAD of a page the cache holds fresh is
@@ -34,8 +34,7 @@ export function cacheDoor(options: {
     const answer = cachedAnswer(req, page, "HIT", nonce);
     // One writeHead with every header: the fast way through node:http.
     res.writeHead(answer.status, [...options.writeSecurityHeaders.flat(answer.withPolicy ? nonce : null), ...answer.headers]);
-    if (answer.body) res.end(answer.body);
-    else res.end();
+    sendBody(res, answer);
     return true;
   };
 }

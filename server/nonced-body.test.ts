@@ -19,3 +19,25 @@ describe("NoncedBody", () => {
     }
   });
 });
+
+describe("reused answers", () => {
+  test("a copy given back is reused with the next answer's nonce (and checksum); one still being sent never is", () => {
+    const page = `<script nonce="${RENDERED}">a()</script><p>${"words ".repeat(2000)}</p><script nonce="${RENDERED}">b()</script>`;
+    const body = new NoncedBody(Buffer.from(page), RENDERED);
+    for (const gzip of [false, true]) {
+      const decode = (buffer: Buffer) => (gzip ? zlib.gunzipSync(buffer) : buffer).toString();
+      const first = body.answer("First_nonce_0123456789", gzip);
+      // Not given back yet: the next answer gets a copy of its own.
+      const second = body.answer("Secnd_nonce_0123456789", gzip);
+      expect(second.body).not.toBe(first.body);
+      expect(decode(first.body)).toBe(page.replaceAll(RENDERED, "First_nonce_0123456789"));
+      first.release();
+      first.release(); // twice is once
+      const third = body.answer("Third_nonce_0123456789", gzip);
+      expect(third.body).toBe(first.body);
+      expect(decode(third.body)).toBe(page.replaceAll(RENDERED, "Third_nonce_0123456789"));
+      expect(body.answer("Forth_nonce_0123456789", gzip).body).not.toBe(first.body);
+      expect(decode(second.body)).toBe(page.replaceAll(RENDERED, "Secnd_nonce_0123456789"));
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { cachedBody, PageCache, pickEncoding } from "./page-cache";
+import { cacheChangeOf, cachedBody, PageCache, pageTagsOf, pickEncoding } from "./page-cache";
 
 const html = (text: string) => Buffer.from(`<!doctype html><p>${text}</p>`);
 
@@ -52,6 +52,60 @@ describe("PageCache", () => {
     expect(cache.get("/article/b")).toBeUndefined();
   });
 
+  test("a change to a public story drops the pages showing it and the lists it is on, and marks its category's \"More from\" pages stale; nothing else (decision 0028)", () => {
+    const cache = new PageCache();
+    const A = "0b8c4c1e-0000-4000-8000-00000000000a";
+    const B = "0b8c4c1e-0000-4000-8000-00000000000b";
+    const C = "0b8c4c1e-0000-4000-8000-00000000000c";
+    const store = (key: string, pattern: string, params: Record<string, string>, shown: string[]) =>
+      cache.set(key, 200, [], html(key), undefined, pageTagsOf({ pattern, params }, shown));
+    // Story A (politics, by Ada) is on home and page 1 of politics; B's page shows A as a related story.
+    store("/", "/", {}, [`story:${A}`, `story:${B}`]);
+    store("/category/politics", "category/:slug", { slug: "politics" }, [`story:${A}`]);
+    store("/category/politics?page=7", "category/:slug", { slug: "politics" }, []);
+    store("/category/sport", "category/:slug", { slug: "sport" }, [`story:${B}`]);
+    store("/author/ada", "author/:slug", { slug: "ada" }, [`story:${A}`]);
+    store("/author/bo", "author/:slug", { slug: "bo" }, [`story:${B}`]);
+    store("/article/a", "article/:slug", { slug: "a" }, [`story:${A}`, "more-from:politics"]);
+    store("/article/b", "article/:slug", { slug: "b" }, [`story:${B}`, `story:${A}`, "more-from:sport"]);
+    store("/article/c", "article/:slug", { slug: "c" }, [`story:${C}`, "more-from:politics"]);
+    store("/article/d", "article/:slug", { slug: "d" }, ["more-from:sport"]);
+    store("/rss.xml", "rss.xml", {}, []);
+    store("/sitemaps/2026-11.xml", "sitemaps/:file", { file: "2026-11.xml" }, []);
+    store("/about", "about", {}, []);
+    expect(cache.get("/article/b")!.tags).toEqual(["site", "article:b", `story:${B}`, `story:${A}`, "more-from:sport"]);
+
+    const change = cacheChangeOf({ table: "articles", op: "UPDATE", public: { ids: [A], slugs: ["a"], categories: ["politics"], authors: ["ada"] } });
+    expect(cache.clearTags(change.drop).sort()).toEqual([
+      "/",
+      "/article/a",
+      "/article/b",
+      "/author/ada",
+      "/category/politics",
+      "/category/politics?page=7",
+      "/rss.xml",
+      "/sitemaps/2026-11.xml",
+    ]);
+    expect(cache.markStale(change.stale)).toEqual(["/article/c"]);
+    expect(["/about", "/article/d", "/author/bo", "/category/sport"].map((key) => cache.get(key)?.stale)).toEqual([false, false, false, false]);
+  });
+
+  test("what each change notice does to the cache", () => {
+    expect(cacheChangeOf({ table: "comments", op: "INSERT", articles: ["a"] })).toEqual({ drop: [], stale: ["article:a"] });
+    // Drafts and scheduled stories alone: nothing.
+    expect(cacheChangeOf({ table: "articles", op: "UPDATE", public: { ids: [], slugs: [], categories: [], authors: [] } })).toEqual({ drop: [], stale: [] });
+    // Too many stories to name, categories, settings, a lost connection: every page.
+    for (const event of [{ table: "articles", op: "UPDATE" }, { table: "categories", op: "UPDATE" }, { table: "website_settings", op: "UPDATE" }, { table: "*", op: "RECONNECT" }]) {
+      expect(cacheChangeOf(event)).toEqual({ drop: ["site"], stale: [] });
+    }
+  });
+
+  test("a page showing more stories than it can name is dropped by any story's change", () => {
+    const many = Array.from({ length: 101 }, (_, i) => `story:${i}`);
+    expect(pageTagsOf({ pattern: "/", params: {} }, many)).toEqual(["site", "home", "stories"]);
+    expect(cacheChangeOf({ table: "articles", op: "INSERT", public: { ids: ["x"], slugs: ["x"], categories: [], authors: [] } }).drop).toContain("stories");
+  });
+
   test("a page's validator leaves its nonce out: the same page rendered again with another nonce keeps it; other content does not", () => {
     const cache = new PageCache();
     const page = (nonce: string, text: string) => Buffer.from(`<script nonce="${nonce}">x</script><p>${text}</p>`);
@@ -91,7 +145,7 @@ describe("PageCache", () => {
     const first = "FirstReader_0123456789";
     const second = "SecondReader_012345678";
     const plain = cachedBody(entry, null, first);
-    expect(plain).toEqual({ body: page(first), encoding: null });
+    expect([plain.body, plain.encoding]).toEqual([page(first), null]);
     for (const accepted of ["gzip", "br"] as const) {
       const sent = cachedBody(entry, accepted, second);
       expect(sent.encoding).toBe("gzip");

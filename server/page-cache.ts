@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
+import { articleTag, authorTag, categoryTag, FEEDS_TAG, HOME_TAG, MAX_STORY_TAGS, moreFromTag, SITE_TAG, SITEMAPS_TAG, STORIES_TAG, storyTag } from "../app/lib/cache-tags.server";
+import type { ChangeEvent } from "../app/lib/change-feed.server";
 import { NoncedBody } from "./nonced-body";
 
 export interface CachedPage {
@@ -28,30 +30,85 @@ export interface CachedPage {
 
 export type Encoding = "br" | "gzip" | null;
 
-/** The tag every cached page carries: clearing it clears the whole cache (a change to the site's frame). */
-export const SITE_TAG = "site";
-
 /**
- * The tags of a cached page (decision 0024), also sent as Cache-Tag/Surrogate-Key so a CDN can purge the
- * same way: every page has SITE_TAG; an article's page (HTML or data) also `article:<slug>`.
+ * The tags of a cached page (decision 0028): those its render noted (noteShown: the stories it
+ * shows; past MAX_STORY_TAGS, STORIES_TAG instead) and those of its route: every page has SITE_TAG;
+ * home, a category's and an author's pages are their lists; an article's page (HTML or data) is
+ * `article:<slug>`; feeds and sitemaps are theirs.
  */
-export function cacheTagsOf(match: { pattern: string; params: Record<string, string> }): string[] {
-  if (match.pattern === "article/:slug" && match.params.slug) return [SITE_TAG, articleTag(match.params.slug)];
-  return [SITE_TAG];
+export function pageTagsOf(match: { pattern: string; params: Record<string, string> }, shown: readonly string[] = []): string[] {
+  const named = shown.length <= MAX_STORY_TAGS ? shown : [STORIES_TAG];
+  return [...new Set([...cacheTagsOf(match), ...named])];
 }
 
-export const articleTag = (slug: string) => `article:${slug.toLowerCase()}`;
+function cacheTagsOf(match: { pattern: string; params: Record<string, string> }): string[] {
+  const { slug } = match.params;
+  switch (match.pattern) {
+    case "/":
+      return [SITE_TAG, HOME_TAG];
+    case "article/:slug":
+      return slug ? [SITE_TAG, articleTag(slug)] : [SITE_TAG];
+    case "category/:slug":
+      return slug ? [SITE_TAG, categoryTag(slug)] : [SITE_TAG];
+    case "author/:slug":
+      return slug ? [SITE_TAG, authorTag(slug)] : [SITE_TAG];
+    case "rss.xml":
+    case "category/:slug/rss.xml":
+    case "author/:slug/rss.xml":
+      return [SITE_TAG, FEEDS_TAG];
+    case "sitemap.xml":
+    case "sitemaps/:file":
+    case "news-sitemap.xml":
+      return [SITE_TAG, SITEMAPS_TAG];
+    default:
+      return [SITE_TAG];
+  }
+}
+
+/**
+ * What a change notice (app/lib/change-feed.server.ts) does to cached pages (decision 0028):
+ * - a comment marks its articles' pages stale (served while rendered again: decision 0026);
+ * - a change to public stories drops every page showing them, the lists they are or were on (home,
+ *   their categories', their authors', feeds, sitemaps), and marks stale the article pages whose
+ *   "More from" cards are those categories' newest;
+ * - a change to drafts or scheduled stories alone touches no cached page;
+ * - anything else (categories, settings, authors, a notice too big to name its stories, a lost
+ *   connection) drops every page.
+ */
+export function cacheChangeOf(event: ChangeEvent): { drop: string[]; stale: string[] } {
+  if (event.table === "comments" && Array.isArray(event.articles)) return { drop: [], stale: event.articles.map(articleTag) };
+  const stories = event.public;
+  if (!stories) return { drop: [SITE_TAG], stale: [] };
+  if (stories.ids.length === 0) return { drop: [], stale: [] };
+  return {
+    drop: [
+      ...stories.ids.map(storyTag),
+      ...stories.slugs.map(articleTag),
+      HOME_TAG,
+      ...stories.categories.map(categoryTag),
+      ...stories.authors.map(authorTag),
+      FEEDS_TAG,
+      SITEMAPS_TAG,
+      STORIES_TAG,
+    ],
+    stale: stories.categories.map(moreFromTag),
+  };
+}
+
+const keep = () => {};
 
 /**
  * What to send for a stored page to a client accepting `accepted`: a page with a nonce carries
- * `nonce` in its place (gzip at best); another page its stored encoding.
+ * `nonce` in its places (gzip at best), in a reused copy to `release` once the answer is finished;
+ * another page its stored encoding.
  */
-export function cachedBody(page: CachedPage, accepted: Encoding, nonce: string): { body: Buffer; encoding: Encoding } {
+export function cachedBody(page: CachedPage, accepted: Encoding, nonce: string): { body: Buffer; encoding: Encoding; release: () => void } {
   if (page.nonced) {
-    return accepted ? { body: page.nonced.gzip(nonce), encoding: "gzip" } : { body: page.nonced.identity(nonce), encoding: null };
+    const { body, release } = page.nonced.answer(nonce, accepted !== null);
+    return { body, encoding: accepted ? "gzip" : null, release };
   }
   const plain = page.plain!;
-  return { body: accepted === "br" ? plain.br : accepted === "gzip" ? plain.gzip : plain.body, encoding: accepted };
+  return { body: accepted === "br" ? plain.br : accepted === "gzip" ? plain.gzip : plain.body, encoding: accepted, release: keep };
 }
 
 function sizeOf(page: CachedPage): number {
@@ -156,6 +213,7 @@ export class PageCache {
 
   /** Forgets every page (none is served stale). */
   clear() {
+    for (const entry of this.entries.values()) entry.nonced?.dispose();
     this.entries.clear();
     this.bytes = 0;
   }
@@ -227,6 +285,7 @@ export class PageCache {
     if (!entry) return;
     this.bytes -= sizeOf(entry);
     this.entries.delete(key);
+    entry.nonced?.dispose();
   }
 }
 

@@ -36,6 +36,8 @@ const { personalAnswers } = await import("./middleware/personal-answers");
 
 const cache = new PageCache();
 let databaseUp = true;
+/** What the handler's changesHeard does (ChangeFeed.caughtUp in the server); undefined: no change feed. */
+let changesHeard: (() => Promise<boolean>) | undefined;
 const counted: string[] = [];
 let origin = "";
 let server: ReturnType<ReturnType<typeof express>["listen"]>;
@@ -49,7 +51,7 @@ beforeAll(async () => {
     res.setHeader("Content-Security-Policy", "script-src 'nonce-fresh'");
     next();
   });
-  app.all("/{*path}", createAppHandler({ build: {} as never, mode: "production", cache, loadContext: () => ({}) as never, databaseUp: () => databaseUp, onPageView: (path) => void counted.push(path) }));
+  app.all("/{*path}", createAppHandler({ build: {} as never, mode: "production", cache, loadContext: () => ({}) as never, databaseUp: () => databaseUp, onPageView: (path) => void counted.push(path), changesHeard: () => changesHeard?.() ?? Promise.resolve(false) }));
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -112,11 +114,32 @@ describe("the page cache in the request handler", () => {
     expect((await fetch(`${origin}/category/personal`)).headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30");
   });
 
-  test("a page action through this process clears the cache at once (an editorial change: readers see it at once)", async () => {
-    await fetch(`${origin}/category/changed`);
+  test("an editorial write answers once this process has heard its change notices, which drop only what they name (decision 0028)", async () => {
+    for (const path of ["/category/changed", "/category/untouched"]) await fetch(`${origin}${path}`);
     expect((await fetch(`${origin}/category/changed`)).headers.get("x-cache")).toBe("HIT");
-    await fetch(`${origin}/admin/categories`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    let answered = false;
+    changesHeard = async () => {
+      // The notice arrives after the write's own work is done, before its answer.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(answered).toBe(false);
+      cache.clearTags(["category:changed"]);
+      return true;
+    };
+    try {
+      await fetch(`${origin}/admin/categories`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
+      answered = true;
+    } finally {
+      changesHeard = undefined;
+    }
     expect((await fetch(`${origin}/category/changed`)).headers.get("x-cache")).toBe("MISS");
+    expect((await fetch(`${origin}/category/untouched`)).headers.get("x-cache")).toBe("HIT");
+  });
+
+  test("an editorial write whose notices were not heard (the change feed is down) clears every page at once", async () => {
+    await fetch(`${origin}/category/changed-unheard`);
+    expect((await fetch(`${origin}/category/changed-unheard`)).headers.get("x-cache")).toBe("HIT");
+    await fetch(`${origin}/admin/categories`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    expect((await fetch(`${origin}/category/changed-unheard`)).headers.get("x-cache")).toBe("MISS");
   });
 
   test("a stale page (a comment heard from another process, or past its time-to-live) is served at once while one render replaces it", async () => {
@@ -208,7 +231,7 @@ describe("a comment clears its article's pages only (decision 0024)", () => {
     expect(hit.headers.get("x-cache")).toBe("HIT");
     expect(hit.headers.get("cache-tag")).toBe("site,article:commented");
     expect(hit.headers.get("surrogate-key")).toBe("site article:commented");
-    expect((await fetch(`${origin}/category/news`)).headers.get("cache-tag")).toBe("site");
+    expect((await fetch(`${origin}/category/news`)).headers.get("cache-tag")).toBe("site,category:news");
 
     const rendersBefore = new Map(renders);
     versions.set("/article/commented", 2);

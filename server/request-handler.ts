@@ -10,7 +10,8 @@ import { isSessionCookiePresent } from "../app/lib/auth-cookie";
 import { classifyPath, type PathMatch, type PathRules } from "../app/lib/path-classes";
 import { answerUnavailable } from "./middleware/database-gate";
 import { cspNonceOf, newCspNonce } from "./middleware/security-headers";
-import { articleTag, cacheTagsOf, cachedBody, pickEncoding, SITE_TAG, type CachedPage, type PageCache } from "./page-cache";
+import { articleTag, collectingShownTags, SITE_TAG } from "../app/lib/cache-tags.server";
+import { cachedBody, pageTagsOf, pickEncoding, type CachedPage, type PageCache } from "./page-cache";
 import { pathClassOf } from "./request-path-class";
 
 // Which paths each rule below applies to is the path's class in app/lib/path-classes.ts.
@@ -28,14 +29,14 @@ export const CDN_CACHE_CONTROL = "max-age=30, stale-while-revalidate=60";
 /**
  * Whether a finished request may have changed a cached page: a write that succeeded, through a path
  * whose class can change content (not the view beacon, comment attachments, sign-in or sign-out). The
- * database's change notifications clear every process's cache too; this clears this process's at
- * once, so the revalidation right after an action never sees a stale page.
+ * database's change notices say which pages (decision 0028); such a write waits until this process
+ * has heard them, so the writer's next page never shows a stale copy.
  */
 export function mayChangePages(method: string, path: string, status: number): boolean {
   return pagesChangedBy(method, classifyPath(path), status) !== null;
 }
 
-/** The cache tags a finished request changed: every page, one article's pages (a comment), or none. */
+/** The cache tags a finished request may have changed: one article's pages (a comment), any page (SITE_TAG: the change notices say which), or none. */
 function pagesChangedBy(method: string, match: { rules: PathRules; params: Record<string, string> }, status: number): string[] | null {
   if (method === "GET" || method === "HEAD" || status >= 400 || !match.rules.changesPages) return null;
   if (match.rules.changesPages === "its article" && match.params.slug) return [articleTag(match.params.slug)];
@@ -245,6 +246,8 @@ export interface CachedAnswer {
   status: number;
   headers: string[];
   body: Buffer | null;
+  /** Gives the body's reused copy back, once the response is finished (sendBody). */
+  release?: () => void;
   /**
    * False for a 304: without a Content-Security-Policy, so the browser's copy keeps the policy whose
    * nonce its scripts carry (a new one would name a nonce the copy does not have).
@@ -262,10 +265,24 @@ export function cachedAnswer(req: http.IncomingMessage, page: CachedPage, state:
   const headers = [...page.flatHeaders, "X-Cache", state, "Vary", "Accept-Encoding, Cookie, Sec-Purpose", "ETag", page.etag];
   if (page.status === 200 && matchesEtag(req.headers["if-none-match"], page.etag)) return { status: 304, headers, body: null, withPolicy: false };
   // A page with scripts carries this answer's nonce, the one its Content-Security-Policy names.
-  const { body, encoding } = cachedBody(page, pickEncoding(req.headers["accept-encoding"]), nonce);
+  const { body, encoding, release } = cachedBody(page, pickEncoding(req.headers["accept-encoding"]), nonce);
   if (encoding) headers.push("Content-Encoding", encoding);
   headers.push("Content-Length", String(body.length));
-  return { status: page.status, headers, body: req.method === "HEAD" ? null : body, withPolicy: true };
+  if (req.method === "HEAD") {
+    release();
+    return { status: page.status, headers, body: null, withPolicy: true };
+  }
+  return { status: page.status, headers, body, release, withPolicy: true };
+}
+
+/**
+ * Ends a cached answer with its body. A reused copy goes back once the response is finished (handed to
+ * the operating system); an answer that never finishes (the reader went away) just drops its copy.
+ */
+export function sendBody(res: http.ServerResponse, answer: CachedAnswer) {
+  if (!answer.body) return void res.end();
+  if (answer.release) res.end(answer.body, answer.release);
+  else res.end(answer.body);
 }
 
 /** Sends a stored page through Express, whose layers have set the security headers already. */
@@ -276,8 +293,7 @@ function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: C
   if (!answer.withPolicy) res.removeHeader("Content-Security-Policy");
   res.statusCode = answer.status;
   for (let i = 0; i < answer.headers.length; i += 2) res.setHeader(answer.headers[i]!, answer.headers[i + 1]!);
-  if (answer.body) res.end(answer.body);
-  else res.end();
+  sendBody(res, answer);
 }
 
 /** Counts the load when it is answered 200, or 304 (a reader's browser shows its copy: a load all the same). */
@@ -325,20 +341,34 @@ export function createAppHandler(options: {
   onPageView?: (path: string) => void;
   /** Where a failed background render is told. */
   onBackgroundError?: (error: unknown, key: string) => void;
+  /**
+   * Whether this process has heard every change notice committed so far (ChangeFeed.caughtUp): an
+   * editorial write waits for it before answering. Absent or false: every page is dropped instead.
+   */
+  changesHeard?: () => Promise<boolean>;
 }): express.RequestHandler {
   const handle = createReactRouterHandler(options.build, options.mode);
   const cache = options.cache;
   // Pages being rendered for the cache right now, by key: never two renders of one page at once.
   const rendering = new Map<string, Promise<void>>();
 
-  /** Stores a storable answer under `key` (reading its body); answers the stored page, or null when it was too big to keep. */
-  async function store(key: string, match: PathMatch, response: Response, nonce: string) {
+  /** Renders a request, answering with the tags of what its loaders read (noteShown). */
+  async function render(request: Request, nonce: string) {
+    const { result: response, shown } = await collectingShownTags(() => handle(request, options.loadContext(nonce)));
+    return { response, shown };
+  }
+
+  /**
+   * Stores a storable answer under `key` (reading its body), tagged by its route and by what it
+   * `shown`; answers the stored page, or null when it was too big to keep.
+   */
+  async function store(key: string, match: PathMatch, response: Response, nonce: string, shown: readonly string[]) {
     const body = Buffer.from(await response.arrayBuffer());
     if (!response.headers.has("Cache-Control")) {
       response.headers.set("Cache-Control", PUBLIC_CACHE_CONTROL);
       response.headers.set("CDN-Cache-Control", CDN_CACHE_CONTROL);
     }
-    const tags = cacheTagsOf(match);
+    const tags = pageTagsOf(match, shown);
     // What a CDN purges this page by (the same tags clear it here): Cache-Tag and Surrogate-Key.
     response.headers.set("Cache-Tag", tags.join(","));
     response.headers.set("Surrogate-Key", tags.join(" "));
@@ -366,9 +396,9 @@ export function createAppHandler(options: {
     const url = new URL(key, "http://localhost");
     const match = classifyPath(url.pathname);
     const nonce = newCspNonce();
-    const work = handle(new Request(url, { headers }), options.loadContext(nonce))
-      .then(async (response) => {
-        if (isStorable("GET", response)) return void (await store(key, match, response, nonce));
+    const work = render(new Request(url, { headers }), nonce)
+      .then(async ({ response, shown }) => {
+        if (isStorable("GET", response)) return void (await store(key, match, response, nonce, shown));
         await response.body?.cancel();
         if (response.status < 500) cache!.forget(key);
       })
@@ -408,11 +438,14 @@ export function createAppHandler(options: {
         }
       }
       if (options.databaseUp && !options.databaseUp()) return answerUnavailable(req, res);
-      const response = await handle(toFetchRequest(req, res), options.loadContext(cspNonceOf(res)));
+      const { response, shown } = await render(toFetchRequest(req, res), cspNonceOf(res));
       const changed = pagesChangedBy(req.method, match, response.status);
       if (changed && cache) {
-        if (changed.includes(SITE_TAG)) cache.clearTags(changed);
-        else {
+        if (changed.includes(SITE_TAG)) {
+          // An editorial write: the change notices it caused drop what it touched (decision 0028).
+          // Waiting until this process has heard them makes the writer's next page show the write.
+          if (!(await options.changesHeard?.())) cache.clearTags([SITE_TAG]);
+        } else {
           // A comment: readers keep getting its article's page while it is rendered again, and the
           // writer's next look (the revalidation after posting, the page a no-JavaScript form
           // redirects to) shows the comment: those pages are rendered again before the answer.
@@ -421,7 +454,7 @@ export function createAppHandler(options: {
         }
       }
       if (cacheable && isStorable(req.method, response)) {
-        const { page, headers, body } = await store(key, match, response, cspNonceOf(res));
+        const { page, headers, body } = await store(key, match, response, cspNonceOf(res), shown);
         if (page) return sendCached(req, res, page, "MISS", cspNonceOf(res));
         if (res.headersSent) return;
         res.status(response.status);

@@ -20,7 +20,7 @@ import { startEmbeddedPostgres } from "./embedded-db";
 import type { Lifecycle } from "./lifecycle";
 import { DatabaseHealth } from "./database-health";
 import { migrateDatabase } from "./migrate";
-import { articleTag, PageCache, SITE_TAG } from "./page-cache";
+import { cacheChangeOf, PageCache } from "./page-cache";
 import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
 
@@ -131,10 +131,11 @@ export async function startRequestServices({
     if (banner) cache?.clearAt(banner.expiresAt);
   };
   changes.on("change", (event) => {
-    // A comment changes its articles' pages only (decision 0024), which are served while rendered
-    // again (decision 0026); anything else is editorial, and every page is dropped at once.
-    if (event.table === "comments" && Array.isArray(event.articles)) cache?.markStale(event.articles.map(articleTag));
-    else cache?.clearTags([SITE_TAG]);
+    // Editorial changes drop the pages they touch at once (decision 0028); a comment marks its
+    // article's pages stale, served while rendered again (decisions 0024, 0026).
+    const { drop, stale } = cacheChangeOf(event);
+    if (drop.length > 0) cache?.clearTags(drop);
+    if (stale.length > 0) cache?.markStale(stale);
     if (event.table === "website_settings" || event.table === "*") {
       clearWhenBannerExpires().catch((error: unknown) => log.warn({ err: error }, "could not read the banner's expiry"));
     }

@@ -52,3 +52,94 @@ describe("change notices", () => {
     expect(await notice).toEqual({ table: "comments", op: "INSERT" });
   });
 });
+
+describe("story notices (decision 0028)", () => {
+  /** The notices on `table` of what `statement` does, once this process has heard them all. */
+  async function noticesOf(table: string, statement: () => Promise<unknown>): Promise<ChangeEvent[]> {
+    const heard: ChangeEvent[] = [];
+    const listener = (event: ChangeEvent) => void (event.table === table && heard.push(event));
+    feed.on("change", listener);
+    try {
+      await statement();
+      expect(await feed.caughtUp()).toBe(true);
+      return heard;
+    } finally {
+      feed.off("change", listener);
+    }
+  }
+
+  test("a public story's change names it, its addresses, categories and authors; drafts, scheduled stories and view counts name none", async () => {
+    const { rows: cats } = await t.db.execute<{ id: string }>(sql`insert into categories (name, slug) values ('Politics N', 'politics-n'), ('Sport N', 'Sport-N') returning id`);
+    const [politics, sport] = cats.map((row) => row.id);
+    const { rows: people } = await t.db.execute<{ id: string }>(sql`insert into authors (name, slug) values ('Ada N', 'ada-n'), ('Bo N', 'bo-n') returning id`);
+    const [ada, bo] = people.map((row) => row.id);
+
+    // A draft: the notice (for the dashboards) names no public story.
+    let notices = await noticesOf("articles", () =>
+      t.db.execute(sql`insert into articles (title, slug, content, status, category_id) values ('Draft N', 'draft-n', 'Body', 'draft', ${politics})`),
+    );
+    expect(notices).toEqual([{ table: "articles", op: "INSERT", public: { ids: [], slugs: [], categories: [], authors: [] } }]);
+    const [{ id: draft }] = (await t.db.execute<{ id: string }>(sql`select id from articles where slug = 'draft-n'`)).rows;
+    // An autosave of the draft: the same.
+    notices = await noticesOf("articles", () => t.db.execute(sql`update articles set content = 'Typed more' where id = ${draft}`));
+    expect(notices).toEqual([{ table: "articles", op: "UPDATE", public: { ids: [], slugs: [], categories: [], authors: [] } }]);
+
+    // Publishing it names it.
+    await t.db.execute(sql`insert into article_authors (article_id, author_id, position) values (${draft}, ${ada}, 0)`);
+    notices = await noticesOf("articles", () => t.db.execute(sql`update articles set status = 'published', published_at = now() where id = ${draft}`));
+    expect(notices).toEqual([{ table: "articles", op: "UPDATE", public: { ids: [draft], slugs: ["draft-n"], categories: ["politics-n"], authors: ["ada-n"] } }]);
+
+    // A new address and category: both, before and after.
+    notices = await noticesOf("articles", () => t.db.execute(sql`update articles set slug = 'Moved-N', category_id = ${sport} where id = ${draft}`));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.public!.slugs.sort()).toEqual(["draft-n", "moved-n"]);
+    expect(notices[0]!.public!.categories.sort()).toEqual(["politics-n", "sport-n"]);
+
+    // The view recorder's counts, and an update that changes nothing readers see: no notice at all.
+    notices = await noticesOf("articles", () => t.db.execute(sql`update articles set views = views + 3 where id = ${draft}`));
+    expect(notices).toEqual([]);
+    notices = await noticesOf("articles", () => t.db.execute(sql`update articles set updated_at = now() where id = ${draft}`));
+    expect(notices).toEqual([]);
+    // The scheduler's run with nothing due: none either.
+    notices = await noticesOf("articles", () => t.db.execute(sql`update articles set status = 'published' where status = 'scheduled' and published_at <= now()`));
+    expect(notices).toEqual([]);
+
+    // A byline change names the authors before and after.
+    notices = await noticesOf("article_authors", async () => {
+      await t.db.execute(sql`delete from article_authors where article_id = ${draft}`);
+      await t.db.execute(sql`insert into article_authors (article_id, author_id, position) values (${draft}, ${bo}, 0)`);
+    });
+    expect(notices.map((n) => n.public!.authors)).toEqual([["ada-n"], ["bo-n"]]);
+    expect(notices.every((n) => n.public!.ids[0] === draft)).toBe(true);
+
+    // A correction on it names it; deleting it names it with its last address.
+    notices = await noticesOf("article_corrections", () =>
+      t.db.execute(sql`insert into article_corrections (article_id, kind, text, created_by_name) values (${draft}, 'correction', 'Fixed', 'Ed')`),
+    );
+    expect(notices[0]!.public).toEqual({ ids: [draft], slugs: ["moved-n"], categories: ["sport-n"], authors: ["bo-n"] });
+    notices = await noticesOf("articles", () => t.db.execute(sql`delete from articles where id = ${draft}`));
+    expect(notices[0]).toMatchObject({ op: "DELETE", public: { ids: [draft], slugs: ["moved-n"], categories: ["sport-n"] } });
+  });
+
+  test("more than 50 public stories in one statement name none (every page)", async () => {
+    await t.db.execute(sql`insert into articles (title, slug, content) select 'Bulk ' || i, 'bulk-n-' || i, 'Body' from generate_series(1, 51) i`);
+    await feed.caughtUp();
+    const notices = await noticesOf("articles", () => t.db.execute(sql`update articles set title = title || '!' where slug like 'bulk-n-%'`));
+    expect(notices).toEqual([{ table: "articles", op: "UPDATE" }]);
+  });
+
+  test("caughtUp answers once this process has heard every notice committed before it", async () => {
+    const heard: ChangeEvent[] = [];
+    const listener = (event: ChangeEvent) => void heard.push(event);
+    feed.on("change", listener);
+    try {
+      await t.db.execute(sql`select pg_notify('frontpage_changes', '{"table":"marker","op":"TEST"}')`);
+      expect(await feed.caughtUp()).toBe(true);
+      expect(heard.some((event) => event.table === "marker")).toBe(true);
+      // Its own mark is not a change.
+      expect(heard.some((event) => "caughtUp" in event)).toBe(false);
+    } finally {
+      feed.off("change", listener);
+    }
+  });
+});

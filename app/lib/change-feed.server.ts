@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import pg from "pg";
 import type { Logger } from "./logger.server";
@@ -9,7 +10,17 @@ export interface ChangeEvent {
   op: string;
   /** For comments: the slugs of the articles whose comments changed (absent: any page may have changed). */
   articles?: string[];
+  /**
+   * For articles and their bylines, corrections and old addresses (migration 0016): the public stories
+   * the statement changed (published before or after it; none when it changed only drafts or scheduled
+   * stories), their addresses and categories before and after, and their authors before and after.
+   * Absent: too many to name, and any page may have changed.
+   */
+  public?: { ids: string[]; slugs: string[]; categories: string[]; authors: string[] };
 }
+
+/** How long a write waits for its own change notices before it counts them lost (see caughtUp). */
+const CAUGHT_UP_TIMEOUT_MS = 2000;
 
 /**
  * Listens on PostgreSQL's change channel (fed by triggers on the content tables) and re-emits each
@@ -18,6 +29,8 @@ export interface ChangeEvent {
 export class ChangeFeed extends EventEmitter<{ change: [ChangeEvent] }> {
   private client: pg.Client | null = null;
   private closed = false;
+  /** The marks sent by caughtUp, waiting to come back. */
+  private readonly waiting = new Map<string, () => void>();
 
   constructor(
     private readonly connectionString: string,
@@ -31,7 +44,9 @@ export class ChangeFeed extends EventEmitter<{ change: [ChangeEvent] }> {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on("notification", (message) => {
       try {
-        this.emit("change", JSON.parse(message.payload ?? "{}") as ChangeEvent);
+        const payload = JSON.parse(message.payload ?? "{}") as ChangeEvent | { caughtUp: string };
+        if ("caughtUp" in payload) return void this.waiting.get(payload.caughtUp)?.();
+        this.emit("change", payload);
       } catch (error) {
         this.log.warn({ err: error }, "ignoring a malformed change notification");
       }
@@ -56,6 +71,33 @@ export class ChangeFeed extends EventEmitter<{ change: [ChangeEvent] }> {
     } catch (error) {
       this.log.error({ err: error }, "change feed could not reconnect");
       setTimeout(() => void this.restart(), 2000).unref();
+    }
+  }
+
+  /**
+   * Whether every change committed before this call has been heard (and handled by the listeners) in
+   * this process: it sends a mark on the channel and waits for it to come back, as PostgreSQL delivers
+   * notices in the order their transactions committed. A write calls it before answering, so the
+   * writer's next page already shows the write (decision 0028). False when the mark is not back within
+   * 2 s or the connection is down: the caller must then assume any page changed.
+   */
+  async caughtUp(): Promise<boolean> {
+    const client = this.client;
+    if (!client || this.closed) return false;
+    const mark = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const back = new Promise<boolean>((resolve) => {
+      this.waiting.set(mark, () => resolve(true));
+      timer = setTimeout(() => resolve(false), CAUGHT_UP_TIMEOUT_MS);
+    });
+    try {
+      await client.query("select pg_notify($1, $2)", [CHANGE_CHANNEL, JSON.stringify({ caughtUp: mark })]);
+      return await back;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+      this.waiting.delete(mark);
     }
   }
 

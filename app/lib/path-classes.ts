@@ -34,8 +34,9 @@ export interface PathRules {
   /** "4mb": the form/JSON limit (MAX_BODY_BYTES); "route": the route streams and enforces its own (uploads). */
   bodyLimit: "4mb" | "route";
   /**
-   * A successful write here may change what reader pages show: `true` clears the page cache, "its
-   * article" only the pages of the article the path names (a comment: decision 0024).
+   * A successful write here may change what reader pages show: `true` waits until this process has
+   * heard the database's change notices, which drop the pages the write touched (decision 0028);
+   * "its article" marks stale the pages of the article the path names (a comment: decision 0024).
    */
   changesPages: boolean | "its article";
   /** Page actions read request.formData(): another body type is refused with 415 before routing. */

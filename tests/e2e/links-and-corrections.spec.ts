@@ -29,7 +29,7 @@ test.afterAll(async () => {
 
 /**
  * Reads `path` anonymously until the page cache answers it (X-Cache: HIT), so the change that follows
- * must clear it. (The scheduler's every-2-s UPDATE on the e2e server clears page caches too, hence the retry.)
+ * must clear it. (Another journey's change to a story it shows may drop it meanwhile, hence the retry.)
  */
 async function primeCache(browser: Browser, path: string) {
   await asReader(browser, async (reader) => {

@@ -1,5 +1,6 @@
 import { eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { noteShown, storyTag } from "~/lib/cache-tags.server";
 import { articles, categories } from "~/db/schema";
 import type { ArticleCard } from "./articles.schema";
 
@@ -55,6 +56,8 @@ export async function pageOfCards(db: Db, where: SQL | undefined, page: number, 
 
 type CardRow = Omit<ArticleCard, "category"> & { categoryName: string | null; categorySlug: string | null };
 
+/** A row as a card; the page being rendered shows that story (its cached copy goes when the story changes). */
 export function toCard({ categoryName, categorySlug, ...row }: CardRow): ArticleCard {
+  noteShown(storyTag(row.id));
   return { ...row, category: categoryName && categorySlug ? { name: categoryName, slug: categorySlug } : null };
 }

@@ -197,11 +197,12 @@ describe("migration 0009", () => {
         { slug: "three", author: "jane-doe-2", position: 0 },
         { slug: "two", author: "jane-doe", position: 0 },
       ]);
-      // Author changes are announced like other content (the page caches clear).
+      // Author and byline changes are announced like other content (the page caches clear; bylines
+      // name their stories since migration 0016).
       const { rows: triggers } = await pool.query<{ tgname: string }>(
-        "select tgname from pg_trigger where tgname in ('authors_notify_change', 'article_authors_notify_change') order by tgname",
+        "select tgname from pg_trigger where tgname like 'authors_notify_%' or tgname like 'article_authors_notify_%' order by tgname",
       );
-      expect(triggers.map((t) => t.tgname)).toEqual(["article_authors_notify_change", "authors_notify_change"]);
+      expect(triggers.map((t) => t.tgname)).toEqual(["article_authors_notify_delete", "article_authors_notify_insert", "article_authors_notify_update", "authors_notify_change"]);
     } finally {
       await pool.end();
       await admin.query(`drop database if exists "${name}" with (force)`);
