@@ -2,6 +2,7 @@ import type { Db } from "~/db/client.server";
 import type { Auth } from "~/domain/accounts/auth.server";
 import type { PreviewLinks } from "~/domain/articles/preview-links.server";
 import type { CommentSpamRules } from "~/domain/comments/comment-spam.server";
+import type { SiteFrame } from "~/domain/settings/site-frame.server";
 import type { ChangeFeed } from "~/lib/change-feed.server";
 import type { Env } from "~/lib/env.server";
 import type { Logger } from "~/lib/logger.server";
@@ -23,6 +24,8 @@ export interface AppServices {
   changes: ChangeFeed;
   /** Signed, expiring links to a draft's preview (app/domain/articles/preview-links.server.ts). */
   previewLinks: PreviewLinks;
+  /** Every page's settings and navigation, kept until they change (app/domain/settings/site-frame.server.ts). */
+  siteFrame: () => Promise<SiteFrame>;
   /** The comment form's spam rules and its signed "shown at" stamps (app/domain/comments/comment-spam.server.ts). */
   commentSpam: CommentSpamRules;
 }
@@ -32,5 +35,7 @@ declare module "react-router" {
   interface AppLoadContext extends AppServices {
     /** This answer's script nonce (server/middleware/security-headers.ts), for app/entry.server.tsx. */
     cspNonce?: string;
+    /** What the page shows, as cache tags (app/lib/cache-tags.server.ts): set for a render the page cache may keep. */
+    shown?: Set<string>;
   }
 }

@@ -14,21 +14,15 @@ import type { Route } from "./+types/root";
 import appCss from "./app.css?url";
 import { Toaster } from "./components/ui/toaster";
 import { getSessionUser, type SessionUser } from "./domain/accounts/guard.server";
-import { listCategoriesForNav } from "./domain/categories/categories.server";
 import { activeBreakingNews } from "./domain/settings/breaking-news.schema";
 import { publicSettings } from "./domain/settings/settings.schema";
-import { getSettings } from "./domain/settings/settings.server";
 import { useNonce } from "./lib/nonce";
 import { VIEW_EVENT } from "./lib/page-view-event";
 import { classifyPath } from "./lib/path-classes";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db, env } = context;
-  const [settings, categories, user] = await Promise.all([
-    getSettings(db),
-    listCategoriesForNav(db),
-    getSessionUser(request, context),
-  ]);
+  const { env } = context;
+  const [{ settings, categories }, user] = await Promise.all([context.siteFrame(), getSessionUser(request, context)]);
   return {
     settings: publicSettings(settings, env.AD_CLIENT_ID),
     breakingNews: activeBreakingNews(settings),

@@ -98,7 +98,7 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   const build = await mountAppBuild({ app, server, dev, lifecycle });
   // app.use, not app.all("/{*path}"): Express would decode that parameter and answer a malformed
   // escape (/%E0%A4%A) with an error; React Router answers it with the 404 page.
-  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, loadContext: (cspNonce) => ({ ...services, cspNonce }), databaseUp: () => health.up, onPageView, onBackgroundError: (err, key) => log.warn({ err, key }, "could not render a stale page again"), changesHeard: () => services.changes.caughtUp() }));
+  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, loadContext: (cspNonce, shown) => ({ ...services, cspNonce, shown }), databaseUp: () => health.up, onPageView, onBackgroundError: (err, key) => log.warn({ err, key }, "could not render a stale page again"), changesHeard: () => services.changes.caughtUp() }));
   app.use(errorHandler(log));
 
   lifecycle.checkpoint();

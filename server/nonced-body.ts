@@ -36,11 +36,11 @@ class AnswerPool {
     private readonly places: readonly number[],
   ) {}
 
-  take(nonce: string): PooledAnswer {
+  take(nonce: Buffer): PooledAnswer {
     const reused = this.free.pop();
     if (reused) pooledBytes -= reused.length;
     const body = reused ?? Buffer.from(this.template);
-    for (const at of this.places) body.write(nonce, at, "latin1");
+    for (const at of this.places) body.set(nonce, at);
     let released = false;
     return {
       body,
@@ -188,9 +188,10 @@ export class NoncedBody {
    * a reused copy (release it once sent) with the nonce written in and, gzipped, the checksum.
    */
   answer(nonce: string, gzip: boolean): PooledAnswer {
-    if (!gzip) return this.identityPool.take(nonce);
-    const answer = this.gzipPool.take(nonce);
-    answer.body.writeUInt32LE(this.crcWith(Buffer.from(nonce, "latin1")), answer.body.length - 8);
+    const mark = Buffer.from(nonce, "latin1");
+    if (!gzip) return this.identityPool.take(mark);
+    const answer = this.gzipPool.take(mark);
+    answer.body.writeUInt32LE(this.crcWith(mark), answer.body.length - 8);
     return answer;
   }
 

@@ -10,7 +10,7 @@ import { isSessionCookiePresent } from "../app/lib/auth-cookie";
 import { classifyPath, type PathMatch, type PathRules } from "../app/lib/path-classes";
 import { answerUnavailable } from "./middleware/database-gate";
 import { cspNonceOf, newCspNonce } from "./middleware/security-headers";
-import { articleTag, collectingShownTags, SITE_TAG } from "../app/lib/cache-tags.server";
+import { articleTag, SITE_TAG } from "../app/lib/cache-tags.server";
 import { cachedBody, pageTagsOf, pickEncoding, type CachedPage, type PageCache } from "./page-cache";
 import { pathClassOf } from "./request-path-class";
 
@@ -333,8 +333,8 @@ export function createAppHandler(options: {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: string;
   cache: PageCache | null;
-  /** What loaders get, for an answer whose policy names `nonce`. */
-  loadContext: (nonce: string) => AppLoadContext;
+  /** What loaders get, for an answer whose policy names `nonce`; `shown` collects what the page shows (its cache tags). */
+  loadContext: (nonce: string, shown: Set<string>) => AppLoadContext;
   /** Whether the database answers (a page the cache does not have is answered 503 while it does not). */
   databaseUp?: () => boolean;
   /** Counts a page load (the view recorder): called once for each counted load answered 200. */
@@ -352,10 +352,11 @@ export function createAppHandler(options: {
   // Pages being rendered for the cache right now, by key: never two renders of one page at once.
   const rendering = new Map<string, Promise<void>>();
 
-  /** Renders a request, answering with the tags of what its loaders read (noteShown). */
+  /** Renders a request, answering with the tags of what its loaders said the page shows (noteStories, noteShown). */
   async function render(request: Request, nonce: string) {
-    const { result: response, shown } = await collectingShownTags(() => handle(request, options.loadContext(nonce)));
-    return { response, shown };
+    const shown = new Set<string>();
+    const response = await handle(request, options.loadContext(nonce, shown));
+    return { response, shown: [...shown] };
   }
 
   /**

@@ -8,6 +8,7 @@ import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-upl
 import { createAuth } from "../app/domain/accounts/auth.server";
 import { activeBreakingNews } from "../app/domain/settings/breaking-news.schema";
 import { getSettings } from "../app/domain/settings/settings.server";
+import { createSiteFrame } from "../app/domain/settings/site-frame.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
 import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
@@ -154,6 +155,6 @@ export async function startRequestServices({
   health.start();
   lifecycle.onShutdown("database health", () => health.stop());
 
-  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret), commentSpam };
+  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret), commentSpam, siteFrame: createSiteFrame(db, changes) };
   return { services, cache, health };
 }

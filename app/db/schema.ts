@@ -346,6 +346,17 @@ export const media = pgTable(
   ],
 );
 
+/**
+ * Public articles per month of publication (UTC, "2026-11"), with the newest change among them: what
+ * the sitemap index lists (decision 0019). Kept by triggers on articles (migration 0017), so the index
+ * reads a row a month instead of grouping the whole archive (issue 13: 793 ms at 100,000 articles).
+ */
+export const articleSitemapMonths = pgTable("article_sitemap_months", {
+  month: text("month").primaryKey(),
+  articles: integer("articles").notNull(),
+  lastmod: timestamp("lastmod", { withTimezone: true }).notNull(),
+});
+
 // ---------------------------------------------------------------- analytics
 
 export const pageViews = pgTable(

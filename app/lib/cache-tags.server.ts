@@ -1,12 +1,10 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-
 /**
  * The page cache's tags (decision 0028): what a cached page shows, by which a change clears it. The
  * same tags are sent as Cache-Tag/Surrogate-Key, so a CDN can purge the way this process does.
  *
- * A page gets tags from its route (server/page-cache.ts, cacheTagsOf: the lists it is) and from what
- * its render read (noteShown: each story whose card or text it shows). A change names the tags it
- * touched (cacheChangeOf, from the database's change notices).
+ * A page gets tags from its route (server/page-cache.ts, pageTagsOf: the lists it is) and from what
+ * its loaders read (noteStories, noteShown: each story whose card or text it shows). A change names the
+ * tags it touched (cacheChangeOf, from the database's change notices).
  */
 
 /** Every cached page carries it: clearing it clears the whole cache (a change to the site's frame: categories, settings, authors). */
@@ -34,20 +32,17 @@ export const authorTag = (slug: string) => `author:${slug.toLowerCase()}`;
 /** An article page whose "More from" cards are a category's newest stories. */
 export const moreFromTag = (categorySlug: string) => `more-from:${categorySlug.toLowerCase()}`;
 
-// One store for both bundles: the server (build/node) runs the render, the app build (build/server)
-// notes what it shows, and each would otherwise hold its own copy of this module.
-const STORE_KEY = Symbol.for("frontpage.shownDuringRender");
-const shownDuringRender: AsyncLocalStorage<Set<string>> = ((globalThis as Record<symbol, unknown>)[STORE_KEY] ??= new AsyncLocalStorage<Set<string>>()) as AsyncLocalStorage<Set<string>>;
-
-/** Runs a render, answering with it the tags its data functions noted (noteShown). */
-export async function collectingShownTags<T>(render: () => Promise<T>): Promise<{ result: T; shown: string[] }> {
-  const shown = new Set<string>();
-  const result = await shownDuringRender.run(shown, render);
-  return { result, shown: [...shown] };
+/** Where a render notes what its page shows: the load context's `shown` (set by the request handler for renders the cache may keep). */
+export interface ShownCollector {
+  shown?: Set<string>;
 }
 
-/** Notes that the page being rendered shows what these tags name (no-op outside a collecting render). */
-export function noteShown(...tags: string[]) {
-  const shown = shownDuringRender.getStore();
-  if (shown) for (const tag of tags) shown.add(tag);
+/** Notes that the page being rendered shows what these tags name (nothing happens for a render the cache does not keep). */
+export function noteShown(context: ShownCollector, ...tags: string[]) {
+  if (context.shown) for (const tag of tags) context.shown.add(tag);
+}
+
+/** Notes the stories a page shows (as cards or as its own story): a change to one of them drops the page. */
+export function noteStories(context: ShownCollector, stories: readonly { id: string }[]) {
+  if (context.shown) for (const story of stories) context.shown.add(storyTag(story.id));
 }

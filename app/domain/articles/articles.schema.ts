@@ -202,8 +202,8 @@ export interface ArticleCard {
   /** When it went public: the date readers see. */
   publishedAt: Date;
   category: { name: string; slug: string } | null;
-  /** Its authors in byline order (decision 0015); empty or absent: `authorName` is the byline, unlinked. */
-  authors?: BylineAuthor[];
+  /** Its authors in byline order (decision 0015); empty: `authorName` is the byline, unlinked. */
+  authors: BylineAuthor[];
 }
 
 /** A signed link to a draft's preview for someone outside the back office (POST /api/admin/articles/:id/preview-link). */

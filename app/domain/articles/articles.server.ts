@@ -2,7 +2,6 @@ import { and, count, eq } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articles, categories, type Article } from "~/db/schema";
-import { bylinesOf, withBylines } from "~/domain/authors/authors.server";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard, FeaturedImageText } from "./articles.schema";
@@ -20,14 +19,14 @@ export async function listLatestArticles(db: Db, limit = 12): Promise<ArticleCar
     .where(publiclyVisible())
     .orderBy(...newestFirst)
     .limit(limit);
-  return withBylines(db, rows.map(toCard));
+  return rows.map(toCard);
 }
 
 /** One page of a category's public articles, newest first, and the total count for pagination. */
 export async function listCategoryArticles(db: Db, categoryId: string, page: number, pageSize: number) {
   const inCategory = and(eq(articles.categoryId, categoryId), publiclyVisible());
   const [cards, [{ total }]] = await Promise.all([pageOfCards(db, inCategory, page, pageSize), db.select({ total: count() }).from(articles).where(inCategory)]);
-  return { articles: await withBylines(db, cards), total };
+  return { articles: cards, total };
 }
 
 export interface ArticleDetail extends ArticleCard, FeaturedImageText {
@@ -56,8 +55,7 @@ export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDet
     .limit(1);
   if (!row) return null;
   const { content, contentDoc, modifiedAt, featuredImageCaption, featuredImageCredit, ...card } = row;
-  const authors = (await bylinesOf(db, [row.id])).get(row.id) ?? [];
-  return { ...toCard(card), authors, featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt };
+  return { ...toCard(card), featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt };
 }
 
 /**
@@ -81,8 +79,7 @@ export async function getArticleForPreview(db: Db, id: string): Promise<(Article
     .limit(1);
   if (!row) return null;
   const { content, contentDoc, modifiedAt, status, featuredImageCaption, featuredImageCredit, ...card } = row;
-  const authors = (await bylinesOf(db, [row.id])).get(row.id) ?? [];
-  return { ...toCard(card), authors, featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, status };
+  return { ...toCard(card), featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, status };
 }
 
 /** A public article's stored view count, by slug (null when there is no such public article). */

@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, gte, lt, max, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, lte, max, sql, type SQL } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
-import { articleAuthors, articles, authors, categories, media } from "~/db/schema";
-import { bylinesOf, writtenBy } from "~/domain/authors/authors.server";
+import { articleAuthors, articles, articleSitemapMonths, authors, categories, media } from "~/db/schema";
+import { writtenBy } from "~/domain/authors/authors.server";
 import { getSettings } from "~/domain/settings/settings.server";
 import type { BylineAuthor } from "~/domain/authors/byline";
 import { xmlEscape } from "~/lib/xml";
@@ -77,10 +77,6 @@ export async function listFeedItems(db: Db, scope: FeedScope, limit = FEED_ITEMS
     .where(and(publiclyVisible(), scopeFilter(db, scope)))
     .orderBy(...newestFirst)
     .limit(limit);
-  const bylines = await bylinesOf(
-    db,
-    rows.map((r) => r.id),
-  );
   return rows.map((r) => {
     const figure = renderFeaturedImageHtml(r) ?? "";
     const body = r.contentDoc ? renderStoryHtml(r.contentDoc) : plainTextHtml(r.content);
@@ -91,7 +87,7 @@ export async function listFeedItems(db: Db, scope: FeedScope, limit = FEED_ITEMS
       excerpt: r.excerpt,
       html: figure + body,
       image: r.featuredImage ? { url: r.featuredImage, type: r.imageType, length: r.imageSize, alt: r.featuredImageAlt } : null,
-      authors: bylines.get(r.id) ?? [],
+      authors: r.authors,
       authorName: r.authorName,
       category: r.categoryName,
       publishedAt: r.publishedAt,
@@ -111,18 +107,19 @@ export interface ArticleSitemapPart {
   lastmod: Date;
 }
 
-/** The months with public articles, newest first, each as its parts, with the newest change in each. */
+/**
+ * The months with public articles, newest first, each as its parts, with the newest change in each:
+ * one row a month, kept by the articles table's triggers (migration 0017), not the archive grouped on
+ * every read. A month counts its published articles; one published with a date still to come (the
+ * scheduler's are "scheduled" until then) would count before its month's sitemap lists it.
+ */
 export async function listArticleSitemapParts(db: Db, maxUrls = SITEMAP_MAX_URLS): Promise<ArticleSitemapPart[]> {
-  const month = sql<string>`to_char(${articles.publishedAt} at time zone 'UTC', 'YYYY-MM')`;
   const rows = await db
-    .select({ month, articles: count(), lastmod: max(articles.updatedAt) })
-    .from(articles)
-    .where(publiclyVisible())
-    .groupBy(month)
-    .orderBy(desc(month));
-  return rows.flatMap((row) =>
-    Array.from({ length: Math.ceil(row.articles / maxUrls) }, (_, i) => ({ month: row.month, part: i + 1, lastmod: new Date(row.lastmod!) })),
-  );
+    .select()
+    .from(articleSitemapMonths)
+    .where(lte(articleSitemapMonths.month, sql`to_char(now() at time zone 'UTC', 'YYYY-MM')`))
+    .orderBy(desc(articleSitemapMonths.month));
+  return rows.flatMap((row) => Array.from({ length: Math.ceil(row.articles / maxUrls) }, (_, i) => ({ month: row.month, part: i + 1, lastmod: row.lastmod })));
 }
 
 /** The file name of a part of a month's articles: articles-2026-11.xml, then articles-2026-11-2.xml, … */
@@ -184,9 +181,12 @@ export async function listSitemapAuthors(db: Db) {
     .orderBy(asc(authors.slug));
 }
 
-/** The newest change to any public article, or null. */
+/** The newest change to any public article, or null (from the sitemap's months: migration 0017). */
 async function newestArticleChange(db: Db): Promise<Date | null> {
-  const [row] = await db.select({ lastmod: max(articles.updatedAt) }).from(articles).where(publiclyVisible());
+  const [row] = await db
+    .select({ lastmod: max(articleSitemapMonths.lastmod) })
+    .from(articleSitemapMonths)
+    .where(lte(articleSitemapMonths.month, sql`to_char(now() at time zone 'UTC', 'YYYY-MM')`));
   return row?.lastmod ? new Date(row.lastmod) : null;
 }
 

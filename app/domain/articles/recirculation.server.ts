@@ -2,16 +2,14 @@ import { and, desc, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articles, categories } from "~/db/schema";
-import { withBylines } from "~/domain/authors/authors.server";
-import { moreFromTag, noteShown } from "~/lib/cache-tags.server";
 import type { ArticleCard } from "./articles.schema";
 import { cardColumns, newestFirst, toCard } from "./article-cards.server";
 
 // What an article page offers next (recirculation): "More from {Category}" and "Related stories".
 // Both list public articles only (publiclyVisible), never the article itself, and are part of the
-// article page's loader data, so they are cached with the page: a change to a story shown drops it
-// (toCard notes each), a story published in the category marks it stale (decision 0028), and a new
-// story joins other pages' "Related stories" within the cache's five-minute time-to-live.
+// article page's loader data, so they are cached with the page: a change to a story shown drops it,
+// a story published in the category marks it stale (the loader notes both: decision 0028), and a
+// new story joins other pages' "Related stories" within the cache's five-minute time-to-live.
 
 /** Cards in each of the two sections. */
 export const RECIRCULATION_COUNT = 3;
@@ -30,8 +28,6 @@ const RELATED_WINDOW = 2000;
 
 /** The newest public articles of the article's category, without it. */
 export async function listMoreFromCategory(db: Db, articleId: string, categorySlug: string, limit = RECIRCULATION_COUNT): Promise<ArticleCard[]> {
-  // The page shows the category's newest: a story published there changes it.
-  noteShown(moreFromTag(categorySlug));
   const rows = await db
     .select(cardColumns)
     .from(articles)
@@ -39,7 +35,7 @@ export async function listMoreFromCategory(db: Db, articleId: string, categorySl
     .where(and(eq(categories.slug, categorySlug), ne(articles.id, articleId), publiclyVisible()))
     .orderBy(...newestFirst)
     .limit(limit);
-  return withBylines(db, rows.map(toCard));
+  return rows.map(toCard);
 }
 
 /**
@@ -84,5 +80,5 @@ export async function listRelatedStories(db: Db, articleId: string, exclude: rea
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(inArray(articles.id, best.map((b) => b.id)))
     .orderBy(...newestFirst);
-  return withBylines(db, rows.map(toCard));
+  return rows.map(toCard);
 }

@@ -2,7 +2,6 @@ import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articles, categories } from "~/db/schema";
-import { withBylines } from "~/domain/authors/authors.server";
 import type { ArticleCard } from "./articles.schema";
 import { cardColumns, newestFirst, toCard } from "./article-cards.server";
 import { MARK_END, MARK_START, SEARCH_CANDIDATES, SEARCH_PAGE_SIZE } from "./search.schema";
@@ -111,9 +110,6 @@ export async function searchArticles(
     .where(inArray(articles.id, ids.map((r) => r.id)));
   const order = new Map(ids.map((r, i) => [r.id, i]));
   rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  const cards = await withBylines(
-    db,
-    rows.map(({ titleHighlight, snippet, ...row }) => ({ ...toCard(row), titleHighlight, snippet })),
-  );
+  const cards = rows.map(({ titleHighlight, snippet, ...row }) => ({ ...toCard(row), titleHighlight, snippet }));
   return { results: cards, total: ids[0].total };
 }

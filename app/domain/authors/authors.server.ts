@@ -13,7 +13,6 @@ import type { Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
 import { pageOfCards } from "~/domain/articles/article-cards.server";
 import { ACCOUNT_TAKEN, AUTHOR_SLUG_TAKEN, UNKNOWN_ACCOUNT, UNKNOWN_AUTHOR, type AdminAuthor, type AuthorFieldName, type AuthorInput } from "./authors.schema";
-import type { BylineAuthor } from "./byline";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -211,30 +210,6 @@ export async function getArticleAuthorIds(db: Pick<Db, "select">, articleId: str
   return rows.map((r) => r.id);
 }
 
-/** The bylines of some articles: each article's authors (name, slug) in order; absent: no authors. */
-export async function bylinesOf(db: Db, articleIds: readonly string[]): Promise<Map<string, BylineAuthor[]>> {
-  const bylines = new Map<string, BylineAuthor[]>();
-  if (articleIds.length === 0) return bylines;
-  const rows = await db
-    .select({ articleId: articleAuthors.articleId, name: authors.name, slug: authors.slug })
-    .from(articleAuthors)
-    .innerJoin(authors, eq(authors.id, articleAuthors.authorId))
-    .where(inArray(articleAuthors.articleId, [...articleIds]))
-    .orderBy(asc(articleAuthors.articleId), asc(articleAuthors.position));
-  for (const { articleId, ...author } of rows) {
-    const list = bylines.get(articleId) ?? [];
-    list.push(author);
-    bylines.set(articleId, list);
-  }
-  return bylines;
-}
-
-/** Gives each card its authors (an empty list: the card shows its Author Name). */
-export async function withBylines<A extends { id: string }>(db: Db, list: A[]): Promise<(A & { authors: BylineAuthor[] })[]> {
-  const bylines = await bylinesOf(db, list.map((a) => a.id));
-  return list.map((a) => ({ ...a, authors: bylines.get(a.id) ?? [] }));
-}
-
 // ---------------------------------------------------------------- the author page
 
 /** An author as their public page shows them (no account tie). */
@@ -261,6 +236,6 @@ export function writtenBy(db: Pick<Db, "select">, authorId: string) {
 export async function listAuthorArticles(db: Db, authorId: string, page: number, pageSize: number) {
   const theirs = and(writtenBy(db, authorId), publiclyVisible());
   const [cards, [{ total }]] = await Promise.all([pageOfCards(db, theirs, page, pageSize), db.select({ total: count() }).from(articles).where(theirs)]);
-  return { articles: await withBylines(db, cards), total };
+  return { articles: cards, total };
 }
 

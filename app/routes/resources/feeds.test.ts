@@ -205,6 +205,67 @@ describe("the sitemap index and its children", () => {
   });
 });
 
+describe("the sitemap index's months (kept by triggers: migration 0017)", () => {
+  /** The months as grouping the whole archive says, the way the index was read before. */
+  async function countedAgain() {
+    const { rows } = await t.pool.query<{ month: string; articles: number; lastmod: Date }>(
+      `select to_char(published_at at time zone 'UTC', 'YYYY-MM') as month, count(*)::int as articles, max(updated_at) as lastmod
+       from articles where status = 'published' and published_at <= now() group by 1 order by 1 desc`,
+    );
+    return rows.map((row) => ({ month: row.month, part: 1, lastmod: row.lastmod }));
+  }
+
+  it("follow every change to what is public: publishing, a new date, unpublishing, deleting; view counts change nothing", async () => {
+    expect(await listArticleSitemapParts(t.db)).toEqual(await countedAgain());
+    const { rows } = await t.pool.query<{ id: string }>(
+      `insert into articles (title, slug, content, status, published_at) values
+         ('Old one', 'sitemap-months-old', 'Body', 'published', '2019-03-31T23:30:00Z'),
+         ('Draft one', 'sitemap-months-draft', 'Body', 'draft', null) returning id`,
+    );
+    const [old, draft] = rows.map((row) => row.id);
+    expect((await listArticleSitemapParts(t.db)).map((p) => p.month)).toContain("2019-03");
+    expect(await listArticleSitemapParts(t.db)).toEqual(await countedAgain());
+
+    await t.pool.query(`update articles set status = 'published', published_at = '2018-07-02T10:00:00Z' where id = $1`, [draft]);
+    await t.pool.query(`update articles set published_at = '2019-04-01T00:30:00Z' where id = $1`, [old]);
+    expect(await listArticleSitemapParts(t.db)).toEqual(await countedAgain());
+    expect((await listArticleSitemapParts(t.db)).map((p) => p.month)).not.toContain("2019-03");
+
+    const before = await listArticleSitemapParts(t.db);
+    await t.pool.query(`update articles set views = views + 5 where id = any($1::uuid[])`, [[old, draft]]);
+    expect(await listArticleSitemapParts(t.db)).toEqual(before);
+
+    await t.pool.query(`update articles set status = 'draft' where id = $1`, [old]);
+    await t.pool.query(`delete from articles where id = $1`, [draft]);
+    const months = (await listArticleSitemapParts(t.db)).map((p) => p.month);
+    expect(months).not.toContain("2019-04");
+    expect(months).not.toContain("2018-07");
+    expect(await listArticleSitemapParts(t.db)).toEqual(await countedAgain());
+    await t.pool.query(`delete from articles where id = $1`, [old]);
+  });
+
+  it("two saves in one month at once both count", async () => {
+    const a = await t.pool.connect();
+    const b = await t.pool.connect();
+    try {
+      await a.query("begin");
+      await b.query("begin");
+      await a.query(`insert into articles (title, slug, content, published_at) values ('Race A', 'sitemap-race-a', 'Body', '2017-05-10T00:00:00Z')`);
+      // B's count waits for A's month lock, then sees A's row once A commits.
+      const second = b.query(`insert into articles (title, slug, content, published_at) values ('Race B', 'sitemap-race-b', 'Body', '2017-05-11T00:00:00Z')`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await a.query("commit");
+      await second;
+      await b.query("commit");
+    } finally {
+      a.release();
+      b.release();
+    }
+    expect((await t.pool.query(`select articles from article_sitemap_months where month = '2017-05'`)).rows).toEqual([{ articles: 2 }]);
+    await t.pool.query(`delete from articles where slug like 'sitemap-race-%'`);
+  });
+});
+
 describe("RSS feeds", () => {
   it.skipIf(!HAS_XMLLINT)("/category/city/rss.xml: well-formed RSS 2.0", async () => {
     const { body } = await get(categoryRss as Loader, { slug: "city" });

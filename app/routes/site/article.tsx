@@ -13,6 +13,7 @@ import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
 import { COMMENT_FIELDS, COMMENT_GUARD_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
 import { countArticleComments, listArticleComments, postComment } from "~/domain/comments/comments.server";
 import { AppError } from "~/lib/app-error";
+import { moreFromTag, noteShown, noteStories } from "~/lib/cache-tags.server";
 import { clientIpOf } from "~/lib/client-address.server";
 import { formValues, refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
@@ -49,6 +50,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     article.category ? listMoreFromCategory(context.db, article.id, article.category.slug) : [],
   ]);
   const related = await listRelatedStories(context.db, article.id, moreFromCategory.map((a) => a.id));
+  // The page goes from the cache when one of these stories changes, and goes stale when one is
+  // published in its category ("More from" shows the newest: decision 0028).
+  noteStories(context, [article, ...moreFromCategory, ...related]);
+  if (article.category) noteShown(context, moreFromTag(article.category.slug));
   return {
     // modifiedAt and corrections (newest first) are what a later schema.org dateModified / correction will read.
     article: { ...presentArticle(article), corrections },
@@ -85,7 +90,7 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
   const { article } = data;
   const path = `/article/${article.slug}`;
   const description = describeArticle(article.excerpt, article.content);
-  const authors = article.authors?.length ? article.authors.map((a) => a.name) : [article.authorName];
+  const authors = article.authors.length ? article.authors.map((a) => a.name) : [article.authorName];
   const publishedTime = new Date(article.publishedAt).toISOString();
   const modifiedTime = new Date(article.modifiedAt ?? article.publishedAt).toISOString();
   return pageMeta(matches, {
@@ -101,7 +106,7 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
     video: article.videoUrl,
     path,
     structuredData: (site) => [
-      newsArticleJsonLd(site, { ...article, authors: article.authors ?? [], description, image: article.featuredImage }),
+      newsArticleJsonLd(site, { ...article, description, image: article.featuredImage }),
       breadcrumbJsonLd(site, [
         { name: "Home", path: "/" },
         ...(article.category ? [{ name: article.category.name, path: `/category/${article.category.slug}` }] : []),

@@ -4,6 +4,7 @@ import { ArticleCard, CardGrid } from "~/components/article-card";
 import { RouteError } from "~/components/not-found";
 import { Pagination } from "~/components/pagination";
 import { getAuthorBySlug, listAuthorArticles } from "~/domain/authors/authors.server";
+import { noteStories } from "~/lib/cache-tags.server";
 import { pageFromUrl } from "~/lib/pagination";
 import { pageMeta } from "~/page-meta";
 import { NOINDEX } from "~/lib/seo";
@@ -27,6 +28,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     throw data("Page not found", { status: 404 });
   }
   const { id: _id, ...shown } = author;
+  noteStories(context, articles);
   return { author: shown, articles, page, pageCount, total };
 }
 

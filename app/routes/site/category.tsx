@@ -3,6 +3,7 @@ import { AdSlot } from "~/components/ad-slot";
 import { ArticleCard, CardGrid } from "~/components/article-card";
 import { RouteError } from "~/components/not-found";
 import { Pagination } from "~/components/pagination";
+import { noteStories } from "~/lib/cache-tags.server";
 import { pageFromUrl } from "~/lib/pagination";
 import { listCategoryArticles } from "~/domain/articles/articles.server";
 import { getCategoryBySlug } from "~/domain/categories/categories.server";
@@ -27,6 +28,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     context.log.warn({ path: `${new URL(request.url).pathname}?page=${page}` }, "404: past the last page");
     throw data("Page not found", { status: 404 });
   }
+  noteStories(context, articles);
   return { category, articles, page, pageCount, total };
 }
 

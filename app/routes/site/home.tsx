@@ -4,6 +4,7 @@ import { AdSlot } from "~/components/ad-slot";
 import { ArticleCard, CardGrid } from "~/components/article-card";
 import { Button } from "~/components/ui/button";
 import { listLatestArticles } from "~/domain/articles/articles.server";
+import { noteStories } from "~/lib/cache-tags.server";
 import { pageMeta } from "~/page-meta";
 import { homeJsonLd } from "~/lib/structured-data";
 import type { RootData } from "~/root";
@@ -28,7 +29,9 @@ export function categoryIcon(slug: string): LucideIcon {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { articles: await listLatestArticles(context.db, HOME_ARTICLE_COUNT) };
+  const articles = await listLatestArticles(context.db, HOME_ARTICLE_COUNT);
+  noteStories(context, articles);
+  return { articles };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { path: "/", structuredData: (site) => homeJsonLd(site) });

@@ -1,0 +1,37 @@
+import type { Db } from "~/db/client.server";
+import type { WebsiteSettings } from "~/db/schema";
+import type { CategorySummary } from "~/domain/categories/categories.schema";
+import { listCategoriesForNav } from "~/domain/categories/categories.server";
+import type { ChangeEvent } from "~/lib/change-feed.server";
+import { getSettings } from "./settings.server";
+
+/** What every page's frame shows: the settings (name, logo, banner, footer) and the navigation's categories. */
+export interface SiteFrame {
+  settings: WebsiteSettings;
+  categories: CategorySummary[];
+}
+
+/** The tables the frame is read from; a change notice naming one (or a lost connection: "*") reads it again. */
+const FRAME_TABLES = new Set(["website_settings", "categories", "*"]);
+
+/**
+ * The frame, read once and kept until the database says it changed (issue 13: two of an article
+ * render's fourteen queries, on every page). Every process hears every change notice; a write through
+ * this process answers only once it has heard its own (decision 0028), so the writer's next page shows
+ * it. A failed read is not kept.
+ */
+export function createSiteFrame(db: Db, changes: { on(event: "change", listener: (event: ChangeEvent) => void): unknown }): () => Promise<SiteFrame> {
+  let kept: Promise<SiteFrame> | null = null;
+  changes.on("change", (event) => {
+    if (FRAME_TABLES.has(event.table)) kept = null;
+  });
+  return () => {
+    if (kept) return kept;
+    const reading = Promise.all([getSettings(db), listCategoriesForNav(db)]).then(([settings, categories]) => ({ settings, categories }));
+    kept = reading;
+    reading.catch(() => {
+      if (kept === reading) kept = null;
+    });
+    return reading;
+  };
+}
