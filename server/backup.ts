@@ -50,7 +50,13 @@ export interface BackupManifest {
   sessionSecret: string;
 }
 
-/** The app's tables, each after the tables it references (so a restore never breaks a foreign key). */
+/**
+ * Tables the database keeps from others by triggers (migrations 0017 and 0019: the sitemaps' months
+ * and authors). They are not backed up: restoring articles and bylines fills them again.
+ */
+const DERIVED_TABLES = new Set(["article_sitemap_months", "author_sitemap"]);
+
+/** The app's tables, each after the tables it references (so a restore never breaks a foreign key); not the derived ones. */
 async function tablesInOrder(client: pg.ClientBase): Promise<{ name: string; columns: string[] }[]> {
   const tables = (await client.query<{ name: string }>(`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' order by 1`)).rows.map((r) => r.name);
   const edges = (
@@ -65,7 +71,7 @@ async function tablesInOrder(client: pg.ClientBase): Promise<{ name: string; col
     for (const edge of edges) if (edge.child === table && edge.parent !== table) visit(edge.parent, path);
     ordered.push(table);
   };
-  for (const table of tables) visit(table, new Set());
+  for (const table of tables) if (!DERIVED_TABLES.has(table)) visit(table, new Set());
   const columns = await client.query<{ table: string; column: string }>(
     `select table_name as table, column_name as column from information_schema.columns where table_schema = 'public' and is_generated = 'NEVER' order by table_name, ordinal_position`,
   );

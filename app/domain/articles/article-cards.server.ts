@@ -16,12 +16,14 @@ export const newestFirst = [sql`${articles.publishedAt} desc nulls last`, sql`${
 
 /**
  * A story's authors in byline order (decision 0015), read with its row: one query for a page of cards
- * instead of a second one for their bylines (issue 13). Empty: the card shows its Author Name.
+ * instead of a second one for their bylines (issue 13). Empty: the card shows its Author Name. The
+ * outer row is named in full: drizzle leaves a lone table's columns unqualified, which inside this
+ * subquery would name another table's.
  */
 const bylineColumn = sql<BylineAuthor[]>`coalesce((
   select json_agg(json_build_object('name', ${authors.name}, 'slug', ${authors.slug}) order by ${articleAuthors.position})
   from ${articleAuthors} join ${authors} on ${authors.id} = ${articleAuthors.authorId}
-  where ${articleAuthors.articleId} = ${articles.id}), '[]'::json)`;
+  where ${articleAuthors.articleId} = "articles"."id"), '[]'::json)`;
 
 /** The columns of a card, its authors included; select them from articles left-joined to categories. */
 export const cardColumns = {

@@ -1,8 +1,7 @@
-import { asc, eq } from "drizzle-orm";
+import { asc } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { categories } from "~/db/schema";
 import { DEFAULT_CATEGORIES } from "./categories.schema";
-import { isSlug } from "~/lib/slugs";
 import type { CategorySummary } from "./categories.schema";
 
 const NAV_ORDER: string[] = DEFAULT_CATEGORIES.map((c) => c.slug);
@@ -28,12 +27,3 @@ export async function listCategories(db: Db): Promise<CategorySummary[]> {
     .orderBy(asc(categories.name));
 }
 
-export async function getCategoryBySlug(db: Db, slug: string): Promise<CategorySummary | null> {
-  if (!isSlug(slug)) return null;
-  const [row] = await db
-    .select({ id: categories.id, name: categories.name, slug: categories.slug })
-    .from(categories)
-    .where(eq(categories.slug, slug))
-    .limit(1);
-  return row ?? null;
-}

@@ -14,6 +14,11 @@ export interface SiteFrame {
 /** The tables the frame is read from; a change notice naming one (or a lost connection: "*") reads it again. */
 const FRAME_TABLES = new Set(["website_settings", "categories", "*"]);
 
+/** A category by its address, from the kept frame (null: no such category): no query of its own. */
+export async function frameCategory(siteFrame: () => Promise<SiteFrame>, slug: string): Promise<CategorySummary | null> {
+  return (await siteFrame()).categories.find((category) => category.slug === slug) ?? null;
+}
+
 /**
  * The frame, read once and kept until the database says it changed (issue 13: two of an article
  * render's fourteen queries, on every page). Every process hears every change notice; a write through

@@ -5,8 +5,9 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { articleAuthors, articles, authors, categories, media } from "~/db/schema";
-import { listArticleSitemapParts, listSitemapArticles, NEWS_SITEMAP_DAYS } from "~/domain/articles/feeds.server";
+import { listArticleSitemapParts, listSitemapArticles, listSitemapAuthors, NEWS_SITEMAP_DAYS } from "~/domain/articles/feeds.server";
 import { cdata } from "~/domain/articles/feed-xml.server";
+import { createSiteFrame } from "~/domain/settings/site-frame.server";
 import { loader as authorRss } from "~/routes/resources/author-rss";
 import { loader as categoryRss } from "~/routes/resources/category-rss";
 import { loader as newsSitemap } from "~/routes/resources/news-sitemap";
@@ -33,7 +34,7 @@ const ids: Record<string, string> = {};
 type Loader = (args: never) => Promise<Response> | Response;
 /** What GET answers through a route loader: status and body (a thrown 404 as its status). */
 async function get(loader: Loader, params: Record<string, string> = {}) {
-  const context = { db: t.db, env: { publicUrl: ORIGIN } };
+  const context = { db: t.db, env: { publicUrl: ORIGIN }, siteFrame: createSiteFrame(t.db, { on: () => {} }) };
   try {
     const response = await loader({ params, context, request: new Request(`${ORIGIN}/`) } as never);
     return { status: response.status, type: response.headers.get("Content-Type"), body: await response.text() };
@@ -175,7 +176,7 @@ describe("the sitemap index and its children", () => {
 
   it("a new site with nothing published lists only its pages, and every child it lists validates", async () => {
     const empty = await createTestDatabase();
-    const context = { db: empty.db, env: { publicUrl: ORIGIN } };
+    const context = { db: empty.db, env: { publicUrl: ORIGIN }, siteFrame: createSiteFrame(empty.db, { on: () => {} }) };
     const load = async (loader: Loader, params: Record<string, string> = {}) => {
       try {
         const response = await loader({ params, context, request: new Request(`${ORIGIN}/`) } as never);
@@ -242,6 +243,44 @@ describe("the sitemap index's months (kept by triggers: migration 0017)", () => 
     expect(months).not.toContain("2018-07");
     expect(await listArticleSitemapParts(t.db)).toEqual(await countedAgain());
     await t.pool.query(`delete from articles where id = $1`, [old]);
+  });
+
+  it("the authors' rows follow publishing, bylines, unpublishing, deleting and an author's removal", async () => {
+    /** The authors' sitemap as joining every byline of the archive says. */
+    const joinedAgain = async () =>
+      (
+        await t.pool.query<{ slug: string; lastmod: Date }>(
+          `select au.slug, greatest(au.updated_at, max(a.updated_at)) as lastmod from authors au
+           join article_authors aa on aa.author_id = au.id join articles a on a.id = aa.article_id
+           where a.status = 'published' and a.published_at <= now() group by au.id order by au.slug`,
+        )
+      ).rows;
+    const listed = async () => (await listSitemapAuthors(t.db)).map((row) => ({ slug: row.slug, lastmod: row.lastmod }));
+    expect(await listed()).toEqual(await joinedAgain());
+    const { rows: people } = await t.pool.query<{ id: string }>(`insert into authors (name, slug) values ('Sitemap Sam', 'sitemap-sam') returning id`);
+    const sam = people[0]!.id;
+    const { rows } = await t.pool.query<{ id: string }>(`insert into articles (title, slug, content, status) values ('Sam draft', 'sam-draft', 'Body', 'draft') returning id`);
+    const story = rows[0]!.id;
+    await t.pool.query(`insert into article_authors (article_id, author_id, position) values ($1, $2, 0)`, [story, sam]);
+    expect((await listed()).map((row) => row.slug)).not.toContain("sitemap-sam");
+    await t.pool.query(`update articles set status = 'published', published_at = now() where id = $1`, [story]);
+    expect((await listed()).map((row) => row.slug)).toContain("sitemap-sam");
+    expect(await listed()).toEqual(await joinedAgain());
+    // An edit moves the newest change forward.
+    await t.pool.query(`update articles set title = 'Sam edited', updated_at = now() + interval '1 hour' where id = $1`, [story]);
+    expect(await listed()).toEqual(await joinedAgain());
+    await t.pool.query(`update articles set status = 'draft' where id = $1`, [story]);
+    expect((await listed()).map((row) => row.slug)).not.toContain("sitemap-sam");
+    await t.pool.query(`update articles set status = 'published' where id = $1`, [story]);
+    await t.pool.query(`delete from article_authors where article_id = $1`, [story]);
+    expect(await listed()).toEqual(await joinedAgain());
+    await t.pool.query(`insert into article_authors (article_id, author_id, position) values ($1, $2, 0)`, [story, sam]);
+    // Deleting an author takes them out of bylines first (deleteAuthor), then the row.
+    await t.pool.query(`delete from article_authors where author_id = $1`, [sam]);
+    await t.pool.query(`delete from authors where id = $1`, [sam]);
+    expect(await listed()).toEqual(await joinedAgain());
+    await t.pool.query(`delete from articles where id = $1`, [story]);
+    expect(await listed()).toEqual(await joinedAgain());
   });
 
   it("two saves in one month at once both count", async () => {

@@ -1,9 +1,8 @@
 import {
   articleSitemapFile,
   listArticleSitemapParts,
+  anyAuthorInSitemap,
   listNewsSitemapArticles,
-  listSitemapAuthors,
-  listSitemapCategories,
   pagesLastChange,
 } from "~/domain/articles/feeds.server";
 import { sitemapIndexDocument, xmlResponse } from "~/domain/articles/feed-xml.server";
@@ -16,17 +15,19 @@ import type { Route } from "./+types/sitemap";
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const origin = context.env.publicUrl;
-  const [parts, { home, staticPages, newestArticle: newest }, categories, authors, news] = await Promise.all([
+  // Only whether the categories' and authors' children list anything: each is as new as the newest
+  // article change (reading their own lastmods here grouped the archive: issue 13).
+  const [parts, { home, staticPages, newestArticle: newest }, { categories }, authors, news] = await Promise.all([
     listArticleSitemapParts(context.db),
     pagesLastChange(context.db),
-    listSitemapCategories(context.db),
-    listSitemapAuthors(context.db),
+    context.siteFrame(),
+    anyAuthorInSitemap(context.db),
     listNewsSitemapArticles(context.db),
   ]);
   const children = [
     { loc: `${origin}/sitemaps/pages.xml`, lastmod: home },
     ...(categories.length ? [{ loc: `${origin}/sitemaps/categories.xml`, lastmod: newest ?? staticPages }] : []),
-    ...(authors.length ? [{ loc: `${origin}/sitemaps/authors.xml`, lastmod: newest }] : []),
+    ...(authors ? [{ loc: `${origin}/sitemaps/authors.xml`, lastmod: newest }] : []),
     ...parts.map((p) => ({ loc: `${origin}/sitemaps/${articleSitemapFile(p)}`, lastmod: p.lastmod })),
     ...(news.length ? [{ loc: `${origin}/news-sitemap.xml`, lastmod: newest }] : []),
   ];

@@ -6,7 +6,7 @@ import { Pagination } from "~/components/pagination";
 import { noteStories } from "~/lib/cache-tags.server";
 import { pageFromUrl } from "~/lib/pagination";
 import { listCategoryArticles } from "~/domain/articles/articles.server";
-import { getCategoryBySlug } from "~/domain/categories/categories.server";
+import { frameCategory } from "~/domain/settings/site-frame.server";
 import { pageMeta } from "~/page-meta";
 import { NOINDEX } from "~/lib/seo";
 import { breadcrumbJsonLd } from "~/lib/structured-data";
@@ -16,7 +16,7 @@ import type { Route } from "./+types/category";
 export const CATEGORY_PAGE_SIZE = 24;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const category = await getCategoryBySlug(context.db, params.slug);
+  const category = await frameCategory(context.siteFrame, params.slug);
   if (!category) {
     context.log.warn({ path: new URL(request.url).pathname }, "404: unknown category");
     throw data("Category not found", { status: 404 });

@@ -5,7 +5,7 @@ import { SearchForm } from "~/components/search-form";
 import { Byline } from "~/components/byline";
 import { highlightParts, normalizeSearchQuery, SEARCH_CANDIDATES, SEARCH_PAGE_SIZE } from "~/domain/articles/search.schema";
 import { searchArticles } from "~/domain/articles/search.server";
-import { getCategoryBySlug } from "~/domain/categories/categories.server";
+import { frameCategory } from "~/domain/settings/site-frame.server";
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
 import { pageFromUrl } from "~/lib/pagination";
 import { pageMeta } from "~/page-meta";
@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const q = normalizeSearchQuery(url.searchParams.get("q"));
   // An unknown category (a stale link) searches everywhere, as the filter then shows.
-  const category = await getCategoryBySlug(context.db, url.searchParams.get("category") ?? "");
+  const category = await frameCategory(context.siteFrame, url.searchParams.get("category") ?? "");
   const page = pageFromUrl(request.url);
   const { results, total } = await searchArticles(context.db, q, { categoryId: category?.id, page });
   // Only the newest SEARCH_CANDIDATES matches are ranked and paged (decision 0018).

@@ -1,0 +1,1 @@
+CREATE INDEX "articles_category_status_updated_at_idx" ON "articles" USING btree ("category_id","status","updated_at" DESC NULLS LAST);
