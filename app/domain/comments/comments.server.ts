@@ -85,15 +85,17 @@ export async function listArticleComments(
     options.olderThan && /^[0-9a-f-]{36}$/i.test(options.olderThan)
       ? await db.select({ id: comments.id }).from(comments).where(and(topLevelOfArticle, eq(comments.id, options.olderThan)))
       : [];
-  const topLevel = await db
-    .select(publicColumns)
+  // With each row, how many match in all (before the limit): those past this page are older threads,
+  // counted in the same query rather than a second one (issue 13).
+  const rows = await db
+    .select({ ...publicColumns, matching: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(comments)
     .where(and(topLevelOfArticle, cursor ? after(cursor.id) : undefined))
     .orderBy(desc(comments.createdAt), desc(comments.id))
     .limit(limit);
-  const last = topLevel.at(-1);
-  const [older] = last ? await db.select({ n: count() }).from(comments).where(and(topLevelOfArticle, after(last.id))) : [{ n: 0 }];
-  return { threads: await withReplies(db, articleId, topLevel), olderThreads: older?.n ?? 0 };
+  const topLevel = rows.map(({ matching: _matching, ...comment }) => comment);
+  const olderThreads = rows.length > 0 ? rows[0]!.matching - rows.length : 0;
+  return { threads: await withReplies(db, articleId, topLevel), olderThreads };
 }
 
 async function withReplies(db: Db, articleId: string, topLevel: PublicComment[]): Promise<CommentThread[]> {
