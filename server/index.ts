@@ -22,7 +22,6 @@ import { healthCheck } from "./middleware/health";
 import { personalAnswers } from "./middleware/personal-answers";
 import { sameOriginStateChanges } from "./middleware/same-origin";
 import { cachedFlag, securityHeaders, securityHeaderWriter } from "./middleware/security-headers";
-import { getSettings } from "../app/domain/settings/settings.server";
 import { answerExpectContinue, createAppHandler, openEventStreams } from "./request-handler";
 import { ROOT } from "./root";
 import { databaseUrlFromPrimary, forkWorkers } from "./cluster";
@@ -62,7 +61,7 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   // Whether ads are on (AD_CLIENT_ID, or the settings' ad client id) decides which frames pages may hold.
   const adsEnabled = env.AD_CLIENT_ID
     ? () => true
-    : cachedFlag(async () => Boolean((await getSettings(services.db)).adClientId), {
+    : cachedFlag(async () => Boolean((await services.siteFrame()).settings.adClientId), {
         initial: false,
         ttlMs: 30_000,
         onError: (err) => log.warn({ err }, "could not read whether ads are configured"),

@@ -195,16 +195,6 @@ export class NoncedBody {
     return answer;
   }
 
-  /** The page with `nonce` in every place (a copy of its own). */
-  identity(nonce: string): Buffer {
-    return this.answer(nonce, false).body;
-  }
-
-  /** The page gzipped, with `nonce` in every place (a copy of its own). */
-  gzip(nonce: string): Buffer {
-    return this.answer(nonce, true).body;
-  }
-
   /** Lets the reused copies go (the page left the cache). */
   dispose() {
     this.identityPool.dispose();

@@ -7,7 +7,6 @@ import { startPublishingScheduler } from "../app/domain/articles/scheduler.serve
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
 import { activeBreakingNews } from "../app/domain/settings/breaking-news.schema";
-import { getSettings } from "../app/domain/settings/settings.server";
 import { createSiteFrame } from "../app/domain/settings/site-frame.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
 import type { Env } from "../app/lib/env.server";
@@ -125,10 +124,13 @@ export async function startRequestServices({
   views.start();
   lifecycle.onShutdown("view recorder", () => views.stop());
 
+  // Every page's settings and navigation, kept until a change notice names them. Made before the
+  // listener below, so a settings change is read anew when that listener asks for the banner.
+  const siteFrame = createSiteFrame(db, changes);
   const cache = env.NODE_ENV === "development" ? null : new PageCache();
   // Pages show the breaking-news banner until it expires: at that time they must render again.
   const clearWhenBannerExpires = async () => {
-    const banner = activeBreakingNews(await getSettings(db));
+    const banner = activeBreakingNews((await siteFrame()).settings);
     if (banner) cache?.clearAt(banner.expiresAt);
   };
   changes.on("change", (event) => {
@@ -155,6 +157,6 @@ export async function startRequestServices({
   health.start();
   lifecycle.onShutdown("database health", () => health.stop());
 
-  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret), commentSpam, siteFrame: createSiteFrame(db, changes) };
+  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret), commentSpam, siteFrame };
   return { services, cache, health };
 }

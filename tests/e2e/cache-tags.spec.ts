@@ -1,6 +1,7 @@
 import { expect, test, type Browser } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
+import { asReader, primeCache } from "./readers";
 
 // Targeted invalidation (decision 0028): an edit of a published story drops the pages that show it
 // and the lists it is on, at once; another story's cached page stays cached.
@@ -10,35 +11,13 @@ test.afterAll(async () => {
   await query(`delete from articles where id = any($1::uuid[])`, [created]);
 });
 
-/** Reads `path` anonymously until the page cache answers it; answers that answer's headers. */
-async function cached(browser: Browser, path: string): Promise<Record<string, string>> {
-  const context = await browser.newContext();
-  try {
-    let headers: Record<string, string> = {};
-    await expect
-      .poll(async () => {
-        const answer = await context.request.get(path);
-        expect(answer.status()).toBe(200);
-        headers = answer.headers();
-        return headers["x-cache"];
-      })
-      .toBe("HIT");
-    return headers;
-  } finally {
-    await context.close();
-  }
-}
-
 /** One anonymous read of `path`: its X-Cache and body. */
-async function read(browser: Browser, path: string): Promise<{ cache: string | undefined; text: string }> {
-  const context = await browser.newContext();
-  try {
-    const answer = await context.request.get(path);
+function read(browser: Browser, path: string): Promise<{ cache: string | undefined; text: string }> {
+  return asReader(browser, async (reader) => {
+    const answer = await reader.request.get(path);
     expect(answer.status()).toBe(200);
     return { cache: answer.headers()["x-cache"], text: await answer.text() };
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 test("editing a published story drops its page, home and its category's pages at once; another story's page stays cached", async ({ page, browser }) => {
@@ -51,7 +30,7 @@ test("editing a published story drops its page, home and its category's pages at
   );
   created.push(edited!.id);
 
-  const home = await cached(browser, "/");
+  const home = await primeCache(browser, "/");
   expect(home["cache-tag"]!.split(",")).toEqual(expect.arrayContaining(["site", "home", `story:${edited!.id}`]));
   // Another category's story whose page does not show this one (its related stories may: the newest).
   const others = await query<{ id: string; slug: string }>(
@@ -60,7 +39,7 @@ test("editing a published story drops its page, home and its category's pages at
   );
   let otherSlug: string | null = null;
   for (const candidate of others) {
-    const tags = (await cached(browser, `/article/${candidate.slug}`))["cache-tag"]!.split(",");
+    const tags = (await primeCache(browser, `/article/${candidate.slug}`))["cache-tag"]!.split(",");
     expect(tags).toContain(`story:${candidate.id}`);
     if (!tags.includes(`story:${edited!.id}`)) {
       otherSlug = candidate.slug;
@@ -68,8 +47,8 @@ test("editing a published story drops its page, home and its category's pages at
     }
   }
   expect(otherSlug, "a story page that does not show the new story").not.toBeNull();
-  await cached(browser, `/article/quokka-harbour-${run}`);
-  const category = await cached(browser, `/category/${first!.slug}`);
+  await primeCache(browser, `/article/quokka-harbour-${run}`);
+  const category = await primeCache(browser, `/category/${first!.slug}`);
   expect(category["cache-tag"]!.split(",")).toEqual(expect.arrayContaining([`category:${first!.slug}`, `story:${edited!.id}`]));
 
   await signInAsAdmin(page);

@@ -1,6 +1,7 @@
-import { expect, test, type Browser, type Page } from "./fixtures";
+import { expect, test, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query, siteDate } from "./db";
+import { asReader, primeCache } from "./readers";
 
 // Links that survive a slug change, and dated corrections/updates (decision 0012).
 
@@ -26,32 +27,6 @@ const created: string[] = [];
 test.afterAll(async () => {
   await query(`delete from articles where id = any($1::uuid[])`, [created]);
 });
-
-/**
- * Reads `path` anonymously until the page cache answers it (X-Cache: HIT), so the change that follows
- * must clear it. (Another journey's change to a story it shows may drop it meanwhile, hence the retry.)
- */
-async function primeCache(browser: Browser, path: string) {
-  await asReader(browser, async (reader) => {
-    await expect
-      .poll(async () => {
-        const answer = await reader.request.get(path);
-        expect(answer.status()).toBe(200);
-        return answer.headers()["x-cache"];
-      })
-      .toBe("HIT");
-  });
-}
-
-/** An anonymous reader's context (no session cookie: the page cache answers it). */
-async function asReader<T>(browser: Browser, use: (page: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext();
-  try {
-    return await use(await context.newPage());
-  } finally {
-    await context.close();
-  }
-}
 
 test.describe("links and corrections", () => {
   test.beforeEach(async ({ page }) => {

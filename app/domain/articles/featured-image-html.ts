@@ -2,6 +2,10 @@ import { imageSrcSet } from "~/lib/image-variants";
 import type { FeaturedImageText } from "./articles.schema";
 import { escapeHtml } from "./story-embed-html";
 
+/** The featured image's variants and the width it shows at: the page preloads the same (ArticleView). */
+export const FEATURED_IMAGE_WIDTHS = [640, 960, 1280, 1600] as const;
+export const FEATURED_IMAGE_SIZES = "(min-width: 896px) 864px, 100vw";
+
 /**
  * The article page's featured image as HTML, rendered on the server like the story body (so the
  * reader's JavaScript does not grow with it): the image with its alt text ("" for an article saved
@@ -9,10 +13,6 @@ import { escapeHtml } from "./story-embed-html";
  * "Caption — Photo: Credit". Every value is escaped. The page puts it inside
  * `<figure class="featured-figure">` (styled in app.css); null without an image.
  */
-/** The featured image's variants and the width it shows at: the page preloads the same (ArticleView). */
-export const FEATURED_IMAGE_WIDTHS = [640, 960, 1280, 1600] as const;
-export const FEATURED_IMAGE_SIZES = "(min-width: 896px) 864px, 100vw";
-
 export function renderFeaturedImageHtml(article: FeaturedImageText & { featuredImage: string | null }): string | null {
   const src = article.featuredImage;
   if (!src) return null;

@@ -107,6 +107,9 @@ export interface ArticleSitemapPart {
   lastmod: Date;
 }
 
+/** The sitemap's months up to this one (a month after it can only hold stories still to come). */
+const monthsSoFar = () => lte(articleSitemapMonths.month, sql`to_char(now() at time zone 'UTC', 'YYYY-MM')`);
+
 /**
  * The months with public articles, newest first, each as its parts, with the newest change in each:
  * one row a month, kept by the articles table's triggers (migration 0017), not the archive grouped on
@@ -117,7 +120,7 @@ export async function listArticleSitemapParts(db: Db, maxUrls = SITEMAP_MAX_URLS
   const rows = await db
     .select()
     .from(articleSitemapMonths)
-    .where(lte(articleSitemapMonths.month, sql`to_char(now() at time zone 'UTC', 'YYYY-MM')`))
+    .where(monthsSoFar())
     .orderBy(desc(articleSitemapMonths.month));
   return rows.flatMap((row) => Array.from({ length: Math.ceil(row.articles / maxUrls) }, (_, i) => ({ month: row.month, part: i + 1, lastmod: row.lastmod })));
 }
@@ -157,7 +160,8 @@ export async function listSitemapArticles(db: Db, month: string, part: number, m
 /** Every category with the newest change among its public articles (null: none yet). */
 export async function listSitemapCategories(db: Db) {
   // Each category's newest change, one probe of the (category_id, status, updated_at) index each
-  // (migration 0018), not the archive grouped by category (issue 13: 28 ms at 100,000 articles).
+  // (migration 0018), not the archive grouped by category (issue 13: 28 ms at 100,000 articles). The
+  // outer row is named in full: drizzle leaves a lone table's columns unqualified.
   const newest = sql<Date | null>`(select ${articles.updatedAt} from ${articles}
     where ${articles.categoryId} = "categories"."id" and ${publiclyVisible()}
     order by ${articles.updatedAt} desc nulls last limit 1)`.mapWith(articles.updatedAt);
@@ -184,10 +188,7 @@ export async function listSitemapAuthors(db: Db) {
 
 /** The newest change to any public article, or null (from the sitemap's months: migration 0017). */
 async function newestArticleChange(db: Db): Promise<Date | null> {
-  const [row] = await db
-    .select({ lastmod: max(articleSitemapMonths.lastmod) })
-    .from(articleSitemapMonths)
-    .where(lte(articleSitemapMonths.month, sql`to_char(now() at time zone 'UTC', 'YYYY-MM')`));
+  const [row] = await db.select({ lastmod: max(articleSitemapMonths.lastmod) }).from(articleSitemapMonths).where(monthsSoFar());
   return row?.lastmod ? new Date(row.lastmod) : null;
 }
 
