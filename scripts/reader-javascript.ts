@@ -3,7 +3,7 @@ import zlib from "node:zlib";
 /** Issue 13's budget: the JavaScript a reader page loads, gzipped. */
 export const READER_JS_BUDGET_BYTES = 120 * 1024;
 
-/** Script files an HTML page names: module preloads, script sources, and what its inline modules import. */
+/** Script files an HTML page names: module preloads, script sources, and what its inline modules import (React Router's entry by import()). */
 export function scriptsNamedBy(html: string): string[] {
   const found = new Set<string>();
   for (const [, href] of html.matchAll(/<link[^>]+rel="modulepreload"[^>]*href="([^"]+)"/g)) found.add(href!);
@@ -11,6 +11,7 @@ export function scriptsNamedBy(html: string): string[] {
   for (const [, src] of html.matchAll(/<script[^>]+src="([^"]+)"/g)) found.add(src!);
   for (const [, body] of html.matchAll(/<script[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/g)) {
     for (const [, imported] of body!.matchAll(/\bimport\s*(?:[^"'();]*?\bfrom\s*)?["']([^"']+\.js)["']/g)) found.add(imported!);
+    for (const [, imported] of body!.matchAll(/\bimport\(\s*["']([^"']+\.js)["']\s*\)/g)) found.add(imported!);
   }
   return [...found];
 }

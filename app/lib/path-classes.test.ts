@@ -161,6 +161,9 @@ describe("classifyPath", () => {
     expect(classifyPath("/article/a").rules.formsOnly).toBe(true);
     expect(classifyPath("/api/views").rules.formsOnly).toBe(false);
     expect(classifyPath("/Api/Auth/sign-in/email").rules.formsOnly).toBe(false);
+    // Reader pages load their scripts after the stylesheet and images; the back office preloads them (decision 0029).
+    for (const path of ["/", "/article/a", "/category/news", "/search", "/about", "/no-such-page", "/preview/t"]) expect(classifyPath(path).rules.preloadsScripts, path).toBe(false);
+    for (const path of ["/admin", "/admin/articles/edit/1", "/admin/login", "/join/t"]) expect(classifyPath(path).rules.preloadsScripts, path).toBe(true);
     // Writes that never change a reader page.
     for (const path of ["/api/views", "/API/Views", "/api/uploads/comment", "/api/auth/sign-in/email", "/auth/sign-out", "/admin/login"]) {
       expect(classifyPath(path).rules.changesPages, path).toBe(false);

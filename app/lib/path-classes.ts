@@ -41,12 +41,19 @@ export interface PathRules {
   changesPages: boolean | "its article";
   /** Page actions read request.formData(): another body type is refused with 415 before routing. */
   formsOnly: boolean;
+  /**
+   * The page's head names its script files (`<link rel="modulepreload">`), so they load before the page
+   * has been read through: the back office, whose screens are worth nothing until they run. A reader
+   * page leaves them out (decision 0029): a phone's connection fetches the stylesheet and the lead
+   * image first, and the scripts from the module script at the end of the page.
+   */
+  preloadsScripts: boolean;
 }
 
 /** The rules most public paths share: nothing cached or gated, counted as traffic, personal only when signed in. */
-const publicRules = { cacheable: false, countedAsPageView: true, personal: "when-signed-in", adminGate: "none", bodyLimit: "4mb", changesPages: false, formsOnly: true } as const;
+const publicRules = { cacheable: false, countedAsPageView: true, personal: "when-signed-in", adminGate: "none", bodyLimit: "4mb", changesPages: false, formsOnly: true, preloadsScripts: false } as const;
 /** The back office's rules: never cached, never counted, always no-store. */
-const adminRules = { cacheable: false, countedAsPageView: false, personal: "always", bodyLimit: "4mb" } as const;
+const adminRules = { cacheable: false, countedAsPageView: false, personal: "always", bodyLimit: "4mb", preloadsScripts: true } as const;
 
 /** The classes and their rules. */
 export const PATH_CLASSES = {

@@ -1,0 +1,85 @@
+import { readFile } from "node:fs/promises";
+import type { Plugin } from "vite";
+
+/**
+ * Rewrites `import { Eye, X } from "lucide-react"` into imports of the files that define each name
+ * (what Next.js calls optimizePackageImports), for the browser build. A package's barrel file names
+ * every icon or primitive it has: a module importing it reaches all of them before tree-shaking, so
+ * the chunking (scripts/reader-chunks.ts) could not tell the few a reader page uses from the rest.
+ * Imported straight from their files, the reader's icons join the reader's chunk and the back office's
+ * stay out. The names come from the barrel's own re-exports, so renamed icons (PlayCircle →
+ * circle-play) follow the package.
+ */
+
+type Binding = { file: string; imported: string };
+
+/** `export { default as A, default as B } from './a.mjs'`, `export * as N from "n"`, `import * as N from "n"` + `export { N }`. */
+async function bindingsOf(barrelFile: string, resolve: (source: string) => Promise<string | null>): Promise<Map<string, Binding>> {
+  const code = await readFile(barrelFile, "utf8");
+  const names = new Map<string, Binding>();
+  const found: Array<[name: string, source: string, imported: string]> = [];
+  for (const [, list, source] of code.matchAll(/export\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g)) {
+    for (const specifier of list!.split(",").map((s) => s.trim()).filter(Boolean)) {
+      const [imported, local = imported] = specifier.split(/\s+as\s+/);
+      found.push([local!, source!, imported!]);
+    }
+  }
+  for (const [, name, source] of code.matchAll(/(?:export|import)\s*\*\s*as\s+(\w+)\s*from\s*["']([^"']+)["']/g)) found.push([name!, source!, "*"]);
+  const files = new Map<string, string | null>();
+  for (const [name, source, imported] of found) {
+    if (!files.has(source)) files.set(source, await resolve(source));
+    const file = files.get(source);
+    if (file) names.set(name, { file, imported });
+  }
+  return names;
+}
+
+export function deepImports(packages: string[]): Plugin {
+  const barrels = new Map<string, Promise<Map<string, Binding>>>();
+  const importOf = new RegExp(String.raw`import\s*\{([^}]*)\}\s*from\s*["'](${packages.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})["'];?`, "g");
+  return {
+    name: "frontpage:deep-imports",
+    apply: "build",
+    async transform(code, id) {
+      if (id.includes("/node_modules/") || !/\.[cm]?[jt]sx?$/.test(id.split("?")[0]!)) return null;
+      const matches = [...code.matchAll(importOf)];
+      if (matches.length === 0) return null;
+      let out = code;
+      for (const match of matches) {
+        const [statement, list, pkg] = match as unknown as [string, string, string];
+        if (!barrels.has(pkg)) {
+          barrels.set(
+            pkg,
+            (async () => {
+              const barrel = await this.resolve(pkg, id);
+              if (!barrel) throw new Error(`deep-imports: cannot resolve ${pkg}`);
+              return bindingsOf(barrel.id, async (source) => (await this.resolve(source, barrel.id))?.id ?? null);
+            })(),
+          );
+        }
+        const names = await barrels.get(pkg)!;
+        const kept: string[] = [];
+        const lines: string[] = [];
+        for (const specifier of list.split(",").map((s) => s.trim()).filter(Boolean)) {
+          if (specifier.startsWith("type ")) {
+            kept.push(specifier);
+            continue;
+          }
+          const [name, local = name] = specifier.split(/\s+as\s+/) as [string, string?];
+          const binding = names.get(name);
+          if (!binding) {
+            kept.push(specifier);
+            continue;
+          }
+          const file = JSON.stringify(binding.file);
+          if (binding.imported === "*") lines.push(`import * as ${local} from ${file};`);
+          else if (binding.imported === "default") lines.push(`import ${local} from ${file};`);
+          else lines.push(`import { ${binding.imported} as ${local} } from ${file};`);
+        }
+        if (kept.length > 0) lines.push(`import { ${kept.join(", ")} } from ${JSON.stringify(pkg)};`);
+        out = out.replace(statement, lines.join(" ") + "\n".repeat(statement.split("\n").length - 1));
+      }
+      return { code: out, map: null };
+    },
+  };
+}
