@@ -112,6 +112,27 @@ export default defineConfig([
     rules: { "import-x/no-restricted-paths": restrictedPaths(layerZones, nodeSideZones, routeZones, browserZones) },
   },
   {
+    // Everything the browser build can reach, route modules included.
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: [...NOT_BROWSER_FILES, "app/entry.server.tsx"],
+    rules: {
+      // The browser runs Preact's compat (decision 0030): React 19's newest hooks are not in it.
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "react",
+              importNames: ["use", "useActionState", "useOptimistic", "useFormStatus", "useEffectEvent", "Activity"],
+              message: "Preact's compat runs this in the browser (decision 0030) and has no such API.",
+            },
+            { name: "react-dom", importNames: ["useFormStatus", "preload", "preinit", "preinitModule", "preloadModule", "preconnect", "prefetchDNS"], message: "Preact's compat runs this in the browser (decision 0030) and has no such API." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests may import route modules (to call a loader or action directly).
     files: ["**/*.test.{ts,tsx}", "tests/**"],
     rules: { "import-x/no-restricted-paths": restrictedPaths(layerZones, nodeSideZones) },

@@ -7,12 +7,25 @@ import { readerChunks } from "./scripts/reader-chunks.ts";
 
 const appDirectory = path.resolve(import.meta.dirname, "app");
 
-export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [tailwindcss(), reactRouter(), ...(isSsrBuild ? [] : [deepImports(["lucide-react", "radix-ui"])])],
-  resolve: { alias: { "~": appDirectory } },
-  build: {
-    assetsInlineLimit: 0,
-    // The browser's files: a few per reader page, not thirty (scripts/reader-chunks.ts, decision 0029).
-    ...(isSsrBuild ? {} : { rolldownOptions: { output: { codeSplitting: readerChunks(appDirectory) } } }),
-  },
-}));
+/** In the browser's build, React's modules are Preact's compat; the server renders with React (decision 0030). */
+const PREACT_IN_THE_BROWSER = [
+  { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
+  { find: /^react-dom$/, replacement: "preact/compat" },
+  { find: /^react\/jsx-runtime$/, replacement: "preact/jsx-runtime" },
+  { find: /^react\/jsx-dev-runtime$/, replacement: "preact/jsx-dev-runtime" },
+  { find: /^react$/, replacement: "preact/compat" },
+];
+
+export default defineConfig(({ command, isSsrBuild }) => {
+  // The browser's build: not the server's, nor the development server (one module graph serves both there).
+  const browserBuild = command === "build" && !isSsrBuild;
+  return {
+    plugins: [tailwindcss(), reactRouter(), ...(browserBuild ? [deepImports(["lucide-react", "radix-ui"])] : [])],
+    resolve: { alias: [{ find: "~", replacement: appDirectory }, ...(browserBuild ? PREACT_IN_THE_BROWSER : [])] },
+    build: {
+      assetsInlineLimit: 0,
+      // A few files per reader page, not thirty (scripts/reader-chunks.ts, decision 0029).
+      ...(browserBuild ? { rolldownOptions: { output: { codeSplitting: readerChunks(appDirectory) } } } : {}),
+    },
+  };
+});

@@ -50,7 +50,18 @@ export function rootDataFromMatches(matches: readonly ({ id: string; data?: unkn
   return matches.find((m) => m?.id === "root")?.data as RootData | undefined;
 }
 
+/**
+ * `<html data-hydrated>` once the page runs in the browser (its handlers attached): what a style or a
+ * browser test that must wait for the script can look for, whichever runtime hydrated (decision 0030).
+ */
+function useHydratedMark() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
+  useHydratedMark();
   const data = useRouteLoaderData<typeof loader>("root");
   const favicon = data?.settings.faviconUrl || "/favicon.png";
   const nonce = useNonce();

@@ -6,14 +6,17 @@ import path from "node:path";
  * and on a phone's HTTP/1.1 connection each one waits its turn. Here every reader page loads a
  * handful instead:
  *
- * - `framework`: React, React DOM and React Router, which every page runs;
- * - `site`: what the reader routes share (the root, the site's frame, cards, bylines, icons…);
- * - each route's own file, with the code only it uses (the bundler's automatic splitting).
+ * - `framework`: the browser's runtime (Preact: decision 0030) and React Router, which every page runs;
+ * - `site`: what every page imports and what two reader routes share (the site's frame, cards,
+ *   bylines, icons…);
+ * - `<route>-parts`: what one reader route alone imports among the reader's modules;
+ * - each route module's own file, and what the bundler splits by itself (back-office code).
  *
  * Back-office code never joins `site`: it is picked by what the reader routes import, not by folder.
  */
 
-const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@react-router[\\/][^\\/]+|cookie|set-cookie-parser|turbo-stream)[\\/]/;
+/** What every page runs: the browser's runtime (Preact, decision 0030; React in development) and React Router. */
+const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|preact|react-router|cookie|set-cookie-parser|turbo-stream)[\\/]/;
 
 /** The route modules every page runs (the root) and every reader page runs (the site's layout). */
 const FRAME_ROUTES = ["root.tsx", "routes/site/layout.tsx"];

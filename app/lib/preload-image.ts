@@ -1,4 +1,5 @@
-import { preload } from "react-dom";
+// The whole module, not `{ preload }`: the browser's runtime has no preload() (see below).
+import ReactDOM from "react-dom";
 import { imageSrcSet } from "./image-variants";
 
 /**
@@ -9,5 +10,6 @@ import { imageSrcSet } from "./image-variants";
  */
 export function preloadImage(src: string, widths: readonly number[], sizes: string) {
   const imageSrcSetValue = imageSrcSet(src, widths);
-  preload(src, { as: "image", fetchPriority: "high", ...(imageSrcSetValue ? { imageSrcSet: imageSrcSetValue, imageSizes: sizes } : {}) });
+  // The browser's runtime (Preact, decision 0030) has no preload(): the server's <link> is what counts.
+  ReactDOM.preload?.(src, { as: "image", fetchPriority: "high", ...(imageSrcSetValue ? { imageSrcSet: imageSrcSetValue, imageSizes: sizes } : {}) });
 }

@@ -1,14 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Locator, type Page } from "./fixtures";
+import { expect, test, type Page, waitForHydration } from "./fixtures";
 
 const ADMIN_EMAIL = "admin@example.com";
 const ADMIN_PASSWORD = "admin-password-123";
-
-async function waitForHydration(locator: Locator) {
-  await expect
-    .poll(() => locator.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__react"))))
-    .toBe(true);
-}
 
 /** axe's violations on what the page shows now, readable in a failure. */
 async function violations(page: Page) {

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Locator, type Page } from "./fixtures";
+import { expect, test, type Browser, type Locator, type Page, waitForHydration } from "./fixtures";
 import { categoryId, withDb } from "./db";
 import { someArticlePath } from "./routes";
 
@@ -9,13 +9,6 @@ const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? "admin-password-123";
 
 /** The spec's promise: counts refresh within 2 seconds of a change, with no page reload. */
 const LIVE_REFRESH_BUDGET_MS = 2_000;
-
-/** Resolves once React has hydrated the element (its handlers are attached). */
-async function waitForHydration(locator: Locator) {
-  await expect
-    .poll(() => locator.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__react"))))
-    .toBe(true);
-}
 
 async function signIn(page: Page) {
   await page.goto("/admin/login");

@@ -1,4 +1,4 @@
-import { test as base, expect, type BrowserContext } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Locator } from "@playwright/test";
 
 export * from "@playwright/test";
 
@@ -32,3 +32,8 @@ export const test = base.extend<{ cspViolations: string[] }>({
     { auto: true },
   ],
 });
+
+/** Resolves once the page of `locator` runs its script (handlers attached): the root marks `<html data-hydrated>`. */
+export async function waitForHydration(locator: Locator) {
+  await expect(locator.page().locator("html[data-hydrated]")).toHaveCount(1);
+}
