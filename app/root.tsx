@@ -70,11 +70,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* In the order React writes the head (the stylesheet first), so that Preact, hydrating it, moves nothing (decision 0030). */}
+        <Links />
         <link rel="icon" href={favicon} />
         <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
         <link rel="alternate" type="application/rss+xml" title={`${data?.settings.siteName ?? "Frontpage"} RSS`} href="/rss.xml" />
         <Meta />
-        <Links />
       </head>
       <body className="flex min-h-screen flex-col">
         {children}

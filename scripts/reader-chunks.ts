@@ -27,7 +27,7 @@ const READER_ROUTES = ["home", "category", "article", "author", "search", "about
  * The packages the reader's code may bring into `site`, imported file by file (scripts/deep-imports.ts
  * rewrites imports of their barrels): icons, the button's Slot, class-name joining.
  */
-const READER_PACKAGES = /[\\/]node_modules[\\/](clsx|tailwind-merge|lucide-react[\\/]dist[\\/]esm[\\/](?!lucide-react\.mjs)|@radix-ui[\\/]react-(slot|compose-refs))[\\/]?/;
+const READER_PACKAGES = /[\\/]node_modules[\\/](clsx|lucide-react[\\/]dist[\\/]esm[\\/](?!lucide-react\.mjs)|@radix-ui[\\/]react-(slot|compose-refs))[\\/]?/;
 
 type ModuleInfo = { importedIds: readonly string[] };
 type Context = { getModuleInfo(id: string): ModuleInfo | null };

@@ -71,7 +71,7 @@ export function ArticleCard({
           ) : null}
           <h3
             className={cn(
-              "font-serif font-bold leading-snug text-slate-900 group-hover:text-brand-700",
+              "font-serif font-bold text-slate-900 group-hover:text-brand-700",
               lead ? "text-2xl sm:text-3xl" : "text-lg",
             )}
           >
@@ -99,7 +99,7 @@ export function ArticleCard({
 export function ArticleCardSkeleton() {
   return (
     <div className="flex flex-col overflow-hidden rounded-lg border border-slate-200" data-testid="card-skeleton">
-      <Skeleton className="aspect-video rounded-none" />
+      <Skeleton square className="aspect-video" />
       <div className="space-y-3 p-4">
         <Skeleton className="h-3 w-20" />
         <Skeleton className="h-5 w-full" />

@@ -15,7 +15,7 @@ export interface HeaderProps {
 }
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  cn("rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900", isActive && "text-brand-700");
+  cn("rounded-md px-3 py-2 text-sm font-medium hover:bg-slate-100 hover:text-slate-900", isActive ? "text-brand-700" : "text-slate-700");
 
 function SignOutButton({ className }: { className?: string }) {
   return (

@@ -82,8 +82,8 @@ export function ArticleUploadField({
           <Button
             type="button"
             variant="destructive"
-            size="icon"
-            className="absolute top-2 right-2 size-8"
+            size="icon-sm"
+            className="absolute top-2 right-2"
             onClick={() => setUrl("")}
             aria-label={text.remove}
           >

@@ -65,14 +65,13 @@ export function AuthorPicker({
                 {i + 1}. {nameOf(id)}
               </span>
               <span className="flex gap-1">
-                <Button type="button" variant="ghost" size="icon" className="size-8" aria-label={`Move ${nameOf(id)} up`} disabled={i === 0} onClick={() => move(i, -1)}>
+                <Button type="button" variant="ghost" size="icon-sm" aria-label={`Move ${nameOf(id)} up`} disabled={i === 0} onClick={() => move(i, -1)}>
                   <ArrowUp aria-hidden="true" className="size-4" />
                 </Button>
                 <Button
                   type="button"
                   variant="ghost"
-                  size="icon"
-                  className="size-8"
+                  size="icon-sm"
                   aria-label={`Move ${nameOf(id)} down`}
                   disabled={i === ids.length - 1}
                   onClick={() => move(i, 1)}
@@ -82,8 +81,7 @@ export function AuthorPicker({
                 <Button
                   type="button"
                   variant="ghost"
-                  size="icon"
-                  className="size-8"
+                  size="icon-sm"
                   aria-label={`Remove ${nameOf(id)}`}
                   onClick={() => update(ids.filter((x) => x !== id), `${nameOf(id)} removed.`)}
                 >

@@ -83,7 +83,7 @@ export function CategoryDialog({
             The slug is the category's address: /category/{slug || "…"}
           </Dialog.Description>
           <Dialog.Close asChild>
-            <Button variant="ghost" size="icon" className="absolute top-3 right-3 size-8" aria-label="Close">
+            <Button variant="ghost" size="icon-sm" className="absolute top-3 right-3" aria-label="Close">
               <X aria-hidden="true" className="size-4" />
             </Button>
           </Dialog.Close>

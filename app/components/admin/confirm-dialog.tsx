@@ -2,7 +2,6 @@ import { Trash2 } from "lucide-react";
 import { AlertDialog } from "radix-ui";
 import type { ReactNode } from "react";
 import { Button } from "~/components/ui/button";
-import { cn } from "~/lib/cn";
 
 /**
  * An accessible confirmation (role="alertdialog", focus trapped, Escape cancels) opened by `trigger`,
@@ -72,7 +71,7 @@ export function ConfirmDeleteButton({
   return (
     <ConfirmDialog
       trigger={
-        <Button variant="ghost" size="icon" className={cn("text-red-700 hover:bg-red-50", className)} aria-label={label} disabled={disabled}>
+        <Button variant="ghost-destructive" size="icon" className={className} aria-label={label} disabled={disabled}>
           <Trash2 aria-hidden="true" className="size-4" />
         </Button>
       }

@@ -142,8 +142,8 @@ function ToolButton({
       disabled={disabled}
       onClick={onClick}
       className={cn(
-        "inline-flex size-9 items-center justify-center rounded-md text-slate-800 hover:bg-slate-100 disabled:opacity-40",
-        pressed && "bg-brand-100 text-brand-800",
+        "inline-flex size-9 items-center justify-center rounded-md hover:bg-slate-100 disabled:opacity-40",
+        pressed ? "bg-brand-100 text-brand-800" : "text-slate-800",
       )}
     >
       {children}

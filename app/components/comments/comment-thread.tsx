@@ -53,7 +53,7 @@ function ThreadItem({ thread }: { thread: SerializedThread }) {
     <li className="rounded-lg border border-slate-200 bg-white p-4" data-testid="comment">
       <CommentBody comment={thread} />
       <div className="mt-2">
-        <Button type="button" variant="link" size="sm" className="h-auto px-0" aria-expanded={replying} onClick={() => setReplying((v) => !v)}>
+        <Button type="button" variant="link" size="inline" aria-expanded={replying} onClick={() => setReplying((v) => !v)}>
           Reply
         </Button>
       </div>

@@ -1,6 +1,7 @@
 import type { ComponentProps } from "react";
 import { cn } from "~/lib/cn";
 
-export function Skeleton({ className, ...props }: ComponentProps<"div">) {
-  return <div aria-hidden="true" className={cn("animate-pulse rounded-md bg-slate-200", className)} {...props} />;
+/** A placeholder block; `square` leaves its corners square (an image's place in a card). */
+export function Skeleton({ className, square = false, ...props }: ComponentProps<"div"> & { square?: boolean }) {
+  return <div aria-hidden="true" className={cn("animate-pulse bg-slate-200", !square && "rounded-md", className)} {...props} />;
 }

@@ -134,9 +134,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
             ) : null}
             <Form method="post" className="flex flex-wrap items-end gap-3">
               <input type="hidden" name="intent" value="confirm-2fa" />
-              <div className="space-y-1.5">
+              <div className="w-40 space-y-1.5">
                 <Label htmlFor="totp-code">Code from the app</Label>
-                <Input id="totp-code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]*" maxLength={7} required className="w-40" />
+                <Input id="totp-code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]*" maxLength={7} required />
               </div>
               <Button type="submit" disabled={busy}>
                 Turn on
@@ -212,9 +212,9 @@ function PasswordForm({ intent, label, busy, variant }: { intent: string; label:
   return (
     <Form method="post" className="flex flex-wrap items-end gap-3">
       <input type="hidden" name="intent" value={intent} />
-      <div className="space-y-1.5">
+      <div className="w-64 space-y-1.5">
         <Label htmlFor={id}>Your password</Label>
-        <Input id={id} name="password" type="password" autoComplete="current-password" required className="w-64" />
+        <Input id={id} name="password" type="password" autoComplete="current-password" required />
       </div>
       <Button type="submit" variant={variant} disabled={busy}>
         {label}

@@ -268,7 +268,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
             <Label htmlFor="invite-link" className="sr-only">
               Invitation link
             </Label>
-            <Input id="invite-link" readOnly value={answer.link} className="mt-2 bg-white font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+            <Input id="invite-link" readOnly value={answer.link} className="mt-2 font-mono" onFocus={(e) => e.currentTarget.select()} />
           </div>
         ) : null}
       </section>

@@ -226,10 +226,10 @@ export default function About() {
             Have a tip, a question or feedback for our newsroom? We read every message.
           </p>
           <div className="mt-6 flex flex-wrap justify-center gap-3">
-            <Button asChild size="lg" className="bg-amber-400 text-slate-900 hover:bg-amber-300">
+            <Button asChild size="lg" variant="accent">
               <Link to="/contact">Contact Us</Link>
             </Button>
-            <Button asChild size="lg" variant="outline" className="border-white bg-transparent text-white hover:bg-white/10">
+            <Button asChild size="lg" variant="outline-light">
               <Link to="/">Read the Latest News</Link>
             </Button>
           </div>

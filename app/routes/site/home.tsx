@@ -119,10 +119,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             Explore every section, join the conversation in the comments, or tell us what you want us to cover next.
           </p>
           <div className="mt-6 flex flex-wrap justify-center gap-3">
-            <Button asChild size="lg" className="bg-amber-400 text-slate-900 hover:bg-amber-300">
+            <Button asChild size="lg" variant="accent">
               <Link to="/category/news">Read the latest news</Link>
             </Button>
-            <Button asChild size="lg" variant="outline" className="border-white bg-transparent text-white hover:bg-white/10">
+            <Button asChild size="lg" variant="outline-light">
               <Link to="/contact">Contact the newsroom</Link>
             </Button>
           </div>
