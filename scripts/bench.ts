@@ -128,10 +128,11 @@ function serverProcesses(pid: number): number[] {
 }
 
 const LIGHTHOUSE = "lighthouse@12.8.2";
+const LIGHTHOUSE_RUNS = 3;
 const CHROME_FLAGS = "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
 
 /** Lighthouse 12.8 (mobile, its simulated slow phone) on `url` in Debian's Chromium: the four scores, LCP and CLS. */
-async function lighthouse(url: string): Promise<{ scores: Record<string, number>; lcpMs: number; cls: number } | null> {
+async function lighthouse(url: string): Promise<{ scores: Record<string, number>; lcpMs: number; cls: number; tbtMs: number } | null> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "frontpage-lighthouse-"));
   try {
     const report = path.join(dir, "report.json");
@@ -147,7 +148,12 @@ async function lighthouse(url: string): Promise<{ scores: Record<string, number>
       audits: Record<string, { numericValue: number }>;
     };
     const scores = Object.fromEntries(Object.entries(result.categories).map(([id, category]) => [id, Math.round(category.score * 100)]));
-    return { scores, lcpMs: result.audits["largest-contentful-paint"]!.numericValue, cls: result.audits["cumulative-layout-shift"]!.numericValue };
+    return {
+      scores,
+      lcpMs: result.audits["largest-contentful-paint"]!.numericValue,
+      cls: result.audits["cumulative-layout-shift"]!.numericValue,
+      tbtMs: result.audits["total-blocking-time"]!.numericValue,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -329,18 +335,28 @@ async function main() {
     }
 
     if (wants("lighthouse") && existsSync("/usr/bin/chromium")) {
-      console.log("\nLighthouse 12 mobile (simulated slow phone), anonymous pages   perf  a11y  best   seo   LCP ms   CLS  target (perf ≥ 98, others 100, LCP ≤ 1500 ms, CLS 0)");
+      // Lighthouse's own advice on variance: several runs, the median. Its simulated phone scales what
+      // it observed on this shared machine, and one page's score moved between 94 and 100 run to run.
+      console.log(`\nLighthouse 12 mobile (simulated slow phone), anonymous pages, the median of ${LIGHTHOUSE_RUNS} runs by performance`);
+      console.log("page                                          perf (runs)  a11y  best   seo   LCP ms  TBT ms   CLS  target (perf ≥ 98, others 100, LCP ≤ 1500 ms, CLS 0)");
       for (const page of ["/", category, article, "/search?q=council"]) {
         await request(`${base}${page}`); // in the page cache, as readers get it
-        const result = await lighthouse(`${base}${page}`);
-        if (!result) {
-          console.log(`${page.slice(0, 60).padEnd(60)} Lighthouse did not run  ${judge(false)}`);
+        const runs: NonNullable<Awaited<ReturnType<typeof lighthouse>>>[] = [];
+        for (let run = 0; run < LIGHTHOUSE_RUNS; run++) {
+          const result = await lighthouse(`${base}${page}`);
+          if (result) runs.push(result);
+        }
+        if (runs.length === 0) {
+          console.log(`${page.slice(0, 45).padEnd(45)} Lighthouse did not run  ${judge(false)}`);
           continue;
         }
+        runs.sort((a, b) => a.scores.performance! - b.scores.performance!);
+        const result = runs[Math.floor((runs.length - 1) / 2)]!;
         const { performance, accessibility, "best-practices": practices, seo } = result.scores;
         const ok = performance! >= 98 && accessibility === 100 && practices === 100 && seo === 100 && result.lcpMs <= 1500 && result.cls === 0;
+        const perf = `${performance} (${runs.map((r) => r.scores.performance).join(",")})`;
         console.log(
-          `${page.slice(0, 60).padEnd(60)} ${String(performance).padStart(5)} ${String(accessibility).padStart(5)} ${String(practices).padStart(5)} ${String(seo).padStart(5)} ${String(Math.round(result.lcpMs)).padStart(8)} ${result.cls.toFixed(2).padStart(5)}  ${judge(ok)}`,
+          `${page.slice(0, 45).padEnd(45)} ${perf.padStart(16)} ${String(accessibility).padStart(5)} ${String(practices).padStart(5)} ${String(seo).padStart(5)} ${String(Math.round(result.lcpMs)).padStart(8)} ${String(Math.round(result.tbtMs)).padStart(7)} ${result.cls.toFixed(2).padStart(5)}  ${judge(ok)}`,
         );
       }
     }

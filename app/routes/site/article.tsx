@@ -5,6 +5,7 @@ import { AdSlot } from "~/components/ad-slot";
 import { ArticleView } from "~/components/article-view";
 import { StoryCardsSection } from "~/components/article-card";
 import { CommentsSection } from "~/components/comments/comment-thread";
+import { HydrateLater } from "~/components/hydrate-later";
 import { RouteError } from "~/components/not-found";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
 import { listArticleNotes } from "~/domain/articles/corrections.server";
@@ -142,18 +143,21 @@ export default function ArticlePage({ loaderData, actionData, matches }: Route.C
 
       <AdSlot name="article" className="mt-12" />
 
-      <CommentsSection
-        threads={comments}
-        total={commentCount}
-        olderThreads={olderThreads}
-        olderPage={olderPage}
-        noScriptOutcome={actionData}
-      />
+      {/* Below the story: hydrated in a task after the rest (app/components/hydrate-later.tsx). */}
+      <HydrateLater>
+        <CommentsSection
+          threads={comments}
+          total={commentCount}
+          olderThreads={olderThreads}
+          olderPage={olderPage}
+          noScriptOutcome={actionData}
+        />
 
-      {article.category && moreFromCategory.length > 0 ? (
-        <StoryCardsSection id="more-from-category" title={`More from ${article.category.name}`} articles={moreFromCategory} />
-      ) : null}
-      {related.length > 0 ? <StoryCardsSection id="related-stories" title="Related stories" articles={related} /> : null}
+        {article.category && moreFromCategory.length > 0 ? (
+          <StoryCardsSection id="more-from-category" title={`More from ${article.category.name}`} articles={moreFromCategory} />
+        ) : null}
+        {related.length > 0 ? <StoryCardsSection id="related-stories" title="Related stories" articles={related} /> : null}
+      </HydrateLater>
     </main>
   );
 }

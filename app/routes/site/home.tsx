@@ -2,6 +2,7 @@ import { BookOpen, Cpu, Film, Globe, GraduationCap, Newspaper, Tag, Trophy, type
 import { Link, useRouteLoaderData } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
 import { ArticleCard, CardGrid } from "~/components/article-card";
+import { HydrateLater } from "~/components/hydrate-later";
 import { Button } from "~/components/ui/button";
 import { listLatestArticles } from "~/domain/articles/articles.server";
 import { noteStories } from "~/lib/cache-tags.server";
@@ -97,36 +98,39 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
         <AdSlot name="home-middle" />
 
-        {latest.length > 0 ? (
-          <section aria-labelledby="latest-stories">
-            <h2 id="latest-stories" className="mb-6 font-serif text-2xl font-bold">
-              Latest Stories
-            </h2>
-            <CardGrid>
-              {latest.map((a) => (
-                <ArticleCard key={a.id} article={a} />
-              ))}
-            </CardGrid>
+        {/* Below the first screen: hydrated in a task after the rest (app/components/hydrate-later.tsx). */}
+        <HydrateLater>
+          {latest.length > 0 ? (
+            <section aria-labelledby="latest-stories">
+              <h2 id="latest-stories" className="mb-6 font-serif text-2xl font-bold">
+                Latest Stories
+              </h2>
+              <CardGrid>
+                {latest.map((a) => (
+                  <ArticleCard key={a.id} article={a} />
+                ))}
+              </CardGrid>
+            </section>
+          ) : null}
+
+          <AdSlot name="home-bottom" />
+
+          <section className="rounded-2xl bg-slate-900 px-6 py-12 text-center text-white">
+            <BookOpen className="mx-auto h-10 w-10 text-amber-400" aria-hidden="true" />
+            <h2 className="mt-4 font-serif text-3xl font-bold">Never miss a story</h2>
+            <p className="mx-auto mt-3 max-w-xl text-slate-300">
+              Explore every section, join the conversation in the comments, or tell us what you want us to cover next.
+            </p>
+            <div className="mt-6 flex flex-wrap justify-center gap-3">
+              <Button asChild size="lg" variant="accent">
+                <Link to="/category/news">Read the latest news</Link>
+              </Button>
+              <Button asChild size="lg" variant="outline-light">
+                <Link to="/contact">Contact the newsroom</Link>
+              </Button>
+            </div>
           </section>
-        ) : null}
-
-        <AdSlot name="home-bottom" />
-
-        <section className="rounded-2xl bg-slate-900 px-6 py-12 text-center text-white">
-          <BookOpen className="mx-auto h-10 w-10 text-amber-400" aria-hidden="true" />
-          <h2 className="mt-4 font-serif text-3xl font-bold">Never miss a story</h2>
-          <p className="mx-auto mt-3 max-w-xl text-slate-300">
-            Explore every section, join the conversation in the comments, or tell us what you want us to cover next.
-          </p>
-          <div className="mt-6 flex flex-wrap justify-center gap-3">
-            <Button asChild size="lg" variant="accent">
-              <Link to="/category/news">Read the latest news</Link>
-            </Button>
-            <Button asChild size="lg" variant="outline-light">
-              <Link to="/contact">Contact the newsroom</Link>
-            </Button>
-          </div>
-        </section>
+        </HydrateLater>
       </div>
     </main>
   );

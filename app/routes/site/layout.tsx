@@ -2,6 +2,7 @@ import { keepDataOnHashMoves } from "~/lib/revalidation";
 import { Outlet, useNavigation, useRouteLoaderData } from "react-router";
 import { ArticleCardSkeleton, CardGrid } from "~/components/article-card";
 import { BreakingNewsBanner } from "~/components/breaking-news-banner";
+import { HydrateLater } from "~/components/hydrate-later";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { Skeleton } from "~/components/ui/skeleton";
@@ -52,7 +53,9 @@ export default function SiteLayout() {
       <div id="main" className="flex flex-1 flex-col">
         {content}
       </div>
-      <SiteFooter settings={root.settings} categories={root.categories} />
+      <HydrateLater>
+        <SiteFooter settings={root.settings} categories={root.categories} />
+      </HydrateLater>
     </>
   );
 }

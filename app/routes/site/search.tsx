@@ -7,6 +7,7 @@ import { highlightParts, normalizeSearchQuery, SEARCH_CANDIDATES, SEARCH_PAGE_SI
 import { searchArticles } from "~/domain/articles/search.server";
 import { frameCategory } from "~/domain/settings/site-frame.server";
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
+import { formatCount } from "~/lib/numbers";
 import { pageFromUrl } from "~/lib/pagination";
 import { pageMeta } from "~/page-meta";
 import { NOINDEX } from "~/lib/seo";
@@ -60,8 +61,8 @@ function Highlighted({ text }: { text: string }) {
 }
 
 function resultCountText(total: number, q: string) {
-  if (total > SEARCH_CANDIDATES) return `More than ${SEARCH_CANDIDATES.toLocaleString("en-US")} results for “${q}”`;
-  return `${total.toLocaleString("en-US")} ${total === 1 ? "result" : "results"} for “${q}”`;
+  if (total > SEARCH_CANDIDATES) return `More than ${formatCount(SEARCH_CANDIDATES)} results for “${q}”`;
+  return `${formatCount(total)} ${total === 1 ? "result" : "results"} for “${q}”`;
 }
 
 export default function SearchPage({ loaderData }: Route.ComponentProps) {
