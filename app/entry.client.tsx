@@ -2,7 +2,7 @@ import { Fragment, options } from "preact";
 import { StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
-import { DEFAULT_TIME_ZONE, inTimeZone } from "./lib/dates";
+import { inTimeZone, siteTimeZoneOf } from "./lib/dates";
 
 // React Router's default browser entry, run by Preact (decision 0030), with two changes below.
 
@@ -37,8 +37,9 @@ options.vnode = (vnode) => {
  * hydration's single task (issue 13: Total Blocking Time); the formatter stays cached for it.
  */
 function datesReady(): Promise<void> {
+  // The root loader's data, as React Router has just decoded it into its context.
   const state = (window as { __reactRouterContext?: { state?: { loaderData?: { root?: { timeZone?: string } } } } }).__reactRouterContext?.state;
-  inTimeZone(new Date(), state?.loaderData?.root?.timeZone ?? DEFAULT_TIME_ZONE);
+  inTimeZone(new Date(), siteTimeZoneOf(state?.loaderData?.root));
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 

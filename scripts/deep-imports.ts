@@ -13,16 +13,25 @@ import type { Plugin } from "vite";
 
 type Binding = { file: string; imported: string };
 
+/** The specifiers of `{ a, b as c, type T }` as written, each with the name it takes and the name it gives. */
+function specifiersOf(list: string): Array<{ written: string; name: string; local: string }> {
+  return list
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((written) => {
+      const [name, local = name] = written.split(/\s+as\s+/) as [string, string?];
+      return { written, name, local };
+    });
+}
+
 /** `export { default as A, default as B } from './a.mjs'`, `export * as N from "n"`, `import * as N from "n"` + `export { N }`. */
 async function bindingsOf(barrelFile: string, resolve: (source: string) => Promise<string | null>): Promise<Map<string, Binding>> {
   const code = await readFile(barrelFile, "utf8");
   const names = new Map<string, Binding>();
   const found: Array<[name: string, source: string, imported: string]> = [];
   for (const [, list, source] of code.matchAll(/export\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g)) {
-    for (const specifier of list!.split(",").map((s) => s.trim()).filter(Boolean)) {
-      const [imported, local = imported] = specifier.split(/\s+as\s+/);
-      found.push([local!, source!, imported!]);
-    }
+    for (const { name, local } of specifiersOf(list!)) found.push([local, source!, name]);
   }
   for (const [, name, source] of code.matchAll(/(?:export|import)\s*\*\s*as\s+(\w+)\s*from\s*["']([^"']+)["']/g)) found.push([name!, source!, "*"]);
   const files = new Map<string, string | null>();
@@ -60,15 +69,10 @@ export function deepImports(packages: string[]): Plugin {
         const names = await barrels.get(pkg)!;
         const kept: string[] = [];
         const lines: string[] = [];
-        for (const specifier of list.split(",").map((s) => s.trim()).filter(Boolean)) {
-          if (specifier.startsWith("type ")) {
-            kept.push(specifier);
-            continue;
-          }
-          const [name, local = name] = specifier.split(/\s+as\s+/) as [string, string?];
-          const binding = names.get(name);
+        for (const { written, name, local } of specifiersOf(list)) {
+          const binding = written.startsWith("type ") ? undefined : names.get(name);
           if (!binding) {
-            kept.push(specifier);
+            kept.push(written);
             continue;
           }
           const file = JSON.stringify(binding.file);

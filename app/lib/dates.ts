@@ -86,6 +86,9 @@ export const formatPublishDate = formatCommentDate;
 
 /** The site's time zone (TIME_ZONE), from the root loader. */
 export function useSiteTimeZone(): string {
-  const root = useRouteLoaderData("root") as { timeZone?: string } | undefined;
-  return root?.timeZone ?? DEFAULT_TIME_ZONE;
+  return siteTimeZoneOf(useRouteLoaderData("root") as RootTimeZone);
 }
+
+type RootTimeZone = { timeZone?: string } | undefined;
+/** The site's zone from the root loader's data (the default before it has one). */
+export const siteTimeZoneOf = (root: RootTimeZone) => root?.timeZone ?? DEFAULT_TIME_ZONE;
