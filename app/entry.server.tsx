@@ -1,17 +1,17 @@
-import { PassThrough, pipeline } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "react-router";
-import { withoutModulePreloads } from "./lib/module-preloads.server";
+import { htmlStream } from "./lib/html-stream.server";
 import { NonceContext } from "./lib/nonce";
 import { classifyPath } from "./lib/path-classes";
 
 // React Router's default Node entry, with two additions: every script the page carries (React Router's
 // context and module scripts, React's streaming scripts, the scroll restoration) is given this
-// answer's nonce, the only way a script runs under the Content-Security-Policy; and a reader page's
-// head leaves out React Router's script preloads (decision 0029).
+// answer's nonce, the only way a script runs under the Content-Security-Policy; and the page goes out
+// through htmlStream (what React writes at once leaves as one chunk; a reader page's head leaves out
+// React Router's script preloads: decision 0029).
 
 export const streamTimeout = 5_000;
 
@@ -54,18 +54,16 @@ export default function handleRequest(
         nonce: nonce || undefined,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
+          // What React writes at once goes out at once (decision 0031); a reader page's scripts load
+          // after its stylesheet and images (decision 0029).
+          const body = htmlStream({ dropModulePreloads: !classifyPath(new URL(request.url).pathname).rules.preloadsScripts });
+          body.once("finish", () => {
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
           });
           responseHeaders.set("Content-Type", "text/html");
           pipe(body);
-          // A reader page's scripts load after its stylesheet and images (decision 0029).
-          const html = classifyPath(new URL(request.url).pathname).rules.preloadsScripts ? body : pipeline(body, withoutModulePreloads(), () => {});
-          resolve(new Response(createReadableStreamFromReadable(html), { headers: responseHeaders, status: responseStatusCode }));
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {
           reject(error);

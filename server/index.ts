@@ -1,6 +1,5 @@
 import "../app/app-context.server";
 import cluster from "node:cluster";
-import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -22,6 +21,7 @@ import { healthCheck } from "./middleware/health";
 import { personalAnswers } from "./middleware/personal-answers";
 import { sameOriginStateChanges } from "./middleware/same-origin";
 import { cachedFlag, securityHeaders, securityHeaderWriter } from "./middleware/security-headers";
+import { publicFilePaths } from "./middleware/static-assets";
 import { answerExpectContinue, createAppHandler, openEventStreams } from "./request-handler";
 import { ROOT } from "./root";
 import { databaseUrlFromPrimary, forkWorkers } from "./cluster";
@@ -86,7 +86,7 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   app.use(personalAnswers());
   app.use(sameOriginStateChanges({ publicOrigin, log }));
   // While PostgreSQL does not answer: 503 at once (and for requests already waiting), cached pages still served.
-  const publicFiles = new Set(fs.existsSync(path.join(ROOT, "build/client")) ? fs.readdirSync(path.join(ROOT, "build/client")).map((name) => `/${name}`) : []);
+  const publicFiles = publicFilePaths(path.join(ROOT, "build/client"));
   app.use(databaseGate({ health, exempt: (req) => req.path === "/healthz" || req.path.startsWith("/assets/") || publicFiles.has(req.path) }));
   app.use(adminGate({ publicOrigin, userOf: (request) => getSessionUser(request, services), log }));
   // TRACE, PUT, PROPFIND, …: 405 before routing (OPTIONS: 204), never a stack trace. After the admin

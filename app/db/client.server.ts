@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { PreparingClient } from "./prepared-statements.server";
 import * as schema from "./schema";
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -13,9 +14,13 @@ export type Db = NodePgDatabase<typeof schema>;
  */
 export const DB_TIMEOUTS = { statementMs: 30_000, queryMs: 35_000, connectMs: 5_000 };
 
-/** The one connection pool and Drizzle instance of a process. */
+/**
+ * The one connection pool and Drizzle instance of a process. Its connections prepare the statements run
+ * often (app/db/prepared-statements.server.ts, decision 0031).
+ */
 export function createDb(connectionString: string, max = 10): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({
+    Client: PreparingClient,
     connectionString,
     max,
     statement_timeout: DB_TIMEOUTS.statementMs,
