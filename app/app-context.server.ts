@@ -2,6 +2,7 @@ import type { Db } from "~/db/client.server";
 import type { Auth } from "~/domain/accounts/auth.server";
 import type { PreviewLinks } from "~/domain/articles/preview-links.server";
 import type { CommentSpamRules } from "~/domain/comments/comment-spam.server";
+import type { StoryMemo } from "~/domain/articles/story-memo.server";
 import type { SiteFrame } from "~/domain/settings/site-frame.server";
 import type { ChangeFeed } from "~/lib/change-feed.server";
 import type { Env } from "~/lib/env.server";
@@ -26,6 +27,8 @@ export interface AppServices {
   previewLinks: PreviewLinks;
   /** Every page's settings and navigation, kept until they change (app/domain/settings/site-frame.server.ts). */
   siteFrame: () => Promise<SiteFrame>;
+  /** Story counts and related-story picks, kept until a public story changes (app/domain/articles/story-memo.server.ts). */
+  storyMemo: StoryMemo;
   /** The comment form's spam rules and its signed "shown at" stamps (app/domain/comments/comment-spam.server.ts). */
   commentSpam: CommentSpamRules;
 }

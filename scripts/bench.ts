@@ -14,8 +14,10 @@
  * - the reader JavaScript each public route loads (gzipped, the files its HTML names);
  * - the server's memory (highest RSS seen under load), the exact count of 200 concurrent loads, and
  *   the time from a restart to the first page on the existing database.
- * Load comes from autocannon in this process; the server, the baseline and the database are other
- * processes. Compare ratios: the machine is shared.
+ * Load comes from wrk when the machine has it (C, two threads: a JavaScript load generator takes the
+ * server's cores), else from autocannon in this process; the scale rows and the counting use
+ * autocannon. The server, the baseline and the database are other processes. Compare ratios: the
+ * machine is shared.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -320,8 +322,8 @@ async function main() {
     const { peakMb: renderedPeak } = await peakRss(serverPid, async () => {
       for (const page of wants("rendered") ? rendered : []) {
         const headers = { "accept-encoding": "gzip", "user-agent": CHROME, cookie: RENDER_COOKIE };
-        await cannon(`${base}${page}`, { connections: 10, seconds: 1, headers });
-        const row = await cannon(`${base}${page}`, { connections: 10, headers });
+        await fastLoad(`${base}${page}`, { connections: 10, seconds: 1, headers });
+        const row = await fastLoad(`${base}${page}`, { connections: 10, headers });
         const target = pages.includes(page) ? judge(row.rps >= TARGET.renderedRps) : "";
         console.log(`${page.slice(0, 40).padEnd(40)} ${String(row.rps).padStart(8)} ${ms(row.p50)} ${ms(row.p95)} ${ms(row.p99)}  ${target}${row.failures ? ` (${row.failures} failed)` : ""}`);
       }

@@ -4,6 +4,7 @@ import { createDb } from "../app/db/client.server";
 import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
 import { createPreviewLinks } from "../app/domain/articles/preview-links.server";
 import { startPublishingScheduler } from "../app/domain/articles/scheduler.server";
+import { createStoryMemo } from "../app/domain/articles/story-memo.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
 import { activeBreakingNews } from "../app/domain/settings/breaking-news.schema";
@@ -127,6 +128,7 @@ export async function startRequestServices({
   // Every page's settings and navigation, kept until a change notice names them. Made before the
   // listener below, so a settings change is read anew when that listener asks for the banner.
   const siteFrame = createSiteFrame(db, changes);
+  const storyMemo = createStoryMemo(changes);
   const cache = env.NODE_ENV === "development" ? null : new PageCache();
   // Pages show the breaking-news banner until it expires: at that time they must render again.
   const clearWhenBannerExpires = async () => {
@@ -157,6 +159,6 @@ export async function startRequestServices({
   health.start();
   lifecycle.onShutdown("database health", () => health.stop());
 
-  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret), commentSpam, siteFrame };
+  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret), commentSpam, siteFrame, storyMemo };
   return { services, cache, health };
 }

@@ -1,4 +1,4 @@
-import { eq, inArray, sql, type SQL } from "drizzle-orm";
+import { count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articleAuthors, articles, authors, categories } from "~/db/schema";
 import type { BylineAuthor } from "~/domain/authors/byline";
@@ -64,6 +64,12 @@ export async function pageOfCards(db: Db, where: SQL | undefined, page: number, 
     .where(inArray(articles.id, ids))
     .orderBy(...newestFirst);
   return rows.map(toCard);
+}
+
+/** How many articles match `where` (a listing's total, for its pagination). */
+export async function countOf(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(articles).where(where);
+  return row?.total ?? 0;
 }
 
 type CardRow = Omit<ArticleCard, "category"> & { categoryName: string | null; categorySlug: string | null };

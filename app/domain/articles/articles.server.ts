@@ -1,11 +1,12 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articles, categories, type Article } from "~/db/schema";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard, FeaturedImageText } from "./articles.schema";
-import { cardColumns, newestFirst, pageOfCards, toCard } from "./article-cards.server";
+import { cardColumns, countOf, newestFirst, pageOfCards, toCard } from "./article-cards.server";
+import { readEveryTime, type StoryMemo } from "./story-memo.server";
 import { readingMinutes, wordCount } from "./story-document";
 import { renderFeaturedImageHtml } from "./featured-image-html";
 import { renderStoryHtml } from "./story-html";
@@ -22,10 +23,13 @@ export async function listLatestArticles(db: Db, limit = 12): Promise<ArticleCar
   return rows.map(toCard);
 }
 
-/** One page of a category's public articles, newest first, and the total count for pagination. */
-export async function listCategoryArticles(db: Db, categoryId: string, page: number, pageSize: number) {
+/**
+ * One page of a category's public articles, newest first, and the total count for pagination (kept
+ * in `memo` until a public story changes: a count reads every row of the category).
+ */
+export async function listCategoryArticles(db: Db, categoryId: string, page: number, pageSize: number, memo: StoryMemo = readEveryTime) {
   const inCategory = and(eq(articles.categoryId, categoryId), publiclyVisible());
-  const [cards, [{ total }]] = await Promise.all([pageOfCards(db, inCategory, page, pageSize), db.select({ total: count() }).from(articles).where(inCategory)]);
+  const [cards, total] = await Promise.all([pageOfCards(db, inCategory, page, pageSize), memo(`category-count:${categoryId}`, () => countOf(db, inCategory))]);
   return { articles: cards, total };
 }
 

@@ -4,6 +4,7 @@ import type { Db } from "~/db/client.server";
 import { articles, categories } from "~/db/schema";
 import type { ArticleCard } from "./articles.schema";
 import { cardColumns, newestFirst, toCard } from "./article-cards.server";
+import { readEveryTime, type StoryMemo } from "./story-memo.server";
 
 // What an article page offers next (recirculation): "More from {Category}" and "Related stories".
 // Both list public articles only (publiclyVisible), never the article itself, and are part of the
@@ -42,9 +43,29 @@ export async function listMoreFromCategory(db: Db, articleId: string, categorySl
  * Public articles that share words with this one's title and excerpt (the weight A and B lexemes of
  * its stored search vector), among the RELATED_CANDIDATES newest that do: the best matches (a shared
  * category counts as much as a strong match), shown most recent first. `exclude`: articles already
- * shown elsewhere on the page (the "More from" cards).
+ * shown elsewhere on the page (the "More from" cards). The pick reads RELATED_WINDOW rows (16 ms at
+ * 100,000 articles), so it is kept in `memo` until a public story changes; the cards are read each time.
  */
-export async function listRelatedStories(db: Db, articleId: string, exclude: readonly string[] = [], limit = RECIRCULATION_COUNT): Promise<ArticleCard[]> {
+export async function listRelatedStories(
+  db: Db,
+  articleId: string,
+  exclude: readonly string[] = [],
+  limit = RECIRCULATION_COUNT,
+  memo: StoryMemo = readEveryTime,
+): Promise<ArticleCard[]> {
+  const picked = await memo(`related:${articleId}:${limit}:${exclude.join(",")}`, () => pickRelatedStories(db, articleId, exclude, limit));
+  if (picked.length === 0) return [];
+  const rows = await db
+    .select(cardColumns)
+    .from(articles)
+    .leftJoin(categories, eq(articles.categoryId, categories.id))
+    .where(and(inArray(articles.id, picked), publiclyVisible()))
+    .orderBy(...newestFirst);
+  return rows.map(toCard);
+}
+
+/** The ids listRelatedStories shows. */
+async function pickRelatedStories(db: Db, articleId: string, exclude: readonly string[], limit: number): Promise<string[]> {
   // The article's own title and excerpt words, already stemmed, OR-ed into one query ('simple': no second stemming).
   const similar = sql`(select to_tsquery('simple', coalesce(string_agg(quote_literal(word), ' | '), ''))
     from articles source, unnest(tsvector_to_array(ts_filter(source.search_vector, '{a,b}'))) as word
@@ -73,12 +94,5 @@ export async function listRelatedStories(db: Db, articleId: string, exclude: rea
       desc(candidates.publishedAt),
     )
     .limit(limit);
-  if (best.length === 0) return [];
-  const rows = await db
-    .select(cardColumns)
-    .from(articles)
-    .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(inArray(articles.id, best.map((b) => b.id)))
-    .orderBy(...newestFirst);
-  return rows.map(toCard);
+  return best.map((b) => b.id);
 }

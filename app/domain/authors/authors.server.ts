@@ -11,7 +11,8 @@ import { isOwnMediaUrl } from "~/lib/own-media.server";
 import { isSlug } from "~/lib/slugs";
 import type { Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
-import { pageOfCards } from "~/domain/articles/article-cards.server";
+import { countOf, pageOfCards } from "~/domain/articles/article-cards.server";
+import { readEveryTime, type StoryMemo } from "~/domain/articles/story-memo.server";
 import { ACCOUNT_TAKEN, AUTHOR_SLUG_TAKEN, UNKNOWN_ACCOUNT, UNKNOWN_AUTHOR, type AdminAuthor, type AuthorFieldName, type AuthorInput } from "./authors.schema";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -232,10 +233,10 @@ export function writtenBy(db: Pick<Db, "select">, authorId: string) {
   return inArray(articles.id, db.select({ id: articleAuthors.articleId }).from(articleAuthors).where(eq(articleAuthors.authorId, authorId)));
 }
 
-/** One page of an author's public articles, newest first, and their total count. */
-export async function listAuthorArticles(db: Db, authorId: string, page: number, pageSize: number) {
+/** One page of an author's public articles, newest first, and their total count (kept in `memo` as a category's). */
+export async function listAuthorArticles(db: Db, authorId: string, page: number, pageSize: number, memo: StoryMemo = readEveryTime) {
   const theirs = and(writtenBy(db, authorId), publiclyVisible());
-  const [cards, [{ total }]] = await Promise.all([pageOfCards(db, theirs, page, pageSize), db.select({ total: count() }).from(articles).where(theirs)]);
+  const [cards, total] = await Promise.all([pageOfCards(db, theirs, page, pageSize), memo(`author-count:${authorId}`, () => countOf(db, theirs))]);
   return { articles: cards, total };
 }
 

@@ -50,7 +50,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     listArticleNotes(context.db, article.id),
     article.category ? listMoreFromCategory(context.db, article.id, article.category.slug) : [],
   ]);
-  const related = await listRelatedStories(context.db, article.id, moreFromCategory.map((a) => a.id));
+  const related = await listRelatedStories(context.db, article.id, moreFromCategory.map((a) => a.id), undefined, context.storyMemo);
   // The page goes from the cache when one of these stories changes, and goes stale when one is
   // published in its category ("More from" shows the newest: decision 0028).
   noteStories(context, [article, ...moreFromCategory, ...related]);

@@ -21,7 +21,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     throw data("Author not found", { status: 404 });
   }
   const page = pageFromUrl(request.url);
-  const { articles, total } = await listAuthorArticles(context.db, author.id, page, AUTHOR_PAGE_SIZE);
+  const { articles, total } = await listAuthorArticles(context.db, author.id, page, AUTHOR_PAGE_SIZE, context.storyMemo);
   const pageCount = Math.max(1, Math.ceil(total / AUTHOR_PAGE_SIZE));
   if (page > pageCount) {
     context.log.warn({ path: `${new URL(request.url).pathname}?page=${page}` }, "404: past the last page");

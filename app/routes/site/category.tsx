@@ -22,7 +22,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     throw data("Category not found", { status: 404 });
   }
   const page = pageFromUrl(request.url);
-  const { articles, total } = await listCategoryArticles(context.db, category.id, page, CATEGORY_PAGE_SIZE);
+  const { articles, total } = await listCategoryArticles(context.db, category.id, page, CATEGORY_PAGE_SIZE, context.storyMemo);
   const pageCount = Math.max(1, Math.ceil(total / CATEGORY_PAGE_SIZE));
   if (page > pageCount) {
     context.log.warn({ path: `${new URL(request.url).pathname}?page=${page}` }, "404: past the last page");

@@ -1,0 +1,48 @@
+import type { ChangeEvent } from "~/lib/change-feed.server";
+
+/**
+ * What reader pages derive from the whole set of public stories and that costs a scan to find (issue
+ * 13, decision 0031): how many stories a category or an author has (for "Page 1 of 423"), and which
+ * stories an article's "Related stories" picks. At 100,000 articles an author's count took 15 ms and
+ * the related pick 16 ms, on every render of those pages.
+ *
+ * A value is kept until a change notice says a public story changed (published, edited, unpublished,
+ * deleted, its byline or category changed: migration 0016's notices, heard by every process), and at
+ * most `ttlMs` (as the page cache). A comment, a draft's or a scheduled story's change keeps them.
+ * A write through this process answers only once it has heard its own notices (decision 0028), so the
+ * writer's next page reads afresh. A failed read is not kept.
+ */
+export type StoryMemo = <T>(key: string, read: () => Promise<T>) => Promise<T>;
+
+/** Reads every time: for callers without a process's memo (tests, the back office, scripts). */
+export const readEveryTime: StoryMemo = (_key, read) => read();
+
+/** Whether a change notice may change what public stories there are, or their bylines and categories. */
+export function changesPublicStories(event: ChangeEvent): boolean {
+  if (event.table === "comments") return false;
+  // A notice that names the public stories it changed: none means only drafts or scheduled stories.
+  return event.public === undefined || event.public.ids.length > 0;
+}
+
+export function createStoryMemo(
+  changes: { on(event: "change", listener: (event: ChangeEvent) => void): unknown },
+  { ttlMs = 5 * 60_000, maxEntries = 10_000, now = Date.now }: { ttlMs?: number; maxEntries?: number; now?: () => number } = {},
+): StoryMemo {
+  let kept = new Map<string, { value: Promise<unknown>; until: number }>();
+  changes.on("change", (event) => {
+    if (changesPublicStories(event)) kept = new Map();
+  });
+  return <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    const entry = kept.get(key);
+    if (entry && entry.until > now()) return entry.value as Promise<T>;
+    // Bounded: an archive has fewer categories and authors than this; articles' picks start afresh past it.
+    if (kept.size >= maxEntries) kept = new Map();
+    const value = read();
+    const store = kept;
+    store.set(key, { value, until: now() + ttlMs });
+    value.catch(() => {
+      if (store.get(key)?.value === value) store.delete(key);
+    });
+    return value;
+  };
+}
