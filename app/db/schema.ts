@@ -282,6 +282,11 @@ export const comments = pgTable(
     index("comments_parent_idx").on(t.parentCommentId),
     index("comments_created_at_idx").on(t.createdAt.desc()),
     index("comments_pending_idx").on(t.createdAt.desc()).where(sql`${t.status} = 'pending'`),
+    // An article's readable threads (issue 13): a page of its top-level comments, newest first, read
+    // from here alone; the counts of its comments and threads from the index without the rows.
+    index("comments_article_threads_idx")
+      .on(t.articleId, t.parentCommentId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.status} = 'published'`),
     check("comments_status_check", sql`${t.status} in ('published', 'pending')`),
   ],
 );

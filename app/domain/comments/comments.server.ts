@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
@@ -59,25 +59,25 @@ const publicColumns = {
   createdAt: comments.createdAt,
 };
 
-/** How many comments an article has (replies included). */
-export async function countArticleComments(db: Db, articleId: string): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(comments).where(and(eq(comments.articleId, articleId), published));
-  return row?.total ?? 0;
-}
+/** Newest first, as the index of an article's threads (migration 0020) holds them: both columns are never null. */
+const newestThreadsFirst = [sql`${comments.createdAt} desc nulls last`, sql`${comments.id} desc nulls last`];
 
 /**
  * One page of an article's top-level comments, newest first, each with its replies underneath
  * (oldest first): the newest ones, or with `olderThan` (a top-level comment's id) those after it.
- * `olderThreads` counts the top-level comments past this page. An `olderThan` that names no
- * top-level comment of this article gives the newest page.
+ * `olderThreads` counts the top-level comments past this page; `total` counts every published comment,
+ * replies included. An `olderThan` that names no top-level comment of this article gives the newest
+ * page. The page is read from the article's thread index and the counts from the index alone (issue
+ * 13: an article with 5,000 comments no longer reads all of them).
  */
 export async function listArticleComments(
   db: Db,
   articleId: string,
   options: { olderThan?: string; limit?: number } = {},
-): Promise<{ threads: CommentThread[]; olderThreads: number }> {
+): Promise<{ threads: CommentThread[]; olderThreads: number; total: number }> {
   const limit = options.limit ?? COMMENT_THREADS_PER_PAGE;
-  const topLevelOfArticle = and(eq(comments.articleId, articleId), isNull(comments.parentCommentId), published);
+  const ofArticle = and(eq(comments.articleId, articleId), published);
+  const topLevelOfArticle = and(ofArticle, isNull(comments.parentCommentId));
   // Ordered as the page lists them; compared in the database (microseconds), so no comment is
   // skipped or shown twice between pages.
   const after = (id: string) => sql`(${comments.createdAt}, ${comments.id}) < (select c.created_at, c.id from comments c where c.id = ${id})`;
@@ -85,17 +85,28 @@ export async function listArticleComments(
     options.olderThan && /^[0-9a-f-]{36}$/i.test(options.olderThan)
       ? await db.select({ id: comments.id }).from(comments).where(and(topLevelOfArticle, eq(comments.id, options.olderThan)))
       : [];
-  // With each row, how many match in all (before the limit): those past this page are older threads,
-  // counted in the same query rather than a second one (issue 13).
-  const rows = await db
-    .select({ ...publicColumns, matching: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(comments)
-    .where(and(topLevelOfArticle, cursor ? after(cursor.id) : undefined))
-    .orderBy(desc(comments.createdAt), desc(comments.id))
-    .limit(limit);
-  const topLevel = rows.map(({ matching: _matching, ...comment }) => comment);
-  const olderThreads = rows.length > 0 ? rows[0]!.matching - rows.length : 0;
-  return { threads: await withReplies(db, articleId, topLevel), olderThreads };
+  const shownFrom = cursor ? after(cursor.id) : sql`true`;
+  const [topLevel, [counts]] = await Promise.all([
+    db
+      .select(publicColumns)
+      .from(comments)
+      .where(and(topLevelOfArticle, cursor ? after(cursor.id) : undefined))
+      .orderBy(...newestThreadsFirst)
+      .limit(limit),
+    db
+      .select({
+        total: count(),
+        // The threads from this page on: those past it are the older ones.
+        threadsFromHere: sql<number>`count(*) filter (where ${comments.parentCommentId} is null and ${shownFrom})`.mapWith(Number),
+      })
+      .from(comments)
+      .where(ofArticle),
+  ]);
+  return {
+    threads: await withReplies(db, articleId, topLevel),
+    olderThreads: Math.max(0, (counts?.threadsFromHere ?? 0) - topLevel.length),
+    total: counts?.total ?? 0,
+  };
 }
 
 async function withReplies(db: Db, articleId: string, topLevel: PublicComment[]): Promise<CommentThread[]> {

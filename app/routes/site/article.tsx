@@ -12,7 +12,7 @@ import { listArticleNotes } from "~/domain/articles/corrections.server";
 import { listMoreFromCategory, listRelatedStories } from "~/domain/articles/recirculation.server";
 import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
 import { COMMENT_FIELDS, COMMENT_GUARD_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
-import { countArticleComments, listArticleComments, postComment } from "~/domain/comments/comments.server";
+import { listArticleComments, postComment } from "~/domain/comments/comments.server";
 import { AppError } from "~/lib/app-error";
 import { moreFromTag, noteShown, noteStories } from "~/lib/cache-tags.server";
 import { clientIpOf } from "~/lib/client-address.server";
@@ -44,9 +44,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   // ?older-than=<comment id> shows the page of top-level comments after that one ("Show older comments").
   const olderThan = new URL(request.url).searchParams.get("older-than") ?? undefined;
-  const [page, commentCount, corrections, moreFromCategory] = await Promise.all([
+  const [page, corrections, moreFromCategory] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan }),
-    countArticleComments(context.db, article.id),
     listArticleNotes(context.db, article.id),
     article.category ? listMoreFromCategory(context.db, article.id, article.category.slug) : [],
   ]);
@@ -62,7 +61,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     olderThreads: page.olderThreads,
     // The comment form's signed "shown at" stamp (a minimum fill time; a cached page's is older, never younger).
     commentFormStarted: context.commentSpam.formTimer.issue(),
-    commentCount,
+    commentCount: page.total,
     olderPage: Boolean(olderThan),
     moreFromCategory,
     related,

@@ -1,0 +1,1 @@
+CREATE INDEX "comments_article_threads_idx" ON "comments" USING btree ("article_id","parent_comment_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "comments"."status" = 'published';
