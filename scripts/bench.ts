@@ -113,7 +113,8 @@ async function fastLoad(url: string, options: { connections: number; seconds?: n
       let text = "";
       child.stdout.on("data", (chunk: Buffer) => (text += chunk.toString()));
       child.once("error", reject);
-      child.once("exit", () => resolve(text));
+      // "close", not "exit": the process may exit before its output has all been read.
+      child.once("close", () => resolve(text));
     });
     const [, rps, p50, p95, p99, errors] = /WRK (\S+) (\d+) (\d+) (\d+) (\d+)/.exec(out) ?? [];
     if (!rps) throw new Error(`wrk printed no report: ${out}`);
