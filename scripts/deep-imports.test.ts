@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -60,5 +60,42 @@ describe("deepImports", () => {
     expect(await transform(`import { useState } from "react";`)).toBeNull();
     expect(await transform(`import type { IconProps } from "icons";`)).toBeNull();
     expect(await transform(`import { Eye } from "icons";`, "/x/node_modules/lib/index.js")).toBeNull();
+  });
+});
+
+describe("deepImports on the server (packages stay external)", () => {
+  // A package as lucide-react ships: CommonJS for Node's condition, an ES module barrel for `import`,
+  // and its files open to deep imports through its exports.
+  const pkgDir = path.join(dir, "node_modules", "icons-pkg");
+  mkdirSync(path.join(pkgDir, "dist/esm/icons"), { recursive: true });
+  writeFileSync(
+    path.join(pkgDir, "package.json"),
+    JSON.stringify({ name: "icons-pkg", exports: { ".": { node: "./dist/cjs/index.js", import: "./dist/esm/index.mjs" }, "./dist/*": "./dist/*", "./package.json": "./package.json" } }),
+  );
+  writeFileSync(
+    path.join(pkgDir, "dist/esm/index.mjs"),
+    `export { default as Eye } from './icons/eye.mjs';\nexport { default as CirclePlay, default as PlayCircle } from './icons/circle-play.mjs';\nexport { helper } from 'other-pkg';`,
+  );
+
+  async function serverTransform(code: string) {
+    const plugin = deepImports(["icons-pkg"], { server: true });
+    const hook = plugin.transform as (this: unknown, code: string, id: string) => Promise<{ code: string } | null>;
+    // The server build resolves a package as external: the plugin must not rely on it.
+    const context = { resolve: async (source: string) => ({ id: source, external: true }) };
+    return (await hook.call(context, code, path.join(dir, "app", "component.tsx")))?.code ?? null;
+  }
+
+  it("imports each icon by the package's own path to its file, from the ES module barrel", async () => {
+    const out = await serverTransform(`import { Eye, PlayCircle as Play } from "icons-pkg";\nuse(Eye, Play);`);
+    expect(out).toContain(`import Eye from "icons-pkg/dist/esm/icons/eye.mjs";`);
+    expect(out).toContain(`import Play from "icons-pkg/dist/esm/icons/circle-play.mjs";`);
+    expect(out).not.toContain(dir);
+    expect(out).not.toMatch(/from "icons-pkg"/);
+  });
+
+  it("keeps on the barrel a name the package re-exports from another package", async () => {
+    const out = await serverTransform(`import { Eye, helper } from "icons-pkg";`);
+    expect(out).toContain(`import Eye from "icons-pkg/dist/esm/icons/eye.mjs";`);
+    expect(out).toContain(`import { helper } from "icons-pkg";`);
   });
 });

@@ -1,4 +1,6 @@
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
 import type { Plugin } from "vite";
 
 /**
@@ -43,7 +45,28 @@ async function bindingsOf(barrelFile: string, resolve: (source: string) => Promi
   return names;
 }
 
-export function deepImports(packages: string[]): Plugin {
+/**
+ * Where a package the build leaves external lives: its directory and its ES module barrel (the
+ * `import` or `module` entry of its exports, which the server's resolution would not pick: Node's
+ * condition chooses the CommonJS one).
+ */
+async function externalBarrelOf(pkg: string, importer: string): Promise<{ dir: string; barrel: string }> {
+  const manifestFile = createRequire(importer).resolve(`${pkg}/package.json`);
+  const manifest = JSON.parse(await readFile(manifestFile, "utf8")) as { exports?: Record<string, unknown>; module?: string };
+  const entry = manifest.exports?.["."] as { import?: unknown; module?: unknown } | undefined;
+  const file = [entry?.import, entry?.module, manifest.module].find((candidate): candidate is string => typeof candidate === "string");
+  if (!file) throw new Error(`deep-imports: ${pkg} names no ES module entry`);
+  const dir = path.dirname(manifestFile);
+  return { dir, barrel: path.join(dir, file) };
+}
+
+/**
+ * `packages`: the barrels whose imports are rewritten. The browser's build bundles the files it is
+ * pointed at; the server's build leaves packages external, so there (`server: true`) each import names
+ * the file by the package's own path (`lucide-react/dist/esm/icons/eye.mjs`), which Node resolves
+ * through the package's exports like any other import, wherever the build runs.
+ */
+export function deepImports(packages: string[], { server = false }: { server?: boolean } = {}): Plugin {
   const barrels = new Map<string, Promise<Map<string, Binding>>>();
   const importOf = new RegExp(String.raw`import\s*\{([^}]*)\}\s*from\s*["'](${packages.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})["'];?`, "g");
   return {
@@ -60,6 +83,17 @@ export function deepImports(packages: string[]): Plugin {
           barrels.set(
             pkg,
             (async () => {
+              if (server) {
+                const { dir, barrel } = await externalBarrelOf(pkg, id);
+                const names = await bindingsOf(barrel, async (source) => (source.startsWith(".") ? path.resolve(path.dirname(barrel), source) : null));
+                // The package's own path to each file: only files inside it (a re-export of another package stays on the barrel).
+                for (const [name, binding] of names) {
+                  const inside = path.relative(dir, binding.file);
+                  if (inside.startsWith("..")) names.delete(name);
+                  else names.set(name, { ...binding, file: `${pkg}/${inside.split(path.sep).join("/")}` });
+                }
+                return names;
+              }
               const barrel = await this.resolve(pkg, id);
               if (!barrel) throw new Error(`deep-imports: cannot resolve ${pkg}`);
               return bindingsOf(barrel.id, async (source) => (await this.resolve(source, barrel.id))?.id ?? null);
