@@ -22,9 +22,7 @@ export function htmlStream({ dropModulePreloads }: { dropModulePreloads: boolean
   let gathered: Buffer[] = [];
   let sendAt: NodeJS.Immediate | null = null;
 
-  function edited(text: string): string {
-    return dropModulePreloads ? text.replace(MODULE_PRELOAD, "") : text;
-  }
+  const withoutPreloads = (text: string) => text.replace(MODULE_PRELOAD, "");
 
   /** What has been gathered, as one chunk (up to the last complete tag when preloads are dropped). */
   function take(): Buffer | string | null {
@@ -35,7 +33,7 @@ export function htmlStream({ dropModulePreloads }: { dropModulePreloads: boolean
     const lastTag = text.lastIndexOf("<");
     const cut = lastTag !== -1 && text.indexOf(">", lastTag) === -1 ? lastTag : text.length;
     pending = text.slice(cut);
-    return cut ? edited(text.slice(0, cut)) : null;
+    return cut ? withoutPreloads(text.slice(0, cut)) : null;
   }
 
   const stream: Transform = new Transform({
@@ -52,7 +50,7 @@ export function htmlStream({ dropModulePreloads }: { dropModulePreloads: boolean
       if (sendAt) clearImmediate(sendAt);
       sendAt = null;
       const out = gathered.length ? take() : null;
-      const rest = dropModulePreloads ? edited(pending + decoder.end()) : "";
+      const rest = dropModulePreloads ? withoutPreloads(pending + decoder.end()) : "";
       if (out !== null) this.push(out);
       callback(null, rest || undefined);
     },

@@ -57,11 +57,16 @@ export async function pageOfCards(db: Db, where: SQL | undefined, page: number, 
     .orderBy(...newestFirst)
     .limit(pageSize)
     .offset((page - 1) * pageSize);
+  return cardsWhere(db, inArray(articles.id, ids));
+}
+
+/** The cards of the articles matching `where` (a page's ids, a pick's), newest first. */
+export async function cardsWhere(db: Db, where: SQL | undefined): Promise<ArticleCard[]> {
   const rows = await db
     .select(cardColumns)
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(inArray(articles.id, ids))
+    .where(where)
     .orderBy(...newestFirst);
   return rows.map(toCard);
 }

@@ -3,7 +3,7 @@ import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articles, categories } from "~/db/schema";
 import type { ArticleCard } from "./articles.schema";
-import { cardColumns, newestFirst, toCard } from "./article-cards.server";
+import { cardColumns, cardsWhere, newestFirst, toCard } from "./article-cards.server";
 import { readEveryTime, type StoryMemo } from "./story-memo.server";
 
 // What an article page offers next (recirculation): "More from {Category}" and "Related stories".
@@ -55,13 +55,7 @@ export async function listRelatedStories(
 ): Promise<ArticleCard[]> {
   const picked = await memo(`related:${articleId}:${limit}:${exclude.join(",")}`, () => pickRelatedStories(db, articleId, exclude, limit));
   if (picked.length === 0) return [];
-  const rows = await db
-    .select(cardColumns)
-    .from(articles)
-    .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(and(inArray(articles.id, picked), publiclyVisible()))
-    .orderBy(...newestFirst);
-  return rows.map(toCard);
+  return cardsWhere(db, and(inArray(articles.id, picked), publiclyVisible()));
 }
 
 /** The ids listRelatedStories shows. */

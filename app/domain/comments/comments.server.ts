@@ -78,26 +78,25 @@ export async function listArticleComments(
   const limit = options.limit ?? COMMENT_THREADS_PER_PAGE;
   const ofArticle = and(eq(comments.articleId, articleId), published);
   const topLevelOfArticle = and(ofArticle, isNull(comments.parentCommentId));
-  // Ordered as the page lists them; compared in the database (microseconds), so no comment is
-  // skipped or shown twice between pages.
-  const after = (id: string) => sql`(${comments.createdAt}, ${comments.id}) < (select c.created_at, c.id from comments c where c.id = ${id})`;
   const [cursor] =
     options.olderThan && /^[0-9a-f-]{36}$/i.test(options.olderThan)
       ? await db.select({ id: comments.id }).from(comments).where(and(topLevelOfArticle, eq(comments.id, options.olderThan)))
       : [];
-  const shownFrom = cursor ? after(cursor.id) : sql`true`;
+  // Those after the cursor, ordered as the page lists them; compared in the database (microseconds),
+  // so no comment is skipped or shown twice between pages.
+  const afterCursor = cursor ? sql`(${comments.createdAt}, ${comments.id}) < (select c.created_at, c.id from comments c where c.id = ${cursor.id})` : undefined;
   const [topLevel, [counts]] = await Promise.all([
     db
       .select(publicColumns)
       .from(comments)
-      .where(and(topLevelOfArticle, cursor ? after(cursor.id) : undefined))
+      .where(and(topLevelOfArticle, afterCursor))
       .orderBy(...newestThreadsFirst)
       .limit(limit),
     db
       .select({
         total: count(),
         // The threads from this page on: those past it are the older ones.
-        threadsFromHere: sql<number>`count(*) filter (where ${comments.parentCommentId} is null and ${shownFrom})`.mapWith(Number),
+        threadsFromHere: sql<number>`count(*) filter (where ${comments.parentCommentId} is null and ${afterCursor ?? sql`true`})`.mapWith(Number),
       })
       .from(comments)
       .where(ofArticle),
