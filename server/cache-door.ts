@@ -1,9 +1,10 @@
 import type http from "node:http";
 import { isSessionCookiePresent } from "../app/lib/auth-cookie";
 import { classifyPath } from "../app/lib/path-classes";
+import { articleSlugOf } from "../app/lib/view-recorder.server";
 import { newCspNonce, type SecurityHeaderWriter } from "./middleware/security-headers";
 import type { PageCache } from "./page-cache";
-import { cachedAnswer, countWhenAnswered, isCountedLoad, sendBody } from "./request-handler";
+import { cachedAnswer, isCountedLoad, pageViewPathOf, sendBody } from "./request-handler";
 
 /**
  * The page cache's door (issue 13): an anonymous GET or HEAD of a page the cache holds fresh is
@@ -19,7 +20,8 @@ import { cachedAnswer, countWhenAnswered, isCountedLoad, sendBody } from "./requ
 export function cacheDoor(options: {
   cache: PageCache;
   writeSecurityHeaders: SecurityHeaderWriter;
-  onPageView?: (path: string) => void;
+  /** Counts a load of `path` (and of the article it shows, when the door has found one). */
+  onPageView?: (path: string, articleSlug: string | null) => void;
 }): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
   const { cache } = options;
   return (req, res) => {
@@ -30,8 +32,13 @@ export function cacheDoor(options: {
     const page = cache.get(key);
     if (!page || page.stale) return false;
     const nonce = newCspNonce();
-    if (options.onPageView && isCountedLoad(req, classifyPath(key.split("?")[0]!).rules)) countWhenAnswered(req, res, options.onPageView);
     const answer = cachedAnswer(req, page, "HIT", nonce);
+    // Counted as it is answered (200, or 304: the reader's browser shows its copy): the door knows the
+    // status at once, where the Express path learns it when the response finishes.
+    if (options.onPageView && (answer.status === 200 || answer.status === 304)) {
+      const path = classifyPath(key);
+      if (isCountedLoad(req, path.rules)) options.onPageView(pageViewPathOf(key), articleSlugOf(path));
+    }
     // One writeHead with every header: the fast way through node:http.
     res.writeHead(answer.status, [...options.writeSecurityHeaders.flat(answer.withPolicy ? nonce : null), ...answer.headers]);
     sendBody(res, answer);

@@ -69,7 +69,7 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   // Media served from a bucket's public address is shown from there (the media route redirects to it).
   const mediaOrigins = env.S3_PUBLIC_URL ? [new URL(env.S3_PUBLIC_URL).origin] : [];
   const writeSecurityHeaders = securityHeaderWriter({ closing: () => lifecycle.shuttingDown, adsEnabled, publicUrl: env.publicUrl, mediaOrigins });
-  const onPageView = (viewed: string) => services.views.record(viewed);
+  const onPageView = (viewed: string, articleSlug?: string | null) => services.views.record(viewed, undefined, articleSlug);
   // Fresh cached pages are answered where requests arrive, before Express (server/cache-door.ts).
   const door = cache ? cacheDoor({ cache, writeSecurityHeaders, onPageView }) : () => false;
   const server = http.createServer((req, res) => {

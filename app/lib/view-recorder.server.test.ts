@@ -63,6 +63,22 @@ describe("ViewRecorder", () => {
     expect(recorder.pending("two-hundred")).toBe(0);
   });
 
+  test("loads of one path in one millisecond wait as one entry and are written as a row each, at that time", async () => {
+    const recorder = new ViewRecorder(db, log);
+    const at = Date.parse("2026-11-26T08:00:00.123Z");
+    for (let i = 0; i < 3; i++) recorder.record("/category/news", at);
+    recorder.record("/category/news", at + 1);
+    recorder.record("/", at);
+    expect((recorder as unknown as { pageViews: unknown[] }).pageViews).toHaveLength(3);
+    expect(recorder.pendingPageViews()).toBe(5);
+    await recorder.flush();
+    const rows = await db.select({ path: pageViews.path, viewedAt: pageViews.viewedAt }).from(pageViews);
+    const times = (path: string) => rows.filter((row) => row.path === path).map((row) => row.viewedAt.toISOString()).sort();
+    expect(times("/category/news")).toEqual(["2026-11-26T08:00:00.123Z", "2026-11-26T08:00:00.123Z", "2026-11-26T08:00:00.123Z", "2026-11-26T08:00:00.124Z"]);
+    expect(times("/")).toEqual(["2026-11-26T08:00:00.123Z"]);
+    expect(recorder.pendingPageViews()).toBe(0);
+  });
+
   test("a live count that overlaps a flush still counts every view: it reads again once the write is done", async () => {
     await createArticle("overlapped");
     const recorder = new ViewRecorder(db, log);
@@ -178,8 +194,9 @@ describe("ViewRecorder", () => {
     for (let i = 0; i < MAX_PENDING_PAGE_VIEWS + 50; i++) recorder.record(i < 50 ? `/old-${i}` : "/page");
     for (let i = 0; i < MAX_PENDING_ARTICLES + 5; i++) recorder.record(`/article/made-up-${i}`);
     await recorder.flush();
-    const internals = recorder as unknown as { pageViews: { path: string }[]; articleViews: Map<string, number> };
-    expect(internals.pageViews.length).toBe(MAX_PENDING_PAGE_VIEWS);
+    const internals = recorder as unknown as { pageViews: { path: string; n: number }[]; articleViews: Map<string, number> };
+    expect(recorder.pendingPageViews()).toBe(MAX_PENDING_PAGE_VIEWS);
+    expect(internals.pageViews.reduce((sum, group) => sum + group.n, 0)).toBe(MAX_PENDING_PAGE_VIEWS);
     expect(internals.pageViews.some((v) => v.path.startsWith("/old-"))).toBe(false);
     expect(internals.articleViews.size).toBe(MAX_PENDING_ARTICLES);
   });
