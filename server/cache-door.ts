@@ -1,9 +1,9 @@
 import type http from "node:http";
 import { isSessionCookiePresent } from "../app/lib/auth-cookie";
-import { classifyPath } from "../app/lib/path-classes";
+import { classifyPath, type PathRules } from "../app/lib/path-classes";
 import { articleSlugOf } from "../app/lib/view-recorder.server";
 import { newCspNonce, type SecurityHeaderWriter } from "./middleware/security-headers";
-import type { PageCache } from "./page-cache";
+import type { CachedPage, PageCache } from "./page-cache";
 import { cachedAnswer, isCountedLoad, pageViewPathOf, sendBody } from "./request-handler";
 
 /**
@@ -24,6 +24,17 @@ export function cacheDoor(options: {
   onPageView?: (path: string, articleSlug: string | null) => void;
 }): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
   const { cache } = options;
+  /** What counting a load of a stored page needs that its key alone decides, found once per page. */
+  const countingOf = new WeakMap<CachedPage, { rules: PathRules; viewPath: string; articleSlug: string | null }>();
+  const countingFacts = (page: CachedPage, key: string) => {
+    let facts = countingOf.get(page);
+    if (!facts) {
+      const path = classifyPath(key);
+      facts = { rules: path.rules, viewPath: pageViewPathOf(key), articleSlug: articleSlugOf(path) };
+      countingOf.set(page, facts);
+    }
+    return facts;
+  };
   return (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     if (isSessionCookiePresent(req.headers.cookie)) return false;
@@ -36,8 +47,8 @@ export function cacheDoor(options: {
     // Counted as it is answered (200, or 304: the reader's browser shows its copy): the door knows the
     // status at once, where the Express path learns it when the response finishes.
     if (options.onPageView && (answer.status === 200 || answer.status === 304)) {
-      const path = classifyPath(key);
-      if (isCountedLoad(req, path.rules)) options.onPageView(pageViewPathOf(key), articleSlugOf(path));
+      const facts = countingFacts(page, key);
+      if (isCountedLoad(req, facts.rules)) options.onPageView(facts.viewPath, facts.articleSlug);
     }
     // One writeHead with every header: the fast way through node:http.
     res.writeHead(answer.status, [...options.writeSecurityHeaders.flat(answer.withPolicy ? nonce : null), ...answer.headers]);

@@ -20,11 +20,25 @@ function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
  * same on the server and in every reader's browser (no hydration mismatch), in the site's zone.
  */
 export function inTimeZone(date: Date | string, timeZone: string = DEFAULT_TIME_ZONE): Date {
-  const d = new Date(date);
-  const parts = wallClockFormat(timeZone).formatToParts(d);
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return new Date(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+  const instant = new Date(date).getTime();
+  const key = `${timeZone} ${instant}`;
+  let wall = wallClocks.get(key);
+  if (wall === undefined) {
+    const parts = wallClockFormat(timeZone).formatToParts(instant);
+    const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+    wall = new Date(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second")).getTime();
+    if (wallClocks.size >= MAX_WALL_CLOCKS) wallClocks.clear();
+    wallClocks.set(key, wall);
+  }
+  return new Date(wall);
 }
+
+/**
+ * The wall clocks found lately, by zone and instant: formatToParts is slow (issue 13: 3% of an
+ * article's render went to it), and a page shows the same stories' dates render after render.
+ */
+const wallClocks = new Map<string, number>();
+const MAX_WALL_CLOCKS = 20_000;
 
 /**
  * The instant at which the wall clock in `timeZone` reads `local` ("YYYY-MM-DDTHH:mm", what a

@@ -1,5 +1,7 @@
-import { count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared-queries.server";
 import { articleAuthors, articles, authors, categories } from "~/db/schema";
 import type { BylineAuthor } from "~/domain/authors/byline";
 import type { ArticleCard } from "./articles.schema";
@@ -62,12 +64,20 @@ export async function pageOfCards(db: Db, where: SQL | undefined, page: number, 
 
 /** The cards of the articles matching `where` (a page's ids, a pick's), newest first. */
 export async function cardsWhere(db: Db, where: SQL | undefined): Promise<ArticleCard[]> {
-  const rows = await db
-    .select(cardColumns)
-    .from(articles)
-    .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(where)
-    .orderBy(...newestFirst);
+  const rows = await cardsQuery(db, where);
+  return rows.map(toCard);
+}
+
+const cardsQuery = (db: Db, where: SQL | undefined) =>
+  db.select(cardColumns).from(articles).leftJoin(categories, eq(articles.categoryId, categories.id)).where(where).orderBy(...newestFirst);
+
+const publicCardsByIds = preparedQuery("public_cards_by_ids", (db, name) =>
+  cardsQuery(db, and(sql`${articles.id} = any(${sql.placeholder("ids")})`, publiclyVisible())).prepare(name),
+);
+
+/** The cards of those of `ids` that are public, newest first (a related pick, read again at each render). */
+export async function publicCardsOf(db: Db, ids: readonly string[]): Promise<ArticleCard[]> {
+  const rows = await publicCardsByIds(db, { ids });
   return rows.map(toCard);
 }
 

@@ -1,6 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared-queries.server";
 import { articles, categories, type Article } from "~/db/schema";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
@@ -49,14 +50,19 @@ const featuredImageTextColumns = {
 };
 
 /** A public article by slug; a draft, a scheduled article or an unknown slug is null (404). */
-export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDetail | null> {
-  if (!isSlug(slug)) return null;
-  const [row] = await db
+const publicArticleBySlug = preparedQuery("public_article_by_slug", (db, name) =>
+  db
     .select({ ...cardColumns, ...featuredImageTextColumns, content: articles.content, contentDoc: articles.contentDoc, modifiedAt: articles.modifiedAt })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(and(eq(articles.slug, slug), publiclyVisible()))
-    .limit(1);
+    .where(and(eq(articles.slug, sql.placeholder("slug")), publiclyVisible()))
+    .limit(1)
+    .prepare(name),
+);
+
+export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDetail | null> {
+  if (!isSlug(slug)) return null;
+  const [row] = await publicArticleBySlug(db, { slug });
   if (!row) return null;
   const { content, contentDoc, modifiedAt, featuredImageCaption, featuredImageCredit, ...card } = row;
   return { ...toCard(card), featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt };

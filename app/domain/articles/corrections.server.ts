@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared-queries.server";
 import { articleCorrections, articles } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { parseForm } from "~/lib/forms";
@@ -26,12 +27,17 @@ const _sameFields: [keyof ArticleNoteInput] extends [ArticleNoteFieldName] ? ([A
 const newestFirst = [desc(articleCorrections.createdAt), desc(articleCorrections.id)] as const;
 
 /** An article's correction and update notes as readers see them, newest first. */
-export async function listArticleNotes(db: Db, articleId: string): Promise<ArticleNote[]> {
-  return db
+const notesOfArticle = preparedQuery("article_notes", (db, name) =>
+  db
     .select({ id: articleCorrections.id, kind: articleCorrections.kind, text: articleCorrections.text, createdAt: articleCorrections.createdAt })
     .from(articleCorrections)
-    .where(eq(articleCorrections.articleId, articleId))
-    .orderBy(...newestFirst);
+    .where(eq(articleCorrections.articleId, sql.placeholder("articleId")))
+    .orderBy(...newestFirst)
+    .prepare(name),
+);
+
+export async function listArticleNotes(db: Db, articleId: string): Promise<ArticleNote[]> {
+  return notesOfArticle(db, { articleId });
 }
 
 /** The same notes for the back office, with who added each. */

@@ -1,9 +1,10 @@
-import { and, desc, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, ne, notInArray, sql } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared-queries.server";
 import { articles, categories } from "~/db/schema";
 import type { ArticleCard } from "./articles.schema";
-import { cardColumns, cardsWhere, newestFirst, toCard } from "./article-cards.server";
+import { cardColumns, newestFirst, publicCardsOf, toCard } from "./article-cards.server";
 import { readEveryTime, type StoryMemo } from "./story-memo.server";
 
 // What an article page offers next (recirculation): "More from {Category}" and "Related stories".
@@ -28,14 +29,19 @@ const RELATED_CANDIDATES = 200;
 const RELATED_WINDOW = 2000;
 
 /** The newest public articles of the article's category, without it. */
-export async function listMoreFromCategory(db: Db, articleId: string, categorySlug: string, limit = RECIRCULATION_COUNT): Promise<ArticleCard[]> {
-  const rows = await db
+const moreFromCategory = preparedQuery("more_from_category", (db, name) =>
+  db
     .select(cardColumns)
     .from(articles)
     .innerJoin(categories, eq(articles.categoryId, categories.id))
-    .where(and(eq(categories.slug, categorySlug), ne(articles.id, articleId), publiclyVisible()))
+    .where(and(eq(categories.slug, sql.placeholder("categorySlug")), ne(articles.id, sql.placeholder("articleId")), publiclyVisible()))
     .orderBy(...newestFirst)
-    .limit(limit);
+    .limit(sql.placeholder("limit"))
+    .prepare(name),
+);
+
+export async function listMoreFromCategory(db: Db, articleId: string, categorySlug: string, limit = RECIRCULATION_COUNT): Promise<ArticleCard[]> {
+  const rows = await moreFromCategory(db, { categorySlug, articleId, limit });
   return rows.map(toCard);
 }
 
@@ -55,7 +61,7 @@ export async function listRelatedStories(
 ): Promise<ArticleCard[]> {
   const picked = await memo(`related:${articleId}:${limit}:${exclude.join(",")}`, () => pickRelatedStories(db, articleId, exclude, limit));
   if (picked.length === 0) return [];
-  return cardsWhere(db, and(inArray(articles.id, picked), publiclyVisible()));
+  return publicCardsOf(db, picked);
 }
 
 /** The ids listRelatedStories shows. */

@@ -1,7 +1,8 @@
-import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared-queries.server";
 import { articles, comments, media } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { expectedOr, MISSING_FIELDS, parseForm } from "~/lib/forms";
@@ -76,31 +77,20 @@ export async function listArticleComments(
   options: { olderThan?: string; limit?: number } = {},
 ): Promise<{ threads: CommentThread[]; olderThreads: number; total: number }> {
   const limit = options.limit ?? COMMENT_THREADS_PER_PAGE;
-  const ofArticle = and(eq(comments.articleId, articleId), published);
-  const topLevelOfArticle = and(ofArticle, isNull(comments.parentCommentId));
   const [cursor] =
     options.olderThan && /^[0-9a-f-]{36}$/i.test(options.olderThan)
-      ? await db.select({ id: comments.id }).from(comments).where(and(topLevelOfArticle, eq(comments.id, options.olderThan)))
+      ? await db
+          .select({ id: comments.id })
+          .from(comments)
+          .where(and(eq(comments.articleId, articleId), published, isNull(comments.parentCommentId), eq(comments.id, options.olderThan)))
       : [];
   // Those after the cursor, ordered as the page lists them; compared in the database (microseconds),
   // so no comment is skipped or shown twice between pages.
   const afterCursor = cursor ? sql`(${comments.createdAt}, ${comments.id}) < (select c.created_at, c.id from comments c where c.id = ${cursor.id})` : undefined;
-  const [topLevel, [counts]] = await Promise.all([
-    db
-      .select(publicColumns)
-      .from(comments)
-      .where(and(topLevelOfArticle, afterCursor))
-      .orderBy(...newestThreadsFirst)
-      .limit(limit),
-    db
-      .select({
-        total: count(),
-        // The threads from this page on: those past it are the older ones.
-        threadsFromHere: sql<number>`count(*) filter (where ${comments.parentCommentId} is null and ${afterCursor ?? sql`true`})`.mapWith(Number),
-      })
-      .from(comments)
-      .where(ofArticle),
-  ]);
+  // An article's first page (nearly every read) runs queries built once; an older page builds its own.
+  const [topLevel, [counts]] = await Promise.all(
+    afterCursor ? [threadsQuery(db, articleId, limit, afterCursor), countsQuery(db, articleId, afterCursor)] : [firstThreads(db, { articleId, limit }), allCounts(db, { articleId })],
+  );
   return {
     threads: await withReplies(db, articleId, topLevel),
     olderThreads: Math.max(0, (counts?.threadsFromHere ?? 0) - topLevel.length),
@@ -108,22 +98,40 @@ export async function listArticleComments(
   };
 }
 
-async function withReplies(db: Db, articleId: string, topLevel: PublicComment[]): Promise<CommentThread[]> {
-  if (topLevel.length === 0) return [];
-  const replies = await db
+/** A page of an article's top-level comments, newest first (after `afterCursor` when given). */
+const threadsQuery = (db: Db, articleId: string | Placeholder, limit: number | Placeholder, afterCursor?: SQL) =>
+  db
     .select(publicColumns)
     .from(comments)
-    .where(
-      and(
-        eq(comments.articleId, articleId),
-        published,
-        inArray(
-          comments.parentCommentId,
-          topLevel.map((c) => c.id),
-        ),
-      ),
-    )
-    .orderBy(asc(comments.createdAt), asc(comments.id));
+    .where(and(eq(comments.articleId, articleId), published, isNull(comments.parentCommentId), afterCursor))
+    .orderBy(...newestThreadsFirst)
+    .limit(limit);
+
+/** An article's published comments, and its threads from `afterCursor` on (all of them without one). */
+const countsQuery = (db: Db, articleId: string | Placeholder, afterCursor?: SQL) =>
+  db
+    .select({
+      total: count(),
+      // The threads from this page on: those past it are the older ones.
+      threadsFromHere: sql<number>`count(*) filter (where ${comments.parentCommentId} is null and ${afterCursor ?? sql`true`})`.mapWith(Number),
+    })
+    .from(comments)
+    .where(and(eq(comments.articleId, articleId), published));
+
+const firstThreads = preparedQuery("first_comment_threads", (db, name) => threadsQuery(db, sql.placeholder("articleId"), sql.placeholder("limit")).prepare(name));
+const allCounts = preparedQuery("comment_counts", (db, name) => countsQuery(db, sql.placeholder("articleId")).prepare(name));
+const repliesTo = preparedQuery("comment_replies", (db, name) =>
+  db
+    .select(publicColumns)
+    .from(comments)
+    .where(and(eq(comments.articleId, sql.placeholder("articleId")), published, sql`${comments.parentCommentId} = any(${sql.placeholder("parents")})`))
+    .orderBy(asc(comments.createdAt), asc(comments.id))
+    .prepare(name),
+);
+
+async function withReplies(db: Db, articleId: string, topLevel: PublicComment[]): Promise<CommentThread[]> {
+  if (topLevel.length === 0) return [];
+  const replies = await repliesTo(db, { articleId, parents: topLevel.map((c) => c.id) });
   const byParent = new Map<string, PublicComment[]>();
   for (const reply of replies) {
     const list = byParent.get(reply.parentCommentId!) ?? [];
