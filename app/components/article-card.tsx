@@ -23,15 +23,20 @@ export function ArticleCard({
   className,
 }: {
   article: SerializedCard;
-  priority?: boolean;
+  /**
+   * Above the fold: its image loads at once (`true`). `"high"`: the page's largest paint, asked for
+   * first. The others ask at low priority: React preloads every eagerly loaded image in the head, and
+   * on a phone those preloads took the bandwidth of the one image the reader sees first (issue 13).
+   */
+  priority?: boolean | "high";
   /** The home page's lead story: a larger image and headline, and more of the excerpt. */
   lead?: boolean;
   className?: string;
 }) {
   const timeZone = useSiteTimeZone();
   const siteName = (useRouteLoaderData("root") as RootData | undefined)?.settings.siteName ?? "Frontpage";
-  // The home page's largest paint: fetched first, ahead of the scripts.
-  if (lead && article.featuredImage) preloadImage(article.featuredImage, LEAD_WIDTHS, LEAD_SIZES);
+  // The page's largest paint (the home page's lead, a listing's first story): fetched first, ahead of the scripts.
+  if (priority === "high" && article.featuredImage) preloadImage(article.featuredImage, lead ? LEAD_WIDTHS : CARD_WIDTHS, lead ? LEAD_SIZES : CARD_SIZES);
   return (
     <article
       className={cn(
@@ -50,7 +55,7 @@ export function ArticleCard({
               width={640}
               height={360}
               loading={priority ? "eager" : "lazy"}
-              fetchPriority={lead ? "high" : undefined}
+              fetchPriority={priority === "high" ? "high" : priority ? "low" : undefined}
               decoding="async"
               className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
             />

@@ -41,3 +41,17 @@ test("a reader page leaves React Router's script preloads out of its head; the b
   const login = await (await request.get("/admin/login")).text();
   expect(login).toMatch(/<link rel="modulepreload" href="\/assets\/[\w.-]+\.js"/);
 });
+
+test("a listing's head asks for one image first, its largest paint: the other cards above the fold do not compete for a phone's bandwidth", async ({ request }) => {
+  for (const route of ["/", "/category/news"]) {
+    const html = await (await request.get(route)).text();
+    const head = html.slice(0, html.indexOf("</head>"));
+    const imagePreloads = head.match(/<link rel="preload" as="image"[^>]*>/g) ?? [];
+    expect(imagePreloads, route).toHaveLength(1);
+    expect(imagePreloads[0], route).toMatch(/fetchPriority="high"/i);
+    const eager = html.match(/<img [^>]*loading="eager"[^>]*>/g) ?? [];
+    expect(eager.length, route).toBeGreaterThan(1);
+    expect(eager.filter((img) => /fetchPriority="high"/i.test(img)), route).toHaveLength(1);
+    expect(eager.filter((img) => /fetchPriority="low"/i.test(img)), route).toHaveLength(eager.length - 1);
+  }
+});

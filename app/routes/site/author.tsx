@@ -91,7 +91,7 @@ export default function AuthorPage({ loaderData }: Route.ComponentProps) {
           <h2 className="mb-4 font-serif text-2xl font-bold text-slate-900">{`Stories by ${author.name}`}</h2>
           <CardGrid>
             {articles.map((a, i) => (
-              <ArticleCard key={a.id} article={a} priority={i < 3} />
+              <ArticleCard key={a.id} article={a} priority={i === 0 ? "high" : i < 3} />
             ))}
           </CardGrid>
         </>

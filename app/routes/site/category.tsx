@@ -65,7 +65,7 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
           <h2 className="sr-only">{`${category.name} stories`}</h2>
           <CardGrid>
             {articles.map((a, i) => (
-              <ArticleCard key={a.id} article={a} priority={i < 3} />
+              <ArticleCard key={a.id} article={a} priority={i === 0 ? "high" : i < 3} />
             ))}
           </CardGrid>
         </>

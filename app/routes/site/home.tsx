@@ -63,7 +63,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {/* The lead story large, the next two beside it (below it on phones). */}
             <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
               {top.map((a, i) => (
-                <ArticleCard key={a.id} article={a} priority lead={i === 0} className={i === 0 ? "sm:col-span-2 lg:row-span-2" : undefined} />
+                <ArticleCard key={a.id} article={a} priority={i === 0 ? "high" : true} lead={i === 0} className={i === 0 ? "sm:col-span-2 lg:row-span-2" : undefined} />
               ))}
             </div>
           </section>
