@@ -14,7 +14,6 @@ import { createLifecycle, SHUTDOWN_GRACE_MS } from "./lifecycle";
 import { mediaRouter } from "./media-route";
 import { adminGate } from "./middleware/admin-gate";
 import { clientAddress } from "./middleware/client-address";
-import { compressAnswers } from "./middleware/compress-answers";
 import { allowedMethods } from "./middleware/allowed-methods";
 import { databaseGate } from "./middleware/database-gate";
 import { errorHandler } from "./middleware/error-handler";
@@ -93,8 +92,6 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   // TRACE, PUT, PROPFIND, …: 405 before routing (OPTIONS: 204), never a stack trace. After the admin
   // gate, which answers anonymous callers 401/403 first whatever the method.
   app.use(allowedMethods(log));
-  // What is rendered for this request leaves compressed; stored and prebuilt answers carry their own encoding.
-  app.use(compressAnswers());
   app.get("/healthz", healthCheck({ ping: () => services.db.execute(sql`select 1`), log, onAnswer: () => health.sawAnswer() }));
   app.use("/media", mediaRouter(services.db, services.storage, path.join(env.dataDir, "media", ".variants")));
   const build = await mountAppBuild({ app, server, dev, lifecycle });

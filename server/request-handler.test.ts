@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { PageCache } from "./page-cache";
@@ -26,7 +27,7 @@ vi.mock("react-router", () => ({
     }
     if (gone.has(renderedPath)) return new Response("not found", { status: 404 });
     const version = versions.get(renderedPath);
-    const body = `<!doctype html><p>page ${renderedPath}${version ? ` v${version}` : ""}</p>`;
+    const body = `<!doctype html><p>page ${renderedPath}${version ? ` v${version}` : ""}</p>${renderedPath.includes("long") ? "<p>A long page.</p>".repeat(100) : ""}`;
     return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
   },
 }));
@@ -112,6 +113,31 @@ describe("the page cache in the request handler", () => {
     expect(page.headers.get("vary")).toContain("Cookie");
     // The same address without the session is the public, cached page.
     expect((await fetch(`${origin}/category/personal`)).headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30");
+  });
+
+  test("a rendered answer (a signed-in reader's page) leaves compressed, as the reader's browser takes it", async () => {
+    const raw = (acceptEncoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${origin}/category/long-compressed`, { headers: { Cookie: "better-auth.session_token=abc", "Accept-Encoding": acceptEncoding } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on("error", reject);
+      });
+    const page = `<!doctype html><p>page /category/long-compressed</p>${"<p>A long page.</p>".repeat(100)}`;
+    const br = await raw("gzip, br");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toMatch(/Accept-Encoding/);
+    expect(Number(br.headers["content-length"])).toBe(br.body.length);
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(page);
+    const gzip = await raw("gzip");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzip.body).toString()).toBe(page);
+    const plain = await raw("identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.toString()).toBe(page);
   });
 
   test("an editorial write answers once this process has heard its change notices, which drop only what they name (decision 0028)", async () => {

@@ -13,6 +13,7 @@ import { cspNonceOf, newCspNonce } from "./middleware/security-headers";
 import { articleTag, SITE_TAG } from "../app/lib/cache-tags.server";
 import { cachedBody, pageTagsOf, pickEncoding, type CachedPage, type PageCache } from "./page-cache";
 import { pathClassOf } from "./request-path-class";
+import { compressesAnswer, renderedBody } from "./rendered-body";
 
 // Which paths each rule below applies to is the path's class in app/lib/path-classes.ts.
 
@@ -221,6 +222,15 @@ async function sendFetchResponse(res: express.Response, response: Response) {
     return;
   }
   try {
+    // A rendered page, its data, JSON or XML: read whole and compressed in one call (server/rendered-body.ts).
+    if (compressesAnswer(response.headers)) {
+      res.append("Vary", "Accept-Encoding");
+      const { body, encoding } = renderedBody(Buffer.from(await response.arrayBuffer()), res.req.headers["accept-encoding"]);
+      if (encoding) res.setHeader("Content-Encoding", encoding);
+      res.setHeader("Content-Length", body.length);
+      res.end(body);
+      return;
+    }
     await writeReadableStreamToWritable(response.body, res);
   } catch (error) {
     if (!(res.destroyed || res.writableEnded)) throw error;
