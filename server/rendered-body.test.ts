@@ -1,5 +1,6 @@
 import zlib from "node:zlib";
 import { describe, expect, test } from "vitest";
+import type { PathRules } from "../app/lib/path-classes";
 import { compressesAnswer, MAX_COMPRESSED_BYTES, renderedBody } from "./rendered-body";
 
 const PAGE = Buffer.from(`<!DOCTYPE html><html><body>${"<p>A council story, told at length.</p>".repeat(200)}</body></html>`);
@@ -26,7 +27,7 @@ describe("renderedBody", () => {
 });
 
 describe("compressesAnswer", () => {
-  const answer = (headers: Record<string, string>) => compressesAnswer(new Headers(headers));
+  const answer = (headers: Record<string, string>, personal: PathRules["personal"] = "when-signed-in") => compressesAnswer(new Headers(headers), { personal });
   test("pages, navigation data, JSON and feeds are compressed", () => {
     for (const type of ["text/html; charset=utf-8", "text/x-script", "application/json", "application/rss+xml", "application/xml", "text/plain"]) {
       expect(answer({ "Content-Type": type }), type).toBe(true);
@@ -40,5 +41,10 @@ describe("compressesAnswer", () => {
     expect(answer({ "Content-Type": "text/html", "Content-Encoding": "gzip" })).toBe(false);
     expect(answer({ "Content-Type": "application/json", "Content-Length": String(MAX_COMPRESSED_BYTES + 1) })).toBe(false);
     expect(answer({ "Content-Type": "application/json", "Content-Length": String(MAX_COMPRESSED_BYTES) })).toBe(true);
+  });
+  test("the back office's and the sign-in's answers never are (a secret beside repeated text would show in their length: BREACH)", () => {
+    expect(answer({ "Content-Type": "text/html" }, "always")).toBe(false);
+    expect(answer({ "Content-Type": "text/x-script" }, "always")).toBe(false);
+    expect(answer({ "Content-Type": "text/html" }, "never")).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import zlib from "node:zlib";
+import type { PathRules } from "../app/lib/path-classes";
 import { pickEncoding, type Encoding } from "./page-cache";
 
 /**
@@ -13,16 +14,23 @@ export const MIN_COMPRESSED_BYTES = 1024;
 /** Above this, an answer goes out as it streams, never read whole into memory. */
 export const MAX_COMPRESSED_BYTES = 4 * 1024 * 1024;
 
-/** Whether an answer of this type and length is compressed before it is sent. */
-export function compressesAnswer(headers: Headers): boolean {
+/**
+ * Whether an answer of this type and length, to a path of these rules, is compressed before it is
+ * sent. Never the back office's or the sign-in's answers (`personal: "always"`): a compressed answer
+ * that holds a secret (a two-factor setup key, an invitation link) beside text an attacker can make
+ * it repeat gives the secret away by its length (BREACH). What the reader site answers holds no such
+ * secret: its nonces and form stamps change with every answer.
+ */
+export function compressesAnswer(headers: Headers, rules: Pick<PathRules, "personal">): boolean {
+  if (rules.personal === "always") return false;
   if (headers.has("Content-Encoding") || !COMPRESSIBLE.test(headers.get("Content-Type") ?? "")) return false;
   const length = headers.get("Content-Length");
   return length === null || Number(length) <= MAX_COMPRESSED_BYTES;
 }
 
 /**
- * A rendered answer's body as it is sent (issue 13): a search page, a signed-in reader's page, the
- * back office, the API. Stored pages and the build's files carry their own encodings. A search page
+ * A rendered answer's body as it is sent (issue 13): a search page, a signed-in reader's page and
+ * their navigation data, the public API (see compressesAnswer for what is not). Stored pages and the build's files carry their own encodings. A search page
  * went out as 33 KB of plain HTML, and on Lighthouse's slow phone painted 440 ms after the cached
  * home page's 15 KB of gzip; with it compressed, its LCP went from 1.82 to 0.77 s.
  *

@@ -223,7 +223,7 @@ async function sendFetchResponse(res: express.Response, response: Response) {
   }
   try {
     // A rendered page, its data, JSON or XML: read whole and compressed in one call (server/rendered-body.ts).
-    if (compressesAnswer(response.headers)) {
+    if (compressesAnswer(response.headers, pathClassOf(res.req).rules)) {
       res.append("Vary", "Accept-Encoding");
       const { body, encoding } = renderedBody(Buffer.from(await response.arrayBuffer()), res.req.headers["accept-encoding"]);
       if (encoding) res.setHeader("Content-Encoding", encoding);
