@@ -6,7 +6,7 @@ import { articles, categories, type Article } from "~/db/schema";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard, FeaturedImageText } from "./articles.schema";
-import { cardColumns, countOf, newestFirst, pageOfCards, toCard } from "./article-cards.server";
+import { cardColumns, countOf, newestFirst, preparedPageOfCards, toCard } from "./article-cards.server";
 import { readEveryTime, type StoryMemo } from "./story-memo.server";
 import { readingMinutes, wordCount } from "./story-document";
 import { renderFeaturedImageHtml } from "./featured-image-html";
@@ -14,25 +14,34 @@ import { renderStoryHtml } from "./story-html";
 
 /** The newest public articles with their category, newest first (home loads 12, the RSS feed 50). */
 export async function listLatestArticles(db: Db, limit = 12): Promise<ArticleCard[]> {
-  const rows = await db
+  const rows = await latestArticles(db, { limit });
+  return rows.map(toCard);
+}
+
+const latestArticles = preparedQuery("latest_articles", (db, name) =>
+  db
     .select(cardColumns)
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(publiclyVisible())
     .orderBy(...newestFirst)
-    .limit(limit);
-  return rows.map(toCard);
-}
+    .limit(sql.placeholder("limit"))
+    .prepare(name),
+);
 
 /**
  * One page of a category's public articles, newest first, and the total count for pagination (kept
  * in `memo` until a public story changes: a count reads every row of the category).
  */
 export async function listCategoryArticles(db: Db, categoryId: string, page: number, pageSize: number, memo: StoryMemo = readEveryTime) {
-  const inCategory = and(eq(articles.categoryId, categoryId), publiclyVisible());
-  const [cards, total] = await Promise.all([pageOfCards(db, inCategory, page, pageSize), memo(`category-count:${categoryId}`, () => countOf(db, inCategory))]);
+  const [cards, total] = await Promise.all([
+    categoryPage(db, { categoryId }, page, pageSize),
+    memo(`category-count:${categoryId}`, () => countOf(db, and(eq(articles.categoryId, categoryId), publiclyVisible()))),
+  ]);
   return { articles: cards, total };
 }
+
+const categoryPage = preparedPageOfCards<{ categoryId: string }>("category_page", () => and(eq(articles.categoryId, sql.placeholder("categoryId")), publiclyVisible()));
 
 export interface ArticleDetail extends ArticleCard, FeaturedImageText {
   content: string;

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, ne, sql, type Placeholder } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation, pgConstraint } from "~/db/pg-errors";
@@ -11,7 +11,7 @@ import { isOwnMediaUrl } from "~/lib/own-media.server";
 import { isSlug } from "~/lib/slugs";
 import type { Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
-import { countOf, pageOfCards } from "~/domain/articles/article-cards.server";
+import { countOf, preparedPageOfCards } from "~/domain/articles/article-cards.server";
 import { readEveryTime, type StoryMemo } from "~/domain/articles/story-memo.server";
 import { ACCOUNT_TAKEN, AUTHOR_SLUG_TAKEN, UNKNOWN_ACCOUNT, UNKNOWN_AUTHOR, type AdminAuthor, type AuthorFieldName, type AuthorInput } from "./authors.schema";
 
@@ -229,14 +229,18 @@ export async function getAuthorBySlug(db: Db, slug: string): Promise<PublicAutho
  * For a page of an author's newest, PostgreSQL walks the (status, published_at, id) index and probes
  * each article's byline (migration 0015: an author of a third of 100,000 articles, page 1 in 1 ms).
  */
-export function writtenBy(db: Pick<Db, "select">, authorId: string) {
+export function writtenBy(db: Pick<Db, "select">, authorId: string | Placeholder) {
   return inArray(articles.id, db.select({ id: articleAuthors.articleId }).from(articleAuthors).where(eq(articleAuthors.authorId, authorId)));
 }
 
 /** One page of an author's public articles, newest first, and their total count (kept in `memo` as a category's). */
 export async function listAuthorArticles(db: Db, authorId: string, page: number, pageSize: number, memo: StoryMemo = readEveryTime) {
-  const theirs = and(writtenBy(db, authorId), publiclyVisible());
-  const [cards, total] = await Promise.all([pageOfCards(db, theirs, page, pageSize), memo(`author-count:${authorId}`, () => countOf(db, theirs))]);
+  const [cards, total] = await Promise.all([
+    authorPage(db, { authorId }, page, pageSize),
+    memo(`author-count:${authorId}`, () => countOf(db, and(writtenBy(db, authorId), publiclyVisible()))),
+  ]);
   return { articles: cards, total };
 }
+
+const authorPage = preparedPageOfCards<{ authorId: string }>("author_page", (db) => and(writtenBy(db, sql.placeholder("authorId")), publiclyVisible()));
 
