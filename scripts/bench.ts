@@ -348,9 +348,8 @@ async function main() {
     for (const page of wants("rendered") ? rendered : []) await fastLoad(`${base}${page}`, { connections: 10, seconds: RENDER_WARMUP_SECONDS, headers: renderHeaders });
     const { peakMb: renderedPeak } = await peakRss(serverPid, async () => {
       for (const page of wants("rendered") ? rendered : []) {
-        const headers = renderHeaders;
-        await fastLoad(`${base}${page}`, { connections: 10, seconds: 1, headers });
-        const row = await fastLoad(`${base}${page}`, { connections: 10, headers });
+        await fastLoad(`${base}${page}`, { connections: 10, seconds: 1, headers: renderHeaders });
+        const row = await fastLoad(`${base}${page}`, { connections: 10, headers: renderHeaders });
         const target = pages.includes(page) ? judge(row.rps >= TARGET.renderedRps) : "";
         console.log(`${page.slice(0, 40).padEnd(40)} ${String(row.rps).padStart(8)} ${ms(row.p50)} ${ms(row.p95)} ${ms(row.p99)}  ${target}${row.failures ? ` (${row.failures} failed)` : ""}`);
       }

@@ -4,7 +4,7 @@ import { classifyPath, type PathRules } from "../app/lib/path-classes";
 import { articleSlugOf } from "../app/lib/view-recorder.server";
 import { newCspNonce, type SecurityHeaderWriter } from "./middleware/security-headers";
 import type { CachedPage, PageCache } from "./page-cache";
-import { cachedAnswer, isCountedLoad, pageViewPathOf, sendBody } from "./request-handler";
+import { cachedAnswer, isCountedLoad, pageViewPathOf, sendBody, type PageViewCounter } from "./request-handler";
 
 /**
  * The page cache's door (issue 13): an anonymous GET or HEAD of a page the cache holds fresh is
@@ -20,8 +20,7 @@ import { cachedAnswer, isCountedLoad, pageViewPathOf, sendBody } from "./request
 export function cacheDoor(options: {
   cache: PageCache;
   writeSecurityHeaders: SecurityHeaderWriter;
-  /** Counts a load of `path` (and of the article it shows, when the door has found one). */
-  onPageView?: (path: string, articleSlug: string | null) => void;
+  onPageView?: PageViewCounter;
 }): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
   const { cache } = options;
   /** What counting a load of a stored page needs that its key alone decides, found once per page. */

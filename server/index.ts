@@ -22,7 +22,7 @@ import { personalAnswers } from "./middleware/personal-answers";
 import { sameOriginStateChanges } from "./middleware/same-origin";
 import { cachedFlag, securityHeaders, securityHeaderWriter } from "./middleware/security-headers";
 import { publicFilePaths } from "./middleware/static-assets";
-import { answerExpectContinue, createAppHandler, openEventStreams } from "./request-handler";
+import { answerExpectContinue, createAppHandler, openEventStreams, type PageViewCounter } from "./request-handler";
 import { ROOT } from "./root";
 import { databaseUrlFromPrimary, forkWorkers } from "./cluster";
 import { startRequestServices, startSiteServices, type SharedServices } from "./services";
@@ -69,7 +69,7 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   // Media served from a bucket's public address is shown from there (the media route redirects to it).
   const mediaOrigins = env.S3_PUBLIC_URL ? [new URL(env.S3_PUBLIC_URL).origin] : [];
   const writeSecurityHeaders = securityHeaderWriter({ closing: () => lifecycle.shuttingDown, adsEnabled, publicUrl: env.publicUrl, mediaOrigins });
-  const onPageView = (viewed: string, articleSlug?: string | null) => services.views.record(viewed, undefined, articleSlug);
+  const onPageView: PageViewCounter = (viewed, articleSlug) => services.views.record(viewed, undefined, articleSlug);
   // Fresh cached pages are answered where requests arrive, before Express (server/cache-door.ts).
   const door = cache ? cacheDoor({ cache, writeSecurityHeaders, onPageView }) : () => false;
   const server = http.createServer((req, res) => {

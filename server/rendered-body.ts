@@ -11,7 +11,11 @@ const COMPRESSIBLE = /^(text\/html|text\/x-script|application\/json|application\
 /** Below this, compressing saves less than a packet (the `compression` middleware's threshold too). */
 export const MIN_COMPRESSED_BYTES = 1024;
 
-/** Above this, an answer goes out as it streams, never read whole into memory. */
+/**
+ * An answer that declares a longer body goes out as it streams. One that declares none (React
+ * Router's pages and data) is read whole: a page is already whole in memory when it leaves
+ * (htmlStream gathers what React writes in one turn, and our pages render in one).
+ */
 export const MAX_COMPRESSED_BYTES = 4 * 1024 * 1024;
 
 /**

@@ -8,6 +8,7 @@ import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type UploadKind }
 import { AppError } from "../app/lib/app-error";
 import { isSessionCookiePresent } from "../app/lib/auth-cookie";
 import { classifyPath, type PathMatch, type PathRules } from "../app/lib/path-classes";
+import { articleSlugOf } from "../app/lib/view-recorder.server";
 import { answerUnavailable } from "./middleware/database-gate";
 import { cspNonceOf, newCspNonce } from "./middleware/security-headers";
 import { articleTag, SITE_TAG } from "../app/lib/cache-tags.server";
@@ -307,11 +308,14 @@ function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: C
 }
 
 /** Counts the load when it is answered 200, or 304 (a reader's browser shows its copy: a load all the same). */
-export function countWhenAnswered(req: http.IncomingMessage, res: http.ServerResponse, onPageView: (path: string) => void) {
+function countWhenAnswered(req: http.IncomingMessage, res: http.ServerResponse, articleSlug: string | null, onPageView: PageViewCounter) {
   res.once("finish", () => {
-    if (res.statusCode === 200 || res.statusCode === 304) onPageView(pageViewPathOf(req.url ?? "/"));
+    if (res.statusCode === 200 || res.statusCode === 304) onPageView(pageViewPathOf(req.url ?? "/"), articleSlug);
   });
 }
+
+/** Counts a load of `path`, and of the article it shows (its slug, found with the path's class), if any. */
+export type PageViewCounter = (path: string, articleSlug: string | null) => void;
 
 /** Whether a rendered answer may be kept for everyone: a plain public 200 of a GET. */
 function isStorable(method: string, response: Response): boolean {
@@ -348,7 +352,7 @@ export function createAppHandler(options: {
   /** Whether the database answers (a page the cache does not have is answered 503 while it does not). */
   databaseUp?: () => boolean;
   /** Counts a page load (the view recorder): called once for each counted load answered 200. */
-  onPageView?: (path: string) => void;
+  onPageView?: PageViewCounter;
   /** Where a failed background render is told. */
   onBackgroundError?: (error: unknown, key: string) => void;
   /**
@@ -424,7 +428,7 @@ export function createAppHandler(options: {
     try {
       const match = pathClassOf(req);
       const { rules } = match;
-      if (options.onPageView && isCountedLoad(req, rules)) countWhenAnswered(req, res, options.onPageView);
+      if (options.onPageView && isCountedLoad(req, rules)) countWhenAnswered(req, res, articleSlugOf(match), options.onPageView);
       if (req.method !== "GET" && req.method !== "HEAD") {
         const limit = bodyLimitOf(rules);
         if (limit !== null && Number(req.headers["content-length"]) > limit) return refuseTooLarge(res);

@@ -48,8 +48,6 @@ function newestViews(groups: PageViewGroup[], max: number): PageViewGroup[] {
  */
 export class ViewRecorder {
   private pageViews: PageViewGroup[] = [];
-  /** How many loads `pageViews` holds. */
-  private pageViewCount = 0;
   /** Each path's newest group (a load in the same millisecond adds to it). */
   private newest = new Map<string, PageViewGroup>();
   private articleViews = new Map<string, number>();
@@ -76,14 +74,13 @@ export class ViewRecorder {
       this.pageViews.push(added);
       this.newest.set(path, added);
     }
-    this.pageViewCount++;
     if (articleSlug) this.addArticleViews(articleSlug, 1);
     if (this.pageViews.length >= this.maxBuffered) void this.flush();
   }
 
   /** Page views not yet written to the database. */
   pendingPageViews() {
-    return this.pageViewCount;
+    return this.pageViews.reduce((sum, group) => sum + group.n, 0);
   }
 
   private addArticleViews(slug: string, n: number) {
@@ -131,7 +128,6 @@ export class ViewRecorder {
     const pageViews = this.pageViews;
     const articleViews = this.articleViews;
     this.pageViews = [];
-    this.pageViewCount = 0;
     this.newest = new Map();
     this.articleViews = new Map();
     this.flushesStarted++;
@@ -146,7 +142,6 @@ export class ViewRecorder {
         this.log.error({ err: error }, "could not write page views; will retry");
         // During a long outage the buffer is capped: the oldest page views go first.
         this.pageViews = newestViews(pageViews.concat(this.pageViews), MAX_PENDING_PAGE_VIEWS);
-        this.pageViewCount = this.pageViews.reduce((sum, group) => sum + group.n, 0);
         this.newest = new Map(this.pageViews.map((group) => [group.path, group]));
         for (const [slug, n] of articleViews) this.addArticleViews(slug, n);
       })

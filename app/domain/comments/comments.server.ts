@@ -79,10 +79,7 @@ export async function listArticleComments(
   const limit = options.limit ?? COMMENT_THREADS_PER_PAGE;
   const [cursor] =
     options.olderThan && /^[0-9a-f-]{36}$/i.test(options.olderThan)
-      ? await db
-          .select({ id: comments.id })
-          .from(comments)
-          .where(and(eq(comments.articleId, articleId), published, isNull(comments.parentCommentId), eq(comments.id, options.olderThan)))
+      ? await db.select({ id: comments.id }).from(comments).where(and(threadsOf(articleId), eq(comments.id, options.olderThan)))
       : [];
   // Those after the cursor, ordered as the page lists them; compared in the database (microseconds),
   // so no comment is skipped or shown twice between pages.
@@ -98,12 +95,17 @@ export async function listArticleComments(
   };
 }
 
+/** An article's published comments (its id, or the placeholder a query built once is given it by). */
+const publishedOf = (articleId: string | Placeholder) => and(eq(comments.articleId, articleId), published);
+/** Its threads: the published top-level comments. */
+const threadsOf = (articleId: string | Placeholder) => and(publishedOf(articleId), isNull(comments.parentCommentId));
+
 /** A page of an article's top-level comments, newest first (after `afterCursor` when given). */
 const threadsQuery = (db: Db, articleId: string | Placeholder, limit: number | Placeholder, afterCursor?: SQL) =>
   db
     .select(publicColumns)
     .from(comments)
-    .where(and(eq(comments.articleId, articleId), published, isNull(comments.parentCommentId), afterCursor))
+    .where(and(threadsOf(articleId), afterCursor))
     .orderBy(...newestThreadsFirst)
     .limit(limit);
 
@@ -116,7 +118,7 @@ const countsQuery = (db: Db, articleId: string | Placeholder, afterCursor?: SQL)
       threadsFromHere: sql<number>`count(*) filter (where ${comments.parentCommentId} is null and ${afterCursor ?? sql`true`})`.mapWith(Number),
     })
     .from(comments)
-    .where(and(eq(comments.articleId, articleId), published));
+    .where(publishedOf(articleId));
 
 const firstThreads = preparedQuery("first_comment_threads", (db, name) => threadsQuery(db, sql.placeholder("articleId"), sql.placeholder("limit")).prepare(name));
 const allCounts = preparedQuery("comment_counts", (db, name) => countsQuery(db, sql.placeholder("articleId")).prepare(name));
@@ -124,7 +126,7 @@ const repliesTo = preparedQuery("comment_replies", (db, name) =>
   db
     .select(publicColumns)
     .from(comments)
-    .where(and(eq(comments.articleId, sql.placeholder("articleId")), published, sql`${comments.parentCommentId} = any(${sql.placeholder("parents")})`))
+    .where(and(publishedOf(sql.placeholder("articleId")), sql`${comments.parentCommentId} = any(${sql.placeholder("parents")})`))
     .orderBy(asc(comments.createdAt), asc(comments.id))
     .prepare(name),
 );
