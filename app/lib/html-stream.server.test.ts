@@ -58,6 +58,14 @@ describe("htmlStream: script preloads", () => {
     }
   });
 
+  it("keeps characters whole when a chunk starts inside one and still holds preloads after it", async () => {
+    const headFirst = (html: string) => html.replace("<head>", "<head><style>/* Naïve ☕ */</style>");
+    const bytes = Buffer.from(headFirst(page));
+    const inside = bytes.indexOf(Buffer.from("☕")) + 1;
+    const out = await through([bytes.subarray(0, inside), bytes.subarray(inside)]);
+    expect(out).toBe(headFirst(expected));
+  });
+
   it("finds a tag cut between two turns of React's writing", async () => {
     const at = page.indexOf("modulepreload") + 4;
     const out = await chunksOut([[page.slice(0, at)], [page.slice(at)]], true);

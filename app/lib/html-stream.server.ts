@@ -1,8 +1,29 @@
-import { StringDecoder } from "node:string_decoder";
 import { Transform } from "node:stream";
 
 /** React Router's `<link rel="modulepreload" …/>`, as React writes it into the head. */
 const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*>/g;
+const PRELOAD_START = Buffer.from('<link rel="modulepreload"');
+const LT = 0x3c;
+const GT = 0x3e;
+const EMPTY = Buffer.alloc(0);
+
+function joined(pending: Buffer, gathered: Buffer[]): Buffer {
+  if (!pending.length && gathered.length === 1) return gathered[0]!;
+  return Buffer.concat(pending.length ? [pending, ...gathered] : gathered);
+}
+
+/**
+ * `bytes` without their preload tags. Only the stretch from the first tag to the end of the last is read
+ * as text (both ends fall between characters: at "<" and after ">"); the rest passes as it came.
+ */
+function withoutPreloads(bytes: Buffer): Buffer {
+  const first = bytes.indexOf(PRELOAD_START);
+  if (first === -1) return bytes;
+  const lastEnd = bytes.indexOf(GT, bytes.lastIndexOf(PRELOAD_START));
+  const end = lastEnd === -1 ? bytes.length : lastEnd + 1;
+  const stripped = Buffer.from(bytes.toString("utf8", first, end).replace(MODULE_PRELOAD, ""));
+  return Buffer.concat([bytes.subarray(0, first), stripped, bytes.subarray(end)]);
+}
 
 /**
  * The stream a page's HTML goes out through (app/entry.server.tsx), with two jobs:
@@ -17,23 +38,26 @@ const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*>/g;
  *   chunks waits for its end.
  */
 export function htmlStream({ dropModulePreloads }: { dropModulePreloads: boolean }): Transform {
-  const decoder = new StringDecoder("utf8");
-  let pending = "";
+  let pending: Buffer = EMPTY;
   let gathered: Buffer[] = [];
   let sendAt: NodeJS.Immediate | null = null;
 
-  const withoutPreloads = (text: string) => text.replace(MODULE_PRELOAD, "");
-
-  /** What has been gathered, as one chunk (up to the last complete tag when preloads are dropped). */
-  function take(): Buffer | string | null {
-    const bytes = gathered.length === 1 ? gathered[0]! : Buffer.concat(gathered);
+  /**
+   * What has been gathered, as one chunk (up to the last complete tag when preloads are dropped). The
+   * bytes are read as text only up to the end of the last preload tag (the head): the rest of the page
+   * passes as it came. A cut at "<" is always between two characters (that byte is never inside one).
+   */
+  function take(): Buffer | null {
+    const bytes = joined(pending, gathered);
     gathered = [];
-    if (!dropModulePreloads) return bytes.length ? bytes : null;
-    const text = pending + decoder.write(bytes);
-    const lastTag = text.lastIndexOf("<");
-    const cut = lastTag !== -1 && text.indexOf(">", lastTag) === -1 ? lastTag : text.length;
-    pending = text.slice(cut);
-    return cut ? withoutPreloads(text.slice(0, cut)) : null;
+    if (!dropModulePreloads) {
+      pending = EMPTY;
+      return bytes.length ? bytes : null;
+    }
+    const lastTag = bytes.lastIndexOf(LT);
+    const cut = lastTag !== -1 && bytes.indexOf(GT, lastTag) === -1 ? lastTag : bytes.length;
+    pending = bytes.subarray(cut);
+    return cut ? withoutPreloads(bytes.subarray(0, cut)) : null;
   }
 
   const stream: Transform = new Transform({
@@ -50,9 +74,10 @@ export function htmlStream({ dropModulePreloads }: { dropModulePreloads: boolean
       if (sendAt) clearImmediate(sendAt);
       sendAt = null;
       const out = gathered.length ? take() : null;
-      const rest = dropModulePreloads ? withoutPreloads(pending + decoder.end()) : "";
+      const rest = pending.length ? withoutPreloads(pending) : null;
+      pending = EMPTY;
       if (out !== null) this.push(out);
-      callback(null, rest || undefined);
+      callback(null, rest?.length ? rest : undefined);
     },
     destroy(error, callback) {
       if (sendAt) clearImmediate(sendAt);

@@ -4,7 +4,7 @@ import type { Db } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared-queries.server";
 import { articles, categories } from "~/db/schema";
 import type { ArticleCard } from "./articles.schema";
-import { cardColumns, newestFirst, publicCardsOf, toCard } from "./article-cards.server";
+import { newestFirst, publicCardsOf } from "./article-cards.server";
 import { readEveryTime, type StoryMemo } from "./story-memo.server";
 
 // What an article page offers next (recirculation): "More from {Category}" and "Related stories".
@@ -28,10 +28,10 @@ const RELATED_CANDIDATES = 200;
  */
 const RELATED_WINDOW = 2000;
 
-/** The newest public articles of the article's category, without it. */
+/** The newest public articles of the article's category, without it: their ids. */
 const moreFromCategory = preparedQuery("more_from_category", (db, name) =>
   db
-    .select(cardColumns)
+    .select({ id: articles.id })
     .from(articles)
     .innerJoin(categories, eq(articles.categoryId, categories.id))
     .where(and(eq(categories.slug, sql.placeholder("categorySlug")), ne(articles.id, sql.placeholder("articleId")), publiclyVisible()))
@@ -40,31 +40,35 @@ const moreFromCategory = preparedQuery("more_from_category", (db, name) =>
     .prepare(name),
 );
 
-export async function listMoreFromCategory(db: Db, articleId: string, categorySlug: string, limit = RECIRCULATION_COUNT): Promise<ArticleCard[]> {
+async function pickMoreFromCategory(db: Db, articleId: string, categorySlug: string, limit: number): Promise<string[]> {
   const rows = await moreFromCategory(db, { categorySlug, articleId, limit });
-  return rows.map(toCard);
+  return rows.map((r) => r.id);
 }
 
 /**
- * Public articles that share words with this one's title and excerpt (the weight A and B lexemes of
- * its stored search vector), among the RELATED_CANDIDATES newest that do: the best matches (a shared
- * category counts as much as a strong match), shown most recent first. `exclude`: articles already
- * shown elsewhere on the page (the "More from" cards). The pick reads RELATED_WINDOW rows (16 ms at
- * 100,000 articles), so it is kept in `memo` until a public story changes; the cards are read each time.
+ * An article page's "More from {Category}" (the category's newest public stories) and "Related
+ * stories" (those sharing its words, leaving out the "More from" ones). Which stories each shows
+ * follows from the set of public stories, so both picks are kept in `memo` until a public story
+ * changes (the related pick reads RELATED_WINDOW rows: 16 ms at 100,000 articles); the cards, with
+ * their current view counts, are read in one query at each render.
  */
-export async function listRelatedStories(
+export async function listRecirculation(
   db: Db,
-  articleId: string,
-  exclude: readonly string[] = [],
-  limit = RECIRCULATION_COUNT,
+  article: { id: string; category: { slug: string } | null },
   memo: StoryMemo = readEveryTime,
-): Promise<ArticleCard[]> {
-  const picked = await memo(`related:${articleId}:${limit}:${exclude.join(",")}`, () => pickRelatedStories(db, articleId, exclude, limit));
-  if (picked.length === 0) return [];
-  return publicCardsOf(db, picked);
+  limit = RECIRCULATION_COUNT,
+): Promise<{ moreFromCategory: ArticleCard[]; related: ArticleCard[] }> {
+  const { id, category } = article;
+  const moreIds = category ? await memo(`more-from:${category.slug}:${id}:${limit}`, () => pickMoreFromCategory(db, id, category.slug, limit)) : [];
+  const relatedIds = await memo(`related:${id}:${limit}:${moreIds.join(",")}`, () => pickRelatedStories(db, id, moreIds, limit));
+  if (moreIds.length + relatedIds.length === 0) return { moreFromCategory: [], related: [] };
+  // Both newest first, as the query answers: each keeps its order.
+  const cards = await publicCardsOf(db, [...moreIds, ...relatedIds]);
+  const more = new Set(moreIds);
+  return { moreFromCategory: cards.filter((c) => more.has(c.id)), related: cards.filter((c) => !more.has(c.id)) };
 }
 
-/** The ids listRelatedStories shows. */
+/** The ids "Related stories" shows, the best `limit` matches, none of `exclude`. */
 async function pickRelatedStories(db: Db, articleId: string, exclude: readonly string[], limit: number): Promise<string[]> {
   // The article's own title and excerpt words, already stemmed, OR-ed into one query ('simple': no second stemming).
   const similar = sql`(select to_tsquery('simple', coalesce(string_agg(quote_literal(word), ' | '), ''))

@@ -3,8 +3,8 @@ import type { ChangeEvent } from "~/lib/change-feed.server";
 /**
  * What reader pages derive from the whole set of public stories and that costs a scan to find (issue
  * 13, decision 0031): how many stories a category or an author has (for "Page 1 of 423"), and which
- * stories an article's "Related stories" picks. At 100,000 articles an author's count took 15 ms and
- * the related pick 16 ms, on every render of those pages.
+ * stories an article's "More from {Category}" and "Related stories" pick. At 100,000 articles an
+ * author's count took 15 ms and the related pick 16 ms, on every render of those pages.
  *
  * A value is kept until a change notice says a public story changed (published, edited, unpublished,
  * deleted, its byline or category changed: migration 0016's notices, heard by every process), and at

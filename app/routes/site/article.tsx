@@ -9,7 +9,7 @@ import { HydrateLater } from "~/components/hydrate-later";
 import { RouteError } from "~/components/not-found";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
 import { listArticleNotes } from "~/domain/articles/corrections.server";
-import { listMoreFromCategory, listRelatedStories } from "~/domain/articles/recirculation.server";
+import { listRecirculation } from "~/domain/articles/recirculation.server";
 import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
 import { COMMENT_FIELDS, COMMENT_GUARD_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
 import { listArticleComments, postComment } from "~/domain/comments/comments.server";
@@ -44,12 +44,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   // ?older-than=<comment id> shows the page of top-level comments after that one ("Show older comments").
   const olderThan = new URL(request.url).searchParams.get("older-than") ?? undefined;
-  const [page, corrections, moreFromCategory] = await Promise.all([
+  const [page, corrections, { moreFromCategory, related }] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan }),
     listArticleNotes(context.db, article.id),
-    article.category ? listMoreFromCategory(context.db, article.id, article.category.slug) : [],
+    listRecirculation(context.db, article, context.storyMemo),
   ]);
-  const related = await listRelatedStories(context.db, article.id, moreFromCategory.map((a) => a.id), undefined, context.storyMemo);
   // The page goes from the cache when one of these stories changes, and goes stale when one is
   // published in its category ("More from" shows the newest: decision 0028).
   noteStories(context, [article, ...moreFromCategory, ...related]);
