@@ -89,16 +89,17 @@ export async function buildScaleData(db: pg.Client, count: number, commentCount:
     [Math.min(commentCount, BUSY_ARTICLE_COMMENTS), busySlug],
   );
   await db.query(`set session_replication_role = origin`);
-  // The triggers slept through the bulk insert: the sitemap index's months and the authors' rows
-  // (migrations 0017, 0019) are counted as the migrations count an existing archive, and every process
-  // is told that anything may have changed.
+  // The triggers slept through the bulk insert: the sitemap index's months, the authors' rows and
+  // their listings (migrations 0017, 0019, 0021) are counted as the migrations count an existing
+  // archive, and every process is told that anything may have changed.
   await db.query(`select frontpage_count_sitemap_months(array(
     select distinct to_char(published_at at time zone 'UTC', 'YYYY-MM') from articles where status = 'published'))`);
   await db.query(`select frontpage_count_author_sitemap(array(select id from authors))`);
+  await db.query(`select frontpage_list_bylines(null)`);
   await db.query(`select pg_notify('frontpage_changes', json_build_object('table', '*', 'op', 'BULK')::text)`);
   // A ten-year archive has long been vacuumed: visibility map set, hint bits written, statistics
   // current. Without this the first searches measure the bulk insert's aftermath (and autovacuum).
-  await db.query(`vacuum (analyze) articles, comments, article_authors`);
+  await db.query(`vacuum (analyze) articles, comments, article_authors, author_listing`);
   // Queries of every kind a reader types: words from the vocabulary's tail, middle and head (how many
   // articles each finds depends on stemming too: the row prints it), two words, phrases, an exclusion.
   const pick = async (rank: number) => (await db.query<{ word: string }>(`select word from vocabulary where n = $1`, [rank])).rows[0]!.word;

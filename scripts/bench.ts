@@ -15,9 +15,8 @@
  * - the server's memory (highest RSS seen under load), the exact count of 200 concurrent loads, and
  *   the time from a restart to the first page on the existing database.
  * Load comes from wrk when the machine has it (C, two threads: a JavaScript load generator takes the
- * server's cores), else from autocannon in this process; the scale rows and the counting use
- * autocannon. The server, the baseline and the database are other processes. Compare ratios: the
- * machine is shared.
+ * server's cores), else from autocannon in this process; the counting uses autocannon. The server,
+ * the baseline and the database are other processes. Compare ratios: the machine is shared.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -127,7 +126,8 @@ async function fastLoad(url: string, options: { connections: number; seconds?: n
   const dir = mkdtempSync(path.join(os.tmpdir(), "frontpage-wrk-"));
   try {
     writeFileSync(path.join(dir, "report.lua"), WRK_REPORT);
-    const args = ["-t2", `-c${options.connections}`, `-d${options.seconds ?? SECONDS}s`, "-s", path.join(dir, "report.lua")];
+    // wrk wants a connection per thread at least.
+    const args = [`-t${Math.min(2, options.connections)}`, `-c${options.connections}`, `-d${options.seconds ?? SECONDS}s`, "-s", path.join(dir, "report.lua")];
     for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn(WRK, [...args, url], { stdio: ["ignore", "pipe", "inherit"] });
@@ -442,10 +442,10 @@ async function scaleRun(base: string, dataDir: string) {
   console.log("rendered (session cookie)                          1 connection: p50 ms  p95 ms | 10 connections: req/s  p50 ms  p95 ms  p99 ms  target (p95 ≤ 20 ms)");
   const headers = { "accept-encoding": "gzip", "user-agent": CHROME, cookie: RENDER_COOKIE };
   for (const page of data.pages) {
-    await cannon(`${base}${page.path}`, { connections: 10, seconds: 1, headers });
+    await fastLoad(`${base}${page.path}`, { connections: 10, seconds: 1, headers });
     // One reader at a time: how long one render of the page takes.
-    const one = await cannon(`${base}${page.path}`, { connections: 1, seconds: Math.min(SECONDS, 3), headers });
-    const row = await cannon(`${base}${page.path}`, { connections: 10, headers });
+    const one = await fastLoad(`${base}${page.path}`, { connections: 1, seconds: Math.min(SECONDS, 3), headers });
+    const row = await fastLoad(`${base}${page.path}`, { connections: 10, headers });
     const label = `${page.label}: ${page.path}`.slice(0, 54).padEnd(54);
     const failures = one.failures + row.failures;
     console.log(

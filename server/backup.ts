@@ -51,10 +51,11 @@ export interface BackupManifest {
 }
 
 /**
- * Tables the database keeps from others by triggers (migrations 0017 and 0019: the sitemaps' months
- * and authors). They are not backed up: restoring articles and bylines fills them again.
+ * Tables the database keeps from others by triggers (migrations 0017, 0019 and 0021: the sitemaps'
+ * months and authors, the authors' listings). They are not backed up: restoring articles and bylines
+ * fills them again.
  */
-const DERIVED_TABLES = new Set(["article_sitemap_months", "author_sitemap"]);
+const DERIVED_TABLES = new Set(["article_sitemap_months", "author_sitemap", "author_listing"]);
 
 /** The app's tables, each after the tables it references (so a restore never breaks a foreign key); not the derived ones. */
 async function tablesInOrder(client: pg.ClientBase): Promise<{ name: string; columns: string[] }[]> {

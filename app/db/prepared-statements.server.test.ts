@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../tests/setup/test-database";
 import { createDb } from "./client.server";
-import { MAX_NAMED_PER_CONNECTION, NAME_AFTER_RUNS, statementNameOf } from "./prepared-statements.server";
+import { MAX_NAMED_PER_CONNECTION, NAME_AFTER_RUNS, PLAN_EACH_TIME, statementNameOf } from "./prepared-statements.server";
 import { categories } from "./schema";
 
 const t = await createTestDatabase();
@@ -21,6 +21,11 @@ describe("prepared statements", () => {
     expect(name).toMatch(/^fp_[\w-]{22}$/);
     expect(statementNameOf(text)).toBe(name);
     expect(statementNameOf(`${text} `)).toBeNull();
+  });
+
+  it("never names a text that asks to be planned each time", () => {
+    const text = `select ${Math.random()} as probe where ${PLAN_EACH_TIME} true`;
+    for (let run = 1; run <= NAME_AFTER_RUNS + 2; run++) expect(statementNameOf(text)).toBeNull();
   });
 
   it("a query the app runs again and again is prepared once on its connection and answers as before", async () => {

@@ -377,6 +377,32 @@ export const authorSitemap = pgTable("author_sitemap", {
   lastmod: timestamp("lastmod", { withTimezone: true }).notNull(),
 });
 
+/**
+ * The public stories of each author, by publication time: a byline of a published story (decision
+ * 0031). Kept by triggers on articles and article_authors (migration 0021), so an author's page reads
+ * its page of ids from one index, as a category's does, instead of joining every byline of the author
+ * to every public story (issue 13: page 423 of an author with 10,000 stories took 16 ms at 100,000).
+ * `published_at` is the story's; a story scheduled for later is here already, and `published_at <=
+ * now()` keeps it off the page until its time, as publiclyVisible does.
+ */
+export const authorListing = pgTable(
+  "author_listing",
+  {
+    authorId: uuid("author_id")
+      .notNull()
+      .references(() => authors.id, { onDelete: "cascade" }),
+    articleId: uuid("article_id")
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    publishedAt: timestamp("published_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    // By story first: the triggers find a story's rows by it.
+    primaryKey({ columns: [t.articleId, t.authorId] }),
+    index("author_listing_author_published_at_idx").on(t.authorId, t.publishedAt.desc(), t.articleId.desc()),
+  ],
+);
+
 // ---------------------------------------------------------------- analytics
 
 export const pageViews = pgTable(

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared-queries.server";
@@ -46,20 +46,24 @@ export const cardColumns = {
   authors: bylineColumn,
 };
 
-/** The ids of one page of the articles matching `where`, newest first. */
-const pageIds = (db: Db, where: SQL | undefined, limit: number | Placeholder, offset: number | Placeholder) =>
-  db.select({ id: articles.id }).from(articles).where(where).orderBy(...newestFirst).limit(limit).offset(offset);
+/** A query of one page of article ids, newest first, its limit and offset given as placeholders. */
+export type PageIds = (db: Db, limit: Placeholder, offset: Placeholder) => SQLWrapper;
+
+/** The page of the articles matching `where` (written with placeholders), from the (…, published_at, id) index. */
+export const newestMatching =
+  (where: () => SQL | undefined): PageIds =>
+  (db, limit, offset) =>
+    db.select({ id: articles.id }).from(articles).where(where()).orderBy(...newestFirst).limit(limit).offset(offset);
 
 /**
- * A listing's pages (a category's, an author's): one page of the cards matching `where`, newest
- * first. The page's ids are found first, in the (…, published_at, id) index alone, and only those 24
- * rows are read: a deep page no longer reads every row it skips (issue 13: category page 500 at
- * 100,000 articles, 73 ms to 3 ms). `where` is written with placeholders (`sql.placeholder`): the
- * query is built once per database handle (preparedQuery) and each call passes their values.
+ * A listing's pages (a category's, an author's): one page of cards, newest first. The page's ids are
+ * found first, in an index alone (`pageIds`), and only those 24 rows are read: a deep page no longer
+ * reads every row it skips (issue 13: category page 500 at 100,000 articles, 73 ms to 3 ms). The
+ * query is built once per database handle (preparedQuery) and each call passes its placeholders' values.
  */
-export function preparedPageOfCards<Values extends Record<string, unknown>>(name: string, where: (db: Db) => SQL | undefined) {
+export function preparedPageOfCards<Values extends Record<string, unknown>>(name: string, pageIds: PageIds) {
   const page = preparedQuery(name, (db, statement) =>
-    cardsQuery(db, inArray(articles.id, pageIds(db, where(db), sql.placeholder("limit"), sql.placeholder("offset")))).prepare(statement),
+    cardsQuery(db, inArray(articles.id, pageIds(db, sql.placeholder("limit"), sql.placeholder("offset")))).prepare(statement),
   );
   return async (db: Db, values: Values, pageNumber: number, pageSize: number): Promise<ArticleCard[]> => {
     const rows = await page(db, { ...values, limit: pageSize, offset: (pageNumber - 1) * pageSize });

@@ -6,7 +6,7 @@ import { articles, categories, type Article } from "~/db/schema";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard, FeaturedImageText } from "./articles.schema";
-import { cardColumns, countOf, newestFirst, preparedPageOfCards, toCard } from "./article-cards.server";
+import { cardColumns, countOf, newestFirst, newestMatching, preparedPageOfCards, toCard } from "./article-cards.server";
 import { readEveryTime, type StoryMemo } from "./story-memo.server";
 import { readingMinutes, wordCount } from "./story-document";
 import { renderFeaturedImageHtml } from "./featured-image-html";
@@ -41,7 +41,10 @@ export async function listCategoryArticles(db: Db, categoryId: string, page: num
   return { articles: cards, total };
 }
 
-const categoryPage = preparedPageOfCards<{ categoryId: string }>("category_page", () => and(eq(articles.categoryId, sql.placeholder("categoryId")), publiclyVisible()));
+const categoryPage = preparedPageOfCards<{ categoryId: string }>(
+  "category_page",
+  newestMatching(() => and(eq(articles.categoryId, sql.placeholder("categoryId")), publiclyVisible())),
+);
 
 export interface ArticleDetail extends ArticleCard, FeaturedImageText {
   content: string;

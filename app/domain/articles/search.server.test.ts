@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { articleAuthors, articles, authors, categories } from "~/db/schema";
 import { listAdminArticles } from "./article-admin.server";
+import { createDb } from "~/db/client.server";
+import { NAME_AFTER_RUNS } from "~/db/prepared-statements.server";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { highlightParts, MARK_END, MARK_START, normalizeSearchQuery, SEARCH_QUERY_MAX } from "./search.schema";
 import { searchArticles } from "./search.server";
@@ -152,5 +154,19 @@ describe("the admin article list's search and filters", () => {
     expect(first.rows).toHaveLength(2);
     expect(second.rows).toHaveLength(2);
     expect(new Set([...first.rows, ...second.rows].map((r) => r.id)).size).toBe(4);
+  });
+});
+
+describe("search statements", () => {
+  it("are planned for the reader's words at every run, however often they run (a generic plan suits no word)", async () => {
+    const { db, pool } = createDb(t.url, 1);
+    try {
+      for (let run = 0; run < NAME_AFTER_RUNS + 6; run++) await searchArticles(db, "tram");
+      const { rows } = await pool.query<{ statement: string }>("select statement from pg_prepared_statements");
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.filter((r) => r.statement.includes("websearch_to_tsquery"))).toEqual([]);
+    } finally {
+      await pool.end();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
+import { PLAN_EACH_TIME } from "~/db/prepared-statements.server";
 import { articles, categories } from "~/db/schema";
 import type { ArticleCard } from "./articles.schema";
 import { cardColumns, newestFirst, toCard } from "./article-cards.server";
@@ -9,9 +10,12 @@ import { MARK_END, MARK_START, SEARCH_CANDIDATES, SEARCH_PAGE_SIZE } from "./sea
 // Site search (decision 0018): PostgreSQL full-text search over articles.search_vector, a stored
 // generated tsvector (title weighted A, excerpt B, body C, English stemming) with a GIN index.
 
-/** The reader's words as a tsquery: websearch syntax ("quoted phrases", -excluded, or). */
+/**
+ * The reader's words as a tsquery: websearch syntax ("quoted phrases", -excluded, or). A statement
+ * with them is planned for them at every run (PLAN_EACH_TIME: how many articles match decides the plan).
+ */
 export function searchQuery(q: string): SQL {
-  return sql`websearch_to_tsquery('english', ${q})`;
+  return sql`${sql.raw(PLAN_EACH_TIME)} websearch_to_tsquery('english', ${q})`;
 }
 
 /** Articles whose search document matches `q`. */

@@ -211,3 +211,56 @@ describe("migration 0009", () => {
     }
   });
 });
+
+describe("the authors' listing (migration 0021)", () => {
+  /** author_listing as it stands, and as the bylines of the published stories say it should. */
+  async function listing() {
+    const kept = await fx.t.pool.query<{ row: string }>(
+      `select author_id || ' ' || article_id || ' ' || published_at as row from author_listing order by 1`,
+    );
+    const truth = await fx.t.pool.query<{ row: string }>(
+      `select aa.author_id || ' ' || a.id || ' ' || a.published_at as row from article_authors aa join articles a on a.id = aa.article_id
+       where a.status = 'published' order by 1`,
+    );
+    return { kept: kept.rows.map((r) => r.row), truth: truth.rows.map((r) => r.row) };
+  }
+  const inStep = async () => {
+    const { kept, truth } = await listing();
+    expect(kept).toEqual(truth);
+    return kept;
+  };
+
+  it("follows publishing, scheduling, bylines and deletions, and the author page reads it", async () => {
+    const a = await createAuthor(fx.t.db, fx.storage, parse({ name: "Listing A", slug: "listing-a" }));
+    const b = await createAuthor(fx.t.db, fx.storage, parse({ name: "Listing B", slug: "listing-b" }));
+    const one = await saveArticle(fx, { title: "Listing one", slug: "listing-one", authorIds: a.id });
+    const two = await saveArticle(fx, { title: "Listing two", slug: "listing-two", authorIds: `${a.id},${b.id}` });
+    const draft = await saveArticle(fx, { title: "Listing draft", slug: "listing-draft", intent: "draft", authorIds: a.id });
+    const rows = await inStep();
+    expect(rows.filter((r) => r.startsWith(a.id))).toHaveLength(2);
+
+    // A story scheduled for later is listed, and kept off the page until its time.
+    await fx.t.pool.query(`update articles set published_at = now() + interval '1 day' where id = $1`, [one.id]);
+    await inStep();
+    expect((await listAuthorArticles(fx.t.db, a.id, 1, 24)).articles.map((x) => x.slug)).toEqual(["listing-two"]);
+    await fx.t.pool.query(`update articles set published_at = now() - interval '1 hour' where id = $1`, [one.id]);
+    await fx.t.pool.query(`update articles set status = 'published', published_at = now() - interval '2 hours' where id = $1`, [draft.id]);
+    await inStep();
+    expect((await listAuthorArticles(fx.t.db, a.id, 1, 24)).articles.map((x) => x.slug)).toEqual(["listing-two", "listing-one", "listing-draft"]);
+    expect((await listAuthorArticles(fx.t.db, a.id, 2, 2)).articles.map((x) => x.slug)).toEqual(["listing-draft"]);
+
+    // Bylines changed, a story unpublished, a story and an author deleted; a view count changes nothing.
+    await fx.t.pool.query(`delete from article_authors where article_id = $1 and author_id = $2`, [two.id, a.id]);
+    await fx.t.pool.query(`update article_authors set author_id = $1 where article_id = $2`, [b.id, one.id]);
+    await inStep();
+    await unpublishArticle(fx.t.db, draft.id);
+    await fx.t.pool.query(`update articles set views = views + 5 where id = $1`, [two.id]);
+    await inStep();
+    expect((await listAuthorArticles(fx.t.db, b.id, 1, 24)).articles.map((x) => x.slug)).toEqual(["listing-two", "listing-one"]);
+    await fx.t.pool.query(`delete from articles where id = $1`, [two.id]);
+    await inStep();
+    await deleteAuthor(fx.t.db, b.id);
+    expect((await inStep()).some((r) => r.startsWith(b.id))).toBe(false);
+    expect((await listAuthorArticles(fx.t.db, a.id, 1, 24)).articles).toEqual([]);
+  });
+});

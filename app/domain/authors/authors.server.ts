@@ -1,8 +1,8 @@
-import { and, asc, count, eq, inArray, ne, sql, type Placeholder } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lte, ne, sql, type Placeholder } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation, pgConstraint } from "~/db/pg-errors";
-import { articleAuthors, articles, authors, user } from "~/db/schema";
+import { articleAuthors, articles, authorListing, authors, user } from "~/db/schema";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { AppError } from "~/lib/app-error";
@@ -242,5 +242,14 @@ export async function listAuthorArticles(db: Db, authorId: string, page: number,
   return { articles: cards, total };
 }
 
-const authorPage = preparedPageOfCards<{ authorId: string }>("author_page", (db) => and(writtenBy(db, sql.placeholder("authorId")), publiclyVisible()));
+/** An author's page of ids: from the authors' listing (migration 0021), in its (author, published_at, id) index alone. */
+const authorPage = preparedPageOfCards<{ authorId: string }>("author_page", (db, limit, offset) =>
+  db
+    .select({ id: authorListing.articleId })
+    .from(authorListing)
+    .where(and(eq(authorListing.authorId, sql.placeholder("authorId")), lte(authorListing.publishedAt, sql`now()`)))
+    .orderBy(desc(authorListing.publishedAt), desc(authorListing.articleId))
+    .limit(limit)
+    .offset(offset),
+);
 

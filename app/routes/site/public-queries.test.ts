@@ -24,7 +24,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test
 // What the planner picks at 100,000 articles is timed by `npm run bench -- --scale`.
 
 /** The tables that grow with the archive; the small ones (categories, authors, settings) may be read whole. */
-const LARGE_TABLES = new Set(["articles", "comments", "article_authors", "article_corrections", "article_slug_redirects"]);
+const LARGE_TABLES = new Set(["articles", "comments", "article_authors", "author_listing", "article_corrections", "article_slug_redirects"]);
 const ORIGIN = "https://news.example";
 const HOUR = 3_600_000;
 
