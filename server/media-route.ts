@@ -4,7 +4,7 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { Readable } from "node:stream";
 import express from "express";
-import sharp from "sharp";
+import sharp from "../app/lib/sharp.server";
 import type { Db } from "../app/db/client.server";
 import { media } from "../app/db/schema";
 import { cropSize, IMAGE_CROPS, IMAGE_VARIANT_WIDTHS, isImageCrop, type ImageCrop } from "../app/lib/image-variants";

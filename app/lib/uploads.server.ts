@@ -7,7 +7,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { fileTypeFromFile } from "file-type";
-import sharp from "sharp";
+import sharp from "./sharp.server";
 import type { Db } from "~/db/client.server";
 import { media } from "~/db/schema";
 import { declaredLengthLimitOf, tooLargeMessage, UPLOAD_RULES, type AcceptedType, type UploadKind } from "~/lib/upload-rules";

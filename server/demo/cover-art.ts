@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import sharp from "../../app/lib/sharp.server";
 
 /**
  * Abstract cover pictures for the demo articles, drawn as SVG and rendered with sharp.

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import { and, count, desc, eq, like, or, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import sharp from "sharp";
+import sharp from "~/lib/sharp.server";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/pg-errors";
 import { articles, articleSlugRedirects, categories, comments, media, websiteSettings } from "~/db/schema";
