@@ -57,46 +57,55 @@ function SearchToggle({ open, onToggle }: { open: boolean; onToggle: () => void 
  */
 function MobileMenu({ categories }: { categories: CategorySummary[] }) {
   const menu = useRef<HTMLDialogElement>(null);
+  // Its content is rendered from the first open on: a closed dialog shows nothing, and only script
+  // opens it, so the server's page leaves its links out (one render of every page cheaper).
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    if (wanted) menu.current?.showModal();
+  }, [wanted]);
+  const open = () => (wanted ? menu.current?.showModal() : setWanted(true));
   const close = () => menu.current?.close();
   return (
     <>
-      <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu" aria-haspopup="dialog" onClick={() => menu.current?.showModal()}>
+      <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu" aria-haspopup="dialog" onClick={open}>
         <Menu className="h-6 w-6" aria-hidden="true" />
       </Button>
       <dialog
         ref={menu}
-        aria-labelledby="mobile-menu-title"
-        aria-describedby="mobile-menu-description"
+        aria-labelledby={wanted ? "mobile-menu-title" : undefined}
+        aria-describedby={wanted ? "mobile-menu-description" : undefined}
         className="fixed inset-y-0 right-0 left-auto m-0 h-dvh max-h-dvh w-72 max-w-[85vw] bg-white p-0 shadow-xl backdrop:bg-black/50"
         // A click on the dialog itself (not its content) is a click on the backdrop.
         onClick={(event) => event.target === event.currentTarget && close()}
       >
-        <div className="flex h-full flex-col gap-2 p-6">
-          <div className="mb-4 flex items-center justify-between">
-            <h2 id="mobile-menu-title" className="text-lg font-semibold">
-              Menu
-            </h2>
-            <Button variant="ghost" size="icon" aria-label="Close menu" onClick={close}>
-              <X className="h-5 w-5" aria-hidden="true" />
-            </Button>
-          </div>
-          <p id="mobile-menu-description" className="sr-only">
-            Site sections and pages
-          </p>
-          <nav aria-label="Mobile" className="flex flex-col gap-1">
-            {categories.map((c) => (
-              <NavLink key={c.id} to={`/category/${c.slug}`} className={navLinkClass} onClick={close}>
-                {c.name}
+        {wanted ? (
+          <div className="flex h-full flex-col gap-2 p-6">
+            <div className="mb-4 flex items-center justify-between">
+              <h2 id="mobile-menu-title" className="text-lg font-semibold">
+                Menu
+              </h2>
+              <Button variant="ghost" size="icon" aria-label="Close menu" onClick={close}>
+                <X className="h-5 w-5" aria-hidden="true" />
+              </Button>
+            </div>
+            <p id="mobile-menu-description" className="sr-only">
+              Site sections and pages
+            </p>
+            <nav aria-label="Mobile" className="flex flex-col gap-1">
+              {categories.map((c) => (
+                <NavLink key={c.id} to={`/category/${c.slug}`} className={navLinkClass} onClick={close}>
+                  {c.name}
+                </NavLink>
+              ))}
+              <NavLink to="/about" className={navLinkClass} onClick={close}>
+                About Us
               </NavLink>
-            ))}
-            <NavLink to="/about" className={navLinkClass} onClick={close}>
-              About Us
-            </NavLink>
-            <NavLink to="/contact" className={navLinkClass} onClick={close}>
-              Contact
-            </NavLink>
-          </nav>
-        </div>
+              <NavLink to="/contact" className={navLinkClass} onClick={close}>
+                Contact
+              </NavLink>
+            </nav>
+          </div>
+        ) : null}
       </dialog>
     </>
   );
@@ -152,8 +161,9 @@ export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps)
           <MobileMenu categories={categories} />
         </div>
       </div>
+      {/* The field is rendered once asked for: until then it is hidden, and without script the icon is a link to /search. */}
       <div id="header-search" hidden={!searching} className="border-t border-slate-200 px-4 py-3 lg:hidden">
-        <SearchForm inputId="header-search-phone" className="mx-auto max-w-7xl" />
+        {searching ? <SearchForm inputId="header-search-phone" className="mx-auto max-w-7xl" /> : null}
       </div>
     </header>
   );
