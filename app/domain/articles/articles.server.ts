@@ -7,6 +7,8 @@ import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard, FeaturedImageText } from "./articles.schema";
 import { cardColumns, countOf, newestFirst, newestMatching, preparedPageOfCards, toCard } from "./article-cards.server";
+import type { ArticleNote } from "./corrections.schema";
+import { notesColumn } from "./corrections.server";
 import { readEveryTime, type StoryMemo } from "./story-memo.server";
 import { readingMinutes, wordCount } from "./story-document";
 import { renderFeaturedImageHtml } from "./featured-image-html";
@@ -52,6 +54,8 @@ export interface ArticleDetail extends ArticleCard, FeaturedImageText {
   modifiedAt: Date | null;
   /** The story editor's document (checked when saved), or null for a plain-text story. */
   contentDoc: unknown;
+  /** Its correction and update notes, newest first. */
+  corrections: ArticleNote[];
 }
 
 /** What an article page shows with its featured image. */
@@ -61,10 +65,26 @@ const featuredImageTextColumns = {
   featuredImageCredit: articles.featuredImageCredit,
 };
 
+/** What an article's page reads of it: its card, its figure's texts, its story and its notes. */
+const detailColumns = {
+  ...cardColumns,
+  ...featuredImageTextColumns,
+  content: articles.content,
+  contentDoc: articles.contentDoc,
+  modifiedAt: articles.modifiedAt,
+  corrections: notesColumn,
+};
+
+type SelectedDetail = Omit<ArticleDetail, "category"> & { categoryName: string | null; categorySlug: string | null };
+
+function toDetail({ content, contentDoc, modifiedAt, corrections, featuredImageCaption, featuredImageCredit, ...card }: SelectedDetail): ArticleDetail {
+  return { ...toCard(card), featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, corrections };
+}
+
 /** A public article by slug; a draft, a scheduled article or an unknown slug is null (404). */
 const publicArticleBySlug = preparedQuery("public_article_by_slug", (db, name) =>
   db
-    .select({ ...cardColumns, ...featuredImageTextColumns, content: articles.content, contentDoc: articles.contentDoc, modifiedAt: articles.modifiedAt })
+    .select({ ...detailColumns })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(and(eq(articles.slug, sql.placeholder("slug")), publiclyVisible()))
@@ -76,8 +96,7 @@ export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDet
   if (!isSlug(slug)) return null;
   const [row] = await publicArticleBySlug(db, { slug });
   if (!row) return null;
-  const { content, contentDoc, modifiedAt, featuredImageCaption, featuredImageCredit, ...card } = row;
-  return { ...toCard(card), featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt };
+  return toDetail(row);
 }
 
 /**
@@ -87,21 +106,14 @@ export async function getArticleBySlug(db: Db, slug: string): Promise<ArticleDet
 export async function getArticleForPreview(db: Db, id: string): Promise<(ArticleDetail & { status: Article["status"] }) | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({
-      ...cardColumns,
-      ...featuredImageTextColumns,
-      content: articles.content,
-      contentDoc: articles.contentDoc,
-      modifiedAt: articles.modifiedAt,
-      status: articles.status,
-    })
+    .select({ ...detailColumns, status: articles.status })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(eq(articles.id, id))
     .limit(1);
   if (!row) return null;
-  const { content, contentDoc, modifiedAt, status, featuredImageCaption, featuredImageCredit, ...card } = row;
-  return { ...toCard(card), featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, status };
+  const { status, ...detail } = row;
+  return { ...toDetail(detail), status };
 }
 
 /** A public article's stored view count, by slug (null when there is no such public article). */

@@ -6,7 +6,6 @@ import { actorOf } from "~/domain/accounts/actor";
 import { openableArticle } from "~/domain/articles/article-access.server";
 import { getArticleForPreview, presentArticle } from "~/domain/articles/articles.server";
 import { PREVIEW_HEADERS, previewMeta } from "~/page-meta";
-import { listArticleNotes } from "~/domain/articles/corrections.server";
 import type { Route } from "./+types/article-preview";
 
 export function headers() {
@@ -23,8 +22,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await orForbidden(openableArticle(context.db, params.id, actor));
   const article = await getArticleForPreview(context.db, params.id);
   if (!article) throw data("Article not found", { status: 404, headers: PREVIEW_HEADERS });
-  const corrections = await listArticleNotes(context.db, article.id);
-  return data({ article: { ...presentArticle(article), corrections } }, { headers: PREVIEW_HEADERS });
+  return data({ article: presentArticle(article) }, { headers: PREVIEW_HEADERS });
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, params }) =>

@@ -8,7 +8,6 @@ import { CommentsSection } from "~/components/comments/comment-thread";
 import { HydrateLater } from "~/components/hydrate-later";
 import { RouteError } from "~/components/not-found";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
-import { listArticleNotes } from "~/domain/articles/corrections.server";
 import { listRecirculation } from "~/domain/articles/recirculation.server";
 import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
 import { COMMENT_FIELDS, COMMENT_GUARD_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
@@ -44,9 +43,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   // ?older-than=<comment id> shows the page of top-level comments after that one ("Show older comments").
   const olderThan = new URL(request.url).searchParams.get("older-than") ?? undefined;
-  const [page, corrections, { moreFromCategory, related }] = await Promise.all([
+  const [page, { moreFromCategory, related }] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan }),
-    listArticleNotes(context.db, article.id),
     listRecirculation(context.db, article, context.storyMemo),
   ]);
   // The page goes from the cache when one of these stories changes, and goes stale when one is
@@ -55,7 +53,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (article.category) noteShown(context, moreFromTag(article.category.slug));
   return {
     // modifiedAt and corrections (newest first) are what a later schema.org dateModified / correction will read.
-    article: { ...presentArticle(article), corrections },
+    article: presentArticle(article),
     comments: page.threads,
     olderThreads: page.olderThreads,
     // The comment form's signed "shown at" stamp (a minimum fill time; a cached page's is older, never younger).
