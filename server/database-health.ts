@@ -1,14 +1,18 @@
 import pg from "pg";
 import type { Logger } from "../app/lib/logger.server";
 
-/** How often the database is asked "select 1" (faster while it is down, so recovery is seen at once). */
-export const HEALTH_INTERVAL_MS = { up: 1000, down: 250 };
+/**
+ * How often the database is asked "select 1" (faster while it is down, so recovery is seen at once).
+ * A freeze is seen at most one interval and one timeout after it begins: 1.5 s, inside the 2 s the
+ * site promises (a 1 s interval put a freeze just after a check at 2.0 s, on the edge).
+ */
+export const HEALTH_INTERVAL_MS = { up: 500, down: 250 };
 /** An answer slower than this, and the database counts as down. */
 export const HEALTH_TIMEOUT_MS = 1000;
 
 /**
- * Watches whether PostgreSQL answers (issue 12): a query on its own connection every second. When an
- * answer is late (a frozen server) or the connection fails (a killed one), the database is "down"
+ * Watches whether PostgreSQL answers (issue 12): a query on its own connection every half second.
+ * When an answer is late (a frozen server) or the connection fails (a killed one), the database is "down"
  * until an answer comes: requests that need it are answered 503 at once instead of hanging, and
  * those already waiting are answered 503 the moment it is seen (server/middleware/database-gate.ts).
  * One line is logged at each change.
