@@ -102,6 +102,16 @@ describe("comments", () => {
     }
   });
 
+  it("counts as before when the first page has no thread: a published reply under a held thread, and no comment at all", async () => {
+    const [a] = await t.db.insert(articles).values({ title: "Quiet", slug: "quiet", content: "Body" }).returning({ id: articles.id });
+    expect(await listArticleComments(t.db, a!.id)).toEqual({ threads: [], olderThreads: 0, total: 0 });
+    const parent = await createComment(t.db, a!.id, input({ content: "soon held" }));
+    await createComment(t.db, a!.id, input({ content: "a reply", parentCommentId: parent.id }));
+    expect(await listArticleComments(t.db, a!.id)).toMatchObject({ olderThreads: 0, total: 2 });
+    await t.db.update(comments).set({ status: "pending" }).where(eq(comments.id, parent.id));
+    expect(await listArticleComments(t.db, a!.id)).toEqual({ threads: [], olderThreads: 0, total: 1 });
+  });
+
   it("deleting an article deletes its comments", async () => {
     await t.db.delete(articles).where(eq(articles.id, articleId));
     expect(await t.db.select().from(comments).where(eq(comments.articleId, articleId))).toHaveLength(0);

@@ -98,15 +98,31 @@ export async function listArticleComments(
   // Those after the cursor, ordered as the page lists them; compared in the database (microseconds),
   // so no comment is skipped or shown twice between pages.
   const afterCursor = cursor ? sql`(${comments.createdAt}, ${comments.id}) < (select c.created_at, c.id from comments c where c.id = ${cursor.id})` : undefined;
-  // An article's first page (nearly every read) runs queries built once; an older page builds its own.
-  const [topLevel, [counts]] = await Promise.all(
-    afterCursor ? [threadsQuery(db, articleId, limit, afterCursor), countsQuery(db, articleId, afterCursor)] : [firstThreads(db, { articleId, limit }), allCounts(db, { articleId })],
-  );
+  const { threads, counts } = afterCursor ? await olderPage(db, articleId, limit, afterCursor) : await firstPage(db, articleId, limit);
   return {
-    threads: topLevel,
-    olderThreads: Math.max(0, (counts?.threadsFromHere ?? 0) - topLevel.length),
+    threads,
+    olderThreads: Math.max(0, (counts?.threadsFromHere ?? 0) - threads.length),
     total: counts?.total ?? 0,
   };
+}
+
+type ThreadCounts = { total: number; threadsFromHere: number } | undefined;
+
+/**
+ * An article's first page (nearly every read), in a statement built once: its threads carry the
+ * article's counts, so a page with threads is one query. Without a thread the counts are read alone
+ * (published replies can remain under a thread that is not published).
+ */
+async function firstPage(db: Db, articleId: string, limit: number): Promise<{ threads: CommentThread[]; counts: ThreadCounts }> {
+  const rows = await firstThreads(db, { articleId, limit });
+  if (rows.length === 0) return { threads: [], counts: (await allCounts(db, { articleId }))[0] };
+  return { threads: rows.map(({ counts: _counts, ...thread }) => thread), counts: rows[0]!.counts };
+}
+
+/** An older page ("Show older comments"): its own statement, the counts from the cursor on beside it. */
+async function olderPage(db: Db, articleId: string, limit: number, afterCursor: SQL): Promise<{ threads: CommentThread[]; counts: ThreadCounts }> {
+  const [threads, [counts]] = await Promise.all([threadsQuery(db, articleId, limit, afterCursor), countsQuery(db, articleId, afterCursor)]);
+  return { threads, counts };
 }
 
 /** An article's published comments (its id, or the placeholder a query built once is given it by). */
@@ -134,7 +150,22 @@ const countsQuery = (db: Db, articleId: string | Placeholder, afterCursor?: SQL)
     .from(comments)
     .where(publishedOf(articleId));
 
-const firstThreads = preparedQuery("first_comment_threads", (db, name) => threadsQuery(db, sql.placeholder("articleId"), sql.placeholder("limit")).prepare(name));
+/**
+ * The article's counts as one value, the same on each thread of its first page: computed once per
+ * statement (the subquery names no column of the outer row), in one scan of the article's index.
+ */
+const firstPageCounts = sql<{ total: number; threadsFromHere: number }>`(
+  select json_build_object('total', count(*), 'threadsFromHere', count(*) filter (where counted.parent_comment_id is null))
+  from ${comments} counted where counted.article_id = ${sql.placeholder("articleId")} and counted.status = 'published')`;
+const firstThreads = preparedQuery("first_comment_threads", (db, name) =>
+  db
+    .select({ ...publicColumns, replies: repliesColumn, counts: firstPageCounts })
+    .from(comments)
+    .where(threadsOf(sql.placeholder("articleId")))
+    .orderBy(...newestThreadsFirst)
+    .limit(sql.placeholder("limit"))
+    .prepare(name),
+);
 const allCounts = preparedQuery("comment_counts", (db, name) => countsQuery(db, sql.placeholder("articleId")).prepare(name));
 
 async function assertStoredMedia(db: Db, url: string | undefined, bucket: "images" | "videos") {
