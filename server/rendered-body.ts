@@ -34,9 +34,10 @@ export function compressesAnswer(headers: Headers, rules: Pick<PathRules, "perso
 
 /**
  * A rendered answer's body as it is sent (issue 13): a search page, a signed-in reader's page and
- * their navigation data, the public API (see compressesAnswer for what is not). Stored pages and the build's files carry their own encodings. A search page
- * went out as 33 KB of plain HTML, and on Lighthouse's slow phone painted 440 ms after the cached
- * home page's 15 KB of gzip; with it compressed, its LCP went from 1.82 to 0.77 s.
+ * their navigation data, the public API (see compressesAnswer for what is not). Stored pages and the
+ * build's files carry their own encodings. A search page went out as 33 KB of plain HTML, and on
+ * Lighthouse's slow phone painted 440 ms after the cached home page's 15 KB of gzip; with it
+ * compressed, its LCP went from 1.82 to 0.77 s.
  *
  * Our pages render whole in one turn (no part streams: decision 0031), so the body is compressed in
  * one call, at the cheap end of each format: brotli quality 2 (an article page, 59 → 12.8 KB in

@@ -50,10 +50,7 @@ export function htmlStream({ dropModulePreloads }: { dropModulePreloads: boolean
   function take(): Buffer | null {
     const bytes = joined(pending, gathered);
     gathered = [];
-    if (!dropModulePreloads) {
-      pending = EMPTY;
-      return bytes.length ? bytes : null;
-    }
+    if (!dropModulePreloads) return bytes.length ? bytes : null;
     const lastTag = bytes.lastIndexOf(LT);
     const cut = lastTag !== -1 && bytes.indexOf(GT, lastTag) === -1 ? lastTag : bytes.length;
     pending = bytes.subarray(cut);

@@ -84,7 +84,7 @@ function toDetail({ content, contentDoc, modifiedAt, corrections, featuredImageC
 /** A public article by slug; a draft, a scheduled article or an unknown slug is null (404). */
 const publicArticleBySlug = preparedQuery("public_article_by_slug", (db, name) =>
   db
-    .select({ ...detailColumns })
+    .select(detailColumns)
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(and(eq(articles.slug, sql.placeholder("slug")), publiclyVisible()))

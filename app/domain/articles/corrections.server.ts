@@ -32,7 +32,7 @@ const newestFirst = [desc(articleCorrections.createdAt), desc(articleCorrections
  */
 export const notesColumn = sql<ArticleNote[]>`coalesce((
   select json_agg(json_build_object('id', ${articleCorrections.id}, 'kind', ${articleCorrections.kind}, 'text', ${articleCorrections.text},
-    'createdAt', ${articleCorrections.createdAt}) order by ${articleCorrections.createdAt} desc, ${articleCorrections.id} desc)
+    'createdAt', ${articleCorrections.createdAt}) order by ${sql.join([...newestFirst], sql`, `)})
   from ${articleCorrections} where ${articleCorrections.articleId} = "articles"."id"), '[]'::json)`;
 
 /** The same notes for the back office, with who added each. */

@@ -130,10 +130,13 @@ const publishedOf = (articleId: string | Placeholder) => and(eq(comments.article
 /** Its threads: the published top-level comments. */
 const threadsOf = (articleId: string | Placeholder) => and(publishedOf(articleId), isNull(comments.parentCommentId));
 
-/** A page of an article's top-level comments, newest first (after `afterCursor` when given), with their replies. */
-const threadsQuery = (db: Db, articleId: string | Placeholder, limit: number | Placeholder, afterCursor?: SQL) =>
+/**
+ * A page of an article's top-level comments, newest first (after `afterCursor` when given), with their
+ * replies, and `extra` columns when given.
+ */
+const threadsQuery = <Extra extends Record<string, SQL>>(db: Db, articleId: string | Placeholder, limit: number | Placeholder, afterCursor?: SQL, extra?: Extra) =>
   db
-    .select({ ...publicColumns, replies: repliesColumn })
+    .select({ ...publicColumns, replies: repliesColumn, ...(extra as Extra) })
     .from(comments)
     .where(and(threadsOf(articleId), afterCursor))
     .orderBy(...newestThreadsFirst)
@@ -158,13 +161,7 @@ const firstPageCounts = sql<{ total: number; threadsFromHere: number }>`(
   select json_build_object('total', count(*), 'threadsFromHere', count(*) filter (where counted.parent_comment_id is null))
   from ${comments} counted where counted.article_id = ${sql.placeholder("articleId")} and counted.status = 'published')`;
 const firstThreads = preparedQuery("first_comment_threads", (db, name) =>
-  db
-    .select({ ...publicColumns, replies: repliesColumn, counts: firstPageCounts })
-    .from(comments)
-    .where(threadsOf(sql.placeholder("articleId")))
-    .orderBy(...newestThreadsFirst)
-    .limit(sql.placeholder("limit"))
-    .prepare(name),
+  threadsQuery(db, sql.placeholder("articleId"), sql.placeholder("limit"), undefined, { counts: firstPageCounts }).prepare(name),
 );
 const allCounts = preparedQuery("comment_counts", (db, name) => countsQuery(db, sql.placeholder("articleId")).prepare(name));
 
