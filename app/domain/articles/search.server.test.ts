@@ -5,7 +5,7 @@ import { createDb } from "~/db/client.server";
 import { NAME_AFTER_RUNS } from "~/db/prepared-statements.server";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { highlightParts, MARK_END, MARK_START, normalizeSearchQuery, SEARCH_QUERY_MAX } from "./search.schema";
-import { searchArticles } from "./search.server";
+import { planMatches, searchArticles } from "./search.server";
 
 let t: TestDatabase;
 let politics: string;
@@ -89,6 +89,29 @@ describe("searchArticles", () => {
     expect((await searchArticles(t.db, "council")).results.map((r) => r.slug)).toEqual(["budget"]);
   });
 
+  it("looks in a recent window first, and in the whole archive when the window holds too few matches", async () => {
+    // "tidewater" is in three stories, published 1 hour, 2 hours and 3 days ago.
+    for (const [slug, ago] of [["tide-1", HOUR], ["tide-2", 2 * HOUR], ["tide-3", 72 * HOUR]] as const) {
+      await article({ title: `Tide ${slug}`, slug, content: "The tidewater rose.", publishedAt: new Date(Date.now() - ago) });
+    }
+    const since = (hoursAgo: number) => ({ common: false, since: new Date(Date.now() - hoursAgo * HOUR) });
+    const whole = await searchArticles(t.db, "tidewater", { candidateLimit: 2 });
+    expect(whole.total).toBe(3);
+    expect(whole.results.map((r) => r.slug).sort()).toEqual(["tide-1", "tide-2"]);
+    // The window holds none, one, or exactly the candidates without the one past them: the whole archive answers.
+    expect(await searchArticles(t.db, "tidewater", { candidateLimit: 2, plan: since(0.5) })).toEqual(whole);
+    expect(await searchArticles(t.db, "tidewater", { candidateLimit: 2, plan: since(1.5) })).toEqual(whole);
+    expect(await searchArticles(t.db, "tidewater", { candidateLimit: 2, plan: since(2.5) })).toEqual(whole);
+    // The window holds the candidates and one past them: the archive's newest matches are all in it.
+    const windowed = await searchArticles(t.db, "tidewater", { candidateLimit: 1, plan: since(2.5) });
+    expect(windowed).toEqual(await searchArticles(t.db, "tidewater", { candidateLimit: 1 }));
+    expect(windowed.total).toBe(2);
+    expect(windowed.results.map((r) => r.slug)).toEqual(["tide-1"]);
+    expect(await searchArticles(t.db, "tidewater", { candidateLimit: 1, page: 2, pageSize: 1, plan: since(2.5) })).toEqual({ results: [], total: 2 });
+    // Walking the date index finds the same.
+    expect(await searchArticles(t.db, "tidewater", { candidateLimit: 2, plan: { common: true, since: null } })).toEqual(whole);
+  });
+
   it("finds nothing for an empty query, stop words alone or tsquery syntax a reader cannot mean", async () => {
     expect(await searchArticles(t.db, "")).toEqual({ results: [], total: 0 });
     expect(await searchArticles(t.db, "the")).toEqual({ results: [], total: 0 });
@@ -101,6 +124,25 @@ describe("searchArticles", () => {
     const { eq } = await import("drizzle-orm");
     await t.db.update(articles).set({ content: "The lighthouse keeper retired." }).where(eq(articles.id, id));
     expect((await searchArticles(t.db, "lighthouse")).results.map((r) => r.slug)).toEqual(["quiet"]);
+  });
+});
+
+describe("planMatches", () => {
+  const now = new Date("2026-11-26T00:00:00Z");
+  const oldest = new Date("2016-11-26T00:00:00Z");
+  const base = { total: 100_000, oldest, now, wanted: 501, inCategory: false };
+  it("walks the date index for a word in a tenth of the archive or more", () => {
+    expect(planMatches({ ...base, expected: 10_000 })).toEqual({ common: true, since: null });
+  });
+  it("sizes a recent window for twice the matches wanted, at an even rate of publication", () => {
+    // 8,016 expected matches over ten years: 1,002 of them in the newest eighth of the span.
+    expect(planMatches({ ...base, expected: 8_016 })).toEqual({ common: false, since: new Date(now.getTime() - (now.getTime() - oldest.getTime()) / 8) });
+  });
+  it("keeps the whole archive when the window would be most of it, in a category, or with nothing published", () => {
+    expect(planMatches({ ...base, expected: 1_500 })).toEqual({ common: false, since: null });
+    expect(planMatches({ ...base, expected: 0 })).toEqual({ common: false, since: null });
+    expect(planMatches({ ...base, expected: 8_016, inCategory: true })).toEqual({ common: false, since: null });
+    expect(planMatches({ ...base, expected: 8_016, oldest: null })).toEqual({ common: false, since: null });
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { PLAN_EACH_TIME } from "~/db/prepared-statements.server";
@@ -32,25 +32,65 @@ export interface SearchResult extends ArticleCard {
   snippet: string;
 }
 
-/** The share of the archive above which a query counts as common (see isCommonQuery). */
+/** The share of the archive above which a query counts as common (see howToFindMatches). */
 const COMMON_QUERY_SHARE = 0.1;
+/** The recent window is sized for this many times the matches it must hold (the estimate is rough). */
+const WINDOW_MARGIN = 2;
+/** A window over more than this share of the archive saves too little to be worth a second try. */
+const WINDOW_MAX_SHARE = 0.5;
+
+export interface MatchPlan {
+  /** The word is in a large share of the archive: walk the date index newest first until enough match. */
+  common: boolean;
+  /** Look for the newest matches among the articles published since this time first (null: the whole archive). */
+  since: Date | null;
+}
 
 /**
- * Whether PostgreSQL expects `q` to match at least COMMON_QUERY_SHARE of the articles (its own
- * statistics of the search vectors' words, read through EXPLAIN: no rows are touched). The planner
- * alone picks badly between the two ways to find the newest matches, since it does not count the
- * cost of reading each row's vector while walking the date index.
+ * How to find the newest `wanted` matches of a query PostgreSQL expects in `expected` of `total`
+ * articles, published between `oldest` and `now`. A common word: walk the date index. A rarer one
+ * whose newest `wanted` matches lie, at an even rate of publication, within a recent part of the
+ * archive: take the full-text index's matches in that recent window alone (the two indexes'
+ * bitmaps ANDed, so far fewer rows are read), sized WINDOW_MARGIN times over. searchArticles falls
+ * back to the whole archive when the window holds fewer than `wanted`, so the answer never depends
+ * on this guess. A category search counts its matches in the category alone: no window.
  */
-async function isCommonQuery(db: Db, q: string): Promise<boolean> {
+export function planMatches(
+  { expected, total, oldest, now, wanted, inCategory }: { expected: number; total: number; oldest: Date | null; now: Date; wanted: number; inCategory: boolean },
+): MatchPlan {
+  if (total > 0 && expected >= total * COMMON_QUERY_SHARE) return { common: true, since: null };
+  const share = expected > 0 ? (WINDOW_MARGIN * wanted) / expected : 1;
+  if (inCategory || !oldest || share > WINDOW_MAX_SHARE) return { common: false, since: null };
+  return { common: false, since: new Date(now.getTime() - (now.getTime() - oldest.getTime()) * share) };
+}
+
+/**
+ * What planMatches needs, in one round trip's time: PostgreSQL's own estimate of the matches (its
+ * statistics of the search vectors' words, read through EXPLAIN: no rows are touched), the size
+ * of the archive and its oldest public story. The planner alone picks badly between the ways to
+ * find the newest matches: it does not count the cost of reading each row's vector while walking
+ * the date index, and it cannot know that the newest matches lie in a recent window.
+ */
+async function howToFindMatches(db: Db, q: string, wanted: number, inCategory: boolean): Promise<MatchPlan> {
   const [plan, table] = await Promise.all([
     db.execute<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }>(
       sql`explain (format json) select 1 from ${articles} where ${matchesSearch(q)}`,
     ),
-    db.execute<{ rows: number }>(sql`select reltuples::float8 as rows from pg_class where oid = 'articles'::regclass`),
+    db.execute<{ rows: number; oldest: string | null; now: string }>(
+      sql`select reltuples::float8 as rows, now() as now,
+            (select min(${articles.publishedAt}) from ${articles} where ${publiclyVisible()}) as oldest
+          from pg_class where oid = 'articles'::regclass`,
+    ),
   ]);
-  const expected = plan.rows[0]?.["QUERY PLAN"][0].Plan["Plan Rows"] ?? 0;
-  const all = table.rows[0]?.rows ?? 0;
-  return all > 0 && expected >= all * COMMON_QUERY_SHARE;
+  const row = table.rows[0];
+  return planMatches({
+    expected: plan.rows[0]?.["QUERY PLAN"][0].Plan["Plan Rows"] ?? 0,
+    total: row?.rows ?? 0,
+    oldest: row?.oldest ? new Date(row.oldest) : null,
+    now: row ? new Date(row.now) : new Date(),
+    wanted,
+    inCategory,
+  });
 }
 
 export interface SearchPage {
@@ -73,13 +113,54 @@ export async function searchArticles(
     page = 1,
     pageSize = SEARCH_PAGE_SIZE,
     candidateLimit = SEARCH_CANDIDATES,
-  }: { categoryId?: string; page?: number; pageSize?: number; candidateLimit?: number } = {},
+    plan: given,
+  }: {
+    categoryId?: string;
+    page?: number;
+    pageSize?: number;
+    candidateLimit?: number;
+    /** Tests: how to find the matches, instead of asking the statistics (howToFindMatches). */
+    plan?: MatchPlan;
+  } = {},
 ): Promise<SearchPage> {
   if (!q) return { results: [], total: 0 };
   const where = and(matchesSearch(q), publiclyVisible(), categoryId ? eq(articles.categoryId, categoryId) : undefined);
-  // A query in a large share of the archive: read the newest articles in index order until enough
-  // match. Any other: take the matches from the full-text index, then the newest of them (decision 0018).
-  const candidateOrder = (await isCommonQuery(db, q)) ? newestFirst : [sql`${articles.publishedAt} + interval '0 seconds' desc`, desc(articles.id)];
+  const plan = given ?? (await howToFindMatches(db, q, candidateLimit + 1, Boolean(categoryId)));
+  const range = { page, pageSize, candidateLimit, common: plan.common };
+  // The recent window first when there is one; the whole archive when the window holds too few
+  // matches to be sure its newest are the archive's newest.
+  let found = plan.since ? await pageOfMatches(db, q, and(where, gt(articles.publishedAt, plan.since))!, range) : null;
+  if (!found || found.total <= candidateLimit) found = await pageOfMatches(db, q, where!, range);
+  const { ids, total } = found;
+  if (ids.length === 0) return { results: [], total };
+  const rows = await db
+    .select({
+      ...cardColumns,
+      titleHighlight: sql<string>`ts_headline('english', ${articles.title}, ${searchQuery(q)}, ${`${HEADLINE_OPTIONS}, HighlightAll=true`})`,
+      snippet: sql<string>`ts_headline('english', coalesce(nullif(${articles.content}, ''), ${articles.excerpt}, ''), ${searchQuery(q)}, ${HEADLINE_OPTIONS})`,
+    })
+    .from(articles)
+    .leftJoin(categories, eq(articles.categoryId, categories.id))
+    .where(inArray(articles.id, ids));
+  const order = new Map(ids.map((id, i) => [id, i]));
+  rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  const cards = rows.map(({ titleHighlight, snippet, ...row }) => ({ ...toCard(row), titleHighlight, snippet }));
+  return { results: cards, total };
+}
+
+/**
+ * One page of ids among the candidateLimit newest matches of `where`, ranked (ts_rank_cd: title
+ * above excerpt above body; newer first among equals), and the number of matches up to
+ * candidateLimit + 1. A common query reads the newest articles in index order until enough match;
+ * any other takes the matches from the full-text index, then the newest of them (decision 0018).
+ */
+async function pageOfMatches(
+  db: Db,
+  q: string,
+  where: SQL,
+  { page, pageSize, candidateLimit, common }: { page: number; pageSize: number; candidateLimit: number; common: boolean },
+): Promise<{ ids: string[]; total: number }> {
+  const candidateOrder = common ? newestFirst : [sql`${articles.publishedAt} + interval '0 seconds' desc`, desc(articles.id)];
   const candidates = db.$with("candidates").as(
     db
       .select({ id: articles.id, publishedAt: articles.publishedAt })
@@ -89,31 +170,17 @@ export async function searchArticles(
       .limit(candidateLimit + 1),
   );
   // The page's rows and the capped count in one statement; the rank is read for the candidates alone
-  // (one vector each, through the primary key), the snippets after, for the page's rows alone.
+  // (one vector each, through the primary key).
   const rank = sql`(select ts_rank_cd(ranked.search_vector, ${searchQuery(q)}) from ${articles} ranked where ranked.id = ${candidates.id})`;
-  const ids = await db
+  const rows = await db
     .with(candidates)
     .select({ id: candidates.id, total: sql<number>`(select count(*) from ${candidates})`.mapWith(Number) })
     .from(candidates)
     .orderBy(desc(rank), desc(candidates.publishedAt), desc(candidates.id))
     .limit(Math.max(0, Math.min(pageSize, candidateLimit - (page - 1) * pageSize)))
     .offset((page - 1) * pageSize);
-  if (ids.length === 0) {
-    if (page === 1) return { results: [], total: 0 };
-    const [{ total }] = await db.with(candidates).select({ total: count() }).from(candidates);
-    return { results: [], total };
-  }
-  const rows = await db
-    .select({
-      ...cardColumns,
-      titleHighlight: sql<string>`ts_headline('english', ${articles.title}, ${searchQuery(q)}, ${`${HEADLINE_OPTIONS}, HighlightAll=true`})`,
-      snippet: sql<string>`ts_headline('english', coalesce(nullif(${articles.content}, ''), ${articles.excerpt}, ''), ${searchQuery(q)}, ${HEADLINE_OPTIONS})`,
-    })
-    .from(articles)
-    .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(inArray(articles.id, ids.map((r) => r.id)));
-  const order = new Map(ids.map((r, i) => [r.id, i]));
-  rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  const cards = rows.map(({ titleHighlight, snippet, ...row }) => ({ ...toCard(row), titleHighlight, snippet }));
-  return { results: cards, total: ids[0].total };
+  if (rows.length > 0) return { ids: rows.map((r) => r.id), total: rows[0].total };
+  if (page === 1) return { ids: [], total: 0 };
+  const [{ total }] = await db.with(candidates).select({ total: count() }).from(candidates);
+  return { ids: [], total };
 }
