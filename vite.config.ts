@@ -16,6 +16,18 @@ const PREACT_IN_THE_BROWSER = [
   { find: /^react$/, replacement: "preact/compat" },
 ];
 
+/**
+ * React Router's package resolves to its development build everywhere (remix-run/react-router#12532,
+ * #14102): its development warnings, their strings and checks, would ship to every reader. The
+ * browser's build takes the production build, which differs only by that flag; every browser import
+ * of the package goes through here, so the browser holds one copy.
+ */
+const routerBuild = path.resolve(import.meta.dirname, "node_modules/react-router/dist/production");
+const ROUTER_PRODUCTION_IN_THE_BROWSER = [
+  { find: /^react-router$/, replacement: path.join(routerBuild, "index.mjs") },
+  { find: /^react-router\/dom$/, replacement: path.join(routerBuild, "dom-export.mjs") },
+];
+
 export default defineConfig(({ command, isSsrBuild }) => {
   // The browser's build: not the server's, nor the development server (one module graph serves both there).
   const browserBuild = command === "build" && !isSsrBuild;
@@ -28,7 +40,7 @@ export default defineConfig(({ command, isSsrBuild }) => {
       reactRouter(),
       ...(command === "build" ? [browserBuild ? deepImports(["lucide-react", "radix-ui"]) : deepImports(["lucide-react"], { server: true })] : []),
     ],
-    resolve: { alias: [{ find: "~", replacement: appDirectory }, ...(browserBuild ? PREACT_IN_THE_BROWSER : [])] },
+    resolve: { alias: [{ find: "~", replacement: appDirectory }, ...(browserBuild ? [...PREACT_IN_THE_BROWSER, ...ROUTER_PRODUCTION_IN_THE_BROWSER] : [])] },
     build: {
       assetsInlineLimit: 0,
       // A few files per reader page, not thirty (scripts/reader-chunks.ts, decision 0029).
