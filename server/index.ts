@@ -2,6 +2,7 @@ import "../app/app-context.server";
 import cluster from "node:cluster";
 import http from "node:http";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import express from "express";
 import { getSessionUser } from "../app/domain/accounts/guard.server";
@@ -25,6 +26,7 @@ import { publicFilePaths } from "./middleware/static-assets";
 import { answerExpectContinue, createAppHandler, openEventStreams, type PageViewCounter } from "./request-handler";
 import { ROOT } from "./root";
 import { databaseUrlFromPrimary, forkWorkers } from "./cluster";
+import { demoSeederDatabase, runDemoSeeder } from "./demo-seeder";
 import { startRequestServices, startSiteServices, type SharedServices } from "./services";
 
 // The Node entry only wires: what each layer does, and which paths it applies to, lives in its own
@@ -37,12 +39,15 @@ lifecycle.start(async () => {
   const env = loadEnv();
   const log = createLogger(env.LOG_LEVEL);
   lifecycle.useLogger(log);
+  // Started by the primary to make a new database's demo content, and gone when that is done.
+  const seederDatabase = demoSeederDatabase();
+  if (seederDatabase) return runDemoSeeder({ env, log, lifecycle, databaseUrl: seederDatabase });
   // A worker of a cluster (decision 0027): the primary owns the database and the jobs and says where it is.
   if (cluster.isWorker) return serveRequests({ env, log, databaseUrl: databaseUrlFromPrimary() });
   const workers = env.NODE_ENV === "development" ? 1 : env.workers;
   // Forked first: they load while PostgreSQL starts.
   const workerPool = workers > 1 ? forkWorkers({ count: workers, log, lifecycle }) : null;
-  const site = await startSiteServices({ env, log, lifecycle });
+  const site = await startSiteServices({ env, log, lifecycle, entry: fileURLToPath(import.meta.url) });
   lifecycle.checkpoint();
   if (!workerPool) return serveRequests({ env, log, databaseUrl: Promise.resolve(site.databaseUrl), shared: site.shared });
   const address = await workerPool.listen(site.databaseUrl);

@@ -9,9 +9,10 @@ import { seedDemoContent } from "./demo-content";
 
 /**
  * Seeds a new database (one without its settings row): the six categories and the settings row,
- * and with `demo` the demo articles, images and comments. An existing database is left alone.
+ * and with `demo` the demo articles, images and comments (with `seedDemo`, made that way: the server
+ * makes them in a process of its own, server/demo-seeder.ts). An existing database is left alone.
  */
-export async function seedDatabase(options: { db: Db; storage: Storage; log: Logger; demo: boolean }) {
+export async function seedDatabase(options: { db: Db; storage: Storage; log: Logger; demo: boolean; seedDemo?: () => Promise<void> }) {
   const { db, log } = options;
   const isNew = await db.transaction(async (tx) => {
     const inserted = await tx
@@ -27,7 +28,7 @@ export async function seedDatabase(options: { db: Db; storage: Storage; log: Log
   if (!isNew) return;
   log.info("seeded categories and settings on a new database");
   if (options.demo) {
-    await seedDemoContent(options);
+    await (options.seedDemo ? options.seedDemo() : seedDemoContent(options));
     log.info("seeded demo content");
   }
 }

@@ -20,6 +20,7 @@ import { ViewRecorder } from "../app/lib/view-recorder.server";
 import { startEmbeddedPostgres } from "./embedded-db";
 import type { Lifecycle } from "./lifecycle";
 import { DatabaseHealth } from "./database-health";
+import { seedDemoContentApart } from "./demo-seeder";
 import { migrateDatabase } from "./migrate";
 import { cacheChangeOf, PageCache } from "./page-cache";
 import { loadSecrets } from "./secrets";
@@ -28,10 +29,11 @@ import { seedDatabase } from "./seed";
 /**
  * Starts what the site has once, whatever the number of processes answering requests (the primary
  * of a cluster, or the only process; decision 0027), in order: PostgreSQL (embedded unless
- * DATABASE_URL), migrations, seeding, upload pruning, the publishing scheduler, the ADMIN_EMAIL
+ * DATABASE_URL), migrations, seeding (the demo content in a process of its own, run from `entry`,
+ * the server's entry file), upload pruning, the publishing scheduler, the ADMIN_EMAIL
  * account. Each is registered with the lifecycle to stop in reverse.
  */
-export async function startSiteServices({ env, log, lifecycle }: { env: Env; log: Logger; lifecycle: Lifecycle }) {
+export async function startSiteServices({ env, log, lifecycle, entry }: { env: Env; log: Logger; lifecycle: Lifecycle; entry: string }) {
   const embedded = env.DATABASE_URL ? null : await lifecycle.ownLast(startEmbeddedPostgres(env.dataDir, log));
   const databaseUrl = env.DATABASE_URL || embedded!.url;
   lifecycle.checkpoint();
@@ -42,7 +44,13 @@ export async function startSiteServices({ env, log, lifecycle }: { env: Env; log
   lifecycle.checkpoint();
 
   const storage = storageFromEnv(env);
-  await seedDatabase({ db, storage, log, demo: env.SEED_DEMO ?? Boolean(embedded?.created) });
+  await seedDatabase({
+    db,
+    storage,
+    log,
+    demo: env.SEED_DEMO ?? Boolean(embedded?.created),
+    seedDemo: () => seedDemoContentApart({ entry, databaseUrl, lifecycle }),
+  });
   lifecycle.checkpoint();
 
   const stopPruning = scheduleCommentUploadPruning(db, storage, log);
