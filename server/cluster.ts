@@ -28,14 +28,22 @@ interface DatabaseAnswer {
  * In a worker: where the database is. The worker asks its primary (which answers once PostgreSQL is up
  * and migrated), so it loads its modules and the app meanwhile instead of after (issue 13: restart to
  * first page ≤ 2 s). Asking, not waiting for a message, so no answer can come before anyone listens.
+ * A shutdown (`stopping`: the primary's start failed, say) ends the wait at once.
  */
-export function databaseUrlFromPrimary(): Promise<string> {
-  return new Promise((resolve) => {
+export function databaseUrlFromPrimary(stopping: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
     const onMessage = (message: DatabaseAnswer) => {
       if (message?.type !== "database") return;
       process.off("message", onMessage);
+      stopping.removeEventListener("abort", onStop);
       resolve(message.url);
     };
+    const onStop = () => {
+      process.off("message", onMessage);
+      reject(stopping.reason);
+    };
+    if (stopping.aborted) return onStop();
+    stopping.addEventListener("abort", onStop, { once: true });
     process.on("message", onMessage);
     process.send!({ type: "database?" } satisfies DatabaseQuestion);
   });

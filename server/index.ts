@@ -43,7 +43,7 @@ lifecycle.start(async () => {
   const seederDatabase = demoSeederDatabase();
   if (seederDatabase) return runDemoSeeder({ env, log, lifecycle, databaseUrl: seederDatabase });
   // A worker of a cluster (decision 0027): the primary owns the database and the jobs and says where it is.
-  if (cluster.isWorker) return serveRequests({ env, log, databaseUrl: databaseUrlFromPrimary() });
+  if (cluster.isWorker) return serveRequests({ env, log, databaseUrl: databaseUrlFromPrimary(lifecycle.stopping) });
   const workers = env.NODE_ENV === "development" ? 1 : env.workers;
   // Forked first: they load while PostgreSQL starts.
   const workerPool = workers > 1 ? forkWorkers({ count: workers, log, lifecycle }) : null;

@@ -422,6 +422,19 @@ describe("the lifecycle's order (createLifecycle)", () => {
     expect(messages()).not.toContain("could not start");
   });
 
+  it("a start waiting on another process stops waiting when the shutdown begins, and exits at once", async () => {
+    const { lifecycle, exit, messages } = lifecycleForTest(60_000);
+    lifecycle.start(async () => {
+      await new Promise((_resolve, reject) => lifecycle.stopping.addEventListener("abort", () => reject(lifecycle.stopping.reason)));
+    });
+    expect(lifecycle.stopping.aborted).toBe(false);
+    // The grace period a start still going gets is a minute here: waiting it out would fail the test by its time limit.
+    void lifecycle.shutdown("SIGTERM");
+    expect(lifecycle.stopping.aborted).toBe(true);
+    expect(await exit).toBe(0);
+    expect(messages()).toContain("start interrupted by the shutdown");
+  });
+
   it("PostgreSQL still starting when the signal comes is waited for and stopped", async () => {
     const { lifecycle, exit } = lifecycleForTest();
     let started: (db: { stop: () => Promise<void> }) => void = () => {};

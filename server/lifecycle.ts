@@ -12,6 +12,11 @@ interface LastToStop {
 export interface Lifecycle {
   /** True from the first signal (or failure) on. */
   readonly shuttingDown: boolean;
+  /**
+   * Aborted when the shutdown begins: a start step that waits on another process (a worker waiting to
+   * hear where the database is) stops waiting, instead of holding the shutdown for its grace period.
+   */
+  readonly stopping: AbortSignal;
   /** Where its own messages go once the logger exists (before that, the console). */
   useLogger(log: Logger): void;
   /** Registers a shutdown step; steps run in the reverse order of registration, each bounded in time. */
@@ -55,6 +60,7 @@ export function createLifecycle(options: { graceMs?: number; exit?: (code: numbe
   let lastStarting: Promise<LastToStop> | null = null;
   let startup: Promise<void> | null = null;
   let shuttingDown = false;
+  const stopping = new AbortController();
   let exitCode = 0;
 
   function logError(error: unknown, message: string) {
@@ -75,6 +81,7 @@ export function createLifecycle(options: { graceMs?: number; exit?: (code: numbe
     }
     shuttingDown = true;
     log?.info({ reason }, "shutting down");
+    stopping.abort(new AppError("start_failed", "the start was interrupted by a shutdown"));
     // A signal during the start: the start stops at its next checkpoint, so that what it opened is
     // all registered before the steps below close it.
     if (startup) await settledWithin(startup, graceMs + 2000);
@@ -102,6 +109,7 @@ export function createLifecycle(options: { graceMs?: number; exit?: (code: numbe
     get shuttingDown() {
       return shuttingDown;
     },
+    stopping: stopping.signal,
     useLogger(logger) {
       log = logger;
     },
