@@ -59,7 +59,7 @@ export function createLifecycle(options: { graceMs?: number; exit?: (code: numbe
   let last: LastToStop | null = null;
   let lastStarting: Promise<LastToStop> | null = null;
   let startup: Promise<void> | null = null;
-  let shuttingDown = false;
+  // Aborted by the first signal (or failure): whether the shutdown has begun, and why a start stops.
   const stopping = new AbortController();
   let exitCode = 0;
 
@@ -75,11 +75,10 @@ export function createLifecycle(options: { graceMs?: number; exit?: (code: numbe
    */
   async function shutdown(reason: string, code = 0) {
     exitCode = Math.max(exitCode, code);
-    if (shuttingDown) {
+    if (stopping.signal.aborted) {
       log?.debug({ reason }, "already shutting down");
       return;
     }
-    shuttingDown = true;
     log?.info({ reason }, "shutting down");
     stopping.abort(new AppError("start_failed", "the start was interrupted by a shutdown"));
     // A signal during the start: the start stops at its next checkpoint, so that what it opened is
@@ -107,7 +106,7 @@ export function createLifecycle(options: { graceMs?: number; exit?: (code: numbe
 
   return {
     get shuttingDown() {
-      return shuttingDown;
+      return stopping.signal.aborted;
     },
     stopping: stopping.signal,
     useLogger(logger) {
@@ -123,14 +122,14 @@ export function createLifecycle(options: { graceMs?: number; exit?: (code: numbe
       return started;
     },
     checkpoint() {
-      if (shuttingDown) throw new AppError("start_failed", "the start was interrupted by a shutdown");
+      stopping.signal.throwIfAborted();
     },
     shutdown,
     start(main) {
       startup = main();
       startup.catch((error) => {
         // A step cut short by a shutdown already under way (its pool closed) is no failure of its own.
-        if (shuttingDown) return log?.debug({ err: error }, "start interrupted by the shutdown");
+        if (stopping.signal.aborted) return log?.debug({ err: error }, "start interrupted by the shutdown");
         if (isAppError(error, "invalid_config", "start_failed")) {
           if (log) log.fatal(error.message);
           else console.error(error.message);
