@@ -211,9 +211,87 @@ export const articleRevisions = pgTable(
     savedById: text("saved_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
     savedByName: text("saved_by_name").notNull(),
     autosave: boolean("autosave").notNull().default(false),
+    /** A "Save for later" of a published story (issue 27): the pending version, not what readers saw. */
+    pending: boolean("pending").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index("article_revisions_article_created_at_idx").on(t.articleId, t.createdAt.desc())],
+);
+
+/**
+ * Edits to a published (or scheduled) story kept apart from the live story (issue 27, "Save for
+ * later" and its autosave): the article form's fields as JSON. Readers' queries never read this
+ * table; "Update Article" applies it to the story and deletes it, "Discard changes" deletes it.
+ */
+export const articlePendingVersions = pgTable("article_pending_versions", {
+  articleId: uuid("article_id")
+    .primaryKey()
+    .references(() => articles.id, { onDelete: "cascade" }),
+  /** The form's fields (ArticleFormFields plus the chosen authors), as the writer left them. */
+  fields: jsonb("fields").notNull(),
+  savedAt: timestamp("saved_at", { withTimezone: true }).notNull().defaultNow(),
+  savedById: text("saved_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+  savedByName: text("saved_by_name").notNull(),
+});
+
+/**
+ * Stories placed by hand (issue 27): the home page's lead (one) and top stories (ordered by
+ * `position`), and one story at the top of a category page. Each may fall back at `until`.
+ */
+export const storyPinPlacement = pgEnum("story_pin_placement", ["lead", "top", "category"]);
+export type StoryPinPlacement = (typeof storyPinPlacement.enumValues)[number];
+
+export const storyPins = pgTable(
+  "story_pins",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    placement: storyPinPlacement("placement").notNull(),
+    /** The category page a "category" pin leads (null for the home page's pins). */
+    categoryId: uuid("category_id").references((): AnyPgColumn => categories.id, { onDelete: "cascade" }),
+    articleId: uuid("article_id")
+      .notNull()
+      .references((): AnyPgColumn => articles.id, { onDelete: "cascade" }),
+    position: integer("position").notNull().default(0),
+    /** After this moment the pin no longer applies (null: until removed). */
+    until: timestamp("until", { withTimezone: true }),
+    createdById: text("created_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("story_pins_category_placement", sql`(${t.placement} = 'category') = (${t.categoryId} is not null)`),
+    uniqueIndex("story_pins_one_lead").on(t.placement).where(sql`${t.placement} = 'lead'`),
+    uniqueIndex("story_pins_home_article").on(t.articleId).where(sql`${t.placement} <> 'category'`),
+    uniqueIndex("story_pins_one_per_category").on(t.categoryId).where(sql`${t.placement} = 'category'`),
+  ],
+);
+
+/**
+ * What the back office tells a person (issue 27): a story sent back, waiting for review, published,
+ * comments waiting. Each is also e-mailed unless the person turned that off (user.email_notifications).
+ */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references((): AnyPgColumn => user.id, { onDelete: "cascade" }),
+    /** "article.sent_back" | "article.review_requested" | "article.published" | "comments.pending" */
+    kind: text("kind").notNull(),
+    articleId: uuid("article_id").references((): AnyPgColumn => articles.id, { onDelete: "cascade" }),
+    /** The sentence shown in the list, written when it happened (names and titles as they were then). */
+    text: text("text").notNull(),
+    /** The editor's note of a sent-back story (shown under the sentence). */
+    note: text("note"),
+    /** Where the notification leads in the back office. */
+    href: text("href").notNull(),
+    createdAt: createdAt(),
+    readAt: timestamp("read_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("notifications_user_created_at_idx").on(t.userId, t.createdAt.desc()),
+    index("notifications_user_unread_idx").on(t.userId).where(sql`${t.readAt} is null`),
+  ],
 );
 
 /**
@@ -329,6 +407,10 @@ export const websiteSettings = pgTable(
     breakingNewsText: text("breaking_news_text"),
     breakingNewsUrl: text("breaking_news_url"),
     breakingNewsExpiresAt: timestamp("breaking_news_expires_at", { withTimezone: true }),
+    /** The seed's welcome banner above the news on the home page (issue 27: a newsroom may put news first). */
+    showWelcomeBanner: boolean("show_welcome_banner").notNull().default(true),
+    /** The categories "Explore Topics" shows, in order (null: every category, by name). */
+    exploreCategoryIds: uuid("explore_category_ids").array(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("website_settings_single_row", sql`${t.id} = 1`)],
@@ -427,6 +509,8 @@ export const user = pgTable("user", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   /** Better Auth's twoFactor plugin: a second factor (TOTP, backup codes) is asked at sign-in. */
   twoFactorEnabled: boolean("two_factor_enabled").default(false),
+  /** Whether the back office's notifications are also e-mailed (issue 27; "Your account" turns it off). */
+  emailNotifications: boolean("email_notifications").notNull().default(true),
 });
 
 /** Better Auth's twoFactor plugin: the TOTP secret and backup codes of an account (both encrypted by Better Auth). */
