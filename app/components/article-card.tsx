@@ -4,6 +4,7 @@ import type { ArticleCard as ArticleCardData } from "~/domain/articles/articles.
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
 import { cn } from "~/lib/cn";
 import { imageSrcSet } from "~/lib/image-variants";
+import { formatCount } from "~/lib/numbers";
 import { preloadImage } from "~/lib/preload-image";
 import type { RootData } from "~/root";
 import { Byline } from "./byline";
@@ -93,8 +94,8 @@ export function ArticleCard({
         </span>
         <span className="inline-flex items-center gap-1">
           <Eye className="h-3.5 w-3.5" aria-hidden="true" />
-          <span>{article.views}</span>
-          <span className="sr-only">views</span>
+          <span>{formatCount(article.views)}</span>
+          <span className="sr-only">{article.views === 1 ? " view" : " views"}</span>
         </span>
       </div>
     </article>

@@ -9,6 +9,7 @@ import { Byline } from "./byline";
 import type { ArticleCard, FeaturedImageText } from "~/domain/articles/articles.schema";
 import { ARTICLE_NOTE_KIND_LABELS, type ArticleNote } from "~/domain/articles/corrections.schema";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
+import { formatQuantity } from "~/lib/numbers";
 
 /** An article as its page shows it (as data reaches the browser: dates may be strings). */
 export type ArticleViewData = Omit<ArticleCard, "createdAt" | "publishedAt"> &
@@ -107,7 +108,7 @@ export function ArticleView({ article, views, shareUrl }: { article: ArticleView
           ) : null}
           <span data-testid="reading-time">{article.readingMinutes} min read</span>
           <span className="inline-flex items-center gap-1" data-testid="view-count">
-            <Eye className="h-4 w-4" aria-hidden="true" /> {views} views
+            <Eye className="h-4 w-4" aria-hidden="true" /> {formatQuantity(views, "view")}
           </span>
         </div>
         <ArticleNotes notes={article.corrections ?? []} timeZone={timeZone} />

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { cn } from "~/lib/cn";
+import { formatCount } from "~/lib/numbers";
 
 /**
  * Newer/older links for a paginated list (reader category pages and admin lists); nothing when
@@ -29,7 +30,7 @@ export function Pagination({
         </Link>
       ) : null}
       <span className="text-sm text-slate-700">
-        Page {page} of {pageCount}
+        Page {formatCount(page)} of {formatCount(pageCount)}
       </span>
       {page < pageCount ? (
         <Link to={href(page + 1)} className={linkClass} rel="next">

@@ -9,7 +9,7 @@ export function shareLinks(url: string, title: string) {
   const t = encodeURIComponent(title);
   return [
     { name: "Facebook", href: `https://www.facebook.com/sharer/sharer.php?u=${u}`, Icon: FacebookIcon, className: "bg-[#1464d6] hover:bg-[#0f4fa8]" },
-    { name: "Twitter", href: `https://twitter.com/intent/tweet?url=${u}&text=${t}`, Icon: XIcon, className: "bg-slate-900 hover:bg-black" },
+    { name: "X", href: `https://x.com/intent/tweet?url=${u}&text=${t}`, Icon: XIcon, className: "bg-slate-900 hover:bg-black" },
     { name: "LinkedIn", href: `https://www.linkedin.com/sharing/share-offsite/?url=${u}`, Icon: LinkedinIcon, className: "bg-[#0a66c2] hover:bg-[#084e96]" },
   ];
 }
@@ -26,7 +26,10 @@ function openPopup(event: MouseEvent<HTMLAnchorElement>) {
   }
 }
 
-/** Facebook, Twitter and LinkedIn share links: plain links without JavaScript, a 600x400 popup with it. */
+/**
+ * Facebook, X and LinkedIn share links (the spec's "Twitter" is called X everywhere: issue 27): plain links
+ * without JavaScript, a 600x400 popup with it. Each one's accessible name says what it does ("Share on X").
+ */
 export function ShareButtons({ url, title }: { url: string; title: string }) {
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -41,6 +44,7 @@ export function ShareButtons({ url, title }: { url: string; title: string }) {
           className={`inline-flex items-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium text-white ${className}`}
         >
           <Icon className="h-4 w-4" aria-hidden="true" />
+          <span className="sr-only">Share on </span>
           {name}
           <span className="sr-only"> (opens in a new window)</span>
         </a>

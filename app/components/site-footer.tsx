@@ -5,7 +5,7 @@ import type { PublicSettings } from "~/domain/settings/settings.schema";
 
 const SOCIAL = [
   { key: "facebook", label: "Facebook", Icon: FacebookIcon },
-  { key: "twitter", label: "Twitter / X", Icon: XIcon },
+  { key: "twitter", label: "X", Icon: XIcon },
   { key: "instagram", label: "Instagram", Icon: InstagramIcon },
   { key: "linkedin", label: "LinkedIn", Icon: LinkedinIcon },
   { key: "youtube", label: "YouTube", Icon: YoutubeIcon },

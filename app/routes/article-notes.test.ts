@@ -61,7 +61,7 @@ describe("correction and update notes", () => {
     const article = await save({ title: "Page", slug: "page-notes", publishAt: "2026-01-02T10:00" });
     await note(article.id, { kind: "correction", text: "<script>alert(1)</script> stays text" });
     const args = { params: { slug: "page-notes" }, request: new Request("http://localhost/article/page-notes"), context: { db: fx.t.db, log, commentSpam: testCommentSpam } };
-    const data = await articlePageLoader(args as unknown as Parameters<typeof articlePageLoader>[0]);
+    const { data } = await articlePageLoader(args as unknown as Parameters<typeof articlePageLoader>[0]);
     expect(data.article.modifiedAt).toBeInstanceOf(Date);
     expect(data.article.corrections).toMatchObject([{ kind: "correction", text: "<script>alert(1)</script> stays text" }]);
   });

@@ -29,7 +29,7 @@ async function visit(slugAndQuery: string) {
   const slug = url.pathname.slice("/article/".length);
   const args = { params: { slug }, request: new Request(url), context: { db: fx.t.db, log, commentSpam: testCommentSpam } } as unknown as Parameters<typeof articlePageLoader>[0];
   try {
-    const data = await articlePageLoader(args);
+    const { data } = await articlePageLoader(args);
     return { status: 200, slug: data.article.slug };
   } catch (thrown) {
     if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("Location"), cacheControl: thrown.headers.get("Cache-Control") };

@@ -155,7 +155,7 @@ test.describe("website settings", () => {
     // Footer link name (aria-label) -> settings label and the new address.
     const social = [
       { footer: "Facebook", label: "Facebook", url: `https://www.facebook.com/harbour${run}` },
-      { footer: "Twitter / X", label: "Twitter/X", url: `https://x.com/harbour${run}` },
+      { footer: "X", label: "Twitter/X", url: `https://x.com/harbour${run}` },
       { footer: "Instagram", label: "Instagram", url: `https://www.instagram.com/harbour${run}` },
       { footer: "LinkedIn", label: "LinkedIn", url: `https://www.linkedin.com/company/harbour${run}` },
       { footer: "YouTube", label: "YouTube", url: `https://www.youtube.com/@harbour${run}` },

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from "./fixtures";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "./fixtures";
 import { PUBLIC_ARTICLES_NEWEST_FIRST, query, siteDate } from "./db";
 
 // Every public page is complete in the server's HTML: a reader (or a crawler) without JavaScript
@@ -166,9 +166,19 @@ test.describe("every public page without JavaScript", () => {
 test.describe("a comment without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a refusal shows the spec's message and keeps what was typed; a valid comment is posted and confirmed", async ({ page }) => {
+  /** The page is scrolled down to `target`, and the sticky site header does not cover it. */
+  async function expectLandedAt(page: Page, target: Locator) {
+    await expect(target).toBeInViewport();
+    expect(await page.evaluate(() => window.scrollY), "the page is scrolled to it, not at the top").toBeGreaterThan(0);
+    const header = (await page.getByRole("banner").first().boundingBox())!;
+    const box = (await target.boundingBox())!;
+    expect(box.y, "below the sticky header").toBeGreaterThanOrEqual(header.y + header.height - 1);
+  }
+
+  test("a refusal shows the spec's message and keeps what was typed; a valid comment is posted, confirmed on the comment, and the page goes to it", async ({ page, request }) => {
     const slug = `no-script-comment-${Date.now().toString(36)}`;
-    await query(`insert into articles (title, slug, content) values ('Commented without scripts', $1, 'Body.')`, [slug]);
+    // A long story: the comments are well below the first screen.
+    await query(`insert into articles (title, slug, content) values ('Commented without scripts', $1, $2)`, [slug, Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} of a long story.`).join("\n\n")]);
     try {
       await page.goto(`/article/${slug}`);
       const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Post Comment" }) });
@@ -179,15 +189,60 @@ test.describe("a comment without JavaScript", () => {
       await expect(page.getByRole("alert")).toHaveText("Error: Please enter a valid e-mail address.");
       await expect(form.getByLabel("Name *")).toHaveValue("Plain Reader");
       await expect(form.getByLabel("Comment *")).toHaveValue("Typed without any script running.");
+      // The refused reader is back at the form, not at the top of the story.
+      await expectLandedAt(page, page.getByRole("alert"));
 
       await form.getByLabel("Email *").fill("plain.reader@example.com");
       await form.getByRole("button", { name: "Post Comment" }).click();
-      await expect(page.getByRole("status").filter({ hasText: "Comment posted!" })).toHaveText("Comment posted! Your comment has been added successfully.");
+      const [posted] = await query<{ id: string }>(`select c.id from comments c join articles a on a.id = c.article_id where a.slug = $1`, [slug]);
+      expect(posted).toBeDefined();
+      // Issue 27: the reader lands at their comment, which says it was posted (the spec's toast text).
+      await expect(page).toHaveURL(new RegExp(`/article/${slug}\\?comment=${posted!.id}#comment-${posted!.id}$`));
+      const comment = page.locator(`#comment-${posted!.id}`);
+      await expect(comment.getByRole("status")).toHaveText("Comment posted! Your comment has been added successfully.");
+      await expect(comment).toContainText("Typed without any script running.");
+      await expectLandedAt(page, comment.getByRole("status"));
       await expect(page.getByRole("heading", { name: "Comments (1)" })).toBeVisible();
-      await expect(page.getByText("Typed without any script running.")).toBeVisible();
       await expect(form.getByLabel("Name *")).toHaveValue("");
       // The commenter's e-mail address is not in the page.
       expect(await page.content()).not.toContain("plain.reader@example.com");
+      // A reload shows the same page and posts nothing again (the POST was answered with a redirect).
+      await page.reload();
+      await expect(comment.getByRole("status")).toBeVisible();
+      expect(await query(`select id from comments where article_id = (select id from articles where slug = $1)`, [slug])).toHaveLength(1);
+
+      // The confirmation is this reader's alone: never stored in the page cache, and not on the article's shared page.
+      const mine = await request.get(`/article/${slug}?comment=${posted!.id}`);
+      expect(mine.headers()["cache-control"]).toBe("no-store");
+      expect((await request.get(`/article/${slug}?comment=${posted!.id}`)).headers()["x-cache"]).toBeUndefined();
+      for (let i = 0; i < 2; i++) {
+        const shared = await request.get(`/article/${slug}`);
+        const html = await shared.text();
+        expect(html).toContain("Typed without any script running.");
+        expect(html).not.toContain("Comment posted!");
+      }
+    } finally {
+      await query(`delete from articles where slug = $1`, [slug]);
+    }
+  });
+
+  test("a comment held for moderation says so at the form, where the reader lands", async ({ page }) => {
+    const slug = `no-script-held-${Date.now().toString(36)}`;
+    await query(`insert into articles (title, slug, content) values ('Held without scripts', $1, $2)`, [slug, Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}.`).join("\n\n")]);
+    try {
+      await page.goto(`/article/${slug}`);
+      const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Post Comment" }) });
+      await form.getByLabel("Name *").fill("Linky Reader");
+      await form.getByLabel("Email *").fill("linky.reader@example.com");
+      // More links than a comment may carry unreviewed: held for moderation.
+      await form.getByLabel("Comment *").fill("See https://a.example and https://b.example and https://c.example");
+      await form.getByRole("button", { name: "Post Comment" }).click();
+      await expect(page).toHaveURL(new RegExp(`/article/${slug}\\?comment=held#leave-a-comment$`));
+      const notice = form.getByRole("status");
+      await expect(notice).toHaveText("Thank you! Your comment is awaiting moderation.");
+      await expectLandedAt(page, notice);
+      await expect(page.getByRole("heading", { name: "Comments (0)" })).toBeVisible();
+      await expect(page.getByText("Comment posted!")).toHaveCount(0);
     } finally {
       await query(`delete from articles where slug = $1`, [slug]);
     }

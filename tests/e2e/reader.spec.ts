@@ -176,18 +176,21 @@ test.describe("the reader site", () => {
     // the stored count plus this view, even when the server's periodic flush overlaps the answer.
     const answer = (await (await beacon).json()) as { path: string; views: number };
     expect(answer).toEqual({ path: `/article/${slug}`, views: article!.views + 1 });
-    await expect(page.getByTestId("view-count")).toHaveText(new RegExp(`^\\s*${answer.views} views$`));
+    await expect(page.getByTestId("view-count")).toHaveText(new RegExp(`^\\s*${answer.views.toLocaleString("en-US")} ${answer.views === 1 ? "view" : "views"}$`));
     await expect.poll(() => articleViews(slug), { timeout: 5_000 }).toBe(article!.views + 1);
 
-    // Share links carry the article's address (and Twitter its title).
+    // Share links carry the article's address (and X its title); each is named for what it does.
     const articleUrl = `${baseURL}/article/${slug}`;
-    const shareLink = (name: string) => header.getByRole("link", { name: new RegExp(`^${name}`) });
+    const shareLink = (name: string) => header.getByRole("link", { name: `Share on ${name} (opens in a new window)`, exact: true });
     const params = async (name: string) => new URL((await shareLink(name).getAttribute("href"))!).searchParams;
     expect(await shareLink("Facebook").getAttribute("href")).toMatch(/^https:\/\/www\.facebook\.com\/sharer\/sharer\.php\?/);
     expect((await params("Facebook")).get("u")).toBe(articleUrl);
-    expect(await shareLink("Twitter").getAttribute("href")).toMatch(/^https:\/\/twitter\.com\/intent\/tweet\?/);
-    expect((await params("Twitter")).get("url")).toBe(articleUrl);
-    expect((await params("Twitter")).get("text")).toBe(article!.title);
+    expect(await shareLink("X").getAttribute("href")).toMatch(/^https:\/\/x\.com\/intent\/tweet\?/);
+    expect((await params("X")).get("url")).toBe(articleUrl);
+    expect((await params("X")).get("text")).toBe(article!.title);
+    // One name for the network: the buttons say X, and nothing on the page says Twitter.
+    await expect(header.getByRole("link")).toContainText(["Facebook", "X", "LinkedIn"]);
+    expect(await page.locator("body").innerText()).not.toMatch(/Twitter/);
     expect(await shareLink("LinkedIn").getAttribute("href")).toMatch(/^https:\/\/www\.linkedin\.com\/sharing\/share-offsite\/\?/);
     expect((await params("LinkedIn")).get("url")).toBe(articleUrl);
 

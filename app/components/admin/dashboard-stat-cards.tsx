@@ -10,6 +10,7 @@ import {
   TOP_ARTICLES_LIMIT,
 } from "~/domain/stats/periods";
 import { formatCardDate, formatCommentDate } from "~/lib/dates";
+import { formatQuantity } from "~/lib/numbers";
 import { DashboardDialog } from "./dashboard-dialog";
 
 function CardBody({ icon: Icon, label, value, hint }: { icon: LucideIcon; label: string; value: number; hint?: string }) {
@@ -105,7 +106,7 @@ export function DashboardStatCards({
                       </Link>
                       {article.categoryName ? <span className="ml-2 text-xs text-slate-600">{article.categoryName}</span> : null}
                     </span>
-                    <span className="shrink-0 text-sm text-slate-700">{formatCount(article.views)} views</span>
+                    <span className="shrink-0 text-sm text-slate-700">{formatQuantity(article.views, "view")}</span>
                   </li>
                 ))}
               </ol>
@@ -137,7 +138,7 @@ export function DashboardStatCards({
                       <span className="block font-medium text-slate-900">{article.title}</span>
                       <span className="block text-xs text-slate-600">
                         {article.categoryName ?? "Uncategorized"} · {formatCardDate(article.publishedAt, timeZone)} ·{" "}
-                        {formatCount(article.views)} views
+                        {formatQuantity(article.views, "view")}
                       </span>
                     </span>
                     <span className="flex shrink-0 gap-2 text-sm">
@@ -164,7 +165,7 @@ export function DashboardStatCards({
               <p className="mt-4 text-sm text-slate-700" data-testid="unpublished-count">
                 Not counted here:{" "}
                 <Link to="/admin/articles?status=draft" className="text-brand-700 underline">
-                  {formatCount(totals.drafts)} {totals.drafts === 1 ? "draft" : "drafts"}
+                  {formatQuantity(totals.drafts, "draft")}
                 </Link>{" "}
                 and{" "}
                 <Link to="/admin/articles?status=scheduled" className="text-brand-700 underline">

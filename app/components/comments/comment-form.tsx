@@ -6,12 +6,14 @@ import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import {
   COMMENT_FAILED,
+  COMMENT_FORM_ANCHOR,
   COMMENT_HELD,
   FORM_STARTED_FIELD,
   HONEYPOT_FIELD,
   REQUIRED_COMMENT_FIELDS,
   type PostCommentResult,
 } from "~/domain/comments/comments.schema";
+import { cn } from "~/lib/cn";
 import { MISSING_FIELDS, refusalNotice } from "~/lib/forms";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
 import { sendUpload } from "~/lib/upload-client";
@@ -115,7 +117,16 @@ export function CommentForm({
   }
 
   return (
-    <form method="post" ref={formRef} onSubmit={onSubmit} noValidate className="space-y-4" aria-busy={busy}>
+    <form
+      method="post"
+      // Without JavaScript a refusal comes back as the article page: at the form, whose message says why.
+      action={parentCommentId ? undefined : `/article/${encodeURIComponent(slug ?? "")}#${COMMENT_FORM_ANCHOR}`}
+      ref={formRef}
+      onSubmit={onSubmit}
+      noValidate
+      className="space-y-4"
+      aria-busy={busy}
+    >
       <fieldset disabled={busy} className="space-y-4">
         <legend className="sr-only">{parentCommentId ? "Write a reply" : "Leave a comment"}</legend>
         <input type="hidden" name="intent" value="comment" />
@@ -203,17 +214,20 @@ function NoScriptMessage({ outcome }: { outcome: NoScriptCommentOutcome }) {
       </p>
     );
   }
-  if (outcome.ok) {
-    return (
-      <p role="status" className="rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900">
-        <strong>Comment posted!</strong> Your comment has been added successfully.
-      </p>
-    );
-  }
+  if (outcome.ok) return <CommentPostedMessage />;
   const [title, text] = refusalNotice(outcome);
   return (
     <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
       <strong>{title}:</strong> {text}
+    </p>
+  );
+}
+
+/** The spec's "Comment posted!" notice in the page: on the comment a reader posted without JavaScript. */
+export function CommentPostedMessage({ className }: { className?: string }) {
+  return (
+    <p role="status" className={cn("rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900", className)}>
+      <strong>Comment posted!</strong> Your comment has been added successfully.
     </p>
   );
 }

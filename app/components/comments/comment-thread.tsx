@@ -2,9 +2,10 @@ import { MessageSquare } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
-import { commentTextParts, type PublicComment } from "~/domain/comments/comments.schema";
+import { COMMENT_FORM_ANCHOR, commentAnchor, commentTextParts, type PublicComment } from "~/domain/comments/comments.schema";
 import { formatCommentDate, useSiteTimeZone } from "~/lib/dates";
-import { CommentForm, type NoScriptCommentOutcome } from "./comment-form";
+import { formatCount } from "~/lib/numbers";
+import { CommentForm, CommentPostedMessage, type NoScriptCommentOutcome } from "./comment-form";
 
 export type SerializedComment = Omit<PublicComment, "createdAt"> & { createdAt: string | Date };
 export type SerializedThread = SerializedComment & { replies: SerializedComment[] };
@@ -47,10 +48,14 @@ function CommentBody({ comment }: { comment: SerializedComment }) {
   );
 }
 
-function ThreadItem({ thread }: { thread: SerializedThread }) {
+/** Where the sticky site header would cover a comment the page was opened at (#comment-{id}). */
+const ANCHOR_OFFSET = "scroll-mt-24";
+
+function ThreadItem({ thread, postedCommentId }: { thread: SerializedThread; postedCommentId?: string }) {
   const [replying, setReplying] = useState(false);
   return (
-    <li className="rounded-lg border border-slate-200 bg-white p-4" data-testid="comment">
+    <li id={commentAnchor(thread.id)} className={`rounded-lg border border-slate-200 bg-white p-4 ${ANCHOR_OFFSET}`} data-testid="comment">
+      {thread.id === postedCommentId ? <CommentPostedMessage className="mb-3" /> : null}
       <CommentBody comment={thread} />
       <div className="mt-2">
         <Button type="button" variant="link" size="inline" aria-expanded={replying} onClick={() => setReplying((v) => !v)}>
@@ -65,7 +70,8 @@ function ThreadItem({ thread }: { thread: SerializedThread }) {
       {thread.replies.length > 0 ? (
         <ul className="mt-4 space-y-3 border-l-2 border-brand-100 pl-4" aria-label={`Replies to ${thread.authorName}`}>
           {thread.replies.map((reply) => (
-            <li key={reply.id} data-testid="reply">
+            <li key={reply.id} id={commentAnchor(reply.id)} className={ANCHOR_OFFSET} data-testid="reply">
+              {reply.id === postedCommentId ? <CommentPostedMessage className="mb-2" /> : null}
               <CommentBody comment={reply} />
             </li>
           ))}
@@ -78,7 +84,8 @@ function ThreadItem({ thread }: { thread: SerializedThread }) {
 /**
  * The comments of an article: `total` counts all of them (replies included), `threads` are one page
  * of top-level ones (the newest, or an older page when `olderPage`), and `olderThreads` how many
- * top-level ones come after this page ("Show older comments" opens the next page).
+ * top-level ones come after this page ("Show older comments" opens the next page). `postedCommentId`:
+ * the comment a reader just posted without JavaScript, which says "Comment posted!" where they land.
  */
 export function CommentsSection({
   threads,
@@ -86,21 +93,23 @@ export function CommentsSection({
   olderThreads,
   olderPage = false,
   noScriptOutcome,
+  postedCommentId,
 }: {
   threads: SerializedThread[];
   total: number;
   olderThreads: number;
   olderPage?: boolean;
   noScriptOutcome?: NoScriptCommentOutcome;
+  postedCommentId?: string;
 }) {
   const last = threads.at(-1);
   return (
     <section aria-labelledby="comments-heading" className="mt-12 border-t border-slate-200 pt-8">
       <h2 id="comments-heading" className="flex items-center gap-2 font-serif text-2xl font-bold">
         <MessageSquare className="h-6 w-6 text-brand-700" aria-hidden="true" />
-        Comments ({total})
+        Comments ({formatCount(total)})
       </h2>
-      <div className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-5">
+      <div id={COMMENT_FORM_ANCHOR} className={`mt-6 rounded-lg border border-slate-200 bg-slate-50 p-5 ${ANCHOR_OFFSET}`}>
         <h3 className="mb-4 text-lg font-semibold">Leave a comment</h3>
         <CommentForm noScriptOutcome={noScriptOutcome} />
       </div>
@@ -109,7 +118,7 @@ export function CommentsSection({
       ) : (
         <ul className="mt-6 space-y-4">
           {threads.map((t) => (
-            <ThreadItem key={t.id} thread={t} />
+            <ThreadItem key={t.id} thread={t} postedCommentId={postedCommentId} />
           ))}
         </ul>
       )}
@@ -122,7 +131,7 @@ export function CommentsSection({
           ) : null}
           {olderThreads > 0 && last ? (
             <Link to={`?older-than=${last.id}`} preventScrollReset className="font-medium text-brand-700 underline-offset-4 hover:underline">
-              Show older comments ({olderThreads} more)
+              Show older comments ({formatCount(olderThreads)} more)
             </Link>
           ) : null}
         </p>

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { slugSchema } from "~/lib/slugs";
+import { formatQuantity } from "~/lib/numbers";
 
 export { joinNames, type BylineAuthor } from "./byline";
 
@@ -83,6 +84,6 @@ export interface AdminAuthor {
  */
 export function deleteAuthorWarning(name: string, articleCount: number): string {
   if (articleCount === 0) return `Delete ${name}? They are not on any article.`;
-  const articlesText = articleCount === 1 ? "1 article" : `${articleCount} articles`;
+  const articlesText = formatQuantity(articleCount, "article");
   return `Delete ${name}? They are removed from the byline of ${articlesText}; an article left with no author keeps “${name}” as its byline text, without a link. Their author page goes away.`;
 }

@@ -17,6 +17,28 @@ export const REQUIRED_COMMENT_FIELDS = ["authorName", "authorEmail", "content"] 
 /** What posting a comment answers the form: the spec's toasts are chosen from it; `held` when it awaits moderation. */
 export type PostCommentResult = { ok: true; held?: boolean } | Refusal<CommentFieldName>;
 
+/** The article page's query parameter naming a comment just posted without JavaScript, or "held" for one awaiting moderation. */
+export const JUST_POSTED_PARAM = "comment";
+export type JustPosted = { id: string } | { held: true };
+const COMMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The element of a comment on the article page: the fragment a reader is sent to after posting it. */
+export const commentAnchor = (id: string) => `comment-${id}`;
+/** The comment form's box on the article page: where a held comment's reader lands. */
+export const COMMENT_FORM_ANCHOR = "leave-a-comment";
+
+/** What ?comment= says: a comment's id, "held", or nothing usable. */
+export function justPostedOf(value: string | null): JustPosted | null {
+  if (value === "held") return { held: true };
+  return value && COMMENT_ID.test(value) ? { id: value.toLowerCase() } : null;
+}
+
+/** Where a comment posted without JavaScript takes its reader: back to the article, at the comment (or the form). */
+export function justPostedPath(slug: string, posted: JustPosted): string {
+  const base = `/article/${encodeURIComponent(slug)}?${JUST_POSTED_PARAM}=`;
+  return "held" in posted ? `${base}held#${COMMENT_FORM_ANCHOR}` : `${base}${posted.id}#${commentAnchor(posted.id)}`;
+}
+
 /** What a reader is told when the comment was held for moderation (issue 12). */
 export const COMMENT_HELD = "Your comment is awaiting moderation.";
 

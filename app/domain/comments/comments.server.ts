@@ -238,7 +238,7 @@ export const COMMENT_POST_LIMIT: LimitRule = {
  * (when `clientIp` is given), validation, the spam rules (when `spam` is given: the routes always give
  * them), the one-level reply rule and attachment checks. Throws an AppError for every refusal (the
  * routes answer it with refuse); an unexpected failure is logged and refused as the spec's "Failed to
- * post comment". Answers whether the comment was held for moderation.
+ * post comment". Answers whether the comment was held for moderation, and its id.
  */
 export async function postComment(
   db: Db,
@@ -247,7 +247,7 @@ export async function postComment(
   values: Record<CommentFieldName, string> & { website?: string; formStarted?: string },
   clientIp?: string,
   spam?: CommentSpamRules,
-): Promise<{ held: boolean }> {
+): Promise<{ held: boolean; id: string }> {
   const [article] = isSlug(articleSlug)
     ? await db
         .select({ id: articles.id })
@@ -271,11 +271,12 @@ export async function postComment(
         clientIp,
       })
     : null;
+  let comment: PublicComment;
   try {
-    await createComment(db, article.id, input, { heldReason, authorAddress: clientIp });
+    comment = await createComment(db, article.id, input, { heldReason, authorAddress: clientIp });
   } catch (error) {
     throw expectedOr(error, COMMENT_FAILED, (err) => log.error({ err }, "could not save a comment"));
   }
   if (heldReason) log.info({ articleId: article.id, reason: heldReason }, "comment held for moderation");
-  return { held: heldReason !== null };
+  return { held: heldReason !== null, id: comment.id };
 }

@@ -10,6 +10,9 @@ export const MEDIA_TABS = [
 ] as const;
 export type MediaBucket = (typeof MEDIA_TABS)[number]["bucket"];
 
+/** media.source of a reader's comment attachment (the newsroom's own are "library" and "branding"). */
+export const READER_UPLOAD_SOURCE = "comment";
+
 /** At most this many files are listed per tab, newest first. */
 export const MEDIA_LIST_LIMIT = 200;
 

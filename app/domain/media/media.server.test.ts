@@ -12,7 +12,7 @@ import { receiveUpload } from "~/lib/uploads.server";
 import { createTestDatabase } from "../../../tests/setup/test-database";
 import { FEATURED_IMAGE_ALT_REQUIRED } from "~/domain/articles/articles.schema";
 import { publishMediaSchema } from "./media-publish.schema";
-import { deleteMedia, findMediaUsage, listMedia, publishMediaArticle, rasteriseSvgLogo } from "./media.server";
+import { deleteMedia, findMediaUsage, listMedia, listReaderUploads, publishMediaArticle, rasteriseSvgLogo, READER_UPLOAD_NOT_PUBLISHABLE } from "./media.server";
 import { refusal } from "../../../tests/setup/refusal";
 
 const { db } = await createTestDatabase();
@@ -56,6 +56,28 @@ describe("listMedia", () => {
     expect(total).toBe(2);
     expect(items.map((i) => i.name)).toEqual(["2-new.png", "1-old.png"]);
     expect(items[0].url).toBe("/media/images/2-new.png");
+  });
+
+  test("the newsroom's lists leave readers' comment attachments out; the reader uploads list has them alone, images and videos, newest first", async () => {
+    await db.insert(media).values([
+      { bucket: "images", name: "1-ours.png", originalName: "ours.png", contentType: "image/png", size: 1, source: "library", createdAt: new Date("2026-01-01") },
+      { bucket: "images", name: "2-logo.png", originalName: "logo.png", contentType: "image/png", size: 1, source: "branding", createdAt: new Date("2026-01-02") },
+      { bucket: "images", name: "3-reader.jpg", originalName: "selfie.jpg", contentType: "image/jpeg", size: 1, source: "comment", createdAt: new Date("2026-01-03") },
+      { bucket: "videos", name: "4-reader.mp4", originalName: "clip.mp4", contentType: "video/mp4", size: 1, source: "comment", createdAt: new Date("2026-01-04") },
+      { bucket: "videos", name: "5-ours.mp4", originalName: "ours.mp4", contentType: "video/mp4", size: 1, source: "library", createdAt: new Date("2026-01-05") },
+    ]);
+    const images = await listMedia(db, storage, "images");
+    expect(images.items.map((i) => i.name)).toEqual(["2-logo.png", "1-ours.png"]);
+    expect(images.total).toBe(2);
+    const videos = await listMedia(db, storage, "videos");
+    expect(videos.items.map((i) => i.name)).toEqual(["5-ours.mp4"]);
+    expect(videos.total).toBe(1);
+    const readers = await listReaderUploads(db, storage);
+    expect(readers.total).toBe(2);
+    expect(readers.items.map((i) => [i.bucket, i.name, i.url])).toEqual([
+      ["videos", "4-reader.mp4", "/media/videos/4-reader.mp4"],
+      ["images", "3-reader.jpg", "/media/images/3-reader.jpg"],
+    ]);
   });
 
   test("caps the list and still reports the full total", async () => {
@@ -148,6 +170,14 @@ describe("publishMediaArticle", () => {
       featuredImageAlt: bucket === "images" ? "Waves breaking over the harbour wall" : "",
       ...extra,
     });
+
+  test("a reader's comment attachment is refused, and nothing is written", async () => {
+    await storeFile("images", "19-reader.png", "image/png");
+    await db.update(media).set({ source: "comment" }).where(eq(media.name, "19-reader.png"));
+    const error = await refusal(publishMediaArticle(db, storage, input("images", "19-reader.png")));
+    expect(error.message).toBe(READER_UPLOAD_NOT_PUBLISHABLE);
+    expect(await db.select().from(articles)).toHaveLength(0);
+  });
 
   test("an image sets the featured image only; an empty category and excerpt become null", async () => {
     const url = await storeFile("images", "20-pic.png", "image/png");

@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import { and, count, desc, eq, like, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, like, ne, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import sharp from "~/lib/sharp.server";
 import type { Db } from "~/db/client.server";
@@ -14,7 +14,7 @@ import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { checkCapability } from "../articles/article-access.server";
 import { recordRevision, revisionSourceColumns } from "../articles/article-revisions.server";
-import { MEDIA_LIST_LIMIT, type PublishMediaInput } from "./media-publish.schema";
+import { MEDIA_LIST_LIMIT, READER_UPLOAD_SOURCE, type PublishMediaInput } from "./media-publish.schema";
 
 export interface MediaItem {
   id: string;
@@ -27,8 +27,8 @@ export interface MediaItem {
   url: string;
 }
 
-/** One bucket's files, newest first, capped at MEDIA_LIST_LIMIT, with the bucket's total. */
-export async function listMedia(db: Db, storage: Storage, bucket: Bucket, limit = MEDIA_LIST_LIMIT) {
+/** The files `where` picks, newest first, capped at `limit`, with their total. */
+async function listWhere(db: Db, storage: Storage, where: SQL | undefined, limit: number) {
   const [rows, [{ total }]] = await Promise.all([
     db
       .select({
@@ -41,13 +41,27 @@ export async function listMedia(db: Db, storage: Storage, bucket: Bucket, limit 
         createdAt: media.createdAt,
       })
       .from(media)
-      .where(eq(media.bucket, bucket))
+      .where(where)
       .orderBy(desc(media.createdAt), desc(media.id))
       .limit(limit),
-    db.select({ total: count() }).from(media).where(eq(media.bucket, bucket)),
+    db.select({ total: count() }).from(media).where(where),
   ]);
-  const items: MediaItem[] = rows.map((row) => ({ ...row, url: storage.publicUrl(bucket, row.name) }));
+  const items: MediaItem[] = rows.map((row) => ({ ...row, url: storage.publicUrl(row.bucket as Bucket, row.name) }));
   return { items, total };
+}
+
+/**
+ * One bucket's files of the newsroom's own (uploaded in the back office: the library's and the
+ * branding's), newest first, capped at MEDIA_LIST_LIMIT, with the bucket's total. Readers' comment
+ * attachments are not the newsroom's media: listReaderUploads has them (issue 27).
+ */
+export function listMedia(db: Db, storage: Storage, bucket: Bucket, limit = MEDIA_LIST_LIMIT) {
+  return listWhere(db, storage, and(eq(media.bucket, bucket), ne(media.source, READER_UPLOAD_SOURCE)), limit);
+}
+
+/** Readers' comment attachments (images and videos), newest first, capped at MEDIA_LIST_LIMIT, with their total. */
+export function listReaderUploads(db: Db, storage: Storage, limit = MEDIA_LIST_LIMIT) {
+  return listWhere(db, storage, eq(media.source, READER_UPLOAD_SOURCE), limit);
 }
 
 /** Matches a stored URL column that points at this file, relative ("/media/…") or absolute. */
@@ -100,7 +114,7 @@ export async function findMediaUsage(db: Db, storage: Storage, bucket: Bucket, n
 
 async function getMediaRow(db: Db, bucket: Bucket, name: string) {
   const [row] = await db
-    .select({ id: media.id, bucket: media.bucket, name: media.name, contentType: media.contentType })
+    .select({ id: media.id, bucket: media.bucket, name: media.name, contentType: media.contentType, source: media.source })
     .from(media)
     .where(and(eq(media.bucket, bucket), eq(media.name, name)))
     .limit(1);
@@ -131,6 +145,8 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
   checkCapability(actor, "articles.publish");
   const row = await getMediaRow(db, input.bucket, input.name);
   if (!row) throw new AppError("not_found", "This file no longer exists.");
+  // A reader's comment attachment is theirs, not the newsroom's: it never becomes a story's media.
+  if (row.source === READER_UPLOAD_SOURCE) throw new AppError("invalid_media", READER_UPLOAD_NOT_PUBLISHABLE);
   if (input.categoryId) {
     const [category] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, input.categoryId));
     if (!category) throw new AppError("unknown_category", "The selected category no longer exists.");
@@ -187,6 +203,8 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
     throw error;
   }
 }
+
+export const READER_UPLOAD_NOT_PUBLISHABLE = "This file is a reader's comment attachment: it cannot be published as an article.";
 
 const PNG_TYPE: AcceptedType = { mime: "image/png", extension: "png", extensions: ["png"] };
 /** Rasterised logos are at least this wide (when the SVG is smaller) and fit in this box. */

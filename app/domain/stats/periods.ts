@@ -40,6 +40,5 @@ export function isActivityPeriod(value: unknown): value is ActivityPeriod {
   return typeof value === "string" && (ACTIVITY_PERIODS as readonly string[]).includes(value);
 }
 
-/** Numbers as the dashboard shows them: 12,345. */
-const COUNT_FORMAT = new Intl.NumberFormat("en-US");
-export const formatCount = (n: number) => COUNT_FORMAT.format(n);
+/** Numbers as the dashboard shows them: 12,345 (the one helper every count goes through). */
+export { formatCount } from "~/lib/numbers";

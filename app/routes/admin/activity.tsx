@@ -7,6 +7,7 @@ import { requireCapability } from "~/domain/accounts/guard.server";
 import { ACTIVITY_KINDS, isActivityKind } from "~/domain/activity/activity.schema";
 import { listActivity, listActivityPeople, type ActivityRow } from "~/domain/activity/activity.server";
 import { formatPublishDate } from "~/lib/dates";
+import { formatQuantity } from "~/lib/numbers";
 import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/activity";
@@ -87,7 +88,7 @@ export default function AdminActivity({ loaderData }: Route.ComponentProps) {
         title="Activity"
         description={
           <>
-            Every back-office change and sign-in, newest first ({total} {total === 1 ? "entry" : "entries"}). Entries cannot be edited.
+            Every back-office change and sign-in, newest first ({formatQuantity(total, "entry", "entries")}). Entries cannot be edited.
           </>
         }
        

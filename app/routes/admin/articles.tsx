@@ -21,6 +21,7 @@ import { deleteArticle, listAdminArticles } from "~/domain/articles/article-admi
 import { ARTICLE_STATUS_LABELS, isArticleStatus } from "~/domain/articles/articles.schema";
 import { statusLabel } from "~/components/admin/article-form";
 import { formatCardDate } from "~/lib/dates";
+import { formatCount, formatQuantity } from "~/lib/numbers";
 import { AppError } from "~/lib/app-error";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
 import { backOfficeMeta } from "~/page-meta";
@@ -118,7 +119,7 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
         title="Manage Articles"
         description={
           <>
-            {total} {total === 1 ? "article" : "articles"}
+            {formatQuantity(total, "article")}
           </>
         }
         action={
@@ -193,7 +194,7 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                   <td data-label="Status" className={`px-4 py-3 whitespace-nowrap text-slate-800 max-md:py-1 ${LABEL}`} data-status={article.status}>
                     {article.statusText}
                   </td>
-                  <td data-label="Views" className={`px-4 py-3 text-right text-slate-800 tabular-nums max-md:py-1 max-md:text-left ${LABEL}`}>{article.views.toLocaleString("en-US")}</td>
+                  <td data-label="Views" className={`px-4 py-3 text-right text-slate-800 tabular-nums max-md:py-1 max-md:text-left ${LABEL}`}>{formatCount(article.views)}</td>
                   <td className="px-4 py-3 max-md:col-span-2 max-md:py-1">
                     <div className="flex justify-end gap-1 max-md:justify-start">
                       {article.canEdit ? (

@@ -12,6 +12,7 @@ import { AUTHOR_FIELDS, authorInputSchema, deleteAuthorWarning, REQUIRED_AUTHOR_
 import { createAuthor, deleteAuthor, listAccountChoices, listAdminAuthors, updateAuthor } from "~/domain/authors/authors.server";
 import { AppError } from "~/lib/app-error";
 import { formValues, parseForm, refuse, type Refusal } from "~/lib/forms";
+import { formatCount } from "~/lib/numbers";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/authors";
 
@@ -110,7 +111,7 @@ export default function AdminAuthors({ loaderData, actionData }: Route.Component
                       {author.slug}
                     </a>
                   </td>
-                  <td className="px-4 py-3 text-slate-800">{author.articleCount}</td>
+                  <td className="px-4 py-3 text-slate-800">{formatCount(author.articleCount)}</td>
                   <td className="px-4 py-3">
                     <div className="flex justify-end gap-1">
                       <Button asChild variant="ghost" size="icon">

@@ -20,6 +20,7 @@ import {
 } from "~/domain/comments/comment-moderation.server";
 import { HOLD_REASON_TEXT } from "~/domain/comments/comments.schema";
 import { formatCommentDate } from "~/lib/dates";
+import { formatCount } from "~/lib/numbers";
 import { AppError } from "~/lib/app-error";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
 import { cn } from "~/lib/cn";
@@ -164,7 +165,7 @@ export default function ModerateComments({ loaderData }: Route.ComponentProps) {
         {(
           [
             ["published", "Published", "/admin/comments"],
-            ["pending", `Pending (${pending})`, "/admin/comments?tab=pending"],
+            ["pending", `Pending (${formatCount(pending)})`, "/admin/comments?tab=pending"],
           ] as const
         ).map(([key, label, to]) => (
           <Link

@@ -126,7 +126,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           <Form method="post" action="/auth/sign-out" reloadDocument>
             <Button type="submit" variant="secondary">
               <LogOut className="h-4 w-4" aria-hidden="true" />
-              Logout
+              Sign out
             </Button>
           </Form>
         </div>

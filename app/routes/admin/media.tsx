@@ -11,9 +11,10 @@ import { can } from "~/domain/accounts/roles";
 import { actorOf } from "~/domain/accounts/actor";
 import { listCategories } from "~/domain/categories/categories.server";
 import { MEDIA_LIST_LIMIT, MEDIA_TABS, mediaRefSchema, publishMediaSchema } from "~/domain/media/media-publish.schema";
-import { deleteMedia, listMedia, publishMediaArticle } from "~/domain/media/media.server";
+import { deleteMedia, listMedia, listReaderUploads, publishMediaArticle } from "~/domain/media/media.server";
 import { AppError } from "~/lib/app-error";
 import { expectedOr, formValues, parseForm, refusalOf, type Refusal } from "~/lib/forms";
+import { formatCount } from "~/lib/numbers";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/media";
 
@@ -27,15 +28,18 @@ export function headers() {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "backOffice");
   const { db, storage } = context;
-  const [images, videos, files, categories] = await Promise.all([
+  const [images, videos, files, readerUploads, categories] = await Promise.all([
     listMedia(db, storage, "images"),
     listMedia(db, storage, "videos"),
     listMedia(db, storage, "files"),
+    listReaderUploads(db, storage),
     listCategories(db),
   ]);
   return data(
     {
       media: { images, videos, files },
+      // Readers' comment photos and videos: a tab of their own, never mixed into the newsroom's media.
+      readerUploads,
       categories: categories.map(({ id, name }) => ({ id, name })),
       // Deleting and "Publish" are an editor's; an author uploads and copies URLs (the server checks again).
       canManage: can(user.role, "media.manage"),
@@ -81,6 +85,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** The Media Library's tab of readers' comment attachments. */
+const READER_UPLOADS_TAB = "reader-uploads";
+
 /** The key prefix of the cards' delete requests. */
 const DELETE_FETCHER = "media-delete-";
 
@@ -101,8 +108,37 @@ function useDeleteAnnouncements() {
   }, [fetchers]);
 }
 
-/** A file card wired to its own delete request, so several deletes can run at once. */
-function MediaCardWithActions({ item, onPublish }: { item: MediaCardItem; onPublish?: (item: MediaCardItem) => void }) {
+/** A tab's files: the "Showing the newest …" line, the empty state, or the grid of cards. */
+function MediaGrid({ list, loading, canManage, onPublish }: { list: { items: MediaCardItem[]; total: number }; loading: boolean; canManage: boolean; onPublish?: (item: MediaCardItem) => void }) {
+  const { items, total } = list;
+  return (
+    <>
+      <div aria-live="polite" className="text-sm text-slate-700">
+        {loading ? <p>Loading...</p> : null}
+        {total > items.length ? (
+          <p>
+            Showing the newest {formatCount(MEDIA_LIST_LIMIT)} of {formatCount(total)} files.
+          </p>
+        ) : null}
+      </div>
+      {items.length === 0 ? (
+        loading ? null : <p className="rounded-lg border border-dashed border-slate-300 py-12 text-center text-slate-700">No files uploaded yet</p>
+      ) : (
+        <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
+          {items.map((item) => (
+            <MediaCardWithActions key={`${item.bucket}/${item.name}`} item={item} canManage={canManage} onPublish={onPublish} />
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/**
+ * A file card wired to its own delete request, so several deletes can run at once. `canManage`: the
+ * role may delete (and, given onPublish, publish from) media.
+ */
+function MediaCardWithActions({ item, canManage, onPublish }: { item: MediaCardItem; canManage: boolean; onPublish?: (item: MediaCardItem) => void }) {
   const fetcher = useFetcher<ActionResult>({ key: `${DELETE_FETCHER}${item.bucket}-${item.name}` });
   // A refused delete leaves the card in place: it says why. (A done one removes the card with the
   // list's reload, possibly in the same render: the page announces it, see useDeleteAnnouncements.)
@@ -113,9 +149,9 @@ function MediaCardWithActions({ item, onPublish }: { item: MediaCardItem; onPubl
     <MediaFileCard
       item={item}
       deleting={fetcher.state !== "idle"}
-      onPublish={onPublish ? () => onPublish(item) : undefined}
+      onPublish={canManage && onPublish ? () => onPublish(item) : undefined}
       onDelete={
-        onPublish
+        canManage
           ? () => fetcher.submit({ intent: "delete", bucket: item.bucket, name: item.name }, { method: "post", action: "/admin/media" })
           : undefined
       }
@@ -135,47 +171,32 @@ export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
       <AdminPageHeader title="Media Library" description="Upload images, videos and files, copy their links, or publish them as articles." />
 
       <Tabs.Root defaultValue="images" className="mt-6">
-        <Tabs.List aria-label="Media type" className="inline-flex rounded-md bg-slate-100 p-1">
-          {MEDIA_TABS.map((tab) => (
+        <Tabs.List aria-label="Media type" className="inline-flex max-w-full flex-wrap gap-1 rounded-md bg-slate-100 p-1">
+          {[...MEDIA_TABS.map((tab) => ({ value: tab.bucket, label: tab.label })), { value: READER_UPLOADS_TAB, label: "Reader uploads" }].map((tab) => (
             <Tabs.Trigger
-              key={tab.bucket}
-              value={tab.bucket}
+              key={tab.value}
+              value={tab.value}
               className="rounded px-4 py-1.5 text-sm font-medium text-slate-700 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm"
             >
               {tab.label}
             </Tabs.Trigger>
           ))}
         </Tabs.List>
-        {MEDIA_TABS.map((tab) => {
-          const { items, total } = media[tab.bucket];
-          return (
-            <Tabs.Content key={tab.bucket} value={tab.bucket} className="mt-6 space-y-6">
-              <h2 className="sr-only">{tab.label}</h2>
-              <MediaUploadCard kind={tab.kind} hint={tab.hint} onUploaded={() => void revalidator.revalidate()} />
-              <div aria-live="polite" className="text-sm text-slate-700">
-                {loading ? <p>Loading...</p> : null}
-                {total > items.length ? (
-                  <p>
-                    Showing the newest {MEDIA_LIST_LIMIT} of {total} files.
-                  </p>
-                ) : null}
-              </div>
-              {items.length === 0 ? (
-                loading ? null : (
-                  <p className="rounded-lg border border-dashed border-slate-300 py-12 text-center text-slate-700">
-                    No files uploaded yet
-                  </p>
-                )
-              ) : (
-                <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
-                  {items.map((item) => (
-                    <MediaCardWithActions key={item.name} item={item} onPublish={loaderData.canManage ? setPublishing : undefined} />
-                  ))}
-                </ul>
-              )}
-            </Tabs.Content>
-          );
-        })}
+        {MEDIA_TABS.map((tab) => (
+          <Tabs.Content key={tab.bucket} value={tab.bucket} className="mt-6 space-y-6">
+            <h2 className="sr-only">{tab.label}</h2>
+            <MediaUploadCard kind={tab.kind} hint={tab.hint} onUploaded={() => void revalidator.revalidate()} />
+            <MediaGrid list={media[tab.bucket]} loading={loading} canManage={loaderData.canManage} onPublish={setPublishing} />
+          </Tabs.Content>
+        ))}
+        <Tabs.Content value={READER_UPLOADS_TAB} className="mt-6 space-y-6">
+          <h2 className="sr-only">Reader uploads</h2>
+          <p className="text-sm text-slate-700">
+            Photos and videos readers attached to their comments, kept apart from the newsroom&apos;s own media. They cannot be
+            published as articles. A file is removed some hours after its comment is deleted, or when its comment was never posted.
+          </p>
+          <MediaGrid list={loaderData.readerUploads} loading={loading} canManage={loaderData.canManage} />
+        </Tabs.Content>
       </Tabs.Root>
 
       <MediaPublishDialog item={publishing} categories={categories} onClose={() => setPublishing(null)} />

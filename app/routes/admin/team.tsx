@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { data, Form, useNavigation, useSubmit } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
@@ -129,10 +129,14 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
 
+  const invited = answer?.ok && answer.intent === "invite" ? answer : null;
+  const linkRef = useRef<HTMLInputElement>(null);
+
   useEffect(() => {
     if (!answer) return;
     if (!answer.ok) toast.error("Error", answer.error);
-    else if (answer.intent === "invite") toast.success("Invitation sent", `${answer.email} can now join as ${ROLE_LABELS[answer.role]}.`);
+    // A sent invitation is confirmed in the page, beside its link (shown once): no toast to cover it.
+    else if (answer.intent === "invite") linkRef.current?.focus();
     else if (answer.intent === "role") toast.success("Role changed", `${answer.email} has the new role from their next click.`);
     else if (answer.intent === "remove") toast.success("Access removed", `${answer.email} keeps the account but no longer opens the back office.`);
     else if (answer.intent === "require-2fa")
@@ -224,7 +228,20 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
           Invite someone
         </h2>
         <p className="mb-4 text-sm text-slate-700">They get an e-mail with a link to sign up (or sign in) and join with the role you choose. The link works once, for 7 days.</p>
-        <Form method="post" className="space-y-4">
+        {invited ? (
+          <div role="status" className="mb-4 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">
+            <p>
+              <strong>Invitation sent</strong> to <strong className="break-all">{invited.email}</strong> as {ROLE_LABELS[invited.role]}. If the e-mail does not arrive,
+              give them this link (shown once):
+            </p>
+            <Label htmlFor="invite-link" className="sr-only">
+              Invitation link
+            </Label>
+            <Input ref={linkRef} id="invite-link" readOnly value={invited.link} className="mt-2 font-mono" onFocus={(e) => e.currentTarget.select()} />
+          </div>
+        ) : null}
+        {/* A new form after each invitation sent: the address field is empty again, so a second click cannot invite twice. */}
+        <Form key={invited?.link ?? "invite"} method="post" className="space-y-4">
           <input type="hidden" name="intent" value="invite" />
           <div className="space-y-1">
             <Label htmlFor="invite-email">E-mail address</Label>
@@ -260,17 +277,6 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
             Send invitation
           </Button>
         </Form>
-        {answer?.ok && answer.intent === "invite" ? (
-          <div role="status" className="mt-4 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">
-            <p>
-              Invitation sent to <strong>{answer.email}</strong> as {ROLE_LABELS[answer.role]}. If the e-mail does not arrive, give them this link (shown once):
-            </p>
-            <Label htmlFor="invite-link" className="sr-only">
-              Invitation link
-            </Label>
-            <Input id="invite-link" readOnly value={answer.link} className="mt-2 font-mono" onFocus={(e) => e.currentTarget.select()} />
-          </div>
-        ) : null}
       </section>
 
       <section aria-labelledby="invitations-heading">

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { READER_UPLOAD_SOURCE } from "~/domain/media/media-publish.schema";
 import { AppError } from "~/lib/app-error";
 import { clientIpOf } from "~/lib/client-address.server";
 import { expectedOr, refuse } from "~/lib/forms";
@@ -30,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return refuse(new AppError("rate_limited", allowance.message), undefined, { headers: { "Retry-After": String(allowance.retryAfterSeconds) } });
   }
   try {
-    const stored = await receiveUpload({ request, db: context.db, storage: context.storage, kind, source: "comment" });
+    const stored = await receiveUpload({ request, db: context.db, storage: context.storage, kind, source: READER_UPLOAD_SOURCE });
     return data({ url: stored.url, contentType: stored.contentType }, { status: 201, headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     return refuse(expectedOr(error, "The upload failed. Please try again.", (err) => context.log.error({ err }, "comment upload failed")));

@@ -10,7 +10,7 @@ import { RouteError } from "~/components/not-found";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
 import { listRecirculation } from "~/domain/articles/recirculation.server";
 import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
-import { COMMENT_FIELDS, COMMENT_GUARD_FIELDS, type PostCommentResult } from "~/domain/comments/comments.schema";
+import { COMMENT_FIELDS, COMMENT_GUARD_FIELDS, JUST_POSTED_PARAM, justPostedOf, justPostedPath } from "~/domain/comments/comments.schema";
 import { listArticleComments, postComment } from "~/domain/comments/comments.server";
 import { AppError } from "~/lib/app-error";
 import { moreFromTag, noteShown, noteStories } from "~/lib/cache-tags.server";
@@ -41,8 +41,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     context.log.warn({ path: new URL(request.url).pathname }, "404: unknown article");
     throw data("Article not found", { status: 404 });
   }
+  const url = new URL(request.url);
   // ?older-than=<comment id> shows the page of top-level comments after that one ("Show older comments").
-  const olderThan = new URL(request.url).searchParams.get("older-than") ?? undefined;
+  const olderThan = url.searchParams.get("older-than") ?? undefined;
+  // ?comment=<id> or ?comment=held: where a comment posted without JavaScript lands (see the action).
+  const justPosted = justPostedOf(url.searchParams.get(JUST_POSTED_PARAM));
   const [page, { moreFromCategory, related }] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan }),
     listRecirculation(context.db, article, context.storyMemo),
@@ -51,7 +54,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // published in its category ("More from" shows the newest: decision 0028).
   noteStories(context, [article, ...moreFromCategory, ...related]);
   if (article.category) noteShown(context, moreFromTag(article.category.slug));
-  return {
+  const payload = {
     // modifiedAt and corrections (newest first) are what a later schema.org dateModified / correction will read.
     article: presentArticle(article),
     comments: page.threads,
@@ -62,19 +65,31 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     olderPage: Boolean(olderThan),
     moreFromCategory,
     related,
+    justPosted,
   };
+  // The confirmation is one reader's: that answer is never stored in the page cache nor by anyone else.
+  return data(payload, url.searchParams.has(JUST_POSTED_PARAM) ? { headers: { "Cache-Control": "no-store" } } : undefined);
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
 }
 
 // A move within the page ("#" links, then Back) loads nothing again (app/lib/revalidation.ts).
 export const shouldRevalidate = keepDataOnHashMoves;
 
-/** A comment posted without JavaScript (the form's plain POST); with it, the form uses /api/articles/:slug/comments. */
+/**
+ * A comment posted without JavaScript (the form's plain POST); with it, the form uses /api/articles/:slug/comments.
+ * Posted, the reader is sent to the article again (303), at their comment with "Comment posted!" on it, or
+ * at the form with the held-for-moderation notice: the page they land on says what happened where they look,
+ * and a reload does not post again.
+ */
 export async function action({ params, request, context }: Route.ActionArgs) {
   const { intent, ...values } = formValues(await request.formData(), ["intent", ...COMMENT_FIELDS, ...COMMENT_GUARD_FIELDS]);
   try {
     if (intent !== "comment") throw new AppError("invalid_input", "Unknown action.");
-    const { held } = await postComment(context.db, context.log, params.slug, values, clientIpOf(request), context.commentSpam);
-    return data<PostCommentResult>(held ? { ok: true, held } : { ok: true }, { status: held ? 202 : 201 });
+    const { held, id } = await postComment(context.db, context.log, params.slug, values, clientIpOf(request), context.commentSpam);
+    return redirect(justPostedPath(params.slug, held ? { held: true } : { id }), { status: 303, headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     // Refused: the form comes back with what the reader typed (this answer goes to them alone).
     const { authorName, authorEmail, content } = values;
@@ -129,7 +144,7 @@ function useLiveViews(path: string, initial: number) {
 }
 
 export default function ArticlePage({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related } = loaderData;
+  const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related, justPosted } = loaderData;
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
   const publicUrl = matches[0].data.publicUrl;
@@ -146,7 +161,8 @@ export default function ArticlePage({ loaderData, actionData, matches }: Route.C
           total={commentCount}
           olderThreads={olderThreads}
           olderPage={olderPage}
-          noScriptOutcome={actionData}
+          noScriptOutcome={actionData ?? (justPosted && "held" in justPosted ? { ok: true, held: true } : undefined)}
+          postedCommentId={justPosted && "id" in justPosted ? justPosted.id : undefined}
         />
 
         {article.category && moreFromCategory.length > 0 ? (

@@ -82,7 +82,7 @@ function cookieSections(c: SiteContacts): LegalSection[] {
               statistics about visits to the site.
             </li>
             <li>
-              <strong>Social networks</strong>: when you use a share button for Facebook, Twitter or LinkedIn, a window
+              <strong>Social networks</strong>: when you use a share button for Facebook, X or LinkedIn, a window
               from that network opens and it may set its own cookies.
             </li>
             <li>
