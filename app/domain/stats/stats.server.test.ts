@@ -184,7 +184,7 @@ describe.each(scenarios)("dashboard figures, $name", ({ timeZone, now }) => {
     if (local.month > 1) expect(views.year).toBeGreaterThan(views.month);
     expect(seeded.viewTimes.length).toBeGreaterThan(views.year);
 
-    expect(stats.pageViews).toEqual(views);
+    expect(stats.pageViews).toEqual({ ...views, allTime: seeded.viewTimes.length });
     expect(await getPageViewFigures(t.db, { timeZone, now })).toEqual(views);
 
     const articleCounts = expectedCounts(seeded.articleTimes, now, timeZone);
@@ -210,7 +210,7 @@ describe.each(scenarios)("dashboard figures, $name", ({ timeZone, now }) => {
       scheduled: 1,
       comments: Number(row!.c),
       categories: 2,
-      siteViews: Number(row!.v),
+      articleViews: Number(row!.v),
     });
   });
 
@@ -265,8 +265,8 @@ describe("the recent comments dialog", () => {
   it("an empty site shows zeros everywhere", async () => {
     await resetContent(t.db);
     const stats = await getDashboardStats(t.db, { timeZone: "America/New_York", now: new Date("2025-05-01T12:00:00Z") });
-    expect(stats.totals).toEqual({ siteViews: 0, articles: 0, drafts: 0, scheduled: 0, comments: 0, categories: 0 });
-    expect(stats.pageViews).toEqual({ today: 0, month: 0, year: 0 });
+    expect(stats.totals).toEqual({ articleViews: 0, articles: 0, drafts: 0, scheduled: 0, comments: 0, categories: 0 });
+    expect(stats.pageViews).toEqual({ today: 0, month: 0, year: 0, allTime: 0 });
     expect(stats.activity.today).toEqual({ articleCount: 0, commentCount: 0, viewCount: 0, articles: [], comments: [] });
   });
 });
