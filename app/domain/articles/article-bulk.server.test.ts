@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test
 import { refusal } from "../../../tests/setup/refusal";
 import { MAY_NOT_PUBLISH, NOT_YOURS } from "./article-access.server";
 import { applyBulkAction, CATEGORY_GONE, CATEGORY_REQUIRED, NOTHING_SELECTED, TOO_MANY_SELECTED } from "./article-bulk.server";
-import { BULK_MAX, bulkSummary } from "./article-list.schema";
+import { allForbidden, BULK_MAX, bulkSummary } from "./article-list.schema";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -56,9 +56,11 @@ describe("bulk actions on the article list, by role", () => {
     const other = await story(bob, "scheduled");
     const result = await applyBulkAction(t.db, "unpublish", [own.id, other.id], ann);
     expect(result.outcomes).toEqual([
-      { id: own.id, title: own.title, ok: false, reason: MAY_NOT_PUBLISH },
-      { id: other.id, title: other.title, ok: false, reason: MAY_NOT_PUBLISH },
+      { id: own.id, title: own.title, ok: false, reason: MAY_NOT_PUBLISH, code: "forbidden" },
+      { id: other.id, title: other.title, ok: false, reason: MAY_NOT_PUBLISH, code: "forbidden" },
     ]);
+    // Nothing done, all for the role: the route answers 403.
+    expect(allForbidden(result)).toBe(true);
     expect(bulkSummary(result)).toBe("0 stories unpublished; 2 refused.");
     expect((await read(own.id))!.status).toBe("published");
     expect((await read(other.id))!.status).toBe("scheduled");
@@ -79,6 +81,7 @@ describe("bulk actions on the article list, by role", () => {
       [minePublished.id, false, NOT_YOURS],
     ]);
     expect(bulkSummary(result)).toBe("1 story moved; 2 refused.");
+    expect(allForbidden(result)).toBe(false);
     expect((await read(mine.id))!.categoryId).toBe(sport.id);
     expect((await read(bobs.id))!.categoryId).toBe(news.id);
     expect((await read(minePublished.id))!.categoryId).toBe(news.id);

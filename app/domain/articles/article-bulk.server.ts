@@ -89,7 +89,7 @@ export async function applyBulkAction(
       outcomes.push({ id, title, ok: true });
     } catch (error) {
       if (!isAppError(error)) throw error;
-      outcomes.push({ id, title, ok: false, reason: error.message });
+      outcomes.push({ id, title, ok: false, reason: error.message, code: error.code });
     }
   }
   return { action, outcomes };

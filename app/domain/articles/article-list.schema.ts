@@ -56,9 +56,13 @@ export interface BulkOutcome {
   /** The story's title, or its id when it no longer exists. */
   title: string;
   ok: boolean;
-  /** Why it was refused (the service's message). */
+  /** Why it was refused (the service's message) and its code ("forbidden": the role or ownership). */
   reason?: string;
+  code?: string;
 }
+
+/** Every story refused for what the actor may not do: the request as a whole is forbidden (403). */
+export const allForbidden = ({ outcomes }: BulkResult) => outcomes.length > 0 && outcomes.every((o) => !o.ok && o.code === "forbidden");
 
 export interface BulkResult {
   action: BulkAction;
