@@ -94,9 +94,9 @@ for (const vp of VIEWPORTS) {
       test.slow();
       await signInAsAdmin(page);
 
-      for (const title of ["Site Views", "All Articles", "Recent Comments"]) {
+      for (const title of ["Article Views", "All Articles", "Recent Comments"]) {
         await page.goto("/admin", { waitUntil: "networkidle" });
-        await page.getByRole("button", { name: new RegExp(title === "Site Views" ? "Total Site Views" : title === "All Articles" ? "Articles" : "Total Comments") }).first().click();
+        await page.getByRole("button", { name: new RegExp(title === "Article Views" ? "Article Views" : title === "All Articles" ? "Total Articles" : "Total Comments") }).first().click();
         const dialog = page.getByRole("dialog", { name: title });
         await expect(dialog).toBeVisible();
         const box = await dialog.boundingBox();

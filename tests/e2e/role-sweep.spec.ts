@@ -85,6 +85,10 @@ function probes(ids: Ids): Probe[] {
     write(`/api/admin/articles/${ids.othersDraftId}/preview-link`, { form: {} }, EDITORS),
     write("/admin/articles", { form: { intent: "delete", id: ids.othersDraftId } }, EDITORS),
     write("/admin/articles", { form: { intent: "delete", id: ids.publishedId } }, EDITORS),
+    // The list's bulk actions (issue 27): each story checked as its own button would be.
+    write("/admin/articles", { form: { intent: "bulk", bulkAction: "unpublish", ids: ids.publishedId } }, EDITORS),
+    write("/admin/articles", { form: { intent: "bulk", bulkAction: "delete", ids: ids.othersDraftId } }, EDITORS),
+    write("/admin/articles", { form: { intent: "bulk", bulkAction: "move", ids: ids.othersDraftId, categoryId: ids.categoryId } }, EDITORS),
     // Breaking news is on every public page: an editor's call.
     write("/admin", { form: { intent: "show-banner", text: "Hijacked", expiresAt: "2031-01-01T09:00" } }, EDITORS),
     write("/admin", { form: { intent: "remove-banner" } }, EDITORS),

@@ -21,7 +21,7 @@ function Count({ icon: Icon, label, value }: { icon: typeof Eye; label: string; 
         <Icon className="h-4 w-4 text-brand-700" aria-hidden="true" />
         {label}
       </dt>
-      <dd className="mt-1 text-2xl font-bold text-slate-900" data-testid={`activity-${label.toLowerCase()}`}>
+      <dd className="mt-1 text-2xl font-bold text-slate-900" data-testid={`activity-${label.toLowerCase().replaceAll(" ", "-")}`}>
         {formatCount(value)}
       </dd>
     </div>
@@ -73,7 +73,7 @@ export function DashboardActivity({
               <dl className="grid gap-3 sm:grid-cols-3">
                 <Count icon={FileText} label="Articles" value={a.articleCount} />
                 <Count icon={MessageSquare} label="Comments" value={a.commentCount} />
-                <Count icon={Eye} label="Views" value={a.viewCount} />
+                <Count icon={Eye} label="Page views" value={a.viewCount} />
               </dl>
               <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-2">
                   <div>

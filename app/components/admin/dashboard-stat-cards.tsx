@@ -1,7 +1,8 @@
 import { Eye, FileText, FolderTree, MessageSquare, type LucideIcon } from "lucide-react";
 import { forwardRef, type ComponentProps, type ReactNode } from "react";
 import { Link } from "react-router";
-import type { DashboardStats, PeriodFigures } from "~/domain/stats/stats.schema";
+import type { DashboardStats } from "~/domain/stats/stats.schema";
+import { figureLabel, MEASURES } from "~/domain/stats/figures";
 import {
   ARTICLE_DIALOG_LIMIT,
   formatCount,
@@ -55,16 +56,11 @@ function EmptyLine({ children }: { children: ReactNode }) {
   return <p className="py-6 text-center text-sm text-slate-700">{children}</p>;
 }
 
-/** The four stat cards: Total Site Views, Total Articles, Total Comments (each with a dialog), Categories. */
-export function DashboardStatCards({
-  stats,
-  pageViews,
-  timeZone,
-}: {
-  stats: DashboardStats;
-  pageViews: PeriodFigures;
-  timeZone: string;
-}) {
+/**
+ * The four stat cards: Article Views (the spec's "Total Site Views": the article counters' sum), Total
+ * Articles, Total Comments (each with a dialog), Categories. Page views have their own row (view cards).
+ */
+export function DashboardStatCards({ stats, timeZone }: { stats: DashboardStats; timeZone: string }) {
   const { totals, topArticles, allArticles, recentComments } = stats;
   return (
     <section aria-labelledby="stats-heading">
@@ -74,23 +70,19 @@ export function DashboardStatCards({
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <li>
           <DashboardDialog
-            title="Site Views"
-            description={`Total views and the top ${TOP_ARTICLES_LIMIT} articles by views.`}
+            title="Article Views"
+            description={`Article views in all, and the top ${TOP_ARTICLES_LIMIT} articles by views.`}
             trigger={
               <CardButton>
-                <CardBody icon={Eye} label="Total Site Views" value={totals.siteViews} hint="Click for details" />
+                <CardBody icon={Eye} label="Article Views" value={totals.articleViews} hint="All time · click for details" />
               </CardButton>
             }
           >
-            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-              <Figure label="All Time" value={totals.siteViews} />
-              <Figure label="Today" value={pageViews.today} />
-              <Figure label="This Month" value={pageViews.month} />
-              <Figure label="This Year" value={pageViews.year} />
+            <dl className="grid grid-cols-2 gap-3">
+              <Figure label={figureLabel("articleViews", "allTime")} value={totals.articleViews} />
             </dl>
             <p className="mt-2 text-xs text-slate-600">
-              All time is the sum of every article's view count; today, this month and this year count page views by when
-              they happened.
+              {MEASURES.articleViews.explanation} Page views by period are in their own row on the dashboard.
             </p>
             <h3 className="mt-6 mb-2 font-semibold text-slate-900">Top {TOP_ARTICLES_LIMIT} Articles</h3>
             {topArticles.length === 0 ? (

@@ -14,10 +14,10 @@ import {
   createArticle,
   deleteArticle,
   getArticleForEdit,
-  listAdminArticles,
   saveArticleFromForm,
   updateArticle,
 } from "./article-admin.server";
+import { listAdminArticles } from "./article-list.server";
 import { ARTICLE_SLUG_TAKEN, FEATURED_IMAGE_ALT_REQUIRED, type ArticleInput } from "./articles.schema";
 import { refusal } from "../../../tests/setup/refusal";
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { isForeignKeyViolation, isUniqueViolation, pgConstraint } from "~/db/pg-errors";
@@ -24,11 +24,10 @@ import {
   type ArticleInput,
   type ArticleIntent,
 } from "./articles.schema";
-import { checkAuthorIds, getArticleAuthorIds, setArticleAuthors, writtenBy } from "~/domain/authors/authors.server";
+import { checkAuthorIds, getArticleAuthorIds, setArticleAuthors } from "~/domain/authors/authors.server";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
-import { checkCapability, checkMayDelete, checkMayEdit, ownedBy, readOwnership } from "./article-access.server";
+import { checkCapability, checkMayDelete, checkMayEdit, readOwnership } from "./article-access.server";
 import { CLEARED_REVIEW, submitForReview } from "./review.server";
-import { matchesSearch, searchQuery } from "./search.server";
 import type { ActivityKind } from "~/domain/activity/activity.schema";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { recordAutosave, recordRevision, revisionSourceColumns, type RevisionSource } from "./article-revisions.server";
@@ -53,84 +52,6 @@ export const articleSaveSchema = articleFormSchema.extend({ contentDoc: storyDoc
 });
 
 // ---------------------------------------------------------------- reads
-
-export interface AdminArticleRow {
-  id: string;
-  title: string;
-  slug: string;
-  authorName: string;
-  views: number;
-  createdAt: Date;
-  hasVideo: boolean;
-  categoryName: string | null;
-  status: ArticleStatus;
-  publishedAt: Date | null;
-  /** Whether the viewer created it or is one of its authors (decision 0017). */
-  own: boolean;
-  /** A draft waiting in the review queue. */
-  inReview: boolean;
-}
-
-/** What the admin article list is narrowed to (each optional; a plain GET form sets them). */
-export interface AdminArticleFilter {
-  status?: ArticleStatus;
-  categoryId?: string;
-  /** Articles with this author in their byline. */
-  authorId?: string;
-  /** Words searched as site search does (every status); results then come best match first. */
-  q?: string;
-}
-
-/**
- * One page of the articles `filter` narrows to (all of them without one) with their category name,
- * newest first (best match first for a search), and the total count.
- */
-
-export async function listAdminArticles(
-  db: Db,
-  page: number,
-  pageSize: number,
-  { status, categoryId, authorId, q }: AdminArticleFilter = {},
-  viewerId?: string,
-): Promise<{ rows: AdminArticleRow[]; total: number }> {
-  const where = and(
-    status ? eq(articles.status, status) : undefined,
-    categoryId ? eq(articles.categoryId, categoryId) : undefined,
-    authorId ? writtenBy(db, authorId) : undefined,
-    q ? matchesSearch(q) : undefined,
-  );
-  const order = q
-    ? [desc(sql`ts_rank_cd(${articles.searchVector}, ${searchQuery(q)})`), desc(articles.createdAt), desc(articles.id)]
-    : [desc(articles.createdAt), desc(articles.id)];
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select({
-        id: articles.id,
-        title: articles.title,
-        slug: articles.slug,
-        authorName: articles.authorName,
-        views: articles.views,
-        createdAt: articles.createdAt,
-        videoUrl: articles.videoUrl,
-        categoryName: categories.name,
-        status: articles.status,
-        publishedAt: articles.publishedAt,
-        own: viewerId ? sql<boolean>`${ownedBy(viewerId)}` : sql<boolean>`false`,
-        inReview: sql<boolean>`${articles.reviewRequestedAt} is not null`,
-      })
-      .from(articles)
-      .leftJoin(categories, eq(articles.categoryId, categories.id))
-      .where(where)
-      .orderBy(...order)
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ total: count() }).from(articles).where(where),
-  ]);
-  return {
-    rows: rows.map(({ videoUrl, ...row }) => ({ ...row, hasVideo: Boolean(videoUrl) })),
-    total,
-  };
-}
 
 export interface EditableArticle {
   id: string;

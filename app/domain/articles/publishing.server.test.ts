@@ -17,7 +17,8 @@ import { CHANGE_CHANNEL } from "~/lib/change-feed.server";
 import { ViewRecorder } from "~/lib/view-recorder.server";
 import { saveArticle, setUpArticleFixture, submitArticle, TEST_TIME_ZONE } from "../../../tests/setup/article-fixture";
 import { listArticleSitemapParts, listFeedItems, listNewsSitemapArticles, listSitemapArticles } from "./feeds.server";
-import { decidePublication, getArticleForEdit, listAdminArticles, unpublishArticle } from "./article-admin.server";
+import { decidePublication, getArticleForEdit, unpublishArticle } from "./article-admin.server";
+import { listAdminArticles } from "./article-list.server";
 import {
   getArticleBySlug,
   getArticleForPreview,

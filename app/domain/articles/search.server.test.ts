@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { articleAuthors, articles, authors, categories } from "~/db/schema";
-import { listAdminArticles } from "./article-admin.server";
+import { listAdminArticles } from "./article-list.server";
 import { createDb } from "~/db/client.server";
 import { NAME_AFTER_RUNS } from "~/db/prepared-statements.server";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";

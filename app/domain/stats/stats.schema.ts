@@ -7,9 +7,14 @@ export interface PeriodFigures {
   year: number;
 }
 
+/** Page views (page_views beacon rows): today, this month, this year and all time, one measure. */
+export interface PageViewFigures extends PeriodFigures {
+  allTime: number;
+}
+
 export interface DashboardTotals {
-  /** The sum of every article's view count (the spec's "Total Site Views"). */
-  siteViews: number;
+  /** Article views: the sum of every article's view counter (counted on each article load, with no time kept). */
+  articleViews: number;
   /** Public articles (published, their time passed): what readers can see. */
   articles: number;
   /** Articles readers cannot see yet, counted apart. */
@@ -55,8 +60,8 @@ export interface PeriodActivity {
 
 export interface DashboardStats {
   totals: DashboardTotals;
-  /** Page views (page_views rows) by when the view happened. */
-  pageViews: PeriodFigures;
+  /** Page views (page_views rows) by when the view happened, and all of them. */
+  pageViews: PageViewFigures;
   topArticles: DashboardArticle[];
   /** The newest articles, for the "Total Articles" dialog (at most ARTICLE_DIALOG_LIMIT). */
   allArticles: DashboardArticle[];

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { articles, categories, comments, pageViews } from "~/db/schema";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { PERIOD_COMMENT_LIMITS, RECENT_COMMENTS_LIMIT, TOP_ARTICLES_LIMIT } from "./periods";
+import { figureLabel, MEASURES, viewFigureRows } from "./figures";
 import { getDashboardStats, getPageViewFigures, getPeriodRanges } from "./stats.server";
 
 let t: TestDatabase;
@@ -184,7 +185,7 @@ describe.each(scenarios)("dashboard figures, $name", ({ timeZone, now }) => {
     if (local.month > 1) expect(views.year).toBeGreaterThan(views.month);
     expect(seeded.viewTimes.length).toBeGreaterThan(views.year);
 
-    expect(stats.pageViews).toEqual(views);
+    expect(stats.pageViews).toEqual({ ...views, allTime: seeded.viewTimes.length });
     expect(await getPageViewFigures(t.db, { timeZone, now })).toEqual(views);
 
     const articleCounts = expectedCounts(seeded.articleTimes, now, timeZone);
@@ -210,7 +211,7 @@ describe.each(scenarios)("dashboard figures, $name", ({ timeZone, now }) => {
       scheduled: 1,
       comments: Number(row!.c),
       categories: 2,
-      siteViews: Number(row!.v),
+      articleViews: Number(row!.v),
     });
   });
 
@@ -265,8 +266,42 @@ describe("the recent comments dialog", () => {
   it("an empty site shows zeros everywhere", async () => {
     await resetContent(t.db);
     const stats = await getDashboardStats(t.db, { timeZone: "America/New_York", now: new Date("2025-05-01T12:00:00Z") });
-    expect(stats.totals).toEqual({ siteViews: 0, articles: 0, drafts: 0, scheduled: 0, comments: 0, categories: 0 });
-    expect(stats.pageViews).toEqual({ today: 0, month: 0, year: 0 });
+    expect(stats.totals).toEqual({ articleViews: 0, articles: 0, drafts: 0, scheduled: 0, comments: 0, categories: 0 });
+    expect(stats.pageViews).toEqual({ today: 0, month: 0, year: 0, allTime: 0 });
     expect(stats.activity.today).toEqual({ articleCount: 0, commentCount: 0, viewCount: 0, articles: [], comments: [] });
+  });
+});
+
+describe("the view figures say what they count and agree", () => {
+  // Today's mix-up: "Total Site Views 90,226" (the article counters' sum) sat beside "Views This Year
+  // 90,242" (page views). Here the counters sum to less than this year's page views, as on the demo site.
+  it("each row is one measure, and its All time ≥ This year ≥ This month ≥ Today", async () => {
+    await resetContent(t.db);
+    const timeZone = "America/New_York";
+    const now = new Date("2025-06-15T16:00:00Z");
+    const viewTimes = spreadTimes(now, timeZone, 27, { today: 7, month: 11, year: 40, before: 9 });
+    await t.db.insert(pageViews).values(viewTimes.map((viewedAt, i) => ({ path: `/article/story-${i % 4}`, viewedAt })));
+    await t.db.insert(articles).values([
+      { title: "One", slug: "one", content: "Body", views: 20 },
+      { title: "Two", slug: "two", content: "Body", views: 13 },
+    ]);
+    const stats = await getDashboardStats(t.db, { timeZone, now });
+    const expected = expectedCounts(viewTimes, now, timeZone);
+    expect(expected.year).toBeGreaterThan(33);
+
+    const rows = viewFigureRows(stats);
+    expect(rows.map((r) => r.measure)).toEqual(["pageViews", "articleViews"]);
+    for (const row of rows) {
+      const values = row.figures.map((f) => f.value);
+      // Shortest period first, so the figures never decrease along the row.
+      expect(values, MEASURES[row.measure].label).toEqual([...values].sort((a, b) => a - b));
+      for (const figure of row.figures) expect(figureLabel(row.measure, figure.period).toLowerCase()).toContain(MEASURES[row.measure].label.toLowerCase());
+    }
+    // Every figure of a row counts that row's measure, checked independently.
+    const [pageRow, articleRow] = rows;
+    expect(Object.fromEntries(pageRow!.figures.map((f) => [f.period, f.value]))).toEqual({ ...expected, allTime: viewTimes.length });
+    expect(articleRow!.figures).toEqual([{ period: "allTime", value: 33 }]);
+    expect(figureLabel("pageViews", "year")).toBe("Page Views This Year");
+    expect(figureLabel("articleViews", "allTime")).toBe("Article Views All Time");
   });
 });

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { publiclyVisible, publiclyVisibleSql } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
-import { articles, categories, comments } from "~/db/schema";
+import { articles, categories, comments, pageViews as pageViewRows } from "~/db/schema";
 import {
   ACTIVITY_PERIODS,
   ARTICLE_DIALOG_LIMIT,
@@ -12,6 +12,7 @@ import {
   type ActivityPeriod,
 } from "./periods";
 import type {
+  PageViewFigures,
   DashboardArticle,
   DashboardComment,
   DashboardStats,
@@ -78,13 +79,13 @@ export async function getTotals(db: Db): Promise<DashboardTotals> {
       (select count(*) from ${articles} where ${publiclyVisibleSql()}) as articles,
       (select count(*) from ${articles} where ${articles.status} = 'draft') as drafts,
       (select count(*) from ${articles} where ${articles.status} = 'scheduled') as scheduled,
-      (select coalesce(sum(${articles.views}), 0) from ${articles}) as site_views,
+      (select coalesce(sum(${articles.views}), 0) from ${articles}) as article_views,
       (select count(*) from ${comments} where ${comments.status} = 'published') as comments,
       (select count(*) from ${categories}) as categories
   `);
   const row = result.rows[0]!;
   return {
-    siteViews: toNumber(row.site_views),
+    articleViews: toNumber(row.article_views),
     articles: toNumber(row.articles),
     drafts: toNumber(row.drafts),
     scheduled: toNumber(row.scheduled),
@@ -117,6 +118,12 @@ async function countByPeriod(db: Db, table: keyof typeof PERIOD_COLUMNS, ranges:
   `);
   const row = result.rows[0]!;
   return { today: toNumber(row.today), month: toNumber(row.month), year: toNumber(row.year) };
+}
+
+/** Every page view ever recorded (the page views' "All time"). */
+async function countAllPageViews(db: Db): Promise<number> {
+  const result = await db.execute(sql`select count(*) as n from ${pageViewRows}`);
+  return toNumber(result.rows[0]?.n);
 }
 
 /** Page views by when they happened: today, this month and this year in the site's time zone. */
@@ -186,10 +193,11 @@ export async function getDashboardStats(db: Db, clock: StatsClock): Promise<Dash
   const inRange = (column: typeof articles.publishedAt | typeof comments.createdAt, range: PeriodRange) =>
     and(gte(column, range.start), lt(column, range.end));
 
-  const [totals, pageViews, articleCounts, commentCounts, topArticles, allArticles, recentComments, nextScheduled, ...lists] =
+  const [totals, pagePeriods, pageViewsAllTime, articleCounts, commentCounts, topArticles, allArticles, recentComments, nextScheduled, ...lists] =
     await Promise.all([
       getTotals(db),
       countByPeriod(db, "page_views", ranges),
+      countAllPageViews(db),
       countByPeriod(db, "articles", ranges),
       countByPeriod(db, "comments", ranges),
       getTopArticles(db),
@@ -207,6 +215,7 @@ export async function getDashboardStats(db: Db, clock: StatsClock): Promise<Dash
       ]),
     ]);
 
+  const pageViews = { ...pagePeriods, allTime: pageViewsAllTime };
   const activity = Object.fromEntries(
     ACTIVITY_PERIODS.map((period, i) => [
       period,
@@ -222,7 +231,7 @@ export async function getDashboardStats(db: Db, clock: StatsClock): Promise<Dash
 
   return {
     totals,
-    pageViews,
+    pageViews: pageViews as PageViewFigures,
     topArticles: topArticles as DashboardArticle[],
     allArticles: allArticles as DashboardArticle[],
     recentComments: recentComments as DashboardComment[],

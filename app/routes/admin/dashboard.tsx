@@ -1,4 +1,4 @@
-import { CalendarClock, ExternalLink, Inbox, LogOut } from "lucide-react";
+import { ExternalLink, LogOut } from "lucide-react";
 import { data, Form, Link } from "react-router";
 import { BreakingNewsCard, type BreakingNewsActionData } from "~/components/admin/breaking-news-card";
 import { DashboardActivity } from "~/components/admin/dashboard-activity";
@@ -6,18 +6,19 @@ import { useDashboardLiveRefresh } from "~/components/admin/dashboard-live-refre
 import { DashboardLinks } from "~/components/admin/dashboard-links";
 import { DashboardStatCards } from "~/components/admin/dashboard-stat-cards";
 import { DashboardViewCards } from "~/components/admin/dashboard-view-cards";
+import { DashboardWork } from "~/components/admin/dashboard-work";
 import { Button } from "~/components/ui/button";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { activeBreakingNews, BREAKING_NEWS_FIELDS, breakingNewsSchema, DEFAULT_BANNER_HOURS } from "~/domain/settings/breaking-news.schema";
 import { removeBreakingNews, showBreakingNews } from "~/domain/settings/breaking-news.server";
 import { getSettings } from "~/domain/settings/settings.server";
 import { getDashboardStats } from "~/domain/stats/stats.server";
+import { greeting, hourIn } from "~/domain/stats/work.schema";
+import { getDashboardWork } from "~/domain/stats/work.server";
 import { AppError } from "~/lib/app-error";
 import { actorOf } from "~/domain/accounts/actor";
 import { can } from "~/domain/accounts/roles";
-import type { ReviewQueueItem } from "~/domain/articles/review.schema";
-import { listReviewQueue } from "~/domain/articles/review.server";
-import { formatPublishDate, toDateTimeLocal } from "~/lib/dates";
+import { toDateTimeLocal } from "~/lib/dates";
 import { formValues, parseForm, refuse } from "~/lib/forms";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/dashboard";
@@ -26,16 +27,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "backOffice");
   const timeZone = context.env.TIME_ZONE;
   const canPublish = can(user.role, "articles.publish");
-  const [stats, settings, reviewQueue] = await Promise.all([
+  const [stats, settings, work] = await Promise.all([
     getDashboardStats(context.db, { timeZone }),
     getSettings(context.db),
-    // The review queue is the editors' (decision 0017): an author's submissions show on their drafts.
-    canPublish ? listReviewQueue(context.db) : Promise.resolve(null),
+    // The work lists by role: an author's own stories; an editor's review queue (decision 0017) and schedule.
+    getDashboardWork(context.db, { id: user.id, role: user.role }),
   ]);
   const now = new Date();
   const breakingNews = activeBreakingNews(settings, now);
   const defaultExpiresAt = toDateTimeLocal(breakingNews?.expiresAt ?? new Date(now.getTime() + DEFAULT_BANNER_HOURS * 3600_000), timeZone);
-  return { email: user.email, timeZone, stats, breakingNews, defaultExpiresAt, canPublish, reviewQueue };
+  return {
+    siteName: settings.siteName,
+    greeting: greeting(user.name, user.email, hourIn(now, timeZone)),
+    timeZone,
+    stats,
+    work,
+    breakingNews,
+    defaultExpiresAt,
+    canPublish,
+  };
 }
 
 /** The "Breaking news" card's "Show banner" / "Remove banner". */
@@ -59,9 +69,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => [
-  ...backOfficeMeta(matches, { title: "Admin Dashboard", path: "/admin" }),
-];
+/** Titled after the site (its name from settings), for every role: the <title> is the name alone. */
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  const siteName = loaderData?.siteName ?? "Frontpage";
+  return backOfficeMeta(matches, { title: siteName, path: "/admin" }).map((tag) => ("title" in tag ? { title: siteName } : tag));
+};
 
 const LIVE_LABELS = {
   connecting: "Connecting to live updates…",
@@ -69,45 +81,15 @@ const LIVE_LABELS = {
   reconnecting: "Reconnecting to live updates…",
 } as const;
 
-/** "Waiting for review (N)": the drafts authors submitted, the longest waiting first. */
-function ReviewQueueCard({ queue, timeZone }: { queue: ReviewQueueItem[]; timeZone: string }) {
-  return (
-    <section aria-labelledby="review-queue" className="rounded-lg border border-amber-300 bg-white p-6">
-      <h2 id="review-queue" className="mb-4 flex items-center gap-2 text-lg font-semibold text-slate-900">
-        <Inbox className="h-5 w-5 text-amber-700" aria-hidden="true" />
-        Waiting for review ({queue.length})
-      </h2>
-      {queue.length === 0 ? (
-        <p className="text-sm text-slate-700">No drafts are waiting for review.</p>
-      ) : (
-        <ul className="divide-y divide-slate-200">
-          {queue.map((item) => (
-            <li key={item.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2 text-sm">
-              <Link to={`/admin/articles/edit/${item.id}`} className="min-w-0 break-words font-medium text-brand-700 hover:underline">
-                {item.title}
-              </Link>
-              <span className="text-slate-700">
-                {item.submittedBy}, <time dateTime={item.requestedAt}>{formatPublishDate(item.requestedAt, timeZone)}</time>
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { email, timeZone, stats } = loaderData;
+  const { siteName, timeZone, stats, work } = loaderData;
   const live = useDashboardLiveRefresh();
   return (
-    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 space-y-6 px-4 py-8">
       <header className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="text-3xl font-bold text-slate-900">Admin Dashboard</h1>
-          <p className="mt-1 text-slate-700">
-            Welcome back, <span className="font-medium text-slate-900">{email}</span>
-          </p>
+        <div className="min-w-0">
+          <h1 className="text-3xl font-bold break-words text-slate-900">{siteName}</h1>
+          <p className="mt-1 text-slate-700">{loaderData.greeting}</p>
           <p className="mt-1 flex items-center gap-2 text-xs text-slate-600" role="status" data-live-status={live}>
             <span
               className={`inline-block h-2 w-2 rounded-full ${live === "live" ? "bg-green-600" : "bg-amber-500"}`}
@@ -132,32 +114,10 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </div>
       </header>
 
-      {loaderData.reviewQueue ? <ReviewQueueCard queue={loaderData.reviewQueue} timeZone={timeZone} /> : null}
-      <DashboardStatCards stats={stats} pageViews={stats.pageViews} timeZone={timeZone} />
-      <DashboardViewCards pageViews={stats.pageViews} timeZone={timeZone} />
+      <DashboardWork lists={work} timeZone={timeZone} />
+      <DashboardStatCards stats={stats} timeZone={timeZone} />
+      <DashboardViewCards stats={stats} timeZone={timeZone} />
       <DashboardActivity activity={stats.activity} timeZone={timeZone} />
-      <section aria-labelledby="next-scheduled" className="rounded-lg border border-slate-200 bg-white p-6">
-        <h2 id="next-scheduled" className="mb-4 flex items-center gap-2 text-lg font-semibold text-slate-900">
-          <CalendarClock className="h-5 w-5 text-brand-700" aria-hidden="true" />
-          Next scheduled articles
-        </h2>
-        {stats.nextScheduled.length === 0 ? (
-          <p className="text-sm text-slate-700">No articles are scheduled.</p>
-        ) : (
-          <ul className="divide-y divide-slate-200">
-            {stats.nextScheduled.map((a) => (
-              <li key={a.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-                <Link to={`/admin/articles/edit/${a.id}`} className="font-medium text-brand-700 hover:underline">
-                  {a.title}
-                </Link>
-                <time dateTime={new Date(a.publishAt).toISOString()} className="text-slate-700">
-                  {formatPublishDate(a.publishAt, timeZone)}
-                </time>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
       {loaderData.canPublish ? (
         <BreakingNewsCard current={loaderData.breakingNews} timeZone={timeZone} defaultExpiresAt={loaderData.defaultExpiresAt} />
       ) : null}
