@@ -48,6 +48,7 @@ export default [
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/team", "routes/admin/team.tsx"),
     route("admin/profile", "routes/admin/profile.tsx"),
+    route("admin/notifications", "routes/admin/notifications.tsx"),
   ]),
 
   // The reader site.

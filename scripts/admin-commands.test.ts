@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { auditEvents, user, userRoles } from "../app/db/schema";
+import { auditEvents, authors, user, userRoles } from "../app/db/schema";
 import { createTestDatabase } from "../tests/setup/test-database";
 import type { AppLoadContext } from "react-router";
 import { requireCapability } from "../app/domain/accounts/guard.server";
@@ -30,6 +30,13 @@ describe("npm run admin", () => {
     const { response, cookie } = await signIn(t, "writer@example.com", password!);
     expect(response.status).toBe(200);
     expect(await guardOutcome(t, requireAdmin, "POST", cookie)).toEqual({ status: 200, email: "writer@example.com" });
+  });
+
+  test("create gives the administrator an author record (a byline) tied to the account", async () => {
+    expect((await cli(["create", "desk.chief@example.com", "--password", "desk-password-1"])).code).toBe(EXIT_OK);
+    const [row] = await db.select({ id: user.id, name: user.name }).from(user).where(eq(user.email, "desk.chief@example.com"));
+    const [author] = await db.select({ name: authors.name, slug: authors.slug }).from(authors).where(eq(authors.userId, row!.id));
+    expect(author).toEqual({ name: row!.name, slug: expect.stringMatching(/^desk-chief/) });
   });
 
   test("create --password uses that password; creating it twice is refused", async () => {

@@ -7,6 +7,7 @@ import {
   listAccounts,
   normalizeEmail,
   setRole,
+  setRoleWithAuthor,
 } from "../app/domain/accounts/accounts.server";
 import { ADMIN_ROLE } from "../app/domain/accounts/accounts.schema";
 import type { Actor } from "../app/domain/accounts/actor";
@@ -128,7 +129,7 @@ export async function runAdminCommand(parsed: ParsedCommand, services: { db: Db;
         const role = parsed.role ?? ADMIN_ROLE;
         const found = await findUserByEmail(db, email);
         if (!found) throw new AppError("not_found", `No account with the e-mail address ${email}.`);
-        const previous = await setRole(db, found.id, role);
+        const previous = await setRoleWithAuthor(db, found.id, role);
         io.out(previous === role ? `${email} is already an ${role}.` : `${email} is now an ${role}.`);
         if (previous !== role) await recordActivity(db, CLI_ACTOR, { kind: "role.change", objectType: "account", objectId: found.id, objectLabel: email, details: { role, previous } });
         if (!found.emailVerified) {

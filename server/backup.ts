@@ -10,6 +10,7 @@ import pg from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import * as tar from "tar";
 import { AppError } from "../app/lib/app-error";
+import { JOB_QUEUE_SCHEMA } from "../app/lib/job-queue.server";
 import type { Logger } from "../app/lib/logger.server";
 import { isBucket, type Storage } from "../app/lib/storage.server";
 import { migrateDatabase } from "./migrate";
@@ -195,6 +196,9 @@ async function isEmptyDatabase(client: pg.ClientBase): Promise<boolean> {
 /** Back to an empty database after a failed restore. */
 async function emptyDatabase(client: pg.ClientBase) {
   await client.query("drop schema if exists drizzle cascade");
+  // The job queue's schema (decision 0032), made by the same migrations: left behind, it would make the
+  // database look non-empty to the next attempt.
+  await client.query(`drop schema if exists ${JOB_QUEUE_SCHEMA} cascade`);
   await client.query("drop schema public cascade");
   await client.query("create schema public");
 }

@@ -6,6 +6,7 @@ import { createPreviewLinks } from "../app/domain/articles/preview-links.server"
 import { startPublishingScheduler } from "../app/domain/articles/scheduler.server";
 import { createStoryMemo } from "../app/domain/articles/story-memo.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
+import { notificationEmailTasks } from "../app/domain/notifications/notification-email.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
 import { activeBreakingNews } from "../app/domain/settings/breaking-news.schema";
 import { createSiteFrame } from "../app/domain/settings/site-frame.server";
@@ -13,6 +14,7 @@ import { ChangeFeed } from "../app/lib/change-feed.server";
 import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
 import { createFormTimer } from "../app/lib/form-timer.server";
+import { startJobQueue } from "../app/lib/job-queue.server";
 import { createMailer } from "../app/lib/mail.server";
 import { storageFromEnv } from "../app/lib/storage-from-env.server";
 import { scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
@@ -30,8 +32,8 @@ import { seedDatabase } from "./seed";
  * Starts what the site has once, whatever the number of processes answering requests (the primary
  * of a cluster, or the only process; decision 0027), in order: PostgreSQL (embedded unless
  * DATABASE_URL), migrations, seeding (the demo content in a process of its own, run from `entry`,
- * the server's entry file), upload pruning, the publishing scheduler, the ADMIN_EMAIL
- * account. Each is registered with the lifecycle to stop in reverse.
+ * the server's entry file), upload pruning, the publishing scheduler, the job queue (decision 0032),
+ * the ADMIN_EMAIL account. Each is registered with the lifecycle to stop in reverse.
  */
 export async function startSiteServices({ env, log, lifecycle, entry }: { env: Env; log: Logger; lifecycle: Lifecycle; entry: string }) {
   const embedded = env.DATABASE_URL ? null : await lifecycle.ownLast(startEmbeddedPostgres(env.dataDir, log));
@@ -61,6 +63,11 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   // Publishes scheduled articles at their time (and at once what became due while nothing ran).
   const stopScheduler = startPublishingScheduler(db, log, env.SCHEDULER_INTERVAL_MS);
   lifecycle.onShutdown("publishing scheduler", stopScheduler);
+  // The background jobs (notification e-mails), run here only: one runner per site (decision 0032).
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
+  const jobs = await startJobQueue({ connectionString: databaseUrl, log, tasks: notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }) });
+  lifecycle.onShutdown("job queue", () => jobs.stop());
+  lifecycle.checkpoint();
 
   let accounts: Accounts | null = null;
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {

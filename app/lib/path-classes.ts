@@ -139,6 +139,7 @@ export const ROUTE_PATH_CLASSES = {
   "admin/activity": "admin page",
   "admin/team": "admin page",
   "admin/profile": "admin page",
+  "admin/notifications": "admin page",
   "/": "reader page",
   "category/:slug": "reader page",
   "article/:slug": "article page",

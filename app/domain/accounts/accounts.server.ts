@@ -3,6 +3,7 @@ import { verifyPassword } from "better-auth/crypto";
 import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { account, user, userRoles } from "~/db/schema";
+import { ensureAccountAuthor } from "~/domain/authors/account-author.server";
 import { AppError, isAppError } from "~/lib/app-error";
 import { defaultNameFor, type Auth } from "./auth.server";
 import { ADMIN_ROLE, accountEmailSchema, accountPasswordSchema } from "./accounts.schema";
@@ -68,10 +69,23 @@ export async function setRole(db: Db, userId: string, role: Role | null, options
   return options.inTx ? run(options.inTx) : db.transaction(run);
 }
 
-/** Makes the account an admin. Returns false when it already was one. */
+/**
+ * Gives the account `role` and, in the same transaction, its author record (issue 27: everyone in the
+ * back office has a byline, made from their name). Returns the role it had before.
+ */
+export async function setRoleWithAuthor(db: Db, userId: string, role: Role): Promise<Role | null> {
+  return db.transaction(async (tx) => {
+    const previous = await setRole(db, userId, role, { inTx: tx });
+    const [row] = await tx.select({ name: user.name, email: user.email }).from(user).where(eq(user.id, userId));
+    if (row) await ensureAccountAuthor(tx, { id: userId, name: row.name, email: row.email });
+    return previous;
+  });
+}
+
+/** Makes the account an admin (with its author record). Returns false when it already was one. */
 export async function grantAdmin(db: Db, email: string): Promise<boolean> {
   const found = await requireUserByEmail(db, email);
-  return (await setRole(db, found.id, ADMIN_ROLE)) !== ADMIN_ROLE;
+  return (await setRoleWithAuthor(db, found.id, ADMIN_ROLE)) !== ADMIN_ROLE;
 }
 
 /** Takes the admin role away (the account becomes a reader). Returns false when the account was not an admin. */

@@ -3,6 +3,7 @@ import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { invitations, user } from "~/db/schema";
 import { recordActivity } from "~/domain/activity/activity.server";
+import { ensureAccountAuthor } from "~/domain/authors/account-author.server";
 import { AppError } from "~/lib/app-error";
 import { isUuid } from "~/lib/ids";
 import { normalizeEmail, roleOf, setRole } from "./accounts.server";
@@ -91,8 +92,9 @@ export async function findInvitation(db: Pick<Db, "select">, token: string) {
 }
 
 /**
- * Accepts the invitation for the account `userId` (whose e-mail must be the invited one): marks it used
- * and gives the role, in one transaction, exactly once (a second use is 410).
+ * Accepts the invitation for the account `userId` (whose e-mail must be the invited one): marks it used,
+ * gives the role and ties an author record (byline, author page) to the account, in one transaction,
+ * exactly once (a second use is 410).
  */
 export async function acceptInvitation(db: Db, token: string, account: { id: string; email: string; name: string }): Promise<Role> {
   const invitation = await findInvitation(db, token);
@@ -106,6 +108,8 @@ export async function acceptInvitation(db: Db, token: string, account: { id: str
     if (!used) throw new AppError("not_found", INVITATION_GONE, { status: 410 });
     const previous = await setRole(db, account.id, invitation.role, { inTx: tx });
     const actor = { id: account.id, name: actorName(account) };
+    const author = await ensureAccountAuthor(tx, account);
+    if (author.created) await recordActivity(tx, actor, { kind: "author.create", objectType: "author", objectId: author.id, objectLabel: account.name });
     await recordActivity(tx, actor, { kind: "invitation.accept", objectType: "invitation", objectId: invitation.id, objectLabel: invitation.email, details: { role: invitation.role } });
     await recordActivity(tx, actor, { kind: "role.change", objectType: "account", objectId: account.id, objectLabel: invitation.email, details: { role: invitation.role, previous } });
     return invitation.role;

@@ -30,6 +30,7 @@ import { checkCapability, checkMayDelete, checkMayEdit, readOwnership } from "./
 import { CLEARED_REVIEW, submitForReview } from "./review.server";
 import type { ActivityKind } from "~/domain/activity/activity.schema";
 import { recordActivity } from "~/domain/activity/activity.server";
+import { notifyPublished } from "~/domain/notifications/notifications.server";
 import { recordAutosave, recordRevision, revisionSourceColumns, type RevisionSource } from "./article-revisions.server";
 import { recordSlugRedirect, removeSlugRedirect, slugRedirectOwner } from "./slug-redirects.server";
 import { storyPlainText } from "./story-document";
@@ -419,6 +420,7 @@ async function writeUpdate(
       // The audit trail (decision 0017): what the save did. A draft's autosave is left out: History
       // keeps it, and the log would fill with one entry per pause in typing.
       if (!onlyIf) await recordActivity(tx, actor, { kind: saveKind(stored.status, row.status), objectType: "article", objectId: id, objectLabel: row.title, details: { status: row.status } });
+      if (saveKind(stored.status, row.status) === "article.publish") await notifyPublished(tx, { id, title: row.title }, actor.id);
       return savedOf(row);
     });
   } catch (error) {

@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 import { articles, user } from "~/db/schema";
 import { actorName, type Actor } from "~/domain/accounts/actor";
 import { recordActivity } from "~/domain/activity/activity.server";
+import { notifyReviewRequested, notifySentBack } from "~/domain/notifications/notifications.server";
 import { AppError } from "~/lib/app-error";
 import { isUuid } from "~/lib/ids";
 import { checkCapability, checkMayEdit, readOwnership } from "./article-access.server";
@@ -36,6 +37,7 @@ export async function submitForReview(db: Db, id: string, actor: Actor): Promise
       .where(eq(articles.id, id))
       .returning({ title: articles.title });
     await recordActivity(tx, actor, { kind: "article.submit", objectType: "article", objectId: id, objectLabel: row!.title });
+    await notifyReviewRequested(tx, { id, title: row!.title }, actor.id);
     await announce(tx);
   });
 }
@@ -58,6 +60,7 @@ export async function sendBack(db: Db, id: string, actor: Actor, note: string): 
       throw exists ? new AppError("invalid_input", NOT_QUEUED, { status: 409 }) : gone();
     }
     await recordActivity(tx, actor, { kind: "article.send_back", objectType: "article", objectId: id, objectLabel: row.title, details: { note: text } });
+    await notifySentBack(tx, { id, title: row.title }, actor, text);
     await announce(tx);
   });
 }

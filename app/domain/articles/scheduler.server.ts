@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { SYSTEM_ACTOR } from "~/domain/accounts/actor";
 import type { Db } from "~/db/client.server";
+import { notifyPublished } from "~/domain/notifications/notifications.server";
 import type { Logger } from "~/lib/logger.server";
 
 /** How often the scheduler looks for due articles (SCHEDULER_INTERVAL_MS overrides it). */
@@ -24,26 +25,30 @@ export async function publishDueArticles(db: Db, limit = BATCH): Promise<{ id: s
     sql`select exists (select 1 from articles where status = 'scheduled' and published_at <= now()) as due`,
   );
   if (!due.rows[0]?.due) return [];
-  // Each publication is written to the audit trail by the system, in the same statement (decision 0017).
-  const result = await db.execute<{ id: string; slug: string }>(sql`
-    with published as (
-      update articles a set status = 'published', updated_at = now()
-      from (
-        select id from articles
-        where status = 'scheduled' and published_at <= now()
-        order by published_at
-        limit ${limit}
-        for update skip locked
-      ) due
-      where a.id = due.id and a.status = 'scheduled'
-      returning a.id, a.slug, a.title
-    ), logged as (
-      insert into audit_events (actor_id, actor_name, kind, object_type, object_id, object_label, details)
-      select null, ${SYSTEM_ACTOR.name}, 'article.publish', 'article', id::text, title, '{"status":"published","scheduled":true}'::jsonb
-      from published
-    )
-    select id, slug from published`);
-  return result.rows;
+  // Each publication is written to the audit trail by the system, in the same statement (decision 0017),
+  // and its people are told "'{title}' was published" in the same transaction (issue 27).
+  return db.transaction(async (tx) => {
+    const result = await tx.execute<{ id: string; slug: string; title: string }>(sql`
+      with published as (
+        update articles a set status = 'published', updated_at = now()
+        from (
+          select id from articles
+          where status = 'scheduled' and published_at <= now()
+          order by published_at
+          limit ${limit}
+          for update skip locked
+        ) due
+        where a.id = due.id and a.status = 'scheduled'
+        returning a.id, a.slug, a.title
+      ), logged as (
+        insert into audit_events (actor_id, actor_name, kind, object_type, object_id, object_label, details)
+        select null, ${SYSTEM_ACTOR.name}, 'article.publish', 'article', id::text, title, '{"status":"published","scheduled":true}'::jsonb
+        from published
+      )
+      select id, slug, title from published`);
+    for (const article of result.rows) await notifyPublished(tx, article, null);
+    return result.rows.map(({ id, slug }) => ({ id, slug }));
+  });
 }
 
 /**

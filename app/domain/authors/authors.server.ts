@@ -153,6 +153,24 @@ export async function updateAuthor(db: Db, storage: Storage, id: string, input: 
 }
 
 /**
+ * Unties an author from their back-office account (issue 27): the byline and the author page stay, the
+ * account no longer writes as them (its new stories have no default byline until another is tied).
+ */
+export async function unlinkAuthorAccount(db: Db, id: string, actor: Actor = SYSTEM_ACTOR): Promise<{ name: string }> {
+  if (!isUuid(id)) throw notFound();
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(authors)
+      .set({ userId: null, updatedAt: new Date() })
+      .where(eq(authors.id, id))
+      .returning({ name: authors.name });
+    if (!row) throw notFound();
+    await recordActivity(tx, actor, { kind: "author.update", objectType: "author", objectId: id, objectLabel: row.name, details: { unlinked: true } });
+    return row;
+  });
+}
+
+/**
  * Deletes an author (decision 0015), in one transaction: they leave every byline; an article left with
  * no author gets their name as its plain-text Author Name, so its byline still says who wrote it.
  */

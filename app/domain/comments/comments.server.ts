@@ -9,6 +9,7 @@ import { expectedOr, MISSING_FIELDS, parseForm } from "~/lib/forms";
 import type { Logger } from "~/lib/logger.server";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { isSlug } from "~/lib/slugs";
+import { notifyCommentsPending } from "~/domain/notifications/notifications.server";
 import { screenComment, type CommentSpamRules } from "./comment-spam.server";
 import { COMMENT_FAILED, COMMENT_THREADS_PER_PAGE, REQUIRED_COMMENT_FIELDS, type CommentFieldName, type CommentHoldReason } from "./comments.schema";
 import type { CommentThread, PublicComment } from "./comments.schema";
@@ -207,22 +208,29 @@ export async function createComment(
   }
   await assertStoredMedia(db, input.imageUrl, "images");
   await assertStoredMedia(db, input.videoUrl, "videos");
-  const [row] = await db
-    .insert(comments)
-    .values({
-      articleId,
-      parentCommentId: input.parentCommentId ?? null,
-      authorName: input.authorName,
-      authorEmail: input.authorEmail,
-      content: input.content,
-      imageUrl: input.imageUrl ?? null,
-      videoUrl: input.videoUrl ?? null,
-      status: options.heldReason ? "pending" : "published",
-      heldReason: options.heldReason ?? null,
-      authorAddress: options.authorAddress ?? null,
-    })
-    .returning(publicColumns);
-  return row!;
+  const insert = (writer: Pick<Db, "insert">) =>
+    writer
+      .insert(comments)
+      .values({
+        articleId,
+        parentCommentId: input.parentCommentId ?? null,
+        authorName: input.authorName,
+        authorEmail: input.authorEmail,
+        content: input.content,
+        imageUrl: input.imageUrl ?? null,
+        videoUrl: input.videoUrl ?? null,
+        status: options.heldReason ? "pending" : "published",
+        heldReason: options.heldReason ?? null,
+        authorAddress: options.authorAddress ?? null,
+      })
+      .returning(publicColumns);
+  if (!options.heldReason) return (await insert(db))[0]!;
+  // A comment held for moderation tells editors and admins, in its own transaction (issue 27).
+  return db.transaction(async (tx) => {
+    const [row] = await insert(tx);
+    await notifyCommentsPending(tx);
+    return row!;
+  });
 }
 
 /** Anyone may comment: an address may post this many comments and replies an hour. */

@@ -1,6 +1,6 @@
 import { Pencil, Plus } from "lucide-react";
 import { useEffect } from "react";
-import { data, Link, redirect, useFetcher, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useFetcher, useSearchParams } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { AuthorForm } from "~/components/admin/author-form";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
@@ -9,7 +9,7 @@ import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { AUTHOR_FIELDS, authorInputSchema, deleteAuthorWarning, REQUIRED_AUTHOR_FIELDS, type AuthorFieldName } from "~/domain/authors/authors.schema";
-import { createAuthor, deleteAuthor, listAccountChoices, listAdminAuthors, updateAuthor } from "~/domain/authors/authors.server";
+import { createAuthor, deleteAuthor, listAccountChoices, listAdminAuthors, unlinkAuthorAccount, updateAuthor } from "~/domain/authors/authors.server";
 import { AppError } from "~/lib/app-error";
 import { formValues, parseForm, refuse, type Refusal } from "~/lib/forms";
 import { formatCount } from "~/lib/numbers";
@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { authors, accounts };
 }
 
-type AuthorsActionData = { ok: true; intent: "delete" } | Refusal<AuthorFieldName>;
+type AuthorsActionData = { ok: true; intent: "delete" } | { ok: true; intent: "unlink"; name: string } | Refusal<AuthorFieldName>;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = actorOf(await requireCapability(request, context, "authors.manage"));
@@ -32,6 +32,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       await deleteAuthor(context.db, id, actor);
       context.log.info({ authorId: id }, "author deleted");
       return data<AuthorsActionData>({ ok: true, intent });
+    }
+    if (intent === "unlink") {
+      const { name } = await unlinkAuthorAccount(context.db, id, actor);
+      return data<AuthorsActionData>({ ok: true, intent, name });
     }
     if (intent !== "create" && intent !== "update") throw new AppError("invalid_input", "Unknown action.");
     const input = parseForm(authorInputSchema, values, { required: REQUIRED_AUTHOR_FIELDS });
@@ -52,6 +56,8 @@ export default function AdminAuthors({ loaderData, actionData }: Route.Component
   const editing = authors.find((a) => a.id === params.get("edit")) ?? null;
   const deleter = useFetcher<AuthorsActionData>({ key: "author-delete" });
   const deletingId = deleter.state !== "idle" ? deleter.formData?.get("id") : null;
+  const accountLabel = (userId: string | null) => (userId ? (accounts.find((a) => a.id === userId)?.label ?? "An account") : null);
+  const unlinked = actionData && actionData.ok && actionData.intent === "unlink" ? actionData.name : null;
   const refusal = actionData && !actionData.ok ? actionData : null;
   const saved = params.get("created") ?? params.get("updated");
 
@@ -77,7 +83,7 @@ export default function AdminAuthors({ loaderData, actionData }: Route.Component
       />
 
       <p role="status" className="mb-3 min-h-5 text-sm text-slate-700">
-        {refusal ? "" : saved ? `Author ${params.has("created") ? "created" : "updated"}: /author/${saved}` : ""}
+        {refusal ? "" : unlinked ? `${unlinked} is no longer linked to an account.` : saved ? `Author ${params.has("created") ? "created" : "updated"}: /author/${saved}` : ""}
       </p>
       {refusal ? (
         <p role="alert" className="mb-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
@@ -95,6 +101,7 @@ export default function AdminAuthors({ loaderData, actionData }: Route.Component
               <tr>
                 <th scope="col" className="px-4 py-3 font-semibold">Name</th>
                 <th scope="col" className="px-4 py-3 font-semibold">Slug</th>
+                <th scope="col" className="px-4 py-3 font-semibold">Account</th>
                 <th scope="col" className="px-4 py-3 font-semibold">Articles</th>
                 <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
               </tr>
@@ -110,6 +117,22 @@ export default function AdminAuthors({ loaderData, actionData }: Route.Component
                     <a href={`/author/${author.slug}`} className="underline underline-offset-2">
                       {author.slug}
                     </a>
+                  </td>
+                  <td className="px-4 py-3 text-slate-800">
+                    {author.userId ? (
+                      <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                        <span className="break-all">{accountLabel(author.userId)}</span>
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="unlink" />
+                          <input type="hidden" name="id" value={author.id} />
+                          <Button type="submit" variant="link" size="inline">
+                            Unlink from account<span className="sr-only"> ({author.name})</span>
+                          </Button>
+                        </Form>
+                      </div>
+                    ) : (
+                      <span className="text-slate-600">None (guest writer)</span>
+                    )}
                   </td>
                   <td className="px-4 py-3 text-slate-800">{formatCount(author.articleCount)}</td>
                   <td className="px-4 py-3">

@@ -1,9 +1,11 @@
-import { Shield } from "lucide-react";
+import { Bell, Shield } from "lucide-react";
 import type { ReactNode } from "react";
-import { isRouteErrorResponse, Link, Outlet, useLoaderData, useNavigation, useRouteLoaderData } from "react-router";
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useNavigation, useRouteLoaderData, type ShouldRevalidateFunction } from "react-router";
 import { AdminMobileMenu, AdminSidebar } from "~/components/admin/admin-nav";
 import { requireBackOfficeUser } from "~/domain/accounts/guard.server";
 import { ROLE_LABELS, type Role } from "~/domain/accounts/roles";
+import { countUnread } from "~/domain/notifications/notifications.server";
+import { bellLabel } from "~/domain/notifications/notifications.schema";
 import type { RootData } from "~/root";
 import type { Route } from "./+types/layout";
 
@@ -14,8 +16,16 @@ import type { Route } from "./+types/layout";
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireBackOfficeUser(request, context);
-  return { email: user.email, role: user.role };
+  // The bell's count: one query on the partial index of unread notifications.
+  return { email: user.email, role: user.role, unread: await countUnread(context.db, user.id) };
 }
+
+/**
+ * The bell's count is read again on each move to another screen (not only after a form is sent), so
+ * what arrived while someone worked shows when they go on; the guard runs then too.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  currentUrl.pathname !== nextUrl.pathname || defaultShouldRevalidate;
 
 /** The spec's loading texts while the next screen's data is pending ("Loading categories...", else "Loading..."). */
 function pendingText(pathname: string): string {
@@ -23,16 +33,16 @@ function pendingText(pathname: string): string {
 }
 
 export default function AdminLayout() {
-  const { email, role } = useLoaderData<typeof loader>();
+  const { email, role, unread } = useLoaderData<typeof loader>();
   return (
-    <AdminShell email={email} role={role}>
+    <AdminShell email={email} role={role} unread={unread}>
       <Outlet />
     </AdminShell>
   );
 }
 
 /** The back office around a screen: the top bar, the navigation of the role, the pending state. */
-function AdminShell({ email, role, children }: { email: string; role: Role; children: ReactNode }) {
+function AdminShell({ email, role, unread, children }: { email: string; role: Role; unread: number; children: ReactNode }) {
   const root = useRouteLoaderData("root") as RootData | undefined;
   const siteName = root?.settings.siteName ?? "Frontpage";
   const navigation = useNavigation();
@@ -46,6 +56,7 @@ function AdminShell({ email, role, children }: { email: string; role: Role; chil
             <Shield className="h-4 w-4 shrink-0" aria-hidden="true" />
             <span className="truncate">{siteName} Admin</span>
           </Link>
+          <NotificationBell unread={unread} />
         </div>
       </nav>
       <div className="flex min-w-0 flex-1">
@@ -62,6 +73,29 @@ function AdminShell({ email, role, children }: { email: string; role: Role; chil
         </div>
       </div>
     </div>
+  );
+}
+
+/** The bell: the unread count, leading to the list of notifications (a page that works without JavaScript). */
+function NotificationBell({ unread }: { unread: number }) {
+  const label = bellLabel(unread);
+  return (
+    <Link
+      to="/admin/notifications"
+      aria-label={label}
+      title={label}
+      className="relative ml-auto inline-flex size-9 shrink-0 items-center justify-center rounded-md text-white hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-white"
+    >
+      <Bell className="size-5" aria-hidden="true" />
+      {unread > 0 ? (
+        <span
+          aria-hidden="true"
+          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-semibold text-white"
+        >
+          {unread > 99 ? "99+" : unread}
+        </span>
+      ) : null}
+    </Link>
   );
 }
 
@@ -88,7 +122,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     </main>
   );
   return shell ? (
-    <AdminShell email={shell.email} role={shell.role}>
+    <AdminShell email={shell.email} role={shell.role} unread={shell.unread}>
       {content}
     </AdminShell>
   ) : (

@@ -15,6 +15,7 @@ import {
   type TwoFactorSetup,
 } from "~/domain/accounts/profile.server";
 import { BACK_OFFICE_IDLE_MINUTES, BACK_OFFICE_MAX_HOURS } from "~/domain/accounts/session-policy";
+import { emailNotificationsOn, setEmailNotifications } from "~/domain/notifications/notifications.server";
 import { getSettings } from "~/domain/settings/settings.server";
 import { AppError } from "~/lib/app-error";
 import { setCookiesOf } from "~/lib/auth-cookie";
@@ -26,10 +27,11 @@ import type { Route } from "./+types/profile";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireBackOfficeUser(request, context);
   const settings = await getSettings(context.db);
-  return { email: user.email, twoFactorEnabled: user.twoFactorEnabled, required: settings.requireTwoFactor };
+  const emailNotifications = await emailNotificationsOn(context.db, user.id);
+  return { email: user.email, twoFactorEnabled: user.twoFactorEnabled, required: settings.requireTwoFactor, emailNotifications };
 }
 
-const FIELDS = ["intent", "password", "code", "currentPassword", "newPassword", "confirmPassword"] as const;
+const FIELDS = ["intent", "password", "code", "currentPassword", "newPassword", "confirmPassword", "emailNotifications"] as const;
 type Field = (typeof FIELDS)[number];
 
 type ProfileResult =
@@ -69,6 +71,15 @@ export async function action({ request, context }: Route.ActionArgs) {
           { headers: setCookiesOf(headers) },
         );
       }
+      case "email-notifications": {
+        const on = values.emailNotifications === "on";
+        await setEmailNotifications(context.db, user.id, on);
+        return data<ProfileResult>({
+          ok: true,
+          intent,
+          message: on ? "Notifications are e-mailed to you again." : "Notifications are no longer e-mailed to you. They still appear under the bell.",
+        });
+      }
       case "sign-out-everywhere":
         await signOutEverywhere(request, context, user);
         throw redirect("/admin/login");
@@ -85,7 +96,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = ({ matches }) => backOfficeMeta(matches, { title: "Your account", path: "/admin/profile" });
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { email, twoFactorEnabled, required } = loaderData;
+  const { email, twoFactorEnabled, required, emailNotifications } = loaderData;
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -165,6 +176,30 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
       <Section id="password" title="Password">
         <Outcome result={outcome("change-password")} />
         <ChangePasswordForm busy={busy} done={Boolean(result?.ok && result.intent === "change-password")} />
+      </Section>
+
+      <Section id="notification-email" title="E-mail notifications">
+        <Outcome result={outcome("email-notifications")} />
+        <p className="text-sm text-slate-700">
+          The bell at the top lists what needs you: a story sent back to you, a story waiting for review, your story published, comments waiting
+          for moderation. Each is also e-mailed to {email} unless you turn that off here.
+        </p>
+        <Form method="post" className="flex flex-wrap items-center gap-4">
+          <input type="hidden" name="intent" value="email-notifications" />
+          <label className="inline-flex items-center gap-2 text-sm font-medium text-slate-900">
+            <input
+              key={String(emailNotifications)}
+              type="checkbox"
+              name="emailNotifications"
+              defaultChecked={emailNotifications}
+              className="size-4 rounded border-slate-400 accent-brand-700"
+            />
+            E-mail me my notifications
+          </label>
+          <Button type="submit" variant="outline" disabled={busy}>
+            Save
+          </Button>
+        </Form>
       </Section>
 
       <Section id="sessions" title="Sessions">

@@ -1,0 +1,156 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Page } from "./fixtures";
+import { accountWithRole, uniqueEmail } from "./accounts";
+import { signInAsAdmin, signInWith, toastWith } from "./admin-session";
+import { dataDir, query } from "./db";
+
+// Acceptance 4 of issue 27: an invited author has a byline and an author page on their first story;
+// when they submit it the editor is told it waits for review; when the editor sends it back, the author
+// sees the notification with the note under the bell and gets the e-mail (the e2e server has no
+// SMTP_URL: it lands in DATA_DIR/outbox).
+
+async function shots(page: Page, name: string) {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (width === 390) {
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      expect(scrollWidth, `${name} at 390 px`).toBeLessThanOrEqual(innerWidth);
+    }
+    await test.info().attach(`${name}-${width}`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+  }
+}
+
+async function signedInPage(browser: Browser, account: { email: string; password: string }) {
+  const page = await (await browser.newContext()).newPage();
+  await signInWith(page, account);
+  return page;
+}
+
+/** The outbox's messages to `to` (headers unfolded, quoted-printable undone), waiting up to 15 s for one that matches. */
+async function outboxMessageTo(to: string, matching: RegExp): Promise<string> {
+  const outbox = path.join(dataDir(), "outbox");
+  const until = Date.now() + 15_000;
+  for (;;) {
+    const files = await fs.readdir(outbox).catch(() => [] as string[]);
+    for (const file of files.filter((f) => f.endsWith(".eml"))) {
+      const raw = await fs.readFile(path.join(outbox, file), "utf8");
+      const text = raw
+        .replace(/\r?\n[ \t]+/g, " ")
+        .replace(/=\r?\n/g, "")
+        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      if (new RegExp(`^To: ${to.replace(/[.]/g, "\\.")}$`, "m").test(text) && matching.test(text)) return text;
+    }
+    if (Date.now() > until) throw new Error(`no e-mail to ${to} matching ${matching} in ${outbox}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+test("an invited author gets a byline and an author page; the editor hears of the submission, the author of the send-back with its note, under the bell and by e-mail", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(240_000);
+  const suffix = Date.now().toString(36);
+  const name = `Nia Newcomer ${suffix}`;
+  const email = uniqueEmail("invited-author");
+  const title = `Harbour plans ${suffix}`;
+  const note = "Please add a quote from the harbour master.";
+
+  // The admin invites the writer as Author; the writer joins through the link with their name.
+  await signInAsAdmin(page);
+  await page.goto("/admin/team", { waitUntil: "networkidle" });
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByLabel(/^Author/).check();
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(toastWith(page, "Invitation sent")).toBeVisible();
+  const link = await page.getByLabel("Invitation link").inputValue();
+  const writer = await (await browser.newContext()).newPage();
+  await writer.goto(new URL(link).pathname, { waitUntil: "networkidle" });
+  await writer.getByLabel("Your name").fill(name);
+  await writer.getByLabel("Password", { exact: true }).fill("nia-password-1");
+  await writer.getByLabel("Password again").fill("nia-password-1");
+  await writer.getByRole("button", { name: "Accept and join" }).click();
+  await writer.waitForURL(/\/admin$/);
+
+  // Joining made their author record, tied to the account: the byline a new story starts with.
+  const [author] = await query<{ id: string; slug: string; user_id: string }>(
+    `select a.id, a.slug, a.user_id from authors a join "user" u on u.id = a.user_id where u.email = $1`,
+    [email],
+  );
+  expect(author?.slug).toBe(`nia-newcomer-${suffix}`);
+  await writer.goto("/admin/articles/new", { waitUntil: "networkidle" });
+  // (Whatever the byline control looks like, their name is shown in it, not only offered in a list.)
+  await expect(writer.getByRole("main").getByText(name).filter({ visible: true }).first()).toBeVisible();
+
+  // Their first story, with that byline (made as the form would: another workstream changes its buttons).
+  const [story] = await query<{ id: string }>(
+    `insert into articles (title, slug, content, status, published_at, created_by_id, author_name)
+     values ($1, $2, 'The harbour board meets on Monday.', 'draft', null, $3, '') returning id`,
+    [title, `harbour-plans-${suffix}`, author!.user_id],
+  );
+  await query(`insert into article_authors (article_id, author_id, position) values ($1, $2, 0)`, [story!.id, author!.id]);
+
+  // An editor of the newsroom, there before the story is submitted.
+  const editorAccount = await accountWithRole(baseURL, "notify-editor", "editor");
+  const [editorRow] = await query<{ name: string }>(`select name from "user" where email = $1`, [editorAccount.email]);
+
+  try {
+    // The author submits it for review.
+    await writer.goto(`/admin/articles/edit/${story!.id}`, { waitUntil: "networkidle" });
+    await writer.getByRole("button", { name: "Submit for review" }).click();
+    await expect(toastWith(writer, "Submitted for review")).toBeVisible();
+
+    // The editor's bell counts it; the list says it waits for review, and opening it marks it read.
+    const desk = await signedInPage(browser, editorAccount);
+    await desk.goto("/admin", { waitUntil: "networkidle" });
+    const bell = desk.getByRole("link", { name: /^Notifications, \d+ unread$/ });
+    await expect(bell).toBeVisible();
+    await bell.click();
+    await expect(desk).toHaveURL(/\/admin\/notifications$/);
+    const waiting = desk.getByRole("button", { name: new RegExp(`^'${title}' is waiting for review`) });
+    await expect(waiting).toBeVisible();
+    expect((await new AxeBuilder({ page: desk }).analyze()).violations.map((v) => v.id)).toEqual([]);
+    await shots(desk, "editor-notifications");
+    await waiting.click();
+    await expect(desk).toHaveURL(new RegExp(`/admin/articles/edit/${story!.id}$`));
+
+    // The editor sends it back with a note.
+    await desk.getByLabel("Note for the author").fill(note);
+    await desk.getByRole("button", { name: "Send back" }).click();
+    await expect(toastWith(desk, "Sent back")).toBeVisible();
+
+    // The author's bell: one unread; the list shows the sentence and the note.
+    await writer.goto("/admin", { waitUntil: "networkidle" });
+    await expect(writer.getByRole("link", { name: "Notifications, 1 unread" })).toBeVisible();
+    await shots(writer, "author-bell");
+    await writer.getByRole("link", { name: "Notifications, 1 unread" }).click();
+    const sentBack = writer.getByRole("button", { name: new RegExp(`^${editorRow!.name} sent back '${title}'`) });
+    await expect(sentBack).toBeVisible();
+    await expect(sentBack).toContainText(note);
+    await shots(writer, "author-notifications");
+    await sentBack.click();
+    await expect(writer).toHaveURL(new RegExp(`/admin/articles/edit/${story!.id}$`));
+    await expect(writer.getByRole("link", { name: "Notifications" })).toBeVisible();
+
+    // The e-mail: the site's name, the sentence, the note and the story's edit page.
+    const mail = await outboxMessageTo(email, new RegExp(`sent back '${title}'`));
+    const [site] = await query<{ site_name: string }>(`select site_name from website_settings`);
+    expect(mail).toMatch(new RegExp(`^Subject: ${site!.site_name}: ${editorRow!.name} sent back '${title}'$`, "m"));
+    expect(mail).toContain(note);
+    expect(mail).toContain(`/admin/articles/edit/${story!.id}`);
+
+    // Once public (dated long ago, so it leads nothing), the story's byline leads to the author's page.
+    await query(`update articles set status = 'published', published_at = '2001-01-01T12:00:00Z', review_note = null where id = $1`, [story!.id]);
+    const reader = await browser.newPage();
+    await reader.goto(`/article/harbour-plans-${suffix}`, { waitUntil: "networkidle" });
+    await reader.getByRole("link", { name, exact: true }).first().click();
+    await expect(reader).toHaveURL(new RegExp(`/author/nia-newcomer-${suffix}$`));
+    await expect(reader.getByRole("heading", { level: 1 })).toHaveText(name);
+    await expect(reader.getByRole("link", { name: title })).toBeVisible();
+  } finally {
+    await query(`delete from articles where id = $1`, [story!.id]);
+  }
+});
