@@ -1,42 +1,17 @@
-import {
-  ArrowDown,
-  ArrowUp,
-  ExternalLink,
-  GripVertical,
-  Search,
-  X,
-} from "lucide-react";
-import {
-  createContext,
-  useContext,
-  useEffect,
-  useRef,
-  useState,
-  type ReactNode,
-} from "react";
+import { ArrowDown, ArrowUp, ExternalLink, GripVertical, Search, X } from "lucide-react";
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { Form, useFetcher } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import type { CategorySummary } from "~/domain/categories/categories.schema";
-import {
-  MAX_TOP_PINS,
-  type FrontPageIntent,
-  type PinnableStory,
-  type PinView,
-} from "~/domain/front-page/front-page.schema";
+import { MAX_TOP_PINS, type FrontPageIntent, type PinnableStory, type PinView } from "~/domain/front-page/front-page.schema";
 import { cn } from "~/lib/cn";
-import {
-  formatCardDate,
-  formatPublishDate,
-  toDateTimeLocal,
-  useSiteTimeZone,
-} from "~/lib/dates";
+import { formatCardDate, formatPublishDate, toDateTimeLocal, useSiteTimeZone } from "~/lib/dates";
 import { refusalNotice, type Refusal } from "~/lib/forms";
 
-export type FrontPageActionData =
-  { ok: true; intent: FrontPageIntent; message: string } | Refusal;
+export type FrontPageActionData = { ok: true; intent: FrontPageIntent; message: string } | Refusal;
 
 interface FrontPageEditorProps {
   pins: PinView[];
@@ -53,15 +28,7 @@ const SavedContext = createContext<() => void>(() => {});
  * A form posting one change of the front page with its own fetcher: the answer's toast, then the
  * preview reloads. A plain form without JavaScript (the page reloads with the change).
  */
-function ChangeForm({
-  children,
-  className,
-  label,
-}: {
-  children: ReactNode;
-  className?: string;
-  label?: string;
-}) {
+function ChangeForm({ children, className, label }: { children: ReactNode; className?: string; label?: string }) {
   const fetcher = useFetcher<FrontPageActionData>();
   const onSaved = useContext(SavedContext);
   useEffect(() => {
@@ -72,13 +39,7 @@ function ChangeForm({
     } else toast.error(...refusalNotice(fetcher.data));
   }, [fetcher.state, fetcher.data, onSaved]);
   return (
-    <fetcher.Form
-      method="post"
-      action="/admin/front-page"
-      className={className}
-      aria-label={label}
-      aria-busy={fetcher.state !== "idle" || undefined}
-    >
+    <fetcher.Form method="post" action="/admin/front-page" className={className} aria-label={label} aria-busy={fetcher.state !== "idle" || undefined}>
       {children}
     </fetcher.Form>
   );
@@ -91,19 +52,8 @@ function Hidden({ name, value }: { name: string; value: string }) {
 /** When a pin stops applying, in words. */
 function PinStatus({ pin }: { pin: PinView }) {
   const timeZone = useSiteTimeZone();
-  if (!pin.showing)
-    return (
-      <span className="text-amber-800">
-        Not showing: the story is no longer public or its time has passed.
-      </span>
-    );
-  return (
-    <span>
-      {pin.until
-        ? `Until ${formatPublishDate(pin.until, timeZone)}`
-        : "Until you remove it"}
-    </span>
-  );
+  if (!pin.showing) return <span className="text-amber-800">Not showing: the story is no longer public or its time has passed.</span>;
+  return <span>{pin.until ? `Until ${formatPublishDate(pin.until, timeZone)}` : "Until you remove it"}</span>;
 }
 
 /** The "until" field of a pin, with its own Save, and Remove. */
@@ -112,42 +62,23 @@ function PinControls({ pin, titleId }: { pin: PinView; titleId: string }) {
   const fieldId = `until-${pin.id}`;
   return (
     <div className="mt-2 flex flex-wrap items-end gap-2">
-      <ChangeForm
-        className="flex flex-wrap items-end gap-2"
-        label="When the pin ends"
-      >
+      <ChangeForm className="flex flex-wrap items-end gap-2" label="When the pin ends">
         <Hidden name="intent" value="until" />
         <Hidden name="pinId" value={pin.id} />
         <div className="space-y-1">
           <Label htmlFor={fieldId} className="text-xs">
             Until (optional)
           </Label>
-          <Input
-            id={fieldId}
-            type="datetime-local"
-            name="until"
-            defaultValue={pin.until ? toDateTimeLocal(pin.until, timeZone) : ""}
-            className="h-9 w-auto"
-          />
+          <Input id={fieldId} type="datetime-local" name="until" defaultValue={pin.until ? toDateTimeLocal(pin.until, timeZone) : ""} className="h-9 w-auto" />
         </div>
-        <Button
-          type="submit"
-          size="sm"
-          variant="outline"
-          aria-describedby={titleId}
-        >
+        <Button type="submit" size="sm" variant="outline" aria-describedby={titleId}>
           Save end
         </Button>
       </ChangeForm>
       <ChangeForm>
         <Hidden name="intent" value="unpin" />
         <Hidden name="pinId" value={pin.id} />
-        <Button
-          type="submit"
-          size="sm"
-          variant="ghost-destructive"
-          aria-describedby={titleId}
-        >
+        <Button type="submit" size="sm" variant="ghost-destructive" aria-describedby={titleId}>
           <X className="size-4" aria-hidden="true" />
           Remove
         </Button>
@@ -156,35 +87,14 @@ function PinControls({ pin, titleId }: { pin: PinView; titleId: string }) {
   );
 }
 
-function PinCard({
-  pin,
-  children,
-  className,
-}: {
-  pin: PinView;
-  children?: ReactNode;
-  className?: string;
-}) {
+function PinCard({ pin, children, className }: { pin: PinView; children?: ReactNode; className?: string }) {
   const titleId = `pin-title-${pin.id}`;
   return (
-    <div
-      className={cn(
-        "rounded-md border border-slate-200 bg-white p-3",
-        !pin.showing && "border-amber-300 bg-amber-50",
-        className,
-      )}
-      data-testid="pin"
-    >
+    <div className={cn("rounded-md border border-slate-200 bg-white p-3", !pin.showing && "border-amber-300 bg-amber-50", className)} data-testid="pin">
       <div className="flex items-start gap-2">
         {children}
         <div className="min-w-0 flex-1">
-          <a
-            id={titleId}
-            href={`/article/${pin.slug}`}
-            target="_blank"
-            rel="noreferrer"
-            className="font-medium break-words text-slate-900 hover:underline"
-          >
+          <a id={titleId} href={`/article/${pin.slug}`} target="_blank" rel="noreferrer" className="font-medium break-words text-slate-900 hover:underline">
             {pin.title}
           </a>
           <p className="text-xs text-slate-600">
@@ -213,16 +123,9 @@ function TopStories({ pins }: { pins: PinView[] }) {
     } else toast.error(...refusalNotice(reorder.data));
   }, [reorder.state, reorder.data, onSaved]);
   const byId = new Map(pins.map((pin) => [pin.id, pin]));
-  const shown = order
-    .map((id) => byId.get(id))
-    .filter((pin): pin is PinView => pin !== undefined);
+  const shown = order.map((id) => byId.get(id)).filter((pin): pin is PinView => pin !== undefined);
 
-  if (shown.length === 0)
-    return (
-      <p className="text-sm text-slate-600">
-        No pinned top stories: the newest stories follow the lead.
-      </p>
-    );
+  if (shown.length === 0) return <p className="text-sm text-slate-600">No pinned top stories: the newest stories follow the lead.</p>;
   return (
     <ol className="space-y-2" aria-label="Pinned top stories, in order">
       {shown.map((pin, index) => (
@@ -240,49 +143,27 @@ function TopStories({ pins }: { pins: PinView[] }) {
             event.preventDefault();
             setOrder((current) => {
               const next = current.filter((id) => id !== from);
-              next.splice(
-                next.indexOf(pin.id) +
-                  (current.indexOf(from) < current.indexOf(pin.id) ? 1 : 0),
-                0,
-                from,
-              );
+              next.splice(next.indexOf(pin.id) + (current.indexOf(from) < current.indexOf(pin.id) ? 1 : 0), 0, from);
               return next;
             });
           }}
           onDrop={(event) => event.preventDefault()}
           onDragEnd={() => {
             dragged.current = null;
-            if (order.join(",") !== key)
-              void reorder.submit(
-                { intent: "reorder", order: order.join(",") },
-                { method: "post", action: "/admin/front-page" },
-              );
+            if (order.join(",") !== key) void reorder.submit({ intent: "reorder", order: order.join(",") }, { method: "post", action: "/admin/front-page" });
           }}
         >
           <PinCard pin={pin}>
-            <span
-              className="mt-0.5 cursor-grab text-slate-500"
-              title="Drag to reorder"
-              aria-hidden="true"
-            >
+            <span className="mt-0.5 cursor-grab text-slate-500" title="Drag to reorder" aria-hidden="true">
               <GripVertical className="size-4" />
             </span>
-            <span className="mt-0.5 w-5 shrink-0 text-sm font-semibold text-slate-700">
-              {index + 1}.
-            </span>
+            <span className="mt-0.5 w-5 shrink-0 text-sm font-semibold text-slate-700">{index + 1}.</span>
             <div className="order-last flex shrink-0 gap-1">
               <ChangeForm>
                 <Hidden name="intent" value="move" />
                 <Hidden name="pinId" value={pin.id} />
                 <Hidden name="direction" value="up" />
-                <Button
-                  type="submit"
-                  variant="outline"
-                  size="icon-sm"
-                  disabled={index === 0}
-                  aria-label={`Move up: ${pin.title}`}
-                  title="Move up"
-                >
+                <Button type="submit" variant="outline" size="icon-sm" disabled={index === 0} aria-label={`Move up: ${pin.title}`} title="Move up">
                   <ArrowUp className="size-4" aria-hidden="true" />
                 </Button>
               </ChangeForm>
@@ -310,32 +191,17 @@ function TopStories({ pins }: { pins: PinView[] }) {
 }
 
 /** A story the search found: pin it as the lead, a top story, or first in its category, until an optional time. */
-function SearchResult({
-  story,
-  categories,
-  topFull,
-}: {
-  story: PinnableStory;
-  categories: CategorySummary[];
-  topFull: boolean;
-}) {
+function SearchResult({ story, categories, topFull }: { story: PinnableStory; categories: CategorySummary[]; topFull: boolean }) {
   const timeZone = useSiteTimeZone();
   const fieldId = `pin-until-${story.id}`;
   const category = categories.find((c) => c.id === story.categoryId);
   return (
-    <li
-      className="rounded-md border border-slate-200 bg-white p-3"
-      data-testid="search-result"
-    >
+    <li className="rounded-md border border-slate-200 bg-white p-3" data-testid="search-result">
       <p className="font-medium break-words text-slate-900">{story.title}</p>
       <p className="text-xs text-slate-600">
-        {story.categoryName ?? "No category"} ·{" "}
-        {formatCardDate(story.publishedAt, timeZone)}
+        {story.categoryName ?? "No category"} · {formatCardDate(story.publishedAt, timeZone)}
       </p>
-      <ChangeForm
-        className="mt-2 flex flex-wrap items-end gap-2"
-        label={`Pin “${story.title}”`}
-      >
+      <ChangeForm className="mt-2 flex flex-wrap items-end gap-2" label={`Pin “${story.title}”`}>
         <Hidden name="intent" value="pin" />
         <Hidden name="articleId" value={story.id} />
         <Hidden name="categoryId" value={story.categoryId ?? ""} />
@@ -343,12 +209,7 @@ function SearchResult({
           <Label htmlFor={fieldId} className="text-xs">
             Until (optional)
           </Label>
-          <Input
-            id={fieldId}
-            type="datetime-local"
-            name="until"
-            className="h-9 w-auto"
-          />
+          <Input id={fieldId} type="datetime-local" name="until" className="h-9 w-auto" />
         </div>
         <Button type="submit" size="sm" name="placement" value="lead">
           Make it the lead
@@ -365,13 +226,7 @@ function SearchResult({
           Add to top stories
         </Button>
         {category ? (
-          <Button
-            type="submit"
-            size="sm"
-            variant="outline"
-            name="placement"
-            value="category"
-          >
+          <Button type="submit" size="sm" variant="outline" name="placement" value="category">
             First in {category.name}
           </Button>
         ) : null}
@@ -381,21 +236,10 @@ function SearchResult({
 }
 
 /** Which categories Explore Topics shows, and in what order (all of them, as the navigation orders them, unless chosen). */
-function ExploreTopics({
-  categories,
-  chosen,
-}: {
-  categories: CategorySummary[];
-  chosen: string[] | null;
-}) {
-  const initial = () => [
-    ...(chosen ?? []),
-    ...categories.map((c) => c.id).filter((id) => !chosen?.includes(id)),
-  ];
+function ExploreTopics({ categories, chosen }: { categories: CategorySummary[]; chosen: string[] | null }) {
+  const initial = () => [...(chosen ?? []), ...categories.map((c) => c.id).filter((id) => !chosen?.includes(id))];
   const [order, setOrder] = useState(initial);
-  const [checked, setChecked] = useState(
-    () => new Set(chosen ?? categories.map((c) => c.id)),
-  );
+  const [checked, setChecked] = useState(() => new Set(chosen ?? categories.map((c) => c.id)));
   const [mode, setMode] = useState<"all" | "chosen">(chosen ? "chosen" : "all");
   const byId = new Map(categories.map((c) => [c.id, c]));
   const move = (index: number, by: -1 | 1) =>
@@ -410,40 +254,20 @@ function ExploreTopics({
       <fieldset className="space-y-2">
         <legend className="sr-only">What Explore Topics shows</legend>
         <label className="flex items-center gap-2 text-sm">
-          <input
-            type="radio"
-            name="explore"
-            value="all"
-            checked={mode === "all"}
-            onChange={() => setMode("all")}
-            className="accent-brand-700"
-          />
+          <input type="radio" name="explore" value="all" checked={mode === "all"} onChange={() => setMode("all")} className="accent-brand-700" />
           Every category, in the navigation's order
         </label>
         <label className="flex items-center gap-2 text-sm">
-          <input
-            type="radio"
-            name="explore"
-            value="chosen"
-            checked={mode === "chosen"}
-            onChange={() => setMode("chosen")}
-            className="accent-brand-700"
-          />
+          <input type="radio" name="explore" value="chosen" checked={mode === "chosen"} onChange={() => setMode("chosen")} className="accent-brand-700" />
           These categories, in this order
         </label>
       </fieldset>
-      <ol
-        className={cn("mt-3 space-y-1", mode === "all" && "opacity-60")}
-        aria-label="Categories of Explore Topics"
-      >
+      <ol className={cn("mt-3 space-y-1", mode === "all" && "opacity-60")} aria-label="Categories of Explore Topics">
         {order.map((id, index) => {
           const category = byId.get(id);
           if (!category) return null;
           return (
-            <li
-              key={id}
-              className="flex items-center gap-2 rounded border border-slate-200 bg-white px-2 py-1"
-            >
+            <li key={id} className="flex items-center gap-2 rounded border border-slate-200 bg-white px-2 py-1">
               <input
                 id={`explore-${id}`}
                 type="checkbox"
@@ -502,36 +326,22 @@ function HomePreview({ version }: { version: number }) {
   useEffect(() => {
     const element = box.current;
     if (!element) return;
-    const observer = new ResizeObserver(() =>
-      setScale(Math.min(1, element.clientWidth / 1280)),
-    );
+    const observer = new ResizeObserver(() => setScale(Math.min(1, element.clientWidth / 1280)));
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
   return (
     <section aria-labelledby="preview-heading" className="lg:sticky lg:top-20">
       <div className="mb-2 flex items-center justify-between gap-2">
-        <h2
-          id="preview-heading"
-          className="text-lg font-semibold text-slate-900"
-        >
+        <h2 id="preview-heading" className="text-lg font-semibold text-slate-900">
           Preview of the home page
         </h2>
-        <a
-          href="/"
-          target="_blank"
-          rel="noreferrer"
-          className="inline-flex items-center gap-1 text-sm text-brand-700 hover:underline"
-        >
+        <a href="/" target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 text-sm text-brand-700 hover:underline">
           Open the home page
           <ExternalLink className="size-3.5" aria-hidden="true" />
         </a>
       </div>
-      <div
-        ref={box}
-        className="overflow-hidden rounded-md border border-slate-300 bg-white"
-        style={{ height: 1100 * scale }}
-      >
+      <div ref={box} className="overflow-hidden rounded-md border border-slate-300 bg-white" style={{ height: 1100 * scale }}>
         <iframe
           key={version}
           src="/"
@@ -546,23 +356,13 @@ function HomePreview({ version }: { version: number }) {
   );
 }
 
-export function FrontPageEditor({
-  pins,
-  categories,
-  exploreCategoryIds,
-  query,
-  results,
-}: FrontPageEditorProps) {
+export function FrontPageEditor({ pins, categories, exploreCategoryIds, query, results }: FrontPageEditorProps) {
   const [version, setVersion] = useState(0);
   const reloadPreview = useCallback(() => setVersion((v) => v + 1), []);
   const lead = pins.find((pin) => pin.placement === "lead");
   const tops = pins.filter((pin) => pin.placement === "top");
   const topFull = tops.length >= MAX_TOP_PINS;
-  const categoryPins = new Map(
-    pins
-      .filter((pin) => pin.placement === "category")
-      .map((pin) => [pin.categoryId, pin]),
-  );
+  const categoryPins = new Map(pins.filter((pin) => pin.placement === "category").map((pin) => [pin.categoryId, pin]));
 
   const sectionClass = "rounded-lg border border-slate-200 bg-slate-50 p-4";
   const headingClass = "text-lg font-semibold text-slate-900";
@@ -579,15 +379,7 @@ export function FrontPageEditor({
               <h2 id="lead-heading" className={headingClass}>
                 Lead story
               </h2>
-              <div className="mt-3">
-                {lead ? (
-                  <PinCard pin={lead} />
-                ) : (
-                  <p className="text-sm text-slate-600">
-                    No pinned lead: the newest story leads.
-                  </p>
-                )}
-              </div>
+              <div className="mt-3">{lead ? <PinCard pin={lead} /> : <p className="text-sm text-slate-600">No pinned lead: the newest story leads.</p>}</div>
             </section>
 
             <section aria-labelledby="top-heading" className={sectionClass}>
@@ -597,10 +389,7 @@ export function FrontPageEditor({
                   ({tops.length} of {MAX_TOP_PINS})
                 </span>
               </h2>
-              <p className="mb-3 text-sm text-slate-600">
-                After the lead, in this order. Drag a story, or use Move up and
-                Move down.
-              </p>
+              <p className="mb-3 text-sm text-slate-600">After the lead, in this order. Drag a story, or use Move up and Move down.</p>
               <TopStories pins={tops} />
             </section>
 
@@ -608,23 +397,11 @@ export function FrontPageEditor({
               <h2 id="add-heading" className={headingClass}>
                 Add a story
               </h2>
-              <Form
-                method="get"
-                className="mt-3 flex gap-2"
-                role="search"
-                preventScrollReset
-              >
+              <Form method="get" className="mt-3 flex gap-2" role="search" preventScrollReset>
                 <Label htmlFor="front-page-search" className="sr-only">
                   Search published stories by title
                 </Label>
-                <Input
-                  id="front-page-search"
-                  type="search"
-                  name="q"
-                  defaultValue={query}
-                  placeholder="Search published stories by title"
-                  className="flex-1"
-                />
+                <Input id="front-page-search" type="search" name="q" defaultValue={query} placeholder="Search published stories by title" className="flex-1" />
                 <Button type="submit" variant="outline">
                   <Search className="size-4" aria-hidden="true" />
                   Search
@@ -634,12 +411,7 @@ export function FrontPageEditor({
                 results.length > 0 ? (
                   <ul className="mt-3 space-y-2" aria-label="Stories found">
                     {results.map((story) => (
-                      <SearchResult
-                        key={story.id}
-                        story={story}
-                        categories={categories}
-                        topFull={topFull}
-                      />
+                      <SearchResult key={story.id} story={story} categories={categories} topFull={topFull} />
                     ))}
                   </ul>
                 ) : (
@@ -650,30 +422,18 @@ export function FrontPageEditor({
               ) : null}
             </section>
 
-            <section
-              aria-labelledby="categories-heading"
-              className={sectionClass}
-            >
+            <section aria-labelledby="categories-heading" className={sectionClass}>
               <h2 id="categories-heading" className={headingClass}>
                 Category pages
               </h2>
-              <p className="mb-3 text-sm text-slate-600">
-                One story can lead each category page. Find it above and choose
-                “First in …”.
-              </p>
+              <p className="mb-3 text-sm text-slate-600">One story can lead each category page. Find it above and choose “First in …”.</p>
               <ul className="space-y-2">
                 {categories.map((category) => {
                   const pin = categoryPins.get(category.id);
                   return (
                     <li key={category.id}>
-                      <h3 className="text-sm font-semibold text-slate-800">
-                        {category.name}
-                      </h3>
-                      {pin ? (
-                        <PinCard pin={pin} className="mt-1" />
-                      ) : (
-                        <p className="text-sm text-slate-600">Newest first.</p>
-                      )}
+                      <h3 className="text-sm font-semibold text-slate-800">{category.name}</h3>
+                      {pin ? <PinCard pin={pin} className="mt-1" /> : <p className="text-sm text-slate-600">Newest first.</p>}
                     </li>
                   );
                 })}
@@ -684,11 +444,7 @@ export function FrontPageEditor({
               <h2 id="explore-heading" className={cn(headingClass, "mb-3")}>
                 Explore Topics
               </h2>
-              <ExploreTopics
-                key={(exploreCategoryIds ?? ["all"]).join(",")}
-                categories={categories}
-                chosen={exploreCategoryIds}
-              />
+              <ExploreTopics key={(exploreCategoryIds ?? ["all"]).join(",")} categories={categories} chosen={exploreCategoryIds} />
             </section>
           </div>
           <HomePreview version={version} />
