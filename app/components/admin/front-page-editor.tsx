@@ -320,19 +320,29 @@ function ExploreTopics({ categories, chosen }: { categories: CategorySummary[]; 
 }
 
 /** The home page as readers see it, reloaded after each change (a 1280 px wide page, scaled to the column). */
+/**
+ * How the preview shows the home page in a column `width` px wide: on a desktop (the two columns side
+ * by side) a desktop's 1280 px page scaled down; on a phone or tablet, the page at that width.
+ */
+function previewFrame(width: number, desktop: boolean) {
+  if (!desktop) return { width, height: 760, scale: 1 };
+  return { width: 1280, height: 1600, scale: width / 1280 };
+}
+
+/** The home page as readers see it, reloaded after each change. */
 function HomePreview({ version }: { version: number }) {
   const box = useRef<HTMLDivElement>(null);
-  const [scale, setScale] = useState(0.45);
+  const [frame, setFrame] = useState(() => previewFrame(600, true));
   useEffect(() => {
     const element = box.current;
     if (!element) return;
-    const observer = new ResizeObserver(() => setScale(Math.min(1, element.clientWidth / 1280)));
+    const observer = new ResizeObserver(() => setFrame(previewFrame(element.clientWidth, window.matchMedia("(min-width: 1024px)").matches)));
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
   return (
-    <section aria-labelledby="preview-heading" className="lg:sticky lg:top-20">
-      <div className="mb-2 flex items-center justify-between gap-2">
+    <section aria-labelledby="preview-heading" className="min-w-0 lg:sticky lg:top-20 lg:self-start">
+      <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
         <h2 id="preview-heading" className="text-lg font-semibold text-slate-900">
           Preview of the home page
         </h2>
@@ -341,15 +351,14 @@ function HomePreview({ version }: { version: number }) {
           <ExternalLink className="size-3.5" aria-hidden="true" />
         </a>
       </div>
-      <div ref={box} className="overflow-hidden rounded-md border border-slate-300 bg-white" style={{ height: 1100 * scale }}>
+      <div ref={box} className="w-full overflow-hidden rounded-md border border-slate-300 bg-white" style={{ height: frame.height * frame.scale }}>
         <iframe
           key={version}
           src="/"
           title="Preview of the home page"
-          loading="lazy"
           tabIndex={-1}
           className="origin-top-left"
-          style={{ width: 1280, height: 1100, transform: `scale(${scale})` }}
+          style={{ width: frame.width, height: frame.height, transform: frame.scale === 1 ? undefined : `scale(${frame.scale})` }}
         />
       </div>
     </section>
@@ -373,7 +382,7 @@ export function FrontPageEditor({ pins, categories, exploreCategoryIds, query, r
           title="Front page"
           description="Choose the home page's lead and top stories, each category page's first story, and Explore Topics. The rest of each page fills with the newest stories. Changes are public at once."
         />
-        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+        <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
           <div className="min-w-0 space-y-6">
             <section aria-labelledby="lead-heading" className={sectionClass}>
               <h2 id="lead-heading" className={headingClass}>

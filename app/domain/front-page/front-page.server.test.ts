@@ -14,6 +14,7 @@ import {
   moveTopPin,
   pinStory,
   reorderTopPins,
+  exploreCategoriesOf,
   searchPinnableStories,
   setExploreCategories,
   setPinUntil,
@@ -226,5 +227,8 @@ describe("Explore Topics", () => {
     await setExploreCategories(db, null, EDITOR);
     const [after] = await db.select({ ids: websiteSettings.exploreCategoryIds }).from(websiteSettings);
     expect(after!.ids).toBeNull();
+    // The home page shows the chosen ones in their order; one deleted since is left out.
+    const all = [{ id: news }, { id: sport }];
+    expect(exploreCategoriesOf(all, [sport, "6d0f1c5e-8a6b-4d2c-9f57-0c1f3a2b4d5e", news])).toEqual([{ id: sport }, { id: news }]);
   });
 });

@@ -368,3 +368,8 @@ export async function setExploreCategories(db: Db, categoryIds: readonly string[
     });
   });
 }
+
+/** The categories Explore Topics shows: those the editors chose, in their order (a deleted one left out). */
+export function exploreCategoriesOf<C extends { id: string }>(all: readonly C[], chosen: readonly string[]): C[] {
+  return chosen.map((id) => all.find((category) => category.id === id)).filter((category): category is C => category !== undefined);
+}

@@ -4,7 +4,7 @@ import { AdSlot } from "~/components/ad-slot";
 import { ArticleCard, CardGrid } from "~/components/article-card";
 import { HydrateLater } from "~/components/hydrate-later";
 import { Button } from "~/components/ui/button";
-import { homePageStories } from "~/domain/front-page/front-page.server";
+import { exploreCategoriesOf, homePageStories } from "~/domain/front-page/front-page.server";
 import { noteStories } from "~/lib/cache-tags.server";
 import { pageMeta } from "~/page-meta";
 import { homeJsonLd } from "~/lib/structured-data";
@@ -33,24 +33,20 @@ export function categoryIcon(slug: string): LucideIcon {
  * The editors' lead and top stories, then the newest (decision 0034: one query, pins included); the
  * welcome banner and the Explore Topics choice come with the site's frame, read once per process.
  */
-/** The categories Explore Topics shows: those the editors chose, in their order (a deleted one left out), or all (null). */
-function exploreCategoriesOf<C extends { id: string }>(all: readonly C[], chosen: readonly string[] | null): readonly C[] {
-  if (!chosen) return all;
-  return chosen.map((id) => all.find((category) => category.id === id)).filter((category): category is C => category !== undefined);
-}
-
 export async function loader({ context }: Route.LoaderArgs) {
-  const [articles, { settings }] = await Promise.all([homePageStories(context.db, HOME_ARTICLE_COUNT), context.siteFrame()]);
+  const [articles, { settings, categories }] = await Promise.all([homePageStories(context.db, HOME_ARTICLE_COUNT), context.siteFrame()]);
   noteStories(context, articles);
-  return { articles, showWelcomeBanner: settings.showWelcomeBanner, exploreCategoryIds: settings.exploreCategoryIds };
+  // Null when every category shows (the navigation's, already in the root's data).
+  const explore = settings.exploreCategoryIds ? exploreCategoriesOf(categories, settings.exploreCategoryIds) : null;
+  return { articles, showWelcomeBanner: settings.showWelcomeBanner, explore };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { path: "/", structuredData: (site) => homeJsonLd(site) });
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { articles, showWelcomeBanner, exploreCategoryIds } = loaderData;
+  const { articles, showWelcomeBanner, explore } = loaderData;
   const root = useRouteLoaderData("root") as RootData;
-  const categories = exploreCategoriesOf(root.categories, exploreCategoryIds);
+  const categories = explore ?? root.categories;
   const top = articles.slice(0, TOP_STRIP);
   const latest = articles.slice(TOP_STRIP);
   return (
