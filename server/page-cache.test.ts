@@ -223,6 +223,27 @@ describe("PageCache", () => {
   });
 });
 
+describe("story pins' notices (decision 0034)", () => {
+  test("a home-page pin drops the home page, a category pin its category's pages, nothing else", () => {
+    expect(cacheChangeOf({ table: "story_pins", op: "INSERT", pins: { home: true, categories: [] } })).toEqual({ drop: ["home"], stale: [] });
+    expect(cacheChangeOf({ table: "story_pins", op: "UPDATE", pins: { home: false, categories: ["sport"] } })).toEqual({ drop: ["category:sport"], stale: [] });
+    expect(cacheChangeOf({ table: "story_pins", op: "DELETE", pins: { home: true, categories: ["news"] } })).toEqual({ drop: ["home", "category:news"], stale: [] });
+    // A notice that names nothing (an older trigger): every page.
+    expect(cacheChangeOf({ table: "story_pins", op: "DELETE" })).toEqual({ drop: ["site"], stale: [] });
+  });
+
+  test("in the cache: the home page goes, an article page and another category's stay", () => {
+    const cache = new PageCache();
+    cache.set("/", 200, [], Buffer.from("home"), undefined, pageTagsOf({ pattern: "/", params: {} }));
+    cache.set("/article/a", 200, [], Buffer.from("a"), undefined, pageTagsOf({ pattern: "article/:slug", params: { slug: "a" } }));
+    cache.set("/category/news", 200, [], Buffer.from("news"), undefined, pageTagsOf({ pattern: "category/:slug", params: { slug: "news" } }));
+    cache.clearTags(cacheChangeOf({ table: "story_pins", op: "INSERT", pins: { home: true, categories: [] } }).drop);
+    expect(cache.get("/")).toBeUndefined();
+    expect(cache.get("/article/a")).toBeDefined();
+    expect(cache.get("/category/news")).toBeDefined();
+  });
+});
+
 describe("PageCache.clearAt", () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -238,6 +259,22 @@ describe("PageCache.clearAt", () => {
     vi.advanceTimersByTime(29_999);
     expect(cache.size).toBe(1);
     vi.advanceTimersByTime(1);
+    expect(cache.size).toBe(0);
+  });
+
+  test("a pin's end drops only its pages, and a later time (a banner's) still comes after an earlier one", () => {
+    vi.useFakeTimers();
+    const cache = new PageCache();
+    cache.set("/", 200, [], Buffer.from("home"), undefined, ["site", "home"]);
+    cache.set("/article/a", 200, [], Buffer.from("a"), undefined, ["site", "article:a"]);
+    cache.clearAt(new Date(Date.now() + 90_000));
+    cache.clearAt(new Date(Date.now() + 30_000), ["home"]);
+    cache.clearAt(new Date(Date.now() + 30_000), ["home"]);
+    vi.advanceTimersByTime(30_000);
+    expect(cache.get("/")).toBeUndefined();
+    expect(cache.get("/article/a")).toBeDefined();
+    cache.set("/", 200, [], Buffer.from("home again"), undefined, ["site", "home"]);
+    vi.advanceTimersByTime(60_000);
     expect(cache.size).toBe(0);
   });
 

@@ -72,11 +72,16 @@ function cacheTagsOf(match: { pattern: string; params: Record<string, string> })
  *   their categories', their authors', feeds, sitemaps), and marks stale the article pages whose
  *   "More from" cards are those categories' newest;
  * - a change to drafts or scheduled stories alone touches no cached page;
+ * - a story pin (decision 0034) drops the home page when a lead or top-story pin changed, and the
+ *   pages of the categories whose pin changed: nothing else shows pins;
  * - anything else (categories, settings, authors, a notice too big to name its stories, a lost
  *   connection) drops every page.
  */
 export function cacheChangeOf(event: ChangeEvent): { drop: string[]; stale: string[] } {
   if (event.table === "comments" && Array.isArray(event.articles)) return { drop: [], stale: event.articles.map(articleTag) };
+  if (event.table === "story_pins" && event.pins && Array.isArray(event.pins.categories)) {
+    return { drop: [...(event.pins.home ? [HOME_TAG] : []), ...event.pins.categories.map(categoryTag)], stale: [] };
+  }
   const stories = event.public;
   if (!stories) return { drop: [SITE_TAG], stale: [] };
   if (stories.ids.length === 0) return { drop: [], stale: [] };
@@ -253,27 +258,49 @@ export class PageCache {
     return marked;
   }
 
+  /** The clears to come (clearAt), by time and tags: one timer waits for the earliest. */
+  private scheduled = new Map<string, { at: number; tags: readonly string[] }>();
   private clearTimer: NodeJS.Timeout | null = null;
   private clearTimerAt = Infinity;
 
   /**
-   * Clears the cache at `when` as well (a page that changes at a known time without a write, such as
-   * a banner that expires). The earliest pending time wins; a later one is dropped, as the clear at
-   * the earlier time makes the pages render again anyway.
+   * Drops the pages carrying `tags` (SITE_TAG, the default: every page) at `when` as well: a page that
+   * changes at a known time without a write, such as a banner that expires (every page) or a story
+   * pin that ends (the home page, a category's; decision 0034). Every time asked for is kept (the
+   * same time and tags once); one timer waits for the earliest, then for the next.
    */
-  clearAt(when: Date) {
+  clearAt(when: Date, tags: readonly string[] = [SITE_TAG]) {
     const at = when.getTime();
-    if (!(at < this.clearTimerAt)) return;
+    if (!Number.isFinite(at)) return;
+    this.scheduled.set(`${at} ${tags.join(" ")}`, { at, tags });
+    this.armClearTimer();
+  }
+
+  private armClearTimer() {
+    let next = Infinity;
+    for (const { at } of this.scheduled.values()) next = Math.min(next, at);
+    if (next === this.clearTimerAt) return;
     if (this.clearTimer) clearTimeout(this.clearTimer);
-    this.clearTimerAt = at;
-    const fire = () => {
-      // setTimeout holds at most about 24.8 days: wake up and wait again until the time has come.
-      if (Date.now() < at) return void (this.clearTimer = setTimeout(fire, Math.min(at - Date.now(), MAX_TIMER_MS)).unref());
-      this.clearTimer = null;
-      this.clearTimerAt = Infinity;
-      this.clear();
-    };
-    this.clearTimer = setTimeout(fire, Math.max(0, Math.min(at - Date.now(), MAX_TIMER_MS))).unref();
+    this.clearTimer = null;
+    this.clearTimerAt = next;
+    if (next === Infinity) return;
+    // setTimeout holds at most about 24.8 days: past that it wakes up early, finds nothing due, and waits again.
+    this.clearTimer = setTimeout(() => this.clearDue(), Math.max(0, Math.min(next - Date.now(), MAX_TIMER_MS))).unref();
+  }
+
+  private clearDue() {
+    this.clearTimer = null;
+    this.clearTimerAt = Infinity;
+    const now = Date.now();
+    const tags: string[] = [];
+    for (const [key, clear] of this.scheduled) {
+      if (clear.at > now) continue;
+      this.scheduled.delete(key);
+      tags.push(...clear.tags);
+    }
+    if (tags.includes(SITE_TAG)) this.clear();
+    else if (tags.length > 0) this.clearTags(tags);
+    this.armClearTimer();
   }
 
   get size() {

@@ -8,8 +8,10 @@ import { createStoryMemo } from "../app/domain/articles/story-memo.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { notificationEmailTasks } from "../app/domain/notifications/notification-email.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
+import { upcomingPinEnds } from "../app/domain/front-page/front-page.server";
 import { activeBreakingNews } from "../app/domain/settings/breaking-news.schema";
 import { createSiteFrame } from "../app/domain/settings/site-frame.server";
+import { categoryTag, HOME_TAG } from "../app/lib/cache-tags.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
 import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
@@ -87,6 +89,9 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   return { databaseUrl, shared };
 }
 
+/** How long after a pin's end its pages are dropped a second time (a render that straddled the end). */
+const PIN_END_GRACE_MS = 2000;
+
 type Accounts = Awaited<ReturnType<typeof openAccounts>>;
 
 /** What startSiteServices opened that the same process's startRequestServices uses as it is. */
@@ -150,6 +155,17 @@ export async function startRequestServices({
     const banner = activeBreakingNews((await siteFrame()).settings);
     if (banner) cache?.clearAt(banner.expiresAt);
   };
+  // A story pin that ends changes the home page (or its category's) at that time (decision 0034): the
+  // same clock drops those pages then, and once more a moment later, in case a render that began
+  // just before the end was stored just after it.
+  const clearWhenPinsEnd = async () => {
+    if (!cache) return;
+    for (const { until, categorySlug } of await upcomingPinEnds(db)) {
+      const tags = [categorySlug ? categoryTag(categorySlug) : HOME_TAG];
+      cache.clearAt(until, tags);
+      cache.clearAt(new Date(until.getTime() + PIN_END_GRACE_MS), tags);
+    }
+  };
   changes.on("change", (event) => {
     // Editorial changes drop the pages they touch at once (decision 0028); a comment marks its
     // article's pages stale, served while rendered again (decisions 0024, 0026).
@@ -159,8 +175,12 @@ export async function startRequestServices({
     if (event.table === "website_settings" || event.table === "*") {
       clearWhenBannerExpires().catch((error: unknown) => log.warn({ err: error }, "could not read the banner's expiry"));
     }
+    if (event.table === "story_pins" || event.table === "*") {
+      clearWhenPinsEnd().catch((error: unknown) => log.warn({ err: error }, "could not read when the story pins end"));
+    }
   });
   await clearWhenBannerExpires();
+  await clearWhenPinsEnd();
 
   const { sessionSecret, mailer, auth } = shared?.accounts ?? (await openAccounts(env, db, log));
 

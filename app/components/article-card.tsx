@@ -46,7 +46,9 @@ export function ArticleCard({
       )}
     >
       <Link to={`/article/${article.slug}`} prefetch="intent" className="flex flex-1 flex-col">
-        <div className={cn("relative aspect-video overflow-hidden bg-slate-100", lead && "lg:aspect-[2/1]")}>
+        {/* The lead on a desktop: headline and standfirst first, the image filling the rest of the card's
+            height (as tall as the two stories beside it), so no empty band is left under the text. */}
+        <div className={cn("relative aspect-video overflow-hidden bg-slate-100", lead && "lg:order-last lg:aspect-auto lg:min-h-72 lg:flex-1")}>
           {article.featuredImage ? (
             <img
               src={article.featuredImage}
@@ -58,7 +60,7 @@ export function ArticleCard({
               loading={priority ? "eager" : "lazy"}
               fetchPriority={priority === "high" ? "high" : priority ? "low" : undefined}
               decoding="async"
-              className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
+              className={cn("h-full w-full object-cover transition-transform duration-300 group-hover:scale-105", lead && "lg:absolute lg:inset-0")}
             />
           ) : (
             <div className="flex h-full w-full items-center justify-center bg-gradient-to-br from-brand-700 to-brand-900 p-4 text-center font-serif text-lg font-semibold text-white">
@@ -71,7 +73,7 @@ export function ArticleCard({
             </span>
           ) : null}
         </div>
-        <div className="flex flex-1 flex-col gap-2 p-4">
+        <div className={cn("flex flex-1 flex-col gap-2 p-4", lead && "lg:flex-none")}>
           {article.category ? (
             <span className="text-xs font-semibold uppercase tracking-wide text-brand-700">{article.category.name}</span>
           ) : null}

@@ -143,3 +143,32 @@ describe("story notices (decision 0028)", () => {
     }
   });
 });
+
+describe("story pin notices (decision 0034)", () => {
+  test("a pin's notice says whether the home page changed and which category pages did", async () => {
+    const heard: ChangeEvent[] = [];
+    const listener = (event: ChangeEvent) => void (event.table === "story_pins" && heard.push(event));
+    feed.on("change", listener);
+    try {
+      const { rows: cats } = await t.db.execute<{ id: string }>(sql`insert into categories (name, slug) values ('Pins P', 'Pins-P') returning id`);
+      const category = cats[0]!.id;
+      const lead = await article("pinned-lead");
+      const first = await article("pinned-first");
+      await t.db.execute(sql`insert into story_pins (placement, article_id) values ('lead', ${lead})`);
+      await t.db.execute(sql`insert into story_pins (placement, category_id, article_id) values ('category', ${category}, ${first})`);
+      await t.db.execute(sql`update story_pins set until = now() + interval '1 hour'`);
+      await t.db.execute(sql`delete from story_pins where placement = 'lead'`);
+      // A statement that changes no pin says nothing.
+      await t.db.execute(sql`delete from story_pins where placement = 'top'`);
+      expect(await feed.caughtUp()).toBe(true);
+      expect(heard).toEqual([
+        { table: "story_pins", op: "INSERT", pins: { home: true, categories: [] } },
+        { table: "story_pins", op: "INSERT", pins: { home: false, categories: ["pins-p"] } },
+        { table: "story_pins", op: "UPDATE", pins: { home: true, categories: ["pins-p"] } },
+        { table: "story_pins", op: "DELETE", pins: { home: true, categories: [] } },
+      ]);
+    } finally {
+      feed.off("change", listener);
+    }
+  });
+});

@@ -17,6 +17,11 @@ export interface ChangeEvent {
    * Absent: too many to name, and any page may have changed.
    */
   public?: { ids: string[]; slugs: string[]; categories: string[]; authors: string[] };
+  /**
+   * For story pins (migration 0023): whether a home-page pin (lead or top story) changed, and the
+   * slugs of the categories whose page's pin did. Absent: any page may have changed.
+   */
+  pins?: { home: boolean; categories: string[] };
 }
 
 /** How long a write waits for its own change notices before it counts them lost (see caughtUp). */

@@ -10,6 +10,7 @@ const SCREENS = [
   { label: "New Article", path: "/admin/articles/new" },
   { label: "Authors", path: "/admin/authors" },
   { label: "Categories", path: "/admin/categories" },
+  { label: "Front page", path: "/admin/front-page" },
   { label: "Media", path: "/admin/media" },
   { label: "Comments", path: "/admin/comments" },
   { label: "Activity", path: "/admin/activity" },

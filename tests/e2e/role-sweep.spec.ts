@@ -59,6 +59,7 @@ function probes(ids: Ids): Probe[] {
     { method: "GET", url: `/admin/articles/edit/${ids.othersDraftId}/history`, allowed: EDITORS },
     { method: "GET", url: `/admin/articles/preview/${ids.othersDraftId}`, allowed: EDITORS },
     { method: "GET", url: "/admin/categories", allowed: EDITORS },
+    { method: "GET", url: "/admin/front-page", allowed: EDITORS },
     { method: "GET", url: "/admin/authors", allowed: EDITORS },
     { method: "GET", url: "/admin/media", allowed: BACK_OFFICE },
     { method: "GET", url: "/admin/comments", allowed: EDITORS },
@@ -70,6 +71,7 @@ function probes(ids: Ids): Probe[] {
     { method: "GET", url: "/admin/activity.data", allowed: EDITORS },
     { method: "GET", url: "/admin/settings.data", allowed: ADMINS },
     { method: "GET", url: "/admin/categories.data", allowed: EDITORS },
+    { method: "GET", url: "/admin/front-page.data", allowed: EDITORS },
     // The event stream never ends for those it answers: they are checked apart (streamOpens).
     { method: "GET", url: "/api/admin/events", allowed: BACK_OFFICE, refusalOnly: true },
 
@@ -92,6 +94,10 @@ function probes(ids: Ids): Probe[] {
     // Breaking news is on every public page: an editor's call.
     write("/admin", { form: { intent: "show-banner", text: "Hijacked", expiresAt: "2031-01-01T09:00" } }, EDITORS),
     write("/admin", { form: { intent: "remove-banner" } }, EDITORS),
+    // The front page (decision 0034): editors choose what leads it; "Feature on the front page" too.
+    write("/admin/front-page", { form: { intent: "pin", articleId: ids.publishedId, placement: "lead", categoryId: "", until: "" } }, EDITORS),
+    write("/admin/front-page", { form: { intent: "feature", articleId: ids.publishedId } }, EDITORS),
+    write("/admin/front-page", { form: { intent: "explore", explore: "chosen", categoryIds: ids.categoryId } }, EDITORS),
     // Categories, authors, comments, media: editors.
     write("/admin/categories", { form: { intent: "create", name: "Sweep Category", slug: "sweep-category" } }, EDITORS),
     write("/admin/categories", { form: { intent: "delete", id: ids.categoryId } }, EDITORS),

@@ -47,6 +47,8 @@ export const CAPABILITIES = {
   /** Delete media, publish an article from the media library. */
   "media.manage": ["admin", "editor"],
   "comments.moderate": ["admin", "editor"],
+  /** Choose the home page's lead and top stories, a category page's first story, and Explore Topics (/admin/front-page). */
+  "frontPage.manage": ["admin", "editor"],
   "settings.manage": ["admin"],
   "team.manage": ["admin"],
   "activity.view": ["admin", "editor"],

@@ -25,6 +25,7 @@ export const ACTIVITY_KINDS = {
   "comment.unblock": "Commenter unblocked",
   "settings.update": "Settings updated",
   "breaking_news.update": "Breaking news changed",
+  "front_page.update": "Front page changed",
   "role.change": "Role changed",
   "invitation.create": "Invitation sent",
   "invitation.revoke": "Invitation withdrawn",

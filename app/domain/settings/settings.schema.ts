@@ -64,6 +64,14 @@ export const settingsFormSchema = z.object({
   instagramUrl: optionalHttpUrl("Instagram URL"),
   linkedinUrl: optionalHttpUrl("LinkedIn URL"),
   youtubeUrl: optionalHttpUrl("YouTube URL"),
+  /**
+   * "Show the welcome banner" (issue 27): a checkbox, "on" when ticked and "" when not (formValues
+   * reads an unticked box as ""). Left out of a call entirely: the setting stays as it is.
+   */
+  showWelcomeBanner: z
+    .enum(["on", ""], { message: "Show the welcome banner is either ticked or not" })
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "on")),
 });
 export type SettingsFormInput = z.input<typeof settingsFormSchema>;
 export type SettingsUpdate = z.output<typeof settingsFormSchema>;
@@ -85,6 +93,7 @@ export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | 
   instagramUrl: "social",
   linkedinUrl: "social",
   youtubeUrl: "social",
+  showWelcomeBanner: "general",
 };
 
 /** The settings a public page may show (everything but internal bookkeeping). */

@@ -132,3 +132,17 @@ describe("updateSettings", () => {
     }
   });
 });
+
+describe("Show the welcome banner", () => {
+  test("on by default; a ticked box is on, an unticked one off, and a caller that leaves it out keeps it", async () => {
+    await db.delete(websiteSettings);
+    expect((await getSettings(db)).showWelcomeBanner).toBe(true);
+    await updateSettings(db, settingsFormSchema.parse({ ...valid, showWelcomeBanner: "" }));
+    expect((await getSettings(db)).showWelcomeBanner).toBe(false);
+    await updateSettings(db, settingsFormSchema.parse(valid));
+    expect((await getSettings(db)).showWelcomeBanner).toBe(false);
+    await updateSettings(db, settingsFormSchema.parse({ ...valid, showWelcomeBanner: "on" }));
+    expect((await getSettings(db)).showWelcomeBanner).toBe(true);
+    expect(errorsOf({ showWelcomeBanner: "maybe" as "on" })).toEqual({ showWelcomeBanner: "Show the welcome banner is either ticked or not" });
+  });
+});

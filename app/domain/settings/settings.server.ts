@@ -21,6 +21,8 @@ export async function getSettings(db: Pick<Db, "select">): Promise<WebsiteSettin
       breakingNewsText: null,
       breakingNewsUrl: null,
       breakingNewsExpiresAt: null,
+      showWelcomeBanner: true,
+      exploreCategoryIds: null,
       updatedAt: new Date(0),
     }
   );
@@ -53,7 +55,8 @@ export async function updateSettings(db: Db, input: SettingsUpdate, actor: Actor
   const refused = Object.values(fieldErrors);
   if (refused.length > 0) throw new AppError<keyof SettingsUpdate>("invalid_input", refused[0]!, { fieldErrors });
 
-  const values = { ...input, updatedAt: new Date() };
+  // A field left out (showWelcomeBanner of a caller that does not send it) keeps its value.
+  const values = { ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)), updatedAt: new Date() } as SettingsUpdate & { updatedAt: Date };
   return db.transaction(async (tx) => {
     const before = await getSettings(tx);
     const [row] = await tx
@@ -62,7 +65,7 @@ export async function updateSettings(db: Db, input: SettingsUpdate, actor: Actor
       .onConflictDoUpdate({ target: websiteSettings.id, set: values })
       .returning();
     // The names of the fields that changed (settings hold no secrets, but the log keeps names only).
-    const changed = (Object.keys(input) as (keyof SettingsUpdate)[]).filter((key) => (before as Record<string, unknown>)[key] !== input[key]);
+    const changed = (Object.keys(input) as (keyof SettingsUpdate)[]).filter((key) => input[key] !== undefined && (before as Record<string, unknown>)[key] !== input[key]);
     await recordActivity(tx, actor, { kind: "settings.update", objectType: "settings", objectLabel: "Website settings", details: { changed } });
     return row!;
   });

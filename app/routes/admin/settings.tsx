@@ -41,9 +41,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireCapability(request, context, "settings.manage");
   const settings = await getSettings(context.db);
   const values = Object.fromEntries(
-    SETTINGS_FIELDS.map((key) => [key, (settings as Record<string, unknown>)[key] ?? ""]),
-  ) as Record<SettingsField, string>;
-  return data({ values }, { headers: { "Cache-Control": "no-store" } });
+    SETTINGS_FIELDS.filter((key) => key !== "showWelcomeBanner").map((key) => [key, (settings as Record<string, unknown>)[key] ?? ""]),
+  ) as Record<Exclude<SettingsField, "showWelcomeBanner">, string>;
+  return data({ values, showWelcomeBanner: settings.showWelcomeBanner }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -59,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
-  const { values } = loaderData;
+  const { values, showWelcomeBanner } = loaderData;
   const fetcher = useFetcher<ActionResult>();
   const formRef = useRef<HTMLFormElement>(null);
   const [tab, setTab] = useState<TabValue>("general");
@@ -133,6 +133,24 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
             <SettingsInput name="siteTagline" label="Tagline" defaultValue={values.siteTagline} error={errors.siteTagline} maxLength={200} />
             <SettingsTextarea name="siteDescription" label="Description" rows={3} defaultValue={values.siteDescription} error={errors.siteDescription} maxLength={1000} />
             <SettingsTextarea name="footerText" label="Footer Text" rows={2} defaultValue={values.footerText} error={errors.footerText} maxLength={500} />
+            <div className="flex items-start gap-3">
+              <input
+                id="settings-showWelcomeBanner"
+                type="checkbox"
+                name="showWelcomeBanner"
+                defaultChecked={showWelcomeBanner}
+                aria-describedby="settings-showWelcomeBanner-message"
+                className="mt-0.5 size-4 rounded border-slate-400 accent-brand-700"
+              />
+              <div>
+                <label htmlFor="settings-showWelcomeBanner" className="text-sm font-medium text-slate-900">
+                  Show the welcome banner
+                </label>
+                <p id="settings-showWelcomeBanner-message" className="text-sm text-slate-600">
+                  The “Stay Informed, Stay Connected” banner above the news on the home page. Turn it off to put the news first.
+                </p>
+              </div>
+            </div>
           </Tabs.Content>
 
           <Tabs.Content value="branding" forceMount className={`mt-4 ${tabContent}`}>

@@ -4,7 +4,7 @@ import { AdSlot } from "~/components/ad-slot";
 import { ArticleCard, CardGrid } from "~/components/article-card";
 import { HydrateLater } from "~/components/hydrate-later";
 import { Button } from "~/components/ui/button";
-import { listLatestArticles } from "~/domain/articles/articles.server";
+import { exploreCategoriesOf, homePageStories } from "~/domain/front-page/front-page.server";
 import { noteStories } from "~/lib/cache-tags.server";
 import { pageMeta } from "~/page-meta";
 import { homeJsonLd } from "~/lib/structured-data";
@@ -29,30 +29,42 @@ export function categoryIcon(slug: string): LucideIcon {
   return CATEGORY_ICONS[slug] ?? Tag;
 }
 
+/**
+ * The editors' lead and top stories, then the newest (decision 0034: one query, pins included); the
+ * welcome banner and the Explore Topics choice come with the site's frame, read once per process.
+ */
 export async function loader({ context }: Route.LoaderArgs) {
-  const articles = await listLatestArticles(context.db, HOME_ARTICLE_COUNT);
+  const [articles, { settings, categories }] = await Promise.all([homePageStories(context.db, HOME_ARTICLE_COUNT), context.siteFrame()]);
   noteStories(context, articles);
-  return { articles };
+  // Null when every category shows (the navigation's, already in the root's data).
+  const explore = settings.exploreCategoryIds ? exploreCategoriesOf(categories, settings.exploreCategoryIds) : null;
+  return { articles, showWelcomeBanner: settings.showWelcomeBanner, explore };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { path: "/", structuredData: (site) => homeJsonLd(site) });
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { articles } = loaderData;
-  const { categories } = useRouteLoaderData("root") as RootData;
+  const { articles, showWelcomeBanner, explore } = loaderData;
+  const root = useRouteLoaderData("root") as RootData;
+  const categories = explore ?? root.categories;
   const top = articles.slice(0, TOP_STRIP);
   const latest = articles.slice(TOP_STRIP);
   return (
     <main>
-      <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
-        {/* Compact: the lead story starts on the first screen of a phone and of a desktop. */}
-        <div className="mx-auto max-w-7xl px-4 py-5 text-center sm:py-7">
-          <h1 className="font-serif text-2xl font-bold tracking-tight sm:text-4xl">Stay Informed, Stay Connected</h1>
-          <p className="mx-auto mt-2 max-w-2xl text-sm text-brand-100 sm:text-base">
-            Breaking news, sharp analysis and the stories that matter, from New York to the rest of the world.
-          </p>
-        </div>
-      </section>
+      {showWelcomeBanner ? (
+        <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
+          {/* Compact: the lead story starts on the first screen of a phone and of a desktop. */}
+          <div className="mx-auto max-w-7xl px-4 py-5 text-center sm:py-7">
+            <h1 className="font-serif text-2xl font-bold tracking-tight sm:text-4xl">Stay Informed, Stay Connected</h1>
+            <p className="mx-auto mt-2 max-w-2xl text-sm text-brand-100 sm:text-base">
+              Breaking news, sharp analysis and the stories that matter, from New York to the rest of the world.
+            </p>
+          </div>
+        </section>
+      ) : (
+        // The page keeps one h1 (headings in order for screen readers) when the banner is off.
+        <h1 className="sr-only">{root.settings.siteName}</h1>
+      )}
 
       <div className="mx-auto max-w-7xl space-y-12 px-4 py-6 sm:py-8">
         {top.length > 0 ? (
