@@ -174,7 +174,8 @@ export function ArticleForm({
     enabled: autosaves && !restored,
     form: formRef,
     edits,
-    busy: submitting || uploads > 0,
+    // Not while a save (or its redirect) is under way: the page that follows starts from what was saved.
+    busy: navigation.state !== "idle" || uploads > 0,
   });
   const dirty = edits !== autosave.savedEdits;
   // From the form's own submit (or Unpublish) until its answer: no prompt for that navigation.
