@@ -138,7 +138,6 @@ export function ArticleForm({
     };
   }
   const navigation = useNavigation();
-  const submitting = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
   const submit = useSubmit();
   const timeZone = useSiteTimeZone();
   useNoticeToast();
