@@ -1,6 +1,7 @@
 import { expect as baseExpect, test, type Page } from "./fixtures";
-import { ADMIN, signInAsAdmin, toastWith } from "./admin-session";
+import { signInAsAdmin, toastWith } from "./admin-session";
 import { categoryId, query, SITE_TIME_ZONE } from "./db";
+import { fillPublishingDetails } from "./publish-panel";
 
 // Issue 27, acceptance 1 and 2 (decision 0033): a published story's edits are kept apart ("Save for
 // later") until "Update Article"; nothing but "Unpublish…" takes it off the site; a draft goes public
@@ -35,23 +36,6 @@ async function story(title: string, slug: string, status: "published" | "draft" 
     [title, slug, await categoryId("news"), status],
   );
   return row!.id;
-}
-
-/**
- * The signed-in admin's author record (their default byline on a new story), made for this test when
- * the account has none; the returned function removes what was made.
- */
-async function adminByline(): Promise<() => Promise<void>> {
-  const made = await query<{ id: string }>(
-    `insert into authors (name, slug, user_id)
-     select 'Admin Desk', 'admin-desk-' || substr(md5(random()::text), 1, 8), u.id from "user" u
-     where u.email = $1 and not exists (select 1 from authors a where a.user_id = u.id)
-     returning id`,
-    [ADMIN.email],
-  );
-  return async () => {
-    if (made[0]) await query(`delete from authors where id = $1`, [made[0].id]);
-  };
 }
 
 const publicTitle = async (page: Page, slug: string) => {
@@ -169,7 +153,6 @@ test.describe("publishing that cannot go wrong", () => {
     const run = Date.now().toString(36);
     const title = `Ferry timetable ${run}`;
     const slug = `ferry-timetable-${run}`;
-    const removeByline = await adminByline();
     try {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto("/admin/articles/new", { waitUntil: "networkidle" });
@@ -179,11 +162,12 @@ test.describe("publishing that cannot go wrong", () => {
       await page.getByRole("button", { name: "Publish…" }).click();
       const panel = page.getByRole("dialog", { name: "Publish this story" });
       await expect(panel.getByTestId("publish-blockers")).toContainText("Choose a category");
+      await expect(panel.getByTestId("publish-blockers")).toContainText("Add a byline");
       await expect(panel.getByRole("button", { name: "Publish now" })).toBeDisabled();
       await page.screenshot({ path: "/tmp/publish-panel-blocked-390.png" });
       await panel.getByRole("button", { name: "Cancel" }).click();
 
-      await page.getByLabel("Category").selectOption({ label: "News" });
+      await fillPublishingDetails(page);
       await page.getByRole("button", { name: "Publish…" }).click();
       await expect(panel.getByTestId("publish-blockers")).toHaveCount(0);
       await expect(panel.getByTestId("publish-outcome")).toHaveText(`Public at /article/${slug}, on the home page and in News.`);
@@ -193,7 +177,6 @@ test.describe("publishing that cannot go wrong", () => {
       expect(await publicTitle(page, slug)).toBe(title);
     } finally {
       await query(`delete from articles where slug = $1`, [slug]);
-      await removeByline();
     }
   });
 

@@ -129,7 +129,9 @@ export function PublishPanel({
 
           {choice === "schedule" ? (
             <div className="mt-3 space-y-1">
-              <Label htmlFor="publishAt">Publish at</Label>
+              <Label htmlFor="publishAt" className="block">
+                Publish at
+              </Label>
               <Input
                 id="publishAt"
                 name="publishAt"

@@ -596,7 +596,9 @@ export async function saveArticleFromForm(
     return savePendingVersion(db, storage, options.id, input, values.publishAt, { actor, autosave: false });
   }
   if (intent === "publish" || intent === "schedule") {
-    // The publish panel's blockers, enforced here whatever the browser showed.
+    // Who may publish first (a 403 says more than a missing category), then the publish panel's
+    // blockers, enforced here whatever the browser showed.
+    checkCapability(actor, "articles.publish");
     const [blocker] = publishBlockers(input);
     if (blocker) throw new AppError<ArticleFieldName>("invalid_input", blocker.message, { field: blocker.field });
   }
