@@ -3,6 +3,7 @@ import path from "node:path";
 import { expect, test, type Locator } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
+import { publishNow } from "./publish-panel";
 
 // A valid 1×1 PNG: uploads are checked from their bytes, so it has to be a real image.
 const PNG_1PX = Buffer.from(
@@ -42,7 +43,7 @@ test.describe("admin content screens", () => {
     const slug = `harbour-lights-festival-${run}-draws-crowds`;
     await page.goto("/admin/articles/new", { waitUntil: "networkidle" });
     await expect(page.getByRole("heading", { level: 1, name: "Create New Article" })).toBeVisible();
-    await page.getByRole("button", { name: "Create Article" }).click();
+    await page.getByRole("button", { name: "Save Draft" }).click();
     await expect(toastWith(page, "Please fill in all required fields")).toBeVisible();
     await expect(page).toHaveURL(/\/admin\/articles\/new$/);
 
@@ -64,7 +65,7 @@ test.describe("admin content screens", () => {
     const videoPreview = page.getByRole("group", { name: "Video" }).locator("video");
     await expect(videoPreview).toHaveAttribute("src", /^\/media\/videos\/\d+-[a-z0-9]+\.mp4$/);
     const videoUrl = (await videoPreview.getAttribute("src"))!;
-    await page.getByRole("button", { name: "Create Article" }).click();
+    await publishNow(page);
     await expect(page).toHaveURL(/\/admin\/articles$/);
     await expect(toastWith(page, "Article created successfully")).toBeVisible();
     const row = page.getByRole("row", { name: new RegExp(title) });
@@ -109,7 +110,7 @@ test.describe("admin content screens", () => {
     await page.goto("/admin/articles/new", { waitUntil: "networkidle" });
     await page.getByLabel("Title *").fill(title);
     await page.getByLabel("Content *").fill("Duplicate");
-    await page.getByRole("button", { name: "Create Article" }).click();
+    await page.getByRole("button", { name: "Save Draft" }).click();
     await expect(page.getByText("This slug is already used by another article.").first()).toBeVisible();
     await expect(page).toHaveURL(/\/admin\/articles\/new$/);
 

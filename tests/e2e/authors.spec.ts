@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
+import { fillPublishingDetails, publishNow } from "./publish-panel";
 
 // A valid 1×1 PNG: uploads are checked from their bytes, so it has to be a real image.
 const PNG_1PX = Buffer.from(
@@ -51,7 +52,8 @@ test("an author with a photo and bio, assigned to an article: the byline links t
   await page.getByLabel("Author to add").selectOption({ label: name });
   await page.getByRole("button", { name: "Add author" }).click();
   await expect(page.getByRole("list", { name: "Chosen authors" })).toContainText(name);
-  await page.getByRole("button", { name: "Create Article" }).click();
+  await fillPublishingDetails(page);
+  await publishNow(page);
   await expect(page).toHaveURL(/\/admin\/articles$/);
   await expect(toastWith(page, "Article created successfully")).toBeVisible();
 

@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
+import { fillPublishingDetails, publishNow } from "./publish-panel";
 
 // Issue 9: the featured image's alt text, caption and credit, and click-to-load embeds (no request
 // to YouTube or X before the reader's click, and a readable story without JavaScript).
@@ -69,8 +70,8 @@ test.describe("featured image texts and click-to-load embeds", () => {
     await expect(alt).toHaveAccessibleDescription(
       "Describes the image for readers who cannot see it (screen readers, slow connections). Required with an image.",
     );
-    // The browser's check: refused without a round trip, the field marked and focused.
-    await page.getByRole("button", { name: "Create Article" }).click();
+    // The browser's check: refused without a round trip, the field marked and focused (even for a draft).
+    await page.getByRole("button", { name: "Save Draft" }).click();
     await expect(toastWith(page, "Alt text is required with an image")).toBeVisible();
     await expect(alt).toBeFocused();
     await expect(alt).toHaveAttribute("aria-invalid", "true");
@@ -87,7 +88,8 @@ test.describe("featured image texts and click-to-load embeds", () => {
     await alt.fill(ALT);
     await page.getByLabel("Caption").fill(CAPTION);
     await page.getByLabel("Credit").fill(CREDIT);
-    await page.getByRole("button", { name: "Create Article" }).click();
+    await fillPublishingDetails(page);
+    await publishNow(page);
     await expect(page).toHaveURL(/\/admin\/articles$/);
     await expect(toastWith(page, "Article created successfully")).toBeVisible();
     const [stored] = await query<{ featured_image_alt: string; featured_image_caption: string; featured_image_credit: string }>(

@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "./fixtures";
 import { ADMIN, signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
+import { fillPublishingDetails, publishNow } from "./publish-panel";
 
 // The article form's History (decision 0011): every save is a revision; "Restore this version" fills
 // the form without saving; leaving with unsaved changes asks first; a draft autosaves.
@@ -23,6 +24,19 @@ async function idOf(slug: string): Promise<string> {
   return row!.id;
 }
 
+/**
+ * Holds back the form's autosave: a published story's autosave keeps the changes as its pending
+ * version (decision 0033), which would add a "Saved for later" revision (or make the form saved)
+ * at whatever moment the 2 s pause falls on a busy machine. These journeys are about the buttons.
+ */
+async function holdAutosave(page: Page) {
+  await page.route(/\/admin\/articles\/edit\/[^/]+(\.data)?(\?.*)?$/, async (route) => {
+    const request = route.request();
+    if (request.method() === "POST" && (request.postData() ?? "").includes("autosave")) await route.abort();
+    else await route.continue();
+  });
+}
+
 // "Nov 23, 2026 at 3:04 PM": the site's date-and-time format.
 const WHEN = /[A-Z][a-z]{2} \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M/;
 
@@ -42,10 +56,12 @@ test.describe("article history", () => {
     await page.getByLabel("Title *").fill(original.title);
     await page.getByLabel("Excerpt").fill("The original excerpt.");
     await writeStory(page, original.body);
-    await page.getByRole("button", { name: "Create Article" }).click();
+    await fillPublishingDetails(page);
+    await publishNow(page);
     await expect(page).toHaveURL(/\/admin\/articles(\?|$)/);
     const id = await idOf(original.slug);
     const editUrl = `/admin/articles/edit/${id}`;
+    await holdAutosave(page);
 
     for (let edit = 1; edit <= 3; edit++) {
       await openForm(page, editUrl);
@@ -123,6 +139,7 @@ test.describe("article history", () => {
   test("leaving the form with unsaved changes asks first; an untouched form and a save do not", async ({ page }) => {
     const [article] = await query<{ id: string; title: string }>("select id, title from articles where status = 'published' order by created_at limit 1");
     const editUrl = `/admin/articles/edit/${article!.id}`;
+    await holdAutosave(page);
 
     // Untouched: "Back to Articles" leaves at once.
     await openForm(page, editUrl);

@@ -2,6 +2,7 @@ import { expect, test, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query, siteDate } from "./db";
 import { asReader, primeCache } from "./readers";
+import { fillPublishingDetails, publishNow } from "./publish-panel";
 
 // Links that survive a slug change, and dated corrections/updates (decision 0012).
 
@@ -11,7 +12,8 @@ async function createPublished(page: Page, title: string, slug: string): Promise
   await page.getByLabel("Title *").fill(title);
   await page.getByLabel("Slug *").fill(slug);
   await page.getByLabel("Content *").fill("Written for the links and corrections journey.\n\nSecond paragraph.");
-  await page.getByRole("button", { name: "Create Article" }).click();
+  await fillPublishingDetails(page);
+  await publishNow(page);
   await expect(toastWith(page, "Article created successfully")).toBeVisible();
   const [row] = await query<{ id: string }>(`select id from articles where slug = $1`, [slug]);
   created.push(row!.id);
@@ -67,12 +69,13 @@ test.describe("links and corrections", () => {
     await page.getByLabel("Title *").fill(`Other story ${run}`);
     await page.getByLabel("Slug *").fill(oldSlug);
     await page.getByLabel("Content *").fill("Another story.");
-    await page.getByRole("button", { name: "Create Article" }).click();
+    await fillPublishingDetails(page);
+    await publishNow(page);
     await expect(page.locator("#slug-error")).toHaveText(
       `The address /article/${oldSlug} still redirects to “Council vote delayed ${run}”. Choose another slug, or tick “Take over this address”.`,
     );
     await page.getByLabel("Take over this address").check();
-    await page.getByRole("button", { name: "Create Article" }).click();
+    await publishNow(page);
     await expect(toastWith(page, "Article created successfully")).toBeVisible();
     const [other] = await query<{ id: string; title: string }>(`select id, title from articles where slug = $1`, [oldSlug]);
     expect(other?.title).toBe(`Other story ${run}`);

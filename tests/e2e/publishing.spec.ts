@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query, SITE_TIME_ZONE } from "./db";
+import { fillPublishingDetails, publishNow, scheduleAt } from "./publish-panel";
 
 // The publishing lifecycle (decision 0009): drafts and scheduled articles stay off every public page
 // until the scheduler (SCHEDULER_INTERVAL_MS=2000 on the e2e server) publishes them.
@@ -52,7 +53,7 @@ test.describe("publishing lifecycle", () => {
     await signInAsAdmin(page);
   });
 
-  test("Save Draft keeps it off the site, Preview shows it to the admin, Update publishes, Unpublish hides it again", async ({ page, browser }) => {
+  test("Save Draft keeps it off the site, Preview shows it to the admin, Publish now publishes, Unpublish… hides it again", async ({ page, browser }) => {
     const run = Date.now().toString(36);
     const title = `Quiet draft ${run}`;
     const slug = `quiet-draft-${run}`;
@@ -85,17 +86,19 @@ test.describe("publishing lifecycle", () => {
     expect(anonymousPreview.headers()["location"]).toBe("/admin/login");
     await anonymous.close();
 
-    // "Update Article" publishes now, with the spec's notice.
+    // "Publish…" → "Publish now" publishes it, with the spec's notice.
     await page.goto(editUrl, { waitUntil: "networkidle" });
-    await page.getByRole("button", { name: "Update Article" }).click();
+    await fillPublishingDetails(page);
+    await publishNow(page);
     await expect(toastWith(page, "Article updated successfully")).toBeVisible();
     await expect(page.getByRole("row", { name: new RegExp(title) }).getByRole("cell", { name: "Published", exact: true })).toBeVisible();
     expect(await readerSees(browser, slug, title)).toEqual(PUBLIC);
 
-    // Unpublish, after its confirm: gone from every public page again.
+    // Unpublish…, after its confirm: gone from every public page again.
     await page.goto(editUrl, { waitUntil: "networkidle" });
-    await page.getByRole("button", { name: "Unpublish" }).click();
-    await page.getByRole("alertdialog").getByRole("button", { name: "Unpublish" }).click();
+    await expect(page.getByRole("button", { name: "Save Draft" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Unpublish…" }).click();
+    await page.getByRole("alertdialog", { name: "Take this story off the site?" }).getByRole("button", { name: "Unpublish" }).click();
     await expect(toastWith(page, "Article unpublished")).toBeVisible();
     await expect(page.getByTestId("article-status")).toHaveText("Status: Draft");
     expect(await readerSees(browser, slug, title)).toEqual(HIDDEN);
@@ -141,7 +144,8 @@ test.describe("publishing lifecycle", () => {
       expect(pushedBack.status()).toBe(404);
 
       // Once published, the same link leads to the public article.
-      await page.getByRole("button", { name: "Update Article" }).click();
+      await fillPublishingDetails(page);
+      await publishNow(page);
       await expect(toastWith(page, "Article updated successfully")).toBeVisible();
       const after = await outsider.request.get(url.pathname, { maxRedirects: 0 });
       expect(after.status()).toBe(302);
@@ -156,26 +160,31 @@ test.describe("publishing lifecycle", () => {
     const run = Date.now().toString(36);
     const slug = `bad-date-${run}`;
     await fillArticle(page, `Bad date ${run}`);
+    await fillPublishingDetails(page);
+    await page.getByRole("button", { name: "Publish…" }).click();
+    const panel = page.getByRole("dialog", { name: "Publish this story" });
+    await panel.getByLabel("Schedule").check();
     // A datetime-local input only takes valid values; a client sending anything else is what the server refuses.
-    await page.locator("#publishAt").evaluate((input: HTMLInputElement) => {
+    await panel.getByLabel("Publish at").evaluate((input: HTMLInputElement) => {
       input.type = "text";
       input.value = "next tuesday";
     });
-    await page.getByRole("button", { name: "Create Article" }).click();
+    await panel.getByRole("button", { name: "Schedule", exact: true }).click();
     await expect(page.locator("#publishAt-error")).toContainText("Enter a date and time");
     await expect(page).toHaveURL(/\/admin\/articles\/new$/);
     expect(await query(`select id from articles where slug = $1`, [slug])).toHaveLength(0);
   });
 
   test("a scheduled article goes live at its time with no request in between", async ({ page, browser }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const run = Date.now().toString(36);
     const title = `Timed story ${run}`;
     const slug = `timed-story-${run}`;
-    const at = new Date(Date.now() + 20_000);
+    // Far enough ahead for the form, the panel and the checks below on a busy machine.
+    const at = new Date(Date.now() + 45_000);
     await fillArticle(page, title);
-    await page.getByLabel("Publish at").fill(wallClock(at));
-    await page.getByRole("button", { name: "Create Article" }).click();
+    await fillPublishingDetails(page);
+    await scheduleAt(page, wallClock(at));
     await expect(toastWith(page, "Article scheduled for")).toBeVisible();
     await expect(page.getByRole("row", { name: new RegExp(title) }).getByRole("cell", { name: /^Scheduled for / })).toBeVisible();
     // The dashboard lists it among the scheduled stories (an editor's work, issue 27).

@@ -2,6 +2,7 @@ import { expect, test, type Browser, type Page } from "./fixtures";
 import { accountWithRole } from "./accounts";
 import { signInWith, toastWith } from "./admin-session";
 import { withDb } from "./db";
+import { fillPublishingDetails, publishNow } from "./publish-panel";
 
 // Acceptance 2 of the people issue (the review side): an author writes and submits a draft, cannot
 // publish it (not in the form, and not by a crafted POST: 403, nothing changes); an editor sends it
@@ -36,7 +37,7 @@ test("an author submits a draft, an editor sends it back with a note, the author
   // The author writes: the form offers Save Draft and Submit for review, nothing that publishes.
   const writer = await signedInPage(browser, author);
   await writer.goto("/admin/articles/new", { waitUntil: "networkidle" });
-  await expect(writer.getByRole("button", { name: "Create Article" })).toHaveCount(0);
+  await expect(writer.getByRole("button", { name: "Publish…" })).toHaveCount(0);
   await expect(writer.getByLabel("Publish at")).toHaveCount(0);
   await writer.getByLabel("Title *").fill(title);
   await writer.getByLabel("Content *").fill("An author's first draft.\n\nWith a second paragraph.");
@@ -81,7 +82,8 @@ test("an author submits a draft, an editor sends it back with a note, the author
 
   // The editor publishes it from the form; it leaves the queue and is public.
   await desk.goto(`/admin/articles/edit/${id}`, { waitUntil: "networkidle" });
-  await desk.getByRole("button", { name: "Update Article" }).click();
+  await fillPublishingDetails(desk);
+  await publishNow(desk);
   await expect(toastWith(desk, "Article updated successfully")).toBeVisible();
   const row = await withDb(async (db) => (await db.query(`select slug, status, review_requested_at from articles where id = $1`, [id])).rows[0]);
   expect([row.status, row.review_requested_at]).toEqual(["published", null]);

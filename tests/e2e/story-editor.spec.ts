@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { categoryId, query } from "./db";
+import { fillPublishingDetails, publishNow } from "./publish-panel";
 
 // A valid 1×1 PNG: uploads are checked from their bytes, so it has to be a real image.
 const PNG_1PX = Buffer.from(
@@ -98,7 +99,8 @@ test.describe("the story editor", () => {
 
     await expect(page.getByTestId("story-counts")).toHaveText(/^\d+ words · 1 min read$/);
     expect(await axeViolations(page), "the editor with a written story").toEqual([]);
-    await page.getByRole("button", { name: "Create Article" }).click();
+    await fillPublishingDetails(page);
+    await publishNow(page);
     await expect(page).toHaveURL(/\/admin\/articles$/);
     await expect(toastWith(page, "Article created successfully")).toBeVisible();
 
@@ -189,10 +191,12 @@ test.describe("the story editor", () => {
   test("a plain-text story opens in the editor as its paragraphs, with the exact text", async ({ page }) => {
     const slug = `plain-into-editor-${Date.now().toString(36)}`;
     const text = "First line <b>kept</b>.\nSecond line.\n\nA second paragraph.";
-    const [{ id }] = await query<{ id: string }>(`insert into articles (title, slug, content) values ($1, $2, $3) returning id`, [
+    // In a category: Update Article publishes, and publishing needs one (decision 0033).
+    const [{ id }] = await query<{ id: string }>(`insert into articles (title, slug, content, category_id) values ($1, $2, $3, $4) returning id`, [
       "Plain into editor",
       slug,
       text,
+      await categoryId("news"),
     ]);
     const content = await openEditor(page, `/admin/articles/edit/${id}`);
     const paragraphs = content.locator("p");

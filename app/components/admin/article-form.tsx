@@ -1,6 +1,5 @@
-import { Eye, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { Form, Link, useNavigation, useSubmit } from "react-router";
+import { Form, useNavigation, useSubmit } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
@@ -16,11 +15,12 @@ import {
   type ArticleFormFields,
   type ArticleFormFailure,
   type ArticleStatusName,
+  type PendingVersionInfo,
 } from "~/domain/articles/articles.schema";
 import { formatPublishDate, useSiteTimeZone } from "~/lib/dates";
 import { MISSING_FIELDS, refusalNotice } from "~/lib/forms";
 import type { RevisionFields, RevisionSummary } from "~/domain/articles/article-revisions.schema";
-import { REVIEW_NOTE_MAX, SEND_BACK_INTENT, SUBMIT_INTENT, type ReviewState } from "~/domain/articles/review.schema";
+import { REVIEW_NOTE_MAX, SEND_BACK_INTENT, type ReviewState } from "~/domain/articles/review.schema";
 import { AdminPageHeader } from "./admin-page-header";
 import { ArticleHistoryPanel } from "./article-history-panel";
 import { ConfirmDialog } from "./confirm-dialog";
@@ -30,7 +30,7 @@ import { useNoticeToast } from "./use-notice-toast";
 import { slugify } from "~/lib/slugs";
 import { ArticleUploadField } from "./article-upload-field";
 import { AuthorPicker, type AuthorChoice } from "./author-picker";
-import { PreviewShareLink } from "./preview-share-link";
+import { PublishActions, PublishStatusLine } from "./publish-actions";
 import { StoryField } from "./story-field";
 
 export interface ArticleFormValues extends ArticleFormFields {
@@ -60,13 +60,13 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   );
 }
 
-/** The draft autosave's indicator: "Saving…", "Saved", or why it was not saved. */
-function AutosaveIndicator({ status, paused }: { status: AutosaveStatus; paused: boolean }) {
+/** The autosave's indicator: "Saving…", "Saved" (a published story: "Saved for later"), or why it was not saved. */
+function AutosaveIndicator({ status, paused, pending }: { status: AutosaveStatus; paused: boolean; pending: boolean }) {
   let text = "";
   if (status.state === "saving") text = "Saving…";
   else if (status.state === "failed") text = `Not saved: ${status.reason}`;
   else if (paused) text = "Autosave is off until you save the restored version.";
-  else if (status.state === "saved") text = "Saved";
+  else if (status.state === "saved") text = pending ? "Saved for later" : "Saved";
   return (
     <span role="status" data-testid="autosave-status" className={status.state === "failed" ? "font-medium text-red-700" : "text-slate-700"}>
       {text}
@@ -87,6 +87,7 @@ export function ArticleForm({
   defaultAuthorIds = [],
   failure,
   canPublish = true,
+  pending = null,
   review = null,
   sendBackFailure,
   after,
@@ -103,6 +104,8 @@ export function ArticleForm({
    * offers "Save Draft" and "Submit for review" only; the server refuses the rest whatever is sent.
    */
   canPublish?: boolean;
+  /** A published story's pending version ("Save for later"): the form holds its fields (edit mode). */
+  pending?: PendingVersionInfo | null;
   /** Where the article stands in the review queue (edit mode). */
   review?: ReviewState | null;
   /** A refused "Send back" (its note was missing or too long). */
@@ -135,11 +138,6 @@ export function ArticleForm({
     };
   }
   const navigation = useNavigation();
-  const submitting = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
-  const submittedIntent = submitting ? navigation.formData?.get("intent") : null;
-  const saving = submitting && submittedIntent === "publish";
-  const submittingReview = submitting && submittedIntent === SUBMIT_INTENT;
-  const savingDraft = submitting && submittedIntent === "draft";
   const submit = useSubmit();
   const timeZone = useSiteTimeZone();
   useNoticeToast();
@@ -168,12 +166,15 @@ export function ArticleForm({
   const [edits, setEdits] = useState(failure ? 1 : 0);
   const edited = () => setEdits((n) => n + 1);
   const formRef = useRef<HTMLFormElement>(null);
+  // A published story autosaves to its pending version, never to the live story (decision 0033).
+  const autosaves = mode === "edit" && (status === "draft" || status === "published");
   const autosave = useDraftAutosave({
-    // Only a saved draft, and not after a restore (a restored version is saved only by the buttons).
-    enabled: mode === "edit" && status === "draft" && !restored,
+    // A saved draft or published story, and not after a restore (a restored version is saved only by the buttons).
+    enabled: autosaves && !restored,
     form: formRef,
     edits,
-    busy: submitting || uploads > 0,
+    // Not while a save (or its redirect) is under way: the page that follows starts from what was saved.
+    busy: navigation.state !== "idle" || uploads > 0,
   });
   const dirty = edits !== autosave.savedEdits;
   // From the form's own submit (or Unpublish) until its answer: no prompt for that navigation.
@@ -192,7 +193,10 @@ export function ArticleForm({
     setSlug(fields.slug);
     setRestored((previous) => ({ seq: (previous?.seq ?? 0) + 1, fields }));
     edited();
-    toast.success("Version restored", `The form holds the version of ${formatPublishDate(revision.savedAt, timeZone)}. Press Update Article or Save Draft to save it.`);
+    toast.success(
+      "Version restored",
+      `The form holds the version of ${formatPublishDate(revision.savedAt, timeZone)}. ${status === "published" ? "Press Update Article or Save for later" : "Press Save Draft or Publish…"} to save it.`,
+    );
   }
 
   // Each answer of the action is announced once as the spec's notice.
@@ -230,25 +234,14 @@ export function ArticleForm({
     <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
       <AdminPageHeader title={mode === "create" ? "Create New Article" : "Edit Article"} back={{ to: "/admin/articles", label: "Back to Articles" }} />
       {article?.id && status ? (
-        <div className="mb-4 flex flex-wrap items-center gap-3 text-sm text-slate-800">
-          <span data-testid="article-status">
-            Status: <span className="font-semibold">{statusLabel(status, savedPublishAt, timeZone)}</span>
-          </span>
-          {status !== "published" ? (
-            <>
-              <Link
-                to={`/admin/articles/preview/${article.id}`}
-                className="inline-flex items-center gap-1 font-medium text-brand-700 hover:underline"
-              >
-                <Eye aria-hidden="true" className="size-4" />
-                Preview
-              </Link>
-              <PreviewShareLink articleId={article.id} />
-            </>
-          ) : null}
-          <ArticleHistoryPanel articleId={article.id} restoreDisabled={uploads > 0} onRestore={restore} />
-          {mode === "edit" && status === "draft" ? <AutosaveIndicator status={autosave.status} paused={Boolean(restored)} /> : null}
-        </div>
+        <PublishStatusLine
+          articleId={article.id}
+          statusText={statusLabel(status, savedPublishAt, timeZone)}
+          pendingSavedAt={status === "published" ? (autosave.savedAt ?? pending?.savedAt ?? null) : null}
+          timeZone={timeZone}
+          history={<ArticleHistoryPanel articleId={article.id} restoreDisabled={uploads > 0} onRestore={restore} />}
+          autosave={autosaves ? <AutosaveIndicator status={autosave.status} paused={Boolean(restored)} pending={status === "published"} /> : null}
+        />
       ) : null}
 
       {review ? <ReviewCallout review={review} canPublish={canPublish} failure={sendBackFailure} /> : null}
@@ -472,29 +465,6 @@ export function ArticleForm({
           />
         </div>
 
-        {canPublish ? (
-        <div className="space-y-2">
-          <Label htmlFor="publishAt">Publish at</Label>
-          <Input
-            id="publishAt"
-            name="publishAt"
-            type="datetime-local"
-            step={1}
-            defaultValue={article?.publishAt ?? ""}
-            className="max-w-xs"
-            aria-invalid={invalid("publishAt")}
-            aria-describedby={describedBy("publishAt") ?? "publishAt-hint"}
-          />
-          {errors.publishAt ? (
-            <FieldError id="publishAt-error" message={errors.publishAt} />
-          ) : (
-            <p id="publishAt-hint" className="text-xs text-slate-600">
-              Optional, in the site's time zone ({timeZone}). A future time schedules the article; empty publishes it now.
-            </p>
-          )}
-        </div>
-        ) : null}
-
         {mode === "edit" && canPublish ? (
           <div className="space-y-1">
             <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
@@ -514,44 +484,25 @@ export function ArticleForm({
           </div>
         ) : null}
 
-        <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-6">
-          {/* The first submit button is the form's default (Enter in a field): publish, as the spec's buttons always did. */}
-          {canPublish ? (
-            <Button type="submit" name="intent" value="publish" disabled={submitting || uploads > 0}>
-              {saving ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
-              {mode === "create" ? (saving ? "Creating..." : "Create Article") : saving ? "Updating..." : "Update Article"}
-            </Button>
-          ) : null}
-          <Button type="submit" name="intent" value="draft" variant="secondary" disabled={submitting || uploads > 0}>
-            {savingDraft ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
-            {savingDraft ? "Saving..." : "Save Draft"}
-          </Button>
-          {!canPublish ? (
-            <Button type="submit" name="intent" value={SUBMIT_INTENT} disabled={submitting || uploads > 0}>
-              {submittingReview ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
-              {submittingReview ? "Submitting..." : review?.requestedAt ? "Submit again" : "Submit for review"}
-            </Button>
-          ) : null}
-          {canPublish && article?.id && (status === "published" || status === "scheduled") ? (
-            <ConfirmDialog
-              title="Unpublish Article"
-              description="Are you sure you want to unpublish this article? Readers will no longer see it."
-              confirmLabel="Unpublish"
-              onConfirm={() => {
-                submittingForm.current = true;
-                void submit({ intent: "unpublish" }, { method: "post" });
-              }}
-              trigger={
-                <Button type="button" variant="outline" disabled={submitting}>
-                  Unpublish
-                </Button>
-              }
-            />
-          ) : null}
-          <Button asChild variant="outline">
-            <Link to="/admin/articles">Cancel</Link>
-          </Button>
-        </div>
+        <PublishActions
+          mode={mode}
+          status={status}
+          canPublish={canPublish}
+          hasPending={Boolean(pending) || (status === "published" && autosave.savedAt !== null)}
+          resubmit={Boolean(review?.requestedAt)}
+          publishAt={article?.publishAt ?? ""}
+          publishAtError={errors.publishAt}
+          categories={categories}
+          formRef={formRef}
+          formId="article-form"
+          timeZone={timeZone}
+          busy={uploads > 0}
+          failure={failure}
+          onIntent={(intent) => {
+            submittingForm.current = true;
+            void submit({ intent }, { method: "post" });
+          }}
+        />
       </Form>
       {after}
     </main>

@@ -125,7 +125,8 @@ export function ArticleHistoryPanel({
               <Dialog.Title className="text-lg font-semibold text-slate-900">History</Dialog.Title>
               <p id="history-note" className="mt-1 text-sm text-slate-700">
                 Each save of this article, newest first. {REVISIONS_KEPT_NOTE} Restoring a version fills the form; nothing is saved until you
-                press Update Article or Save Draft.
+                press a saving button (Save Draft, Save for later, Update Article). “Saved for later” marks changes to a published story that
+                readers did not see.
               </p>
             </div>
             <Dialog.Close asChild>
@@ -162,7 +163,7 @@ export function ArticleHistoryPanel({
                         <span className="block font-medium text-slate-900">{savedAtLabel(revision, timeZone)}</span>
                         <span className="block text-slate-700">by {revision.savedByName}</span>
                         <span className="block text-xs text-slate-600">
-                          {ARTICLE_STATUS_LABELS[revision.status]}
+                          {revision.pending ? "Saved for later" : ARTICLE_STATUS_LABELS[revision.status]}
                           {revision.autosave ? " · Autosave" : ""} · {revision.title}
                         </span>
                       </button>

@@ -18,6 +18,8 @@ export const ADMIN_NOTICES = {
   // "{date}" is the `at` parameter (an ISO time), shown in the site's time zone.
   "article-scheduled": { kind: "success", title: "Article scheduled", description: "Article scheduled for {date}" },
   "article-unpublished": { kind: "success", title: "Article unpublished", description: "The article is a draft again and no longer public." },
+  "article-saved-for-later": { kind: "success", title: "Saved for later", description: "Readers still see the published version until you press Update Article." },
+  "article-changes-discarded": { kind: "success", title: "Changes discarded", description: "The form shows the story as readers see it." },
   "article-submitted": { kind: "success", title: "Submitted for review", description: "An editor will publish it or send it back with a note." },
   "article-sent-back": { kind: "success", title: "Sent back", description: "The author sees your note on the draft." },
   "note-added": { kind: "success", title: "Note added", description: "It shows under the byline on the article page." },

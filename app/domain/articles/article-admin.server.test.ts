@@ -24,9 +24,12 @@ import { refusal } from "../../../tests/setup/refusal";
 let t: TestDatabase;
 let storage: Storage;
 let mediaRoot: string;
+/** The category of the form saves below that publish (publishing needs one, decision 0033). */
+let deskId: string;
 
 beforeAll(async () => {
   t = await createTestDatabase();
+  deskId = (await createCategory(t.db, { name: "Desk", slug: "desk" })).id;
   mediaRoot = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-article-admin-"));
   storage = createLocalStorage(mediaRoot);
   await fs.mkdir(path.join(mediaRoot, "images"), { recursive: true });
@@ -163,7 +166,7 @@ describe("the form's action", () => {
 
   it("a slug taken by another article comes back as a 400 beside the slug field", async () => {
     await createArticle(t.db, storage, input({ slug: "form-taken" }));
-    const result = await answerOf(form({ title: "T", slug: "form-taken", content: "C" }));
+    const result = await answerOf(form({ title: "T", slug: "form-taken", content: "C", categoryId: deskId, authorName: "Desk Writer" }));
     expect(result).toMatchObject({ ok: false, status: 400, failure: { fieldErrors: { slug: ARTICLE_SLUG_TAKEN } } });
   });
 });
@@ -222,7 +225,7 @@ describe("a story from the editor", () => {
   const storedCount = async () => (await listAdminArticles(t.db, 1, 1000)).total;
 
   async function save(values: Record<string, string>, id?: string) {
-    const formValues = articleFormValues(form({ title: "Story", categoryId: "", authorName: "", excerpt: "", featuredImage: "", videoUrl: "", ...values }));
+    const formValues = articleFormValues(form({ title: "Story", categoryId: deskId, authorName: "Desk Writer", excerpt: "", featuredImage: "", videoUrl: "", ...values }));
     try {
       return { ok: true as const, article: await saveArticleFromForm(t.db, storage, formValues, { id, timeZone: "America/New_York" }) };
     } catch (error) {
@@ -290,7 +293,7 @@ describe("the featured image's alt text, caption and credit", () => {
 
   async function save(values: Record<string, string>, id?: string) {
     const formValues = articleFormValues(
-      form({ title: "Figure", categoryId: "", authorName: "", excerpt: "", content: "Body", contentDoc: "", videoUrl: "", ...values }),
+      form({ title: "Figure", categoryId: deskId, authorName: "Desk Writer", excerpt: "", content: "Body", contentDoc: "", videoUrl: "", ...values }),
     );
     try {
       return { ok: true as const, article: await saveArticleFromForm(t.db, storage, formValues, { id, timeZone: "America/New_York" }) };

@@ -2,7 +2,7 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { isForeignKeyViolation, isUniqueViolation, pgConstraint } from "~/db/pg-errors";
-import { articles, categories, DEFAULT_AUTHOR_NAME, type ArticleStatus } from "~/db/schema";
+import { articlePendingVersions, articles, categories, DEFAULT_AUTHOR_NAME, type ArticleStatus } from "~/db/schema";
 import { AppError, isAppError } from "~/lib/app-error";
 import { fromDateTimeLocal } from "~/lib/dates";
 import { formValues, parseForm } from "~/lib/forms";
@@ -17,7 +17,11 @@ import {
   FEATURED_IMAGE_ALT_REQUIRED,
   isFeaturedImageAltMissing,
   PUBLISH_AT_INVALID,
+  publishBlockers,
   REQUIRED_ARTICLE_FIELDS,
+  SAVE_FOR_LATER_PUBLISHED_ONLY,
+  SCHEDULE_NEEDS_FUTURE,
+  STAYS_PUBLIC,
   slugRedirectsMessage,
   wasPublished,
   type ArticleFieldName,
@@ -31,7 +35,8 @@ import { CLEARED_REVIEW, submitForReview } from "./review.server";
 import type { ActivityKind } from "~/domain/activity/activity.schema";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { notifyPublished } from "~/domain/notifications/notifications.server";
-import { recordAutosave, recordRevision, revisionSourceColumns, type RevisionSource } from "./article-revisions.server";
+import { recordAutosave, recordPendingRevision, recordRevision, revisionSourceColumns, type RevisionSource } from "./article-revisions.server";
+import { type PendingFields } from "./pending-versions.server";
 import { recordSlugRedirect, removeSlugRedirect, slugRedirectOwner } from "./slug-redirects.server";
 import { storyPlainText } from "./story-document";
 import { storyDocumentField, type StoryBlock, type StoryDocument } from "./story-document.schema";
@@ -251,13 +256,16 @@ export interface SavedArticle extends Publication {
   slug: string;
 }
 
-/** Published now: the spec's "Create Article" and the media library's "Publish Article". */
+/** Published now: "Publish now" and the media library's "Publish Article". */
 const PUBLISH_NOW: Publication = { status: "published", publishedAt: null };
 
 /**
- * The transition a save asks for, checked on the server:
- * - "draft" (Save Draft): a draft, keeping "Publish at" (or nothing) as its planned time;
- * - "publish" (Create/Update Article) with "Publish at" in the future: scheduled for then;
+ * The transition a save asks for, checked on the server (decision 0033):
+ * - "draft"/"submit" (Save Draft, Submit for review): a draft, keeping "Publish at" (or nothing) as its
+ *   planned time; refused (409) for a published or scheduled story: only "Unpublish…" takes one off;
+ * - "schedule": scheduled for "Publish at", which must be ahead;
+ * - "publish" (Publish now, Update Article) with "Publish at" in the future: scheduled for then (a
+ *   scheduled story's Update Article sends its time back and keeps it);
  * - "publish" otherwise: published, at "Publish at" when given (a past time), else at the time it
  *   was already published, else now (the database's now(), so readers' `published_at <= now()`
  *   holds at once whatever this process's clock says).
@@ -268,12 +276,25 @@ export function decidePublication(intent: ArticleIntent, publishAt: Date | null,
   if (publishAt && previous?.publishedAt && Math.floor(publishAt.getTime() / 60_000) === Math.floor(previous.publishedAt.getTime() / 60_000)) {
     publishAt = previous.publishedAt;
   }
-  if (intent === "draft" || intent === "submit") return { status: "draft", publishedAt: publishAt };
+  if (intent === "save-for-later" || intent === "discard-pending") {
+    throw new AppError("invalid_input", "This action does not publish or save the story itself.");
+  }
+  if (intent === "draft" || intent === "submit") {
+    if (previous && previous.status !== "draft") throw staysPublic();
+    return { status: "draft", publishedAt: publishAt };
+  }
+  if (intent === "schedule") {
+    if (!publishAt || publishAt.getTime() <= now.getTime()) throw new AppError<ArticleFieldName>("invalid_input", SCHEDULE_NEEDS_FUTURE, { field: "publishAt" });
+    return { status: "scheduled", publishedAt: publishAt };
+  }
   if (publishAt && publishAt.getTime() > now.getTime()) return { status: "scheduled", publishedAt: publishAt };
   if (publishAt) return { status: "published", publishedAt: publishAt };
   if (previous?.status === "published" && previous.publishedAt) return { status: "published", publishedAt: previous.publishedAt };
   return PUBLISH_NOW;
 }
+
+/** A draft intent for a published or scheduled story (a conflict with its state: 409). */
+const staysPublic = () => new AppError("invalid_input", STAYS_PUBLIC, { status: 409 });
 
 /** What the audit trail calls a save that took the article from `before` to `after`. */
 function saveKind(before: ArticleStatus, after: ArticleStatus): ActivityKind {
@@ -399,6 +420,9 @@ async function writeUpdate(
         if (!now) throw articleGone();
         onlyIf.check(now);
       }
+      // Only "Unpublish…" takes a published or scheduled story off the site (decision 0033): a save
+      // that would leave it a draft is refused whatever the request said.
+      if (next?.status === "draft" && stored.status !== "draft") throw staysPublic();
       if (stored.slug !== input.slug) await claimRedirectedSlug(tx, input.slug, id, options.takeOverSlug ?? false);
       const [row] = await tx
         .update(articles)
@@ -416,6 +440,8 @@ async function writeUpdate(
       // A published (or once published) article's old address keeps working: it redirects here.
       if (stored.slug !== row.slug && wasPublished(stored)) await recordSlugRedirect(tx, stored.slug, id);
       if (authorIds) await setArticleAuthors(tx, id, authorIds);
+      // The story itself now holds what was typed: its pending version ("Save for later") is applied.
+      await tx.delete(articlePendingVersions).where(eq(articlePendingVersions.articleId, id));
       await record(tx, row);
       // The audit trail (decision 0017): what the save did. A draft's autosave is left out: History
       // keeps it, and the log would fill with one entry per pause in typing.
@@ -472,8 +498,9 @@ export async function deleteArticle(db: Db, id: string, actor: Actor = SYSTEM_AC
 /**
  * Reads and validates a submitted article form and creates (no id) or updates (id) the article,
  * published, scheduled or as a draft as its button and "Publish at" (read in `timeZone`) ask (see
- * decidePublication). Throws an AppError for the route to answer with (see refuse in lib/forms);
- * nothing is saved then.
+ * decidePublication), or keeps it as a published story's pending version ("Save for later"). Publishing
+ * and scheduling are refused while a publish blocker remains (publishBlockers: the publish panel's
+ * list). Throws an AppError for the route to answer with (see refuse in lib/forms); nothing is saved then.
  */
 export async function saveArticleFromForm(
   db: Db,
@@ -481,14 +508,30 @@ export async function saveArticleFromForm(
   values: Record<ArticleFieldName, string>,
   options: { id?: string; timeZone: string; now?: Date; actor?: Actor },
 ): Promise<SavedArticle> {
+  const actor = options.actor ?? SYSTEM_ACTOR;
+  if (values.intent === "discard-pending") {
+    if (!options.id) throw new AppError("invalid_input", "There are no changes to discard: this story is not saved yet.");
+    return discardPendingVersion(db, options.id, actor);
+  }
   const { publishAt, intent, input, showAsUpdated, takeOverSlug } = readArticleForm(values, options.timeZone);
+  if (intent === "save-for-later") {
+    if (!options.id) throw new AppError("invalid_input", SAVE_FOR_LATER_PUBLISHED_ONLY, { status: 409 });
+    return savePendingVersion(db, storage, options.id, input, values.publishAt, { actor, autosave: false });
+  }
+  if (intent === "publish" || intent === "schedule") {
+    // Who may publish first (a 403 says more than a missing category), then the publish panel's
+    // blockers, enforced here whatever the browser showed.
+    checkCapability(actor, "articles.publish");
+    const [blocker] = publishBlockers(input);
+    if (blocker) throw new AppError<ArticleFieldName>("invalid_input", blocker.message, { field: blocker.field });
+  }
   const decide = (previous: Publication | null) => decidePublication(intent, publishAt, previous, options.now);
-  const saveOptions: SaveOptions = { showAsUpdated, takeOverSlug, actor: options.actor };
+  const saveOptions: SaveOptions = { showAsUpdated, takeOverSlug, actor };
   const saved = options.id
     ? await updateArticle(db, storage, options.id, input, decide, saveOptions)
     : await createArticle(db, storage, input, decide(null), saveOptions);
   // "Submit for review": saved as a draft, then queued for an editor.
-  if (intent === "submit") await submitForReview(db, saved.id, options.actor ?? SYSTEM_ACTOR);
+  if (intent === "submit") await submitForReview(db, saved.id, actor);
   return saved;
 }
 
@@ -504,13 +547,109 @@ function readArticleForm(values: Record<ArticleFieldName, string>, timeZone: str
   return { publishAt, intent, input, showAsUpdated, takeOverSlug };
 }
 
-export const AUTOSAVE_DRAFTS_ONLY = "Autosave keeps drafts only: this article is published or scheduled. Use Update Article to save it.";
+// ---------------------------------------------------------------- pending versions ("Save for later")
 
 /**
- * Autosave of a draft from the edit form: the same checks as a save (refused input saves nothing),
- * always as a draft (its "Publish at" kept as the planned time), never publishing; an article that is
- * not a draft (any more) is refused (409). Its revision is coalesced (recordAutosave): one per editing
- * session, not one per keystroke. (Never "Show as updated" nor taking over another article's address.)
+ * "Save for later" (and the autosave) of a published story: the form's checked fields become its
+ * pending version (article_pending_versions), which readers never see; the story's own row is not
+ * written (no cache is cleared, nothing reaches the feeds). The same checks as a save apply, so that
+ * "Update Article" can publish it; a story that is not published is refused (409). History records it
+ * as a pending revision, coalesced like a draft's autosaves.
+ */
+export async function savePendingVersion(
+  db: Db,
+  storage: Storage,
+  id: string,
+  input: ArticleInput,
+  publishAtText: string,
+  options: { actor: Actor; autosave: boolean },
+): Promise<SavedArticle> {
+  const { actor } = options;
+  checkFeaturedImageText(input);
+  const previous = await getArticleForEdit(db, id);
+  if (!previous) throw articleGone();
+  const ownership = await readOwnership(db, id, actor);
+  if (ownership) checkMayEdit(actor, ownership);
+  if (previous.status !== "published") throw new AppError("invalid_input", SAVE_FOR_LATER_PUBLISHED_ONLY, { status: 409 });
+  // Only editors edit a published story (checkMayEdit); said once more for the pending version.
+  checkCapability(actor, "articles.publish");
+  await checkSlugFree(db, input.slug, id);
+  await checkCategory(db, input.categoryId);
+  const authorIds = input.authorIds === undefined ? previous.authorIds : await checkAuthorIds(db, input.authorIds);
+  await checkMedia(storage, input, previous);
+  await checkStoryImages(storage, input.contentDoc, previous);
+  const fields: PendingFields = {
+    title: input.title,
+    slug: input.slug,
+    categoryId: input.categoryId,
+    authorName: input.authorName ?? "",
+    excerpt: input.excerpt,
+    content: input.content,
+    contentDoc: input.contentDoc,
+    featuredImage: input.featuredImage,
+    featuredImageAlt: input.featuredImage ? input.featuredImageAlt : null,
+    featuredImageCaption: input.featuredImage ? input.featuredImageCaption : null,
+    featuredImageCredit: input.featuredImage ? input.featuredImageCredit : null,
+    videoUrl: input.videoUrl,
+    publishAt: publishAtText,
+    authorIds,
+  };
+  try {
+    return await db.transaction(async (tx) => {
+      // The story's row, locked (not written): still published, still theirs to edit.
+      const [stored] = await tx
+        .select({ status: articles.status, publishedAt: articles.publishedAt })
+        .from(articles)
+        .where(eq(articles.id, id))
+        .for("update");
+      if (!stored) throw articleGone();
+      if (stored.status !== "published") throw new AppError("invalid_input", SAVE_FOR_LATER_PUBLISHED_ONLY, { status: 409 });
+      const locked = await readOwnership(tx, id, actor);
+      if (!locked) throw articleGone();
+      checkMayEdit(actor, locked);
+      const saved = { fields, savedAt: sql`now()`, savedById: actor.id, savedByName: actor.name };
+      await tx
+        .insert(articlePendingVersions)
+        .values({ articleId: id, ...saved })
+        .onConflictDoUpdate({ target: articlePendingVersions.articleId, set: saved });
+      const { publishAt: _publishAt, authorName, ...revision } = fields;
+      await recordPendingRevision(
+        tx,
+        { id, ...revision, authorName: authorName || DEFAULT_AUTHOR_NAME, status: stored.status, publishedAt: stored.publishedAt },
+        actor,
+        options.autosave,
+      );
+      return { id, slug: previous.slug, status: stored.status, publishedAt: stored.publishedAt };
+    });
+  } catch (error) {
+    if (isAppError(error)) throw error;
+    translateWriteError(error);
+  }
+}
+
+/** "Discard changes": drops a story's pending version (the live story stays as it is). None to drop is "not_found". */
+export async function discardPendingVersion(db: Db, id: string, actor: Actor): Promise<SavedArticle> {
+  const article = await getArticleForEdit(db, id);
+  if (!article) throw articleGone();
+  const ownership = await readOwnership(db, id, actor);
+  if (ownership) checkMayEdit(actor, ownership);
+  const [dropped] = await db
+    .delete(articlePendingVersions)
+    .where(eq(articlePendingVersions.articleId, id))
+    .returning({ articleId: articlePendingVersions.articleId });
+  if (!dropped) throw new AppError("not_found", "There are no saved changes to discard: the story is as readers see it.");
+  return { id, slug: article.slug, status: article.status, publishedAt: article.publishedAt };
+}
+
+export const AUTOSAVE_DRAFTS_ONLY =
+  "Autosave keeps drafts and changes to published stories only: this story is scheduled. Use Update Article to save it.";
+
+/**
+ * Autosave from the edit form: the same checks as a save (refused input saves nothing), never
+ * publishing. A draft is saved as a draft (its "Publish at" kept as the planned time); a published
+ * story's changes go to its pending version, never to the live story; a scheduled story is refused
+ * (409). A draft's revision is coalesced (recordAutosave): one per editing session, not one per
+ * keystroke. (Never "Show as updated" nor taking over another article's address.)
  */
 export async function autosaveArticleFromForm(
   db: Db,
@@ -519,6 +658,10 @@ export async function autosaveArticleFromForm(
   options: { id: string; timeZone: string; actor: Actor },
 ): Promise<SavedArticle> {
   const { publishAt, input } = readArticleForm({ ...values, intent: "draft", showAsUpdated: "", takeOverSlug: "" }, options.timeZone);
+  const stored = await getArticleForEdit(db, options.id);
+  if (stored?.status === "published") {
+    return savePendingVersion(db, storage, options.id, input, values.publishAt, { actor: options.actor, autosave: true });
+  }
   const onlyDrafts = {
     status: "draft" as const,
     check: (previous: EditableArticle) => {

@@ -18,6 +18,8 @@ export interface RevisionSummary {
   /** ISO time of the save (an autosave revision: of its latest autosave). */
   savedAt: string;
   autosave: boolean;
+  /** A "Save for later" of a published story (or its autosave): a pending version readers did not see. */
+  pending: boolean;
 }
 
 /** A revision's fields as the article form holds them (what "Restore this version" loads into the form). */

@@ -39,26 +39,27 @@ describe("revisions", () => {
   });
 
   it("every save (create, update, draft, unpublish) stores a revision with all the fields, who and when", async () => {
-    const created = await save({ title: "First title", slug: "rev-every-save", excerpt: "An excerpt", authorName: "Reporter" });
-    await save({ title: "Second title", slug: "rev-every-save", content: "Second body" }, created.id, other);
+    const created = await save({ title: "First title", slug: "rev-every-save", excerpt: "An excerpt", authorName: "Reporter", intent: "draft" });
+    await save({ title: "Second title", slug: "rev-every-save", content: "Second body", authorName: "", intent: "draft" }, created.id, other);
     await save({ title: "Third title", slug: "rev-every-save", intent: "draft", publishAt: "2030-01-02T09:30" }, created.id);
     await save({ title: "Fourth title", slug: "rev-every-save" }, created.id);
     await unpublishArticle(fx.t.db, created.id, other);
 
     const rows = await revisionsOf(created.id);
     expect(rows.map((r) => [r.title, r.status, r.savedByName, r.autosave])).toEqual([
-      ["First title", "published", "Ed Itor (editor@example.com)", false],
-      ["Second title", "published", "other@example.com", false],
+      ["First title", "draft", "Ed Itor (editor@example.com)", false],
+      ["Second title", "draft", "other@example.com", false],
       ["Third title", "draft", "Ed Itor (editor@example.com)", false],
       ["Fourth title", "published", "Ed Itor (editor@example.com)", false],
       ["Fourth title", "draft", "other@example.com", false],
     ]);
-    const [first, second, third] = rows;
+    const [first, second, third, fourth] = rows;
     expect(first).toMatchObject({ slug: "rev-every-save", excerpt: "An excerpt", authorName: "Reporter", content: "Body text", savedById: "editor-1" });
-    expect(first!.publishedAt).toBeInstanceOf(Date);
+    expect(first!.publishedAt).toBeNull();
     expect(second).toMatchObject({ content: "Second body", savedById: "editor-2", excerpt: null, authorName: "Frontpage Newsroom" });
     // The draft keeps its planned time (09:30 in New York is 14:30 UTC in January).
     expect(third!.publishedAt?.toISOString()).toBe("2030-01-02T14:30:00.000Z");
+    expect(fourth!.publishedAt).toBeInstanceOf(Date);
 
     const listed = await listRevisions(fx.t.db, created.id);
     expect(listed.map((r) => r.title)).toEqual(["Fourth title", "Fourth title", "Third title", "Second title", "First title"]);
@@ -151,16 +152,13 @@ describe("autosave", () => {
     expect(stored!.publishedAt?.toISOString()).toBe("2020-01-01T13:00:00.000Z");
   });
 
-  it("is refused for a published or scheduled article, and saves nothing then", async () => {
-    const published = await save({ title: "Live", slug: "auto-live" });
+  it("is refused for a scheduled article, and saves nothing then (a published one's goes to its pending version)", async () => {
     const scheduled = await save({ title: "Later", slug: "auto-later", publishAt: "2099-01-01T08:00" });
-    for (const article of [published, scheduled]) {
-      const error = await refusal(autosave({ title: "Sneaky", slug: article.slug }, article.id));
-      expect(error).toMatchObject({ code: "invalid_input", status: 409, message: AUTOSAVE_DRAFTS_ONLY });
-      expect((await revisionsOf(article.id)).map((r) => r.title)).not.toContain("Sneaky");
-      const [stored] = await fx.t.db.select({ title: articles.title }).from(articles).where(eq(articles.id, article.id));
-      expect(stored!.title).not.toBe("Sneaky");
-    }
+    const error = await refusal(autosave({ title: "Sneaky", slug: scheduled.slug }, scheduled.id));
+    expect(error).toMatchObject({ code: "invalid_input", status: 409, message: AUTOSAVE_DRAFTS_ONLY });
+    expect((await revisionsOf(scheduled.id)).map((r) => r.title)).not.toContain("Sneaky");
+    const [stored] = await fx.t.db.select({ title: articles.title }).from(articles).where(eq(articles.id, scheduled.id));
+    expect(stored!.title).toBe("Later");
   });
 
   it("runs the same validation: refused input saves nothing and adds no revision", async () => {

@@ -66,7 +66,12 @@ async function authorIdsOf(tx: Pick<Db, "select">, articleId: string): Promise<s
   return rows.map((r) => r.id);
 }
 
-const fieldsOf = async (tx: Writer, { id, ...fields }: RevisionSource) => ({ articleId: id, ...fields, authorIds: await authorIdsOf(tx, id) });
+/** A revision's columns out of a written row (a pending version names its own authors; a written article's are read). */
+const fieldsOf = async (tx: Writer, { id, authorIds, ...fields }: RevisionSource & { authorIds?: string[] }) => ({
+  articleId: id,
+  ...fields,
+  authorIds: authorIds ?? (await authorIdsOf(tx, id)),
+});
 
 /** Keeps the newest REVISIONS_KEPT revisions of an article (run in the transaction that added one). */
 async function pruneRevisions(tx: Writer, articleId: string) {
@@ -95,10 +100,24 @@ export async function recordRevision(tx: Writer, row: RevisionSource, actor: Act
  * write before this, so two autosaves of one article cannot both add one.)
  */
 export async function recordAutosave(tx: Writer, row: RevisionSource, actor: Actor): Promise<"updated" | "added"> {
+  return recordCoalesced(tx, row, actor, { autosave: true, pending: false });
+}
+
+/**
+ * Records a "Save for later" (or its autosave) of a published story: `row` is the pending version's
+ * fields with the live story's status. Coalesced like a draft's autosaves: the newest revision, when it
+ * is a pending one by the same person within AUTOSAVE_COALESCE_MS, takes the new fields and time.
+ */
+export async function recordPendingRevision(tx: Writer, row: RevisionSource & { authorIds: string[] }, actor: Actor, autosave: boolean): Promise<"updated" | "added"> {
+  return recordCoalesced(tx, row, actor, { autosave, pending: true });
+}
+
+async function recordCoalesced(tx: Writer, row: RevisionSource & { authorIds?: string[] }, actor: Actor, kind: { autosave: boolean; pending: boolean }): Promise<"updated" | "added"> {
   const [newest] = await tx
     .select({
       id: articleRevisions.id,
       autosave: articleRevisions.autosave,
+      pending: articleRevisions.pending,
       savedById: articleRevisions.savedById,
       recent: sql<boolean>`${articleRevisions.createdAt} > now() - make_interval(secs => ${AUTOSAVE_COALESCE_MS / 1000})`,
     })
@@ -106,14 +125,17 @@ export async function recordAutosave(tx: Writer, row: RevisionSource, actor: Act
     .where(eq(articleRevisions.articleId, row.id))
     .orderBy(desc(articleRevisions.createdAt), desc(articleRevisions.id))
     .limit(1);
-  if (newest && newest.autosave && newest.recent && actor.id !== null && newest.savedById === actor.id) {
+  // A draft's autosaves coalesce with autosaves; pending saves with pending saves (either kind).
+  const sameKind = newest && (kind.pending ? newest.pending : newest.autosave && !newest.pending);
+  if (newest && sameKind && newest.recent && actor.id !== null && newest.savedById === actor.id) {
     await tx
       .update(articleRevisions)
-      .set({ ...(await fieldsOf(tx, row)), savedByName: actor.name, createdAt: sql`now()` })
+      // An explicit "Save for later" after its autosaves leaves a revision that is not marked autosave.
+      .set({ ...(await fieldsOf(tx, row)), savedByName: actor.name, autosave: newest.autosave && kind.autosave, createdAt: sql`now()` })
       .where(eq(articleRevisions.id, newest.id));
     return "updated";
   }
-  await tx.insert(articleRevisions).values({ ...(await fieldsOf(tx, row)), savedById: actor.id, savedByName: actor.name, autosave: true });
+  await tx.insert(articleRevisions).values({ ...(await fieldsOf(tx, row)), savedById: actor.id, savedByName: actor.name, ...kind });
   await pruneRevisions(tx, row.id);
   return "added";
 }
@@ -127,6 +149,7 @@ const summaryColumns = {
   savedByName: articleRevisions.savedByName,
   createdAt: articleRevisions.createdAt,
   autosave: articleRevisions.autosave,
+  pending: articleRevisions.pending,
 };
 
 const summaryOf = (row: Omit<RevisionSummary, "savedAt"> & { createdAt: Date }): RevisionSummary => ({
@@ -136,6 +159,7 @@ const summaryOf = (row: Omit<RevisionSummary, "savedAt"> & { createdAt: Date }):
   savedByName: row.savedByName,
   savedAt: row.createdAt.toISOString(),
   autosave: row.autosave,
+  pending: row.pending,
 });
 
 const articleGone = () => new AppError("not_found", "This article no longer exists.");

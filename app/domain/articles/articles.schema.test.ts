@@ -1,7 +1,15 @@
 import { describe, expect, test } from "vitest";
 import { AppError } from "~/lib/app-error";
 import { parseForm } from "~/lib/forms";
-import { articleFormSchema, articleInputSchema, PUBLISH_AT_INVALID, REQUIRED_ARTICLE_FIELDS, type ArticleFieldName } from "./articles.schema";
+import {
+  articleFormSchema,
+  articleInputSchema,
+  PUBLISH_AT_INVALID,
+  PUBLISH_BLOCKERS,
+  publishBlockers,
+  REQUIRED_ARTICLE_FIELDS,
+  type ArticleFieldName,
+} from "./articles.schema";
 
 /** The article form's parse, as its action runs it, answered as a result. */
 function parseArticleInput(values: Record<ArticleFieldName, string>) {
@@ -96,5 +104,26 @@ describe("the publishing fields", () => {
       expect(result.success, bad).toBe(false);
       expect(result.error?.issues[0]?.message).toBe(PUBLISH_AT_INVALID);
     }
+  });
+});
+
+describe("what blocks publishing", () => {
+  const ready = { title: "Title", slug: "title", content: "Body", categoryId: "c", authorName: "Desk", authorIds: "" };
+
+  test("a story with its text, a category and a byline has no blocker", () => {
+    expect(publishBlockers(ready)).toEqual([]);
+    // An author chosen is a byline without an author name.
+    expect(publishBlockers({ ...ready, authorName: "", authorIds: "a1,a2" })).toEqual([]);
+    expect(publishBlockers({ ...ready, authorName: null, authorIds: ["a1"] })).toEqual([]);
+  });
+
+  test("each missing piece is named beside its field, the alt text before the category", () => {
+    expect(publishBlockers({ ...ready, categoryId: "" })).toEqual([{ field: "categoryId", message: PUBLISH_BLOCKERS.categoryId }]);
+    expect(publishBlockers({ ...ready, authorName: "  ", authorIds: " , " })).toEqual([{ field: "authorIds", message: PUBLISH_BLOCKERS.byline }]);
+    expect(publishBlockers({ ...ready, categoryId: null, featuredImage: "/media/images/x.png", featuredImageAlt: " " }).map((b) => b.field)).toEqual([
+      "featuredImageAlt",
+      "categoryId",
+    ]);
+    expect(publishBlockers({}).map((b) => b.field)).toEqual(["title", "slug", "content", "categoryId", "authorIds"]);
   });
 });

@@ -98,11 +98,68 @@ export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc"
 };
 
 /**
- * What the article form's submit buttons ask for: "Create/Update Article" publish (or schedule), "Save
- * Draft" saves a draft, "Submit for review" saves a draft and puts it in the review queue.
+ * What the article form's submit buttons ask for (decision 0033):
+ * - "publish": "Publish now" and "Update Article" (a scheduled story keeps its time: "Publish at" is sent back);
+ * - "schedule": "Schedule" in the publish panel ("Publish at" must be ahead);
+ * - "draft": "Save Draft" (a draft or a new story only: never takes a published story off the site);
+ * - "save-for-later": "Save for later" on a published story (its pending version; the live story is untouched);
+ * - "discard-pending": "Discard changes" (drops the pending version);
+ * - "submit": "Submit for review" (an author: saved as a draft, then queued for an editor).
  */
-export const ARTICLE_INTENTS = ["publish", "draft", "submit"] as const;
+export const ARTICLE_INTENTS = ["publish", "schedule", "draft", "save-for-later", "discard-pending", "submit"] as const;
 export type ArticleIntent = (typeof ARTICLE_INTENTS)[number];
+
+/** A draft intent (Save Draft, Submit for review) sent for a published or scheduled story. */
+export const STAYS_PUBLIC =
+  "This story is published or scheduled: saving it as a draft would take it off the site. Use “Unpublish…” for that, or “Save for later” to keep your changes without publishing them.";
+/** "Save for later" (or its autosave) of a story that is not published. */
+export const SAVE_FOR_LATER_PUBLISHED_ONLY = "Save for later keeps changes to a published story. This story is not published: use Save Draft.";
+/** "Schedule" without a time ahead. */
+export const SCHEDULE_NEEDS_FUTURE = "Choose a date and time in the future to schedule the story.";
+
+/** What blocks publishing or scheduling, beside the field it concerns (the publish panel lists them; the server refuses them). */
+export const PUBLISH_BLOCKERS = {
+  title: "Write a headline.",
+  slug: "Give the story an address (slug).",
+  content: "Write the story: its text is empty.",
+  categoryId: "Choose a category: a story without one is not listed in any section.",
+  byline: "Add a byline: choose an author or write the author name.",
+  featuredImageAlt: FEATURED_IMAGE_ALT_REQUIRED,
+} as const;
+
+export interface PublishBlocker {
+  field: ArticleFieldName;
+  message: string;
+}
+
+/**
+ * The problems that block publishing or scheduling a story with these form values (empty: none).
+ * One rule for the publish panel (which disables its confirming button while one remains) and the
+ * server (which refuses the first beside its field).
+ */
+export function publishBlockers(values: {
+  title?: string | null;
+  slug?: string | null;
+  content?: string | null;
+  categoryId?: string | null;
+  authorName?: string | null;
+  authorIds?: string | readonly string[] | null;
+  featuredImage?: string | null;
+  featuredImageAlt?: string | null;
+}): PublishBlocker[] {
+  const blank = (v: string | null | undefined) => !v || v.trim() === "";
+  const authorIds = typeof values.authorIds === "string" ? values.authorIds.split(",").filter((id) => id.trim() !== "") : (values.authorIds ?? []);
+  const found: PublishBlocker[] = [];
+  if (blank(values.title)) found.push({ field: "title", message: PUBLISH_BLOCKERS.title });
+  if (blank(values.slug)) found.push({ field: "slug", message: PUBLISH_BLOCKERS.slug });
+  if (blank(values.content)) found.push({ field: "content", message: PUBLISH_BLOCKERS.content });
+  if (isFeaturedImageAltMissing(values.featuredImage, values.featuredImageAlt)) {
+    found.push({ field: "featuredImageAlt", message: PUBLISH_BLOCKERS.featuredImageAlt });
+  }
+  if (blank(values.categoryId)) found.push({ field: "categoryId", message: PUBLISH_BLOCKERS.categoryId });
+  if (authorIds.length === 0 && blank(values.authorName)) found.push({ field: "authorIds", message: PUBLISH_BLOCKERS.byline });
+  return found;
+}
 
 export const PUBLISH_AT_INVALID = "Enter a date and time, such as 2026-11-23T14:30, or leave Publish at empty.";
 
@@ -118,7 +175,7 @@ export const articleFormSchema = articleInputSchema.extend({
     .refine((v) => v === "" || fromDateTimeLocal(v, "UTC") !== null, PUBLISH_AT_INVALID),
   // No button named (a client that sends none): "publish", what the form's default button does.
   intent: z
-    .enum(["", ...ARTICLE_INTENTS], { error: "Unknown action: use Create/Update Article, Save Draft or Submit for review." })
+    .enum(["", ...ARTICLE_INTENTS], { error: "Unknown action: use Save Draft, Publish, Update Article, Save for later or Submit for review." })
     .transform((v): ArticleIntent => (v === "" ? "publish" : v)),
   /** "Show as updated": the save sets the article's modified_at (readers see "Updated {date}"). */
   showAsUpdated: checkbox,
@@ -234,3 +291,13 @@ export interface ArticleFormFields {
   /** The chosen authors' ids in byline order (absent: none; revisions do not keep them). */
   authorIds?: string[];
 }
+
+/** A published story's pending version as the edit form announces it ("Changes saved {time}, not yet public"). */
+export interface PendingVersionInfo {
+  /** ISO time of its last save (or autosave). */
+  savedAt: string;
+  savedByName: string;
+}
+
+/** What the edit form says of a pending version ({time}: its save time in the site's time zone). */
+export const pendingVersionNote = (time: string) => `Changes saved ${time}, not yet public`;

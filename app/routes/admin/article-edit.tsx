@@ -16,6 +16,7 @@ import { actorOf } from "~/domain/accounts/actor";
 import { ADD_NOTE_INTENT, ARTICLE_NOTE_FIELDS, DELETE_NOTE_INTENT } from "~/domain/articles/corrections.schema";
 import { addArticleNote, deleteArticleNote, listArticleNotesForAdmin } from "~/domain/articles/corrections.server";
 import { listAuthorChoices } from "~/domain/authors/authors.server";
+import { getPendingVersion } from "~/domain/articles/pending-versions.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { can } from "~/domain/accounts/roles";
 import { SEND_BACK_INTENT, SUBMIT_INTENT } from "~/domain/articles/review.schema";
@@ -30,24 +31,28 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // An author opens only their own drafts (403 otherwise); an unknown id goes back to the list below.
   const user = await requireCapability(request, context, "backOffice");
   await orForbidden(openableArticle(context.db, params.id, actorOfUser(user)));
-  const [article, categories, notes, authors, review] = await Promise.all([
+  const [article, categories, notes, authors, review, pending] = await Promise.all([
     getArticleForEdit(context.db, params.id),
     listCategories(context.db),
     listArticleNotesForAdmin(context.db, params.id),
     listAuthorChoices(context.db),
     getReviewState(context.db, params.id),
+    getPendingVersion(context.db, params.id),
   ]);
   // Spec: a failed load shows "Error" / "Failed to load article" and returns to the list.
   if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
   const { publishedAt, modifiedAt, ...fields } = article;
   return {
-    // "Publish at" shows the (planned) publication time on the site's wall clock.
+    // "Publish at" shows the (planned) publication time on the site's wall clock. A pending version
+    // ("Save for later") reopens in the form: its fields in place of the live story's (decision 0033).
     article: {
       ...fields,
+      ...(pending ? pending.fields : {}),
       publishedAt: publishedAt?.toISOString() ?? null,
       modifiedAt: modifiedAt?.toISOString() ?? null,
       publishAt: publishedAt ? toDateTimeLocal(publishedAt, context.env.TIME_ZONE) : "",
     },
+    pending: pending ? { savedAt: pending.savedAt, savedByName: pending.savedByName } : null,
     categories: categories.map(({ id, name }) => ({ id, name })),
     authors,
     notes,
@@ -109,12 +114,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
   }
   const values = articleFormValues(formData);
-  // A draft's autosave (the form's fetcher, a moment after typing stops): saved as a draft, no redirect.
+  // An autosave (the form's fetcher, a moment after typing stops), no redirect: a draft is saved as a
+  // draft, a published story's changes go to its pending version (never to the live story).
   if (formData.get("intent") === "autosave") {
     try {
       const article = await autosaveArticleFromForm(context.db, context.storage, values, { id: params.id, timeZone: context.env.TIME_ZONE, actor });
-      context.log.debug({ articleId: article.id }, "draft autosaved");
-      return { ok: true as const, autosaved: true as const, slug: article.slug };
+      context.log.debug({ articleId: article.id, status: article.status }, "article autosaved");
+      return { ok: true as const, autosaved: true as const, slug: article.slug, savedAt: new Date().toISOString() };
     } catch (error) {
       return refuse(error);
     }
@@ -123,6 +129,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const article = await saveArticleFromForm(context.db, context.storage, values, { id: params.id, timeZone: context.env.TIME_ZONE, actor });
     context.log.info({ articleId: article.id, slug: article.slug, status: article.status }, "article updated");
     if (values.intent === SUBMIT_INTENT) return redirect(withNotice(`/admin/articles/edit/${article.id}`, "article-submitted"));
+    if (values.intent === "save-for-later") return redirect(withNotice(`/admin/articles/edit/${article.id}`, "article-saved-for-later"));
+    if (values.intent === "discard-pending") return redirect(withNotice(`/admin/articles/edit/${article.id}`, "article-changes-discarded"));
     return redirect(pathAfterArticleSave(article, "article-updated"));
   } catch (error) {
     return refuse(error, values);
@@ -165,6 +173,7 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
       authors={loaderData.authors}
       failure={isNoteAnswer(actionData) || (actionData && actionData.ok) ? undefined : (actionData as ArticleFormActionData)}
       canPublish={loaderData.canPublish}
+      pending={loaderData.pending}
       review={loaderData.review}
       sendBackFailure={sendBackFailureOf(actionData)}
       after={loaderData.canPublish ? <ArticleNotesPanel key={loaderData.loadId} articleStatus={article.status} notes={loaderData.notes} /> : null}

@@ -2,6 +2,7 @@ import { data, isRouteErrorResponse, redirect } from "react-router";
 import { ArticlePreviewPage } from "~/components/article-preview-page";
 import { NotFound, RouteError } from "~/components/not-found";
 import { getArticleForPreview, presentArticle } from "~/domain/articles/articles.server";
+import { withPendingVersion } from "~/domain/articles/pending-versions.server";
 import { formatPublishDate, useSiteTimeZone } from "~/lib/dates";
 import { PREVIEW_HEADERS, previewMeta } from "~/page-meta";
 import type { Route } from "./+types/shared-preview";
@@ -17,7 +18,8 @@ const EXPIRED = { title: "Preview link expired", message: "This preview link has
  * GET /preview/:token: a draft or scheduled article through a signed, expiring link an editor copied
  * from its form (app/domain/articles/preview-links.server.ts), for someone without a back-office
  * account. Never cached, never indexed, never counted as a view. A forged or damaged token is a 404,
- * an expired one a 410; once the article is public the link leads to its page.
+ * an expired one a 410; once the article is public the link leads to its page, unless it has changes
+ * saved for later (its pending version), which the link then shows.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const reading = context.previewLinks.read(params.token);
@@ -25,9 +27,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     if (reading.reason === "expired") throw data(EXPIRED.title, { status: 410, headers: PREVIEW_HEADERS });
     throw data(NOT_FOUND.title, { status: 404, headers: PREVIEW_HEADERS });
   }
-  const article = await getArticleForPreview(context.db, reading.articleId);
-  if (!article) throw data(NOT_FOUND.title, { status: 404, headers: PREVIEW_HEADERS });
-  if (article.status === "published" && article.publishedAt.getTime() <= Date.now()) {
+  const stored = await getArticleForPreview(context.db, reading.articleId);
+  if (!stored) throw data(NOT_FOUND.title, { status: 404, headers: PREVIEW_HEADERS });
+  // A published story's changes saved for later are shown (decision 0033); without any, the link leads to its page.
+  const { article, pending } = await withPendingVersion(context.db, stored);
+  if (!pending && article.status === "published" && article.publishedAt.getTime() <= Date.now()) {
     throw redirect(`/article/${article.slug}`, { headers: PREVIEW_HEADERS });
   }
   return data({ article: presentArticle(article), expiresAt: reading.expiresAt.toISOString() }, { headers: PREVIEW_HEADERS });
