@@ -38,7 +38,7 @@ const autosave = (values: Record<string, string>, id: string) =>
 const storedRow = async (id: string) => (await fx.t.db.select().from(articles).where(eq(articles.id, id)))[0]!;
 const pageTitle = async (slug: string) => {
   const args = { params: { slug }, request: new Request(`http://localhost/article/${slug}`), context: { db: fx.t.db, log, commentSpam: testCommentSpam } };
-  const data = await articlePageLoader(args as unknown as Parameters<typeof articlePageLoader>[0]);
+  const { data } = await articlePageLoader(args as unknown as Parameters<typeof articlePageLoader>[0]);
   return data.article.title;
 };
 const feedTitles = async () => (await listFeedItems(fx.t.db, { kind: "site" })).map((item) => item.title);
