@@ -159,3 +159,35 @@ test("an invited author gets a byline and an author page; the editor hears of th
     await query(`delete from articles where id = $1`, [story!.id]);
   }
 });
+
+test("a writer turns notification e-mails off in Your account; an editor unlinks an author from an account on the Authors screen", async ({ page, browser, baseURL }) => {
+  test.setTimeout(180_000);
+  const writerAccount = await accountWithRole(baseURL, "mail-off", "author");
+  const [row] = await query<{ id: string; name: string }>(`select id, name from "user" where email = $1`, [writerAccount.email]);
+  const slug = `mail-off-${Date.now().toString(36)}`;
+  await query(`insert into authors (name, slug, user_id) values ($1, $2, $3)`, [row!.name, slug, row!.id]);
+  try {
+    const writer = await signedInPage(browser, writerAccount);
+    await writer.goto("/admin/profile", { waitUntil: "networkidle" });
+    const choice = writer.getByRole("checkbox", { name: "E-mail me my notifications" });
+    await wait(choice).toBeChecked();
+    await choice.uncheck();
+    await writer.getByRole("region", { name: "E-mail notifications" }).getByRole("button", { name: "Save" }).click();
+    await wait(writer.getByRole("status").filter({ hasText: "Notifications are no longer e-mailed to you." })).toBeVisible();
+    await wait(choice).not.toBeChecked();
+    expect((await query<{ on: boolean }>(`select email_notifications as on from "user" where id = $1`, [row!.id]))[0]!.on).toBe(false);
+    await shots(writer, "profile-email-off");
+
+    await signInAsAdmin(page);
+    await page.goto("/admin/authors", { waitUntil: "networkidle" });
+    const authorRow = page.getByRole("row").filter({ hasText: slug });
+    await wait(authorRow).toContainText(writerAccount.email);
+    await shots(page, "authors-linked");
+    await authorRow.getByRole("button", { name: `Unlink from account (${row!.name})` }).click();
+    await wait(page.getByRole("status").filter({ hasText: `${row!.name} is no longer linked to an account.` })).toBeVisible();
+    await wait(page.getByRole("row").filter({ hasText: slug })).toContainText("None (guest writer)");
+    expect((await query<{ user_id: string | null }>(`select user_id from authors where slug = $1`, [slug]))[0]!.user_id).toBeNull();
+  } finally {
+    await query(`delete from authors where slug = $1`, [slug]);
+  }
+});
