@@ -11,6 +11,9 @@ import { dataDir, query } from "./db";
 // sees the notification with the note under the bell and gets the e-mail (the e2e server has no
 // SMTP_URL: it lands in DATA_DIR/outbox).
 
+// The machine may be busy (two cores, the server and the browser): waits are generous.
+const wait = expect.configure({ timeout: 30_000 });
+
 async function shots(page: Page, name: string) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
@@ -18,7 +21,9 @@ async function shots(page: Page, name: string) {
       const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
       expect(scrollWidth, `${name} at 390 px`).toBeLessThanOrEqual(innerWidth);
     }
-    await test.info().attach(`${name}-${width}`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+    const body = await page.screenshot({ fullPage: true });
+    await test.info().attach(`${name}-${width}`, { body, contentType: "image/png" });
+    if (process.env.E2E_SHOTS_DIR) await fs.writeFile(path.join(process.env.E2E_SHOTS_DIR, `${name}-${width}.png`), body);
   }
 }
 
@@ -65,7 +70,7 @@ test("an invited author gets a byline and an author page; the editor hears of th
   await page.getByLabel("E-mail address").fill(email);
   await page.getByLabel(/^Author/).check();
   await page.getByRole("button", { name: "Send invitation" }).click();
-  await expect(toastWith(page, "Invitation sent")).toBeVisible();
+  await wait(toastWith(page, "Invitation sent")).toBeVisible();
   const link = await page.getByLabel("Invitation link").inputValue();
   const writer = await (await browser.newContext()).newPage();
   await writer.goto(new URL(link).pathname, { waitUntil: "networkidle" });
@@ -83,7 +88,7 @@ test("an invited author gets a byline and an author page; the editor hears of th
   expect(author?.slug).toBe(`nia-newcomer-${suffix}`);
   await writer.goto("/admin/articles/new", { waitUntil: "networkidle" });
   // (Whatever the byline control looks like, their name is shown in it, not only offered in a list.)
-  await expect(writer.getByRole("main").getByText(name).filter({ visible: true }).first()).toBeVisible();
+  await wait(writer.getByRole("main").getByText(name).filter({ visible: true }).first()).toBeVisible();
 
   // Their first story, with that byline (made as the form would: another workstream changes its buttons).
   const [story] = await query<{ id: string }>(
@@ -101,39 +106,39 @@ test("an invited author gets a byline and an author page; the editor hears of th
     // The author submits it for review.
     await writer.goto(`/admin/articles/edit/${story!.id}`, { waitUntil: "networkidle" });
     await writer.getByRole("button", { name: "Submit for review" }).click();
-    await expect(toastWith(writer, "Submitted for review")).toBeVisible();
+    await wait(toastWith(writer, "Submitted for review")).toBeVisible();
 
     // The editor's bell counts it; the list says it waits for review, and opening it marks it read.
     const desk = await signedInPage(browser, editorAccount);
     await desk.goto("/admin", { waitUntil: "networkidle" });
     const bell = desk.getByRole("link", { name: /^Notifications, \d+ unread$/ });
-    await expect(bell).toBeVisible();
+    await wait(bell).toBeVisible();
     await bell.click();
-    await expect(desk).toHaveURL(/\/admin\/notifications$/);
+    await wait(desk).toHaveURL(/\/admin\/notifications$/);
     const waiting = desk.getByRole("button", { name: new RegExp(`^'${title}' is waiting for review`) });
-    await expect(waiting).toBeVisible();
+    await wait(waiting).toBeVisible();
     expect((await new AxeBuilder({ page: desk }).analyze()).violations.map((v) => v.id)).toEqual([]);
     await shots(desk, "editor-notifications");
     await waiting.click();
-    await expect(desk).toHaveURL(new RegExp(`/admin/articles/edit/${story!.id}$`));
+    await wait(desk).toHaveURL(new RegExp(`/admin/articles/edit/${story!.id}$`));
 
     // The editor sends it back with a note.
     await desk.getByLabel("Note for the author").fill(note);
     await desk.getByRole("button", { name: "Send back" }).click();
-    await expect(toastWith(desk, "Sent back")).toBeVisible();
+    await wait(toastWith(desk, "Sent back")).toBeVisible();
 
     // The author's bell: one unread; the list shows the sentence and the note.
     await writer.goto("/admin", { waitUntil: "networkidle" });
-    await expect(writer.getByRole("link", { name: "Notifications, 1 unread" })).toBeVisible();
+    await wait(writer.getByRole("link", { name: "Notifications, 1 unread" })).toBeVisible();
     await shots(writer, "author-bell");
     await writer.getByRole("link", { name: "Notifications, 1 unread" }).click();
     const sentBack = writer.getByRole("button", { name: new RegExp(`^${editorRow!.name} sent back '${title}'`) });
-    await expect(sentBack).toBeVisible();
-    await expect(sentBack).toContainText(note);
+    await wait(sentBack).toBeVisible();
+    await wait(sentBack).toContainText(note);
     await shots(writer, "author-notifications");
     await sentBack.click();
-    await expect(writer).toHaveURL(new RegExp(`/admin/articles/edit/${story!.id}$`));
-    await expect(writer.getByRole("link", { name: "Notifications" })).toBeVisible();
+    await wait(writer).toHaveURL(new RegExp(`/admin/articles/edit/${story!.id}$`));
+    await wait(writer.getByRole("link", { name: "Notifications" })).toBeVisible();
 
     // The e-mail: the site's name, the sentence, the note and the story's edit page.
     const mail = await outboxMessageTo(email, new RegExp(`sent back '${title}'`));
@@ -147,10 +152,42 @@ test("an invited author gets a byline and an author page; the editor hears of th
     const reader = await browser.newPage();
     await reader.goto(`/article/harbour-plans-${suffix}`, { waitUntil: "networkidle" });
     await reader.getByRole("link", { name, exact: true }).first().click();
-    await expect(reader).toHaveURL(new RegExp(`/author/nia-newcomer-${suffix}$`));
-    await expect(reader.getByRole("heading", { level: 1 })).toHaveText(name);
-    await expect(reader.getByRole("link", { name: title })).toBeVisible();
+    await wait(reader).toHaveURL(new RegExp(`/author/nia-newcomer-${suffix}$`));
+    await wait(reader.getByRole("heading", { level: 1 })).toHaveText(name);
+    await wait(reader.getByRole("link", { name: title })).toBeVisible();
   } finally {
     await query(`delete from articles where id = $1`, [story!.id]);
+  }
+});
+
+test("a writer turns notification e-mails off in Your account; an editor unlinks an author from an account on the Authors screen", async ({ page, browser, baseURL }) => {
+  test.setTimeout(180_000);
+  const writerAccount = await accountWithRole(baseURL, "mail-off", "author");
+  const [row] = await query<{ id: string; name: string }>(`select id, name from "user" where email = $1`, [writerAccount.email]);
+  const slug = `mail-off-${Date.now().toString(36)}`;
+  await query(`insert into authors (name, slug, user_id) values ($1, $2, $3)`, [row!.name, slug, row!.id]);
+  try {
+    const writer = await signedInPage(browser, writerAccount);
+    await writer.goto("/admin/profile", { waitUntil: "networkidle" });
+    const choice = writer.getByRole("checkbox", { name: "E-mail me my notifications" });
+    await wait(choice).toBeChecked();
+    await choice.uncheck();
+    await writer.getByRole("region", { name: "E-mail notifications" }).getByRole("button", { name: "Save" }).click();
+    await wait(writer.getByRole("status").filter({ hasText: "Notifications are no longer e-mailed to you." })).toBeVisible();
+    await wait(choice).not.toBeChecked();
+    expect((await query<{ on: boolean }>(`select email_notifications as on from "user" where id = $1`, [row!.id]))[0]!.on).toBe(false);
+    await shots(writer, "profile-email-off");
+
+    await signInAsAdmin(page);
+    await page.goto("/admin/authors", { waitUntil: "networkidle" });
+    const authorRow = page.getByRole("row").filter({ hasText: slug });
+    await wait(authorRow).toContainText(writerAccount.email);
+    await shots(page, "authors-linked");
+    await authorRow.getByRole("button", { name: `Unlink from account (${row!.name})` }).click();
+    await wait(page.getByRole("status").filter({ hasText: `${row!.name} is no longer linked to an account.` })).toBeVisible();
+    await wait(page.getByRole("row").filter({ hasText: slug })).toContainText("None (guest writer)");
+    expect((await query<{ user_id: string | null }>(`select user_id from authors where slug = $1`, [slug]))[0]!.user_id).toBeNull();
+  } finally {
+    await query(`delete from authors where slug = $1`, [slug]);
   }
 });

@@ -1,6 +1,6 @@
 import { Bell, Shield } from "lucide-react";
 import type { ReactNode } from "react";
-import { isRouteErrorResponse, Link, Outlet, useLoaderData, useNavigation, useRouteLoaderData, type ShouldRevalidateFunction } from "react-router";
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useLocation, useNavigation, useRouteLoaderData, type ShouldRevalidateFunction } from "react-router";
 import { AdminMobileMenu, AdminSidebar } from "~/components/admin/admin-nav";
 import { requireBackOfficeUser } from "~/domain/accounts/guard.server";
 import { ROLE_LABELS, type Role } from "~/domain/accounts/roles";
@@ -79,12 +79,14 @@ function AdminShell({ email, role, unread, children }: { email: string; role: Ro
 /** The bell: the unread count, leading to the list of notifications (a page that works without JavaScript). */
 function NotificationBell({ unread }: { unread: number }) {
   const label = bellLabel(unread);
+  const here = useLocation().pathname === "/admin/notifications";
   return (
     <Link
       to="/admin/notifications"
       aria-label={label}
+      aria-current={here ? "page" : undefined}
       title={label}
-      className="relative ml-auto inline-flex size-9 shrink-0 items-center justify-center rounded-md text-white hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-white"
+      className="relative ml-auto inline-flex size-9 shrink-0 items-center justify-center rounded-md text-white hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-white aria-[current=page]:bg-slate-800"
     >
       <Bell className="size-5" aria-hidden="true" />
       {unread > 0 ? (
