@@ -126,6 +126,60 @@ test.describe("media library", () => {
     await expect(page.locator(`img[src^="${imageUrl}"], img[srcset*="${imageUrl}"]`).first()).toBeVisible();
     await expect(page.getByRole("img", { name: "Lanterns reflected in the harbour at night" })).toBeVisible();
   });
+
+  test("readers' comment photos are kept in a Reader uploads tab of their own, out of the newsroom's Images, and are never published", async ({ page, browser, baseURL }) => {
+    const run = Date.now().toString(36);
+    const photo = `reader-photo-${run}.png`;
+    // A reader attaches a photo to a comment (the upload is stored at once, as a comment upload).
+    const reader = await browser.newContext({ baseURL });
+    try {
+      const readerPage = await reader.newPage();
+      await readerPage.goto(await someArticlePath(readerPage.request), { waitUntil: "networkidle" });
+      await readerPage.getByTestId("image-input").first().setInputFiles({ name: photo, mimeType: "image/png", buffer: PNG_1PX });
+      await expect(toastWith(readerPage, "Upload successful")).toBeVisible();
+    } finally {
+      await reader.close();
+    }
+    const [stored] = await query<{ name: string }>(`select name from media where original_name = $1 and source = 'comment'`, [photo]);
+    expect(stored).toBeDefined();
+
+    // The newsroom's Images tab (the default) does not show it.
+    await page.goto("/admin/media", { waitUntil: "networkidle" });
+    await expect(page.getByRole("tab", { name: "Images" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("tabpanel", { name: "Images" })).toBeVisible();
+    await expect(card(page, photo)).toHaveCount(0);
+
+    // The Reader uploads tab does, without a Publish button and without an upload box.
+    await page.getByRole("tab", { name: "Reader uploads" }).click();
+    const panel = page.getByRole("tabpanel", { name: "Reader uploads" });
+    await expect(panel).toContainText("Photos and videos readers attached to their comments");
+    await expect(panel.getByRole("listitem").filter({ hasText: photo })).toBeVisible();
+    await expect(panel.getByRole("listitem").filter({ hasText: photo }).getByRole("button", { name: "Publish" })).toHaveCount(0);
+    await expect(panel.getByLabel(/^Select image/)).toHaveCount(0);
+    await page.screenshot({ path: "/tmp/media-reader-uploads-1280.png", fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: "/tmp/media-reader-uploads-390.png", fullPage: true });
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(scroll, "nothing scrolls sideways at 390 px").toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // A crafted "Publish Article with Media" of a reader's photo is refused on the server, and nothing is written.
+    const title = `From a reader ${run}`;
+    const status = await page.evaluate(
+      async ([name, title]) =>
+        (await fetch("/admin/media", { method: "POST", body: new URLSearchParams({ intent: "publish", bucket: "images", name: name!, title: title!, categoryId: "", excerpt: "", content: "Body", featuredImageAlt: "A photo" }) })).status,
+      [stored!.name, title],
+    );
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(await query(`select id from articles where title = $1`, [title])).toHaveLength(0);
+
+    // An editor may delete it (no comment uses it).
+    await panel.getByRole("button", { name: `Delete ${photo}` }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
+    await expect(toastWith(page, "File deleted successfully")).toBeVisible();
+    await expect(panel.getByRole("listitem").filter({ hasText: photo })).toHaveCount(0);
+    expect(await query(`select id from media where name = $1`, [stored!.name])).toHaveLength(0);
+  });
 });
 
 /** The settings row as stored (every column; `updated_at` shows whether a save happened at all). */
