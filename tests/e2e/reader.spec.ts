@@ -205,6 +205,7 @@ test.describe("the reader site", () => {
   });
 
   test("counts are written one way: a card says 2,993 views, a story seen once says 1 view, and the footer names X", async ({ page }) => {
+    test.slow();
     // Two old stories of an author of their own (an author page lists them as cards; no other page changes).
     const run = Date.now().toString(36);
     const [author] = await query<{ id: string }>(`insert into authors (name, slug) values ($1, $2) returning id`, [`Count Keeper ${run}`, `count-keeper-${run}`]);
