@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test, waitForHydration, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
 import { someArticlePath } from "./routes";
@@ -125,6 +125,65 @@ test.describe("media library", () => {
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
     await expect(page.locator(`img[src^="${imageUrl}"], img[srcset*="${imageUrl}"]`).first()).toBeVisible();
     await expect(page.getByRole("img", { name: "Lanterns reflected in the harbour at night" })).toBeVisible();
+  });
+
+  test("readers' comment photos are kept in a Reader uploads tab of their own, out of the newsroom's Images, and are never published", async ({ page, browser, baseURL }) => {
+    test.slow();
+    const run = Date.now().toString(36);
+    const photo = `reader-photo-${run}.png`;
+    // A reader attaches a photo to a comment (the upload is stored at once, as a comment upload).
+    const reader = await browser.newContext({ baseURL });
+    try {
+      const readerPage = await reader.newPage();
+      await readerPage.goto(await someArticlePath(readerPage.request), { waitUntil: "networkidle" });
+      await waitForHydration(readerPage.locator("body"));
+      // "Add image" opens the file chooser once the comments (hydrated a task after the page) run.
+      await expect(async () => {
+        const chooser = readerPage.waitForEvent("filechooser", { timeout: 2_000 });
+        await readerPage.getByRole("button", { name: "Add image" }).first().click();
+        await (await chooser).setFiles({ name: photo, mimeType: "image/png", buffer: PNG_1PX });
+      }).toPass({ timeout: 30_000 });
+      await expect(toastWith(readerPage, "Upload successful")).toBeVisible();
+    } finally {
+      await reader.close();
+    }
+    const [stored] = await query<{ name: string }>(`select name from media where original_name = $1 and source = 'comment'`, [photo]);
+    expect(stored).toBeDefined();
+
+    // The newsroom's Images tab (the default) does not show it.
+    await page.goto("/admin/media", { waitUntil: "networkidle" });
+    await expect(page.getByRole("tab", { name: "Images" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("tabpanel", { name: "Images" })).toBeVisible();
+    await expect(card(page, photo)).toHaveCount(0);
+
+    // The Reader uploads tab does, without a Publish button and without an upload box.
+    await page.getByRole("tab", { name: "Reader uploads" }).click();
+    const panel = page.getByRole("tabpanel", { name: "Reader uploads" });
+    await expect(panel).toContainText("Photos and videos readers attached to their comments");
+    await expect(panel.getByRole("listitem").filter({ hasText: photo })).toBeVisible();
+    await expect(panel.getByRole("listitem").filter({ hasText: photo }).getByRole("button", { name: "Publish" })).toHaveCount(0);
+    await expect(panel.getByLabel(/^Select image/)).toHaveCount(0);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(scroll, "nothing scrolls sideways at 390 px").toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // A crafted "Publish Article with Media" of a reader's photo is refused on the server, and nothing is written.
+    const title = `From a reader ${run}`;
+    const status = await page.evaluate(
+      async ([name, title]) =>
+        (await fetch("/admin/media", { method: "POST", body: new URLSearchParams({ intent: "publish", bucket: "images", name: name!, title: title!, categoryId: "", excerpt: "", content: "Body", featuredImageAlt: "A photo" }) })).status,
+      [stored!.name, title],
+    );
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(await query(`select id from articles where title = $1`, [title])).toHaveLength(0);
+
+    // An editor may delete it (no comment uses it).
+    await panel.getByRole("button", { name: `Delete ${photo}` }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
+    await expect(toastWith(page, "File deleted successfully")).toBeVisible();
+    await expect(panel.getByRole("listitem").filter({ hasText: photo })).toHaveCount(0);
+    expect(await query(`select id from media where name = $1`, [stored!.name])).toHaveLength(0);
   });
 });
 

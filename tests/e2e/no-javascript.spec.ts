@@ -176,6 +176,7 @@ test.describe("a comment without JavaScript", () => {
   }
 
   test("a refusal shows the spec's message and keeps what was typed; a valid comment is posted, confirmed on the comment, and the page goes to it", async ({ page, request }) => {
+    test.slow();
     const slug = `no-script-comment-${Date.now().toString(36)}`;
     // A long story: the comments are well below the first screen.
     await query(`insert into articles (title, slug, content) values ('Commented without scripts', $1, $2)`, [slug, Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} of a long story.`).join("\n\n")]);
@@ -227,6 +228,7 @@ test.describe("a comment without JavaScript", () => {
   });
 
   test("a comment held for moderation says so at the form, where the reader lands", async ({ page }) => {
+    test.slow();
     const slug = `no-script-held-${Date.now().toString(36)}`;
     await query(`insert into articles (title, slug, content) values ('Held without scripts', $1, $2)`, [slug, Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}.`).join("\n\n")]);
     try {

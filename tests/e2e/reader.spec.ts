@@ -204,6 +204,40 @@ test.describe("the reader site", () => {
     expect(page.context().pages()).toHaveLength(1);
   });
 
+  test("counts are written one way: a card says 2,993 views, a story seen once says 1 view, and the footer names X", async ({ page }) => {
+    test.slow();
+    // Two old stories of an author of their own (an author page lists them as cards; no other page changes).
+    const run = Date.now().toString(36);
+    const [author] = await query<{ id: string }>(`insert into authors (name, slug) values ($1, $2) returning id`, [`Count Keeper ${run}`, `count-keeper-${run}`]);
+    const stories = [
+      { title: `Read many times ${run}`, slug: `read-many-${run}`, views: 2993 },
+      { title: `Read once ${run}`, slug: `read-once-${run}`, views: 0 },
+    ];
+    for (const [i, story] of stories.entries()) {
+      const [row] = await query<{ id: string }>(
+        `insert into articles (title, slug, content, views, published_at, created_at)
+         values ($1, $2, 'Body.', $3, now() - make_interval(days => $4), now() - make_interval(days => $4)) returning id`,
+        [story.title, story.slug, story.views, 700 + i],
+      );
+      await query(`insert into article_authors (article_id, author_id, position) values ($1, $2, 0)`, [row!.id, author!.id]);
+    }
+    try {
+      await page.goto(`/author/count-keeper-${run}`);
+      const card = page.getByRole("main").locator("article").filter({ hasText: stories[0]!.title });
+      await expect(card).toContainText("2,993 views");
+      await expect(card).not.toContainText("2993");
+      const footer = page.locator("footer");
+      await expect(footer).not.toContainText("Twitter");
+
+      // Its first reader's visit: the beacon answers 1, and the page says "1 view".
+      await page.goto(`/article/${stories[1]!.slug}`, { waitUntil: "networkidle" });
+      await expect(page.getByTestId("view-count")).toHaveText(/^\s*1 view$/);
+    } finally {
+      await query(`delete from articles where slug = any($1)`, [stories.map((s) => s.slug)]);
+      await query(`delete from authors where id = $1`, [author!.id]);
+    }
+  });
+
   test("an article's content is shown as text, markup and all, with its line breaks kept", async ({ page }) => {
     const slug = `markup-as-text-${Date.now().toString(36)}`;
     const content = "Plain words and <b>bold</b> markup.\nA second line right under it.\n\nA new paragraph <script>window.__ran = true</script>.";

@@ -109,7 +109,19 @@ function useDeleteAnnouncements() {
 }
 
 /** A tab's files: the "Showing the newest …" line, the empty state, or the grid of cards. */
-function MediaGrid({ list, loading, canManage, onPublish }: { list: { items: MediaCardItem[]; total: number }; loading: boolean; canManage: boolean; onPublish?: (item: MediaCardItem) => void }) {
+function MediaGrid({
+  list,
+  loading,
+  canManage,
+  onPublish,
+  emptyText = "No files uploaded yet",
+}: {
+  list: { items: MediaCardItem[]; total: number };
+  loading: boolean;
+  canManage: boolean;
+  onPublish?: (item: MediaCardItem) => void;
+  emptyText?: string;
+}) {
   const { items, total } = list;
   return (
     <>
@@ -122,7 +134,7 @@ function MediaGrid({ list, loading, canManage, onPublish }: { list: { items: Med
         ) : null}
       </div>
       {items.length === 0 ? (
-        loading ? null : <p className="rounded-lg border border-dashed border-slate-300 py-12 text-center text-slate-700">No files uploaded yet</p>
+        loading ? null : <p className="rounded-lg border border-dashed border-slate-300 py-12 text-center text-slate-700">{emptyText}</p>
       ) : (
         <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
           {items.map((item) => (
@@ -195,7 +207,7 @@ export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
             Photos and videos readers attached to their comments, kept apart from the newsroom&apos;s own media. They cannot be
             published as articles. A file is removed some hours after its comment is deleted, or when its comment was never posted.
           </p>
-          <MediaGrid list={loaderData.readerUploads} loading={loading} canManage={loaderData.canManage} />
+          <MediaGrid list={loaderData.readerUploads} loading={loading} canManage={loaderData.canManage} emptyText="No reader has attached a photo or video yet" />
         </Tabs.Content>
       </Tabs.Root>
 
