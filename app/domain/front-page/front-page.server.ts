@@ -68,7 +68,8 @@ const categoryPinCard = preparedQuery("category_pin_card", (db, name) =>
     .from(storyPins)
     .innerJoin(articles, eq(articles.id, storyPins.articleId))
     .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(and(eq(storyPins.placement, "category"), eq(storyPins.categoryId, sql.placeholder("categoryId")), activePin(), publiclyVisible()))
+    // Still of that category (a story moved to another since no longer leads this one's page).
+    .where(and(eq(storyPins.placement, "category"), eq(storyPins.categoryId, sql.placeholder("categoryId")), eq(articles.categoryId, storyPins.categoryId), activePin(), publiclyVisible()))
     .limit(1)
     .prepare(name),
 );
