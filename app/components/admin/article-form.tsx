@@ -284,8 +284,8 @@ export function ArticleForm({
         className="lg:grid lg:grid-cols-[minmax(0,1fr)_18rem] lg:items-start lg:gap-6 xl:grid-cols-[minmax(0,1fr)_20rem]"
       >
         <div className="min-w-0 space-y-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
-          <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 pb-4">
-            <div className="flex flex-wrap gap-3">
+          <div className="flex items-start justify-between gap-3 border-b border-slate-200 pb-4">
+            <div className="flex min-w-0 flex-wrap gap-3">
               {/* The first submit button is the form's default (Enter in a field): publish, as the spec's buttons always did. */}
               {canPublish ? (
                 <Button type="submit" name="intent" value="publish" disabled={submitting || uploads > 0}>
@@ -329,17 +329,23 @@ export function ArticleForm({
 
           <div className="space-y-2">
             <Label htmlFor="title">Title *</Label>
-            <input
+            {/* A headline wraps as it will on the page: a one-line text area that grows, Enter never adds a line. */}
+            <textarea
               id="title"
               name="title"
-              className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-2xl font-bold text-slate-900 sm:text-3xl"
+              rows={1}
+              className="field-sizing-content block min-h-12 w-full resize-none rounded-md border border-slate-300 bg-white px-3 py-2 text-2xl leading-tight font-bold text-slate-900 sm:text-3xl"
               value={title}
               aria-required="true"
               aria-invalid={invalid("title")}
               aria-describedby={describedBy("title")}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") e.preventDefault();
+              }}
               onChange={(e) => {
-                setTitle(e.target.value);
-                if (slugFollowsTitle) setSlug(slugify(e.target.value));
+                const value = e.target.value.replace(/\s*[\r\n]+\s*/g, " ");
+                setTitle(value);
+                if (slugFollowsTitle) setSlug(slugify(value));
               }}
             />
             <FieldError id="title-error" message={errors.title} />

@@ -47,7 +47,7 @@ export function SettingsSheetButton({ open, onOpen, buttonRef }: { open: boolean
       ref={buttonRef}
       type="button"
       variant="outline"
-      className="lg:hidden"
+      className="shrink-0 lg:hidden"
       aria-expanded={open}
       aria-controls="article-settings"
       onClick={onOpen}

@@ -579,6 +579,8 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
   // A "/" the writer closed with Escape stays text until the paragraph changes.
   const [dismissedSlash, setDismissedSlash] = useState<string | null>(null);
   const wrapper = useRef<HTMLDivElement>(null);
+  // The editor's view is there (measuring the caret's line needs it).
+  const [mounted, setMounted] = useState(false);
   const menuId = useId();
   const hintId = useId();
 
@@ -652,6 +654,7 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
       handleKeyDown: (_view, event) => handlers.current.slashKey(event.key) && (event.preventDefault(), true),
     },
     onUpdate: ({ editor }) => onChange(editor.getJSON() as StoryDocument),
+    onCreate: () => setMounted(true),
   });
 
   const state = useEditorState({
@@ -682,7 +685,7 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
   const [lineTop, setLineTop] = useState<{ top: number; bottom: number } | null>(null);
   const placePos = state?.placePos ?? null;
   useLayoutEffect(() => {
-    if (!editor || placePos === null || !wrapper.current) return setLineTop(null);
+    if (!editor || !mounted || placePos === null || !wrapper.current) return setLineTop(null);
     try {
       const at = editor.view.coordsAtPos(placePos);
       const box = wrapper.current.getBoundingClientRect();
@@ -690,7 +693,7 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
     } catch {
       setLineTop(null);
     }
-  }, [editor, placePos, state?.slashQuery]);
+  }, [editor, mounted, placePos, state?.slashQuery]);
 
   const slashQuery = state?.slashQuery ?? null;
   const slashKey = slashQuery === null ? null : `${placePos}:${slashQuery}`;
@@ -758,7 +761,8 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
   // From "/", the writing area points at the menu's active option (the caret never leaves it).
   const activeDescendant = open?.by === "slash" ? `${menuId}-option-${open.active}` : null;
   useEffect(() => {
-    const dom = editor?.view.dom;
+    // The view exists once the editor is mounted (TipTap throws on reading it before).
+    const dom = editor && mounted ? editor.view.dom : null;
     if (!dom) return;
     if (activeDescendant) {
       dom.setAttribute("aria-controls", menuId);
@@ -767,7 +771,7 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
       dom.removeAttribute("aria-controls");
       dom.removeAttribute("aria-activedescendant");
     }
-  }, [editor, activeDescendant, menuId]);
+  }, [editor, mounted, activeDescendant, menuId]);
 
   if (!editor || !state) return null;
   const run = (command: (chain: ReturnType<Editor["chain"]>) => ReturnType<Editor["chain"]>) => () => command(editor.chain().focus()).run();
