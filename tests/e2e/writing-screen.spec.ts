@@ -72,11 +72,12 @@ const scrollsSideways = (page: Page) => page.evaluate(() => document.documentEle
 
 test.describe("the writing screen", () => {
   test.beforeEach(async ({ page }) => {
+    // Editor journeys on a shared two-core machine: the editor's chunk alone takes seconds to load there.
+    test.slow();
     await signInAsAdmin(page);
   });
 
   test("an image dropped into the story and one pasted from the clipboard both upload and ask for alt text", async ({ page }) => {
-    test.slow();
     await page.setViewportSize(DESKTOP);
     const content = await openEditor(page, "/admin/articles/new");
     await content.click();
@@ -206,7 +207,6 @@ test.describe("the writing screen", () => {
 
   for (const viewport of [DESKTOP, PHONE]) {
     test(`at ${viewport.width} px the toolbar stays in view while a long story scrolls, and nothing scrolls sideways`, async ({ page }) => {
-      test.slow();
       await page.setViewportSize(viewport);
       const slug = `long-story-${viewport.width}-${Date.now().toString(36)}`;
       const paragraphs = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} of a long story about the harbour, its ferries and the people who work there every night.`);
@@ -249,7 +249,6 @@ test.describe("the writing screen", () => {
   }
 
   test("on a phone the settings are a sheet inside the form: a refused field in it opens it, and what is set there is saved", async ({ page }) => {
-    test.slow();
     await page.setViewportSize(PHONE);
     const run = Date.now().toString(36);
     // The writer's own author record (made when an account joins): theirs is the byline of a new story by default.
@@ -312,7 +311,7 @@ test.describe("the writing screen", () => {
     await page.setViewportSize(DESKTOP);
     const [{ id }] = await query<{ id: string }>(`select id from articles where status = 'published' order by published_at desc limit 1`);
     await openEditor(page, `/admin/articles/edit/${id}`);
-    const panel = page.getByRole("complementary", { name: "Story settings" });
+    const panel = page.getByRole("region", { name: "Story settings" });
     await expect(panel.getByLabel("Slug *")).toBeVisible();
     await expect(page.getByRole("button", { name: "Settings" })).toBeHidden();
     const story = (await page.getByLabel("Title *").boundingBox())!;

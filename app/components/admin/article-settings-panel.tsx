@@ -106,7 +106,8 @@ export function ArticleSettingsPanel({
   }
 
   return (
-    <aside
+    // A section (a region named "Story settings"): unlike an aside, it may take the dialog role as a sheet.
+    <section
       ref={panel}
       id="article-settings"
       aria-labelledby="article-settings-heading"
@@ -146,7 +147,7 @@ export function ArticleSettingsPanel({
           </Button>
         </div>
       ) : null}
-    </aside>
+    </section>
   );
 }
 
