@@ -359,7 +359,6 @@ export function ArticleForm({
               rows={3}
               defaultValue={article?.excerpt ?? ""}
               aria-invalid={invalid("excerpt")}
-              className="text-base"
               aria-describedby={describedBy("excerpt") ?? "excerpt-hint"}
             />
             {errors.excerpt ? null : (
