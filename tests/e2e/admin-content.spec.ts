@@ -50,6 +50,9 @@ test.describe("admin content screens", () => {
     await page.getByLabel("Title *").fill(title);
     await expect(page.getByLabel("Slug *")).toHaveValue(slug);
     await page.getByLabel("Category").selectOption({ label: categoryName });
+    // A free-text byline: the writer's own author, chosen by default when they have one, makes way for it (decision 0035).
+    const chosenAuthors = page.getByRole("list", { name: "Chosen authors" }).getByRole("button", { name: /^Remove / });
+    while ((await chosenAuthors.count()) > 0) await chosenAuthors.first().click();
     await page.getByLabel("Author Name").fill("E2E Reporter");
     await page.getByLabel("Excerpt").fill("Lanterns along the quay for three nights.");
     await page.getByLabel("Content *").fill("The festival opened on Friday.\nThousands walked the quay.");

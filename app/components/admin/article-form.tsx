@@ -29,6 +29,7 @@ import { LEAVE_PROMPT, useLeaveGuard } from "./use-leave-guard";
 import { useNoticeToast } from "./use-notice-toast";
 import { slugify } from "~/lib/slugs";
 import { ArticleUploadField } from "./article-upload-field";
+import { ArticleSettingsPanel, SettingsSection, SettingsSheetButton, settingsAreASheet } from "./article-settings-panel";
 import { AuthorPicker, type AuthorChoice } from "./author-picker";
 import { PublishActions, PublishStatusLine } from "./publish-actions";
 import { StoryField } from "./story-field";
@@ -199,12 +200,33 @@ export function ArticleForm({
     );
   }
 
+  // The settings sheet of phones (decision 0035): a field in it that needs the writer opens it first.
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const settingsButton = useRef<HTMLButtonElement>(null);
+  const focusInSheet = useRef<HTMLElement | null>(null);
+  function focusField(field: HTMLElement | null | undefined) {
+    if (!field) return;
+    if (settingsAreASheet() && field.closest("#article-settings") && !settingsOpen) {
+      focusInSheet.current = field;
+      setSettingsOpen(true);
+    } else {
+      field.focus();
+    }
+  }
+  useEffect(() => {
+    if (!settingsOpen || !focusInSheet.current) return;
+    focusInSheet.current.focus();
+    focusInSheet.current = null;
+  }, [settingsOpen]);
+
   // Each answer of the action is announced once as the spec's notice.
   useEffect(() => {
     if (!failure) return;
     // Take the keyboard (and the eye) to the first field the server refused.
-    document.querySelector<HTMLElement>('#article-form [aria-invalid="true"]')?.focus();
+    focusField(document.querySelector<HTMLElement>('#article-form [aria-invalid="true"]'));
     toast.error(...refusalNotice(failure, { marksFields: true }));
+    // Once per answer of the action.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [failure]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -220,7 +242,7 @@ export function ArticleForm({
       // The server refuses it the same way (400 on the alt field); saying so here saves the round trip.
       event.preventDefault();
       setAltError(FEATURED_IMAGE_ALT_REQUIRED);
-      document.getElementById("featuredImageAlt")?.focus();
+      focusField(document.getElementById("featuredImageAlt"));
       toast.error("Error", FEATURED_IMAGE_ALT_REQUIRED);
     } else {
       submittingForm.current = true;
@@ -231,18 +253,8 @@ export function ArticleForm({
   const invalid = (name: ArticleFieldName) => (errors[name] ? true : undefined);
 
   return (
-    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-6 lg:py-8">
       <AdminPageHeader title={mode === "create" ? "Create New Article" : "Edit Article"} back={{ to: "/admin/articles", label: "Back to Articles" }} />
-      {article?.id && status ? (
-        <PublishStatusLine
-          articleId={article.id}
-          statusText={statusLabel(status, savedPublishAt, timeZone)}
-          pendingSavedAt={status === "published" ? (autosave.savedAt ?? pending?.savedAt ?? null) : null}
-          timeZone={timeZone}
-          history={<ArticleHistoryPanel articleId={article.id} restoreDisabled={uploads > 0} onRestore={restore} />}
-          autosave={autosaves ? <AutosaveIndicator status={autosave.status} paused={Boolean(restored)} pending={status === "published"} /> : null}
-        />
-      ) : null}
 
       {review ? <ReviewCallout review={review} canPublish={canPublish} failure={sendBackFailure} /> : null}
 
@@ -263,6 +275,7 @@ export function ArticleForm({
         }}
       />
 
+      {/* The writing screen (decision 0035): the story in one column, its settings in a panel beside it (a sheet on phones), one form. */}
       <Form
         key={restored?.seq ?? 0}
         ref={formRef}
@@ -272,237 +285,273 @@ export function ArticleForm({
         onSubmit={onSubmit}
         onChange={edited}
         onInput={edited}
-        className="space-y-6 rounded-lg border border-slate-200 bg-white p-6"
+        className="lg:grid lg:grid-cols-[minmax(0,1fr)_18rem] lg:items-start lg:gap-6 xl:grid-cols-[minmax(0,1fr)_20rem]"
       >
-        <div className="space-y-2">
-          <Label htmlFor="title">Title *</Label>
-          <Input
-            id="title"
-            name="title"
-            value={title}
-            aria-required="true"
-            aria-invalid={invalid("title")}
-            aria-describedby={describedBy("title")}
-            onChange={(e) => {
-              setTitle(e.target.value);
-              if (slugFollowsTitle) setSlug(slugify(e.target.value));
-            }}
-          />
-          <FieldError id="title-error" message={errors.title} />
-        </div>
-
-        <div className="space-y-2">
-          <Label htmlFor="slug">Slug *</Label>
-          <Input
-            id="slug"
-            name="slug"
-            value={slug}
-            aria-required="true"
-            aria-invalid={invalid("slug")}
-            aria-describedby={describedBy("slug") ?? "slug-hint"}
-            onChange={(e) => setSlug(e.target.value)}
-          />
-          {errors.slug ? (
-            <FieldError id="slug-error" message={errors.slug} />
-          ) : movesAddress ? (
-            <p id="slug-hint" className="text-xs text-amber-800" data-testid="slug-redirect-hint">
-              The old address /article/{saved?.slug} will redirect to the new one, /article/{slug}.
-            </p>
-          ) : (
-            <p id="slug-hint" className="text-xs text-slate-600">
-              The article's address: /article/{slug || "…"}
-            </p>
-          )}
-          {offerTakeOver ? (
-            <label className="flex items-center gap-2 text-sm text-slate-800">
-              <input
-                type="checkbox"
-                name="takeOverSlug"
-                value="on"
-                defaultChecked={Boolean(failure?.values?.takeOverSlug)}
-                className="size-4 rounded border-slate-300"
+        <div className="min-w-0 space-y-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+          <div className="flex items-start justify-between gap-3 border-b border-slate-200 pb-4">
+            <div className="flex min-w-0 flex-wrap gap-3">
+              <PublishActions
+                mode={mode}
+                status={status}
+                canPublish={canPublish}
+                hasPending={Boolean(pending) || (status === "published" && autosave.savedAt !== null)}
+                resubmit={Boolean(review?.requestedAt)}
+                publishAt={article?.publishAt ?? ""}
+                publishAtError={errors.publishAt}
+                categories={categories}
+                formRef={formRef}
+                formId="article-form"
+                timeZone={timeZone}
+                busy={uploads > 0}
+                failure={failure}
+                onIntent={(intent) => {
+                  submittingForm.current = true;
+                  void submit({ intent }, { method: "post" });
+                }}
               />
-              {TAKE_OVER_SLUG_LABEL}
-            </label>
-          ) : null}
-        </div>
+            </div>
 
-        <div className="grid gap-6 sm:grid-cols-2">
-          <div className="space-y-2">
-            <Label htmlFor="categoryId">Category</Label>
-            <select
-              id="categoryId"
-              name="categoryId"
-              defaultValue={article?.categoryId ?? ""}
-              aria-invalid={invalid("categoryId")}
-              aria-describedby={describedBy("categoryId")}
-              className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900"
-            >
-              <option value="">No category</option>
-              {categories.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-            <FieldError id="categoryId-error" message={errors.categoryId} />
+            <SettingsSheetButton open={settingsOpen} onOpen={() => setSettingsOpen(true)} buttonRef={settingsButton} />
           </div>
-          <div className="sm:col-span-2">
-            <AuthorPicker authors={authors} initialIds={article?.authorIds ?? (article ? [] : defaultAuthorIds)} error={errors.authorIds} />
-          </div>
+
           <div className="space-y-2">
-            <Label htmlFor="authorName">Author Name</Label>
-            <Input
-              id="authorName"
-              name="authorName"
-              defaultValue={article?.authorName ?? ""}
-              aria-invalid={invalid("authorName")}
-              aria-describedby={describedBy("authorName")}
+            <Label htmlFor="title">Title *</Label>
+            {/* A headline wraps as it will on the page: a one-line text area that grows, Enter never adds a line. */}
+            <textarea
+              id="title"
+              name="title"
+              rows={1}
+              className="field-sizing-content block min-h-12 w-full resize-none rounded-md border border-slate-300 bg-white px-3 py-2 text-2xl leading-tight font-bold text-slate-900 sm:text-3xl"
+              value={title}
+              aria-required="true"
+              aria-invalid={invalid("title")}
+              aria-describedby={describedBy("title")}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") e.preventDefault();
+              }}
+              onChange={(e) => {
+                const value = e.target.value.replace(/\s*[\r\n]+\s*/g, " ");
+                setTitle(value);
+                if (slugFollowsTitle) setSlug(slugify(value));
+              }}
             />
-            <FieldError id="authorName-error" message={errors.authorName} />
+            <FieldError id="title-error" message={errors.title} />
+          </div>
+
+          <div className="space-y-2">
+            <Label htmlFor="excerpt">Excerpt</Label>
+            <Textarea
+              id="excerpt"
+              name="excerpt"
+              rows={3}
+              defaultValue={article?.excerpt ?? ""}
+              aria-invalid={invalid("excerpt")}
+              aria-describedby={describedBy("excerpt") ?? "excerpt-hint"}
+            />
+            {errors.excerpt ? null : (
+              <p id="excerpt-hint" className="text-xs text-slate-600">
+                The standfirst: under the headline on the story's page, and on its cards.
+              </p>
+            )}
+            <FieldError id="excerpt-error" message={errors.excerpt} />
+          </div>
+
+          <div className="space-y-2">
+            {/* The story editor's writing area is named by this label (aria-labelledby); before it loads, the textarea is. */}
+            <Label id="content-label" htmlFor="content">
+              Content *
+            </Label>
+            <StoryField
+              labelId="content-label"
+              textareaId="content"
+              storedDoc={article?.contentDoc ?? null}
+              submittedDoc={restored ? undefined : failure?.values?.contentDoc}
+              text={article?.content ?? ""}
+              invalid={errors.content || errors.contentDoc ? true : undefined}
+              describedBy={errors.content || errors.contentDoc ? "content-error" : undefined}
+              onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
+              onEdited={edited}
+            />
+            <FieldError id="content-error" message={errors.contentDoc ?? errors.content} />
           </div>
         </div>
 
-        <div className="space-y-2">
-          <Label htmlFor="excerpt">Excerpt</Label>
-          <Textarea
-            id="excerpt"
-            name="excerpt"
-            rows={3}
-            defaultValue={article?.excerpt ?? ""}
-            aria-invalid={invalid("excerpt")}
-            aria-describedby={describedBy("excerpt")}
-          />
-          <FieldError id="excerpt-error" message={errors.excerpt} />
-        </div>
+        <ArticleSettingsPanel open={settingsOpen} onOpenChange={setSettingsOpen} returnFocus={settingsButton}>
+          <SettingsSection title="Publishing">
+            {article?.id && status ? (
+              <PublishStatusLine
+                articleId={article.id}
+                statusText={statusLabel(status, savedPublishAt, timeZone)}
+                pendingSavedAt={status === "published" ? (autosave.savedAt ?? pending?.savedAt ?? null) : null}
+                timeZone={timeZone}
+                history={<ArticleHistoryPanel articleId={article.id} restoreDisabled={uploads > 0} onRestore={restore} />}
+                autosave={autosaves ? <AutosaveIndicator status={autosave.status} paused={Boolean(restored)} pending={status === "published"} /> : null}
+              />
+            ) : null}
 
-        <div className="space-y-2">
-          {/* The story editor's writing area is named by this label (aria-labelledby); before it loads, the textarea is. */}
-          <Label id="content-label" htmlFor="content">
-            Content *
-          </Label>
-          <StoryField
-            labelId="content-label"
-            textareaId="content"
-            storedDoc={article?.contentDoc ?? null}
-            submittedDoc={restored ? undefined : failure?.values?.contentDoc}
-            text={article?.content ?? ""}
-            invalid={errors.content || errors.contentDoc ? true : undefined}
-            describedBy={errors.content || errors.contentDoc ? "content-error" : undefined}
-            onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
-            onEdited={edited}
-          />
-          <FieldError id="content-error" message={errors.contentDoc ?? errors.content} />
-        </div>
-
-        <div className="grid gap-6 md:grid-cols-2">
-          <ArticleUploadField
-            kind="image"
-            name="featuredImage"
-            defaultUrl={article?.featuredImage ?? null}
-            error={errors.featuredImage}
-            onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
-            onChange={edited}
-            onUrlChange={(url) => {
-              setFeaturedImage(url);
-              if (!url) setAltError(undefined);
-            }}
-          >
-            {featuredImage ? (
-              <div className="space-y-4 pt-2">
-                <div className="space-y-2">
-                  <Label htmlFor="featuredImageAlt">Alt text *</Label>
-                  <Input
-                    id="featuredImageAlt"
-                    name="featuredImageAlt"
-                    defaultValue={article?.featuredImageAlt ?? ""}
-                    maxLength={FEATURED_IMAGE_TEXT_MAX.alt}
-                    aria-required="true"
-                    aria-invalid={invalid("featuredImageAlt")}
-                    aria-describedby={errors.featuredImageAlt ? "featuredImageAlt-error featuredImageAlt-hint" : "featuredImageAlt-hint"}
+            {mode === "edit" && canPublish ? (
+              <div className="space-y-1">
+                <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+                  <input
+                    type="checkbox"
+                    name="showAsUpdated"
+                    value="on"
+                    defaultChecked={Boolean(failure?.values?.showAsUpdated)}
+                    aria-describedby="showAsUpdated-hint"
+                    className="size-4 rounded border-slate-300"
                   />
-                  <p id="featuredImageAlt-hint" className="text-xs text-slate-600">
-                    {FEATURED_IMAGE_ALT_HINT}
-                  </p>
-                  <FieldError id="featuredImageAlt-error" message={errors.featuredImageAlt} />
-                </div>
-                <div className="space-y-2">
-                  <Label htmlFor="featuredImageCaption">Caption</Label>
-                  <Textarea
-                    id="featuredImageCaption"
-                    name="featuredImageCaption"
-                    rows={2}
-                    defaultValue={article?.featuredImageCaption ?? ""}
-                    maxLength={FEATURED_IMAGE_TEXT_MAX.caption}
-                    aria-invalid={invalid("featuredImageCaption")}
-                    aria-describedby={describedBy("featuredImageCaption")}
-                  />
-                  <FieldError id="featuredImageCaption-error" message={errors.featuredImageCaption} />
-                </div>
-                <div className="space-y-2">
-                  <Label htmlFor="featuredImageCredit">Credit</Label>
-                  <Input
-                    id="featuredImageCredit"
-                    name="featuredImageCredit"
-                    defaultValue={article?.featuredImageCredit ?? ""}
-                    maxLength={FEATURED_IMAGE_TEXT_MAX.credit}
-                    placeholder="e.g. Jane Doe / Agency"
-                    aria-invalid={invalid("featuredImageCredit")}
-                    aria-describedby={describedBy("featuredImageCredit")}
-                  />
-                  <FieldError id="featuredImageCredit-error" message={errors.featuredImageCredit} />
-                </div>
+                  Show as updated
+                </label>
+                <p id="showAsUpdated-hint" className="text-xs text-slate-600">
+                  Readers see “Updated” with today's date next to the publication date (for a substantial change).
+                </p>
               </div>
             ) : null}
-          </ArticleUploadField>
-          <ArticleUploadField
-            kind="video"
-            name="videoUrl"
-            defaultUrl={article?.videoUrl ?? null}
-            error={errors.videoUrl}
-            onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
-            onChange={edited}
-          />
-        </div>
+          </SettingsSection>
 
-        {mode === "edit" && canPublish ? (
-          <div className="space-y-1">
-            <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
-              <input
-                type="checkbox"
-                name="showAsUpdated"
-                value="on"
-                defaultChecked={Boolean(failure?.values?.showAsUpdated)}
-                aria-describedby="showAsUpdated-hint"
-                className="size-4 rounded border-slate-300"
+          <SettingsSection title="Address">
+            <div className="space-y-2">
+              <Label htmlFor="slug">Slug *</Label>
+              <Input
+                id="slug"
+                name="slug"
+                value={slug}
+                aria-required="true"
+                aria-invalid={invalid("slug")}
+                aria-describedby={describedBy("slug") ?? "slug-hint"}
+                onChange={(e) => setSlug(e.target.value)}
               />
-              Show as updated
-            </label>
-            <p id="showAsUpdated-hint" className="text-xs text-slate-600">
-              Readers see “Updated” with today's date next to the publication date (for a substantial change).
-            </p>
-          </div>
-        ) : null}
+              {errors.slug ? (
+                <FieldError id="slug-error" message={errors.slug} />
+              ) : movesAddress ? (
+                <p id="slug-hint" className="text-xs text-amber-800" data-testid="slug-redirect-hint">
+                  The old address /article/{saved?.slug} will redirect to the new one, /article/{slug}.
+                </p>
+              ) : (
+                <p id="slug-hint" className="text-xs text-slate-600">
+                  The article's address: /article/{slug || "…"}
+                </p>
+              )}
+              {offerTakeOver ? (
+                <label className="flex items-center gap-2 text-sm text-slate-800">
+                  <input
+                    type="checkbox"
+                    name="takeOverSlug"
+                    value="on"
+                    defaultChecked={Boolean(failure?.values?.takeOverSlug)}
+                    className="size-4 rounded border-slate-300"
+                  />
+                  {TAKE_OVER_SLUG_LABEL}
+                </label>
+              ) : null}
+            </div>
+          </SettingsSection>
 
-        <PublishActions
-          mode={mode}
-          status={status}
-          canPublish={canPublish}
-          hasPending={Boolean(pending) || (status === "published" && autosave.savedAt !== null)}
-          resubmit={Boolean(review?.requestedAt)}
-          publishAt={article?.publishAt ?? ""}
-          publishAtError={errors.publishAt}
-          categories={categories}
-          formRef={formRef}
-          formId="article-form"
-          timeZone={timeZone}
-          busy={uploads > 0}
-          failure={failure}
-          onIntent={(intent) => {
-            submittingForm.current = true;
-            void submit({ intent }, { method: "post" });
-          }}
-        />
+          <SettingsSection title="Category and byline">
+            <div className="space-y-2">
+              <Label htmlFor="categoryId">Category</Label>
+              <select
+                id="categoryId"
+                name="categoryId"
+                defaultValue={article?.categoryId ?? ""}
+                aria-invalid={invalid("categoryId")}
+                aria-describedby={describedBy("categoryId")}
+                className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900"
+              >
+                <option value="">No category</option>
+                {categories.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+              <FieldError id="categoryId-error" message={errors.categoryId} />
+            </div>
+
+            <AuthorPicker
+              authors={authors}
+              initialIds={article?.authorIds ?? (article ? [] : defaultAuthorIds)}
+              initialName={article?.authorName ?? ""}
+              error={errors.authorIds}
+              nameError={errors.authorName}
+              onChange={edited}
+            />
+          </SettingsSection>
+
+          <SettingsSection title="Featured image">
+            <ArticleUploadField
+              kind="image"
+              name="featuredImage"
+              defaultUrl={article?.featuredImage ?? null}
+              error={errors.featuredImage}
+              onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
+              onChange={edited}
+              onUrlChange={(url) => {
+                setFeaturedImage(url);
+                if (!url) setAltError(undefined);
+              }}
+            >
+              {featuredImage ? (
+                <div className="space-y-4 pt-2">
+                  <div className="space-y-2">
+                    <Label htmlFor="featuredImageAlt">Alt text *</Label>
+                    <Input
+                      id="featuredImageAlt"
+                      name="featuredImageAlt"
+                      defaultValue={article?.featuredImageAlt ?? ""}
+                      maxLength={FEATURED_IMAGE_TEXT_MAX.alt}
+                      aria-required="true"
+                      aria-invalid={invalid("featuredImageAlt")}
+                      aria-describedby={errors.featuredImageAlt ? "featuredImageAlt-error featuredImageAlt-hint" : "featuredImageAlt-hint"}
+                    />
+                    <p id="featuredImageAlt-hint" className="text-xs text-slate-600">
+                      {FEATURED_IMAGE_ALT_HINT}
+                    </p>
+                    <FieldError id="featuredImageAlt-error" message={errors.featuredImageAlt} />
+                  </div>
+                  <div className="space-y-2">
+                    <Label htmlFor="featuredImageCaption">Caption</Label>
+                    <Textarea
+                      id="featuredImageCaption"
+                      name="featuredImageCaption"
+                      rows={2}
+                      defaultValue={article?.featuredImageCaption ?? ""}
+                      maxLength={FEATURED_IMAGE_TEXT_MAX.caption}
+                      aria-invalid={invalid("featuredImageCaption")}
+                      aria-describedby={describedBy("featuredImageCaption")}
+                    />
+                    <FieldError id="featuredImageCaption-error" message={errors.featuredImageCaption} />
+                  </div>
+                  <div className="space-y-2">
+                    <Label htmlFor="featuredImageCredit">Credit</Label>
+                    <Input
+                      id="featuredImageCredit"
+                      name="featuredImageCredit"
+                      defaultValue={article?.featuredImageCredit ?? ""}
+                      maxLength={FEATURED_IMAGE_TEXT_MAX.credit}
+                      placeholder="e.g. Jane Doe / Agency"
+                      aria-invalid={invalid("featuredImageCredit")}
+                      aria-describedby={describedBy("featuredImageCredit")}
+                    />
+                    <FieldError id="featuredImageCredit-error" message={errors.featuredImageCredit} />
+                  </div>
+                </div>
+              ) : null}
+            </ArticleUploadField>
+
+          </SettingsSection>
+
+          <SettingsSection title="Video">
+            <ArticleUploadField
+              kind="video"
+              name="videoUrl"
+              defaultUrl={article?.videoUrl ?? null}
+              error={errors.videoUrl}
+              onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
+              onChange={edited}
+            />
+          </SettingsSection>
+        </ArticleSettingsPanel>
       </Form>
       {after}
     </main>

@@ -1,7 +1,8 @@
 import { ArrowDown, ArrowUp, X } from "lucide-react";
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
-import { Label } from "~/components/ui/input";
+import { Input, Label } from "~/components/ui/input";
+import { joinNames } from "~/domain/authors/byline";
 
 export interface AuthorChoice {
   id: string;
@@ -9,28 +10,37 @@ export interface AuthorChoice {
 }
 
 /**
- * The article form's authors, in byline order (decision 0015): a list with Move up / Move down /
- * Remove buttons and a select with "Add author", all ordinary buttons (keyboard usable). The choice
- * travels as comma-separated ids in the hidden `authorIds` field; the server checks each id.
- * Without authors, the Author Name field is the byline.
+ * The story's one byline control (decisions 0015 and 0035): its authors in byline order — a list with
+ * Move up / Move down / Remove buttons and "Add author" — or, when no author fits, a free-text byline
+ * ("Author Name", shown only while no author is chosen). The form fields are the server's as before:
+ * the chosen ids as comma-separated `authorIds` (the server checks each) and the text as `authorName`
+ * (kept in a hidden field while authors are chosen, so nothing typed is lost by adding one).
  */
 export function AuthorPicker({
   authors,
   initialIds,
+  initialName,
   error,
+  nameError,
   onChange,
 }: {
   authors: AuthorChoice[];
   initialIds: readonly string[];
+  initialName: string;
+  /** The server's message on `authorIds` / on `authorName`. */
   error?: string;
+  nameError?: string;
   onChange?: () => void;
 }) {
   const byId = new Map(authors.map((a) => [a.id, a]));
   const [ids, setIds] = useState<string[]>(() => initialIds.filter((id) => byId.has(id)));
+  const [name, setName] = useState(initialName);
   const [adding, setAdding] = useState("");
   const [announcement, setAnnouncement] = useState("");
   const available = authors.filter((a) => !ids.includes(a.id));
   const nameOf = (id: string) => byId.get(id)?.name ?? "Unknown author";
+  // The free text is the byline only without authors; a refusal on it shows it whatever is chosen.
+  const typing = ids.length === 0 || Boolean(nameError);
 
   function update(next: string[], message: string) {
     setIds(next);
@@ -50,21 +60,24 @@ export function AuthorPicker({
     setAdding("");
   }
 
+  const describedBy = [error ? "authorIds-error" : null, "authorIds-hint"].filter(Boolean).join(" ");
   return (
-    <fieldset className="space-y-2" aria-describedby={error ? "authorIds-error" : "authorIds-hint"}>
-      <legend className="text-sm font-medium text-slate-900">Authors</legend>
+    <fieldset className="min-w-0 space-y-2" aria-describedby={describedBy}>
+      <legend className="text-sm font-medium text-slate-900">Byline</legend>
       <input type="hidden" name="authorIds" value={ids.join(",")} />
-      <p id="authorIds-hint" className="text-sm text-slate-600">
-        In byline order. With no author chosen, the Author Name below is the byline.
+      <p id="authorIds-hint" className="text-xs text-slate-600">
+        {ids.length > 0
+          ? `Readers see: By ${joinNames(ids.map(nameOf))}.`
+          : "Choose the story's authors, in byline order. When no author fits, type the byline in Author Name."}
       </p>
       {ids.length > 0 ? (
         <ol className="divide-y divide-slate-200 rounded-md border border-slate-200" aria-label="Chosen authors">
           {ids.map((id, i) => (
-            <li key={id} className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm">
-              <span className="font-medium text-slate-900">
+            <li key={id} className="flex items-center justify-between gap-2 py-1 pr-1 pl-3 text-sm">
+              <span className="min-w-0 font-medium break-words text-slate-900">
                 {i + 1}. {nameOf(id)}
               </span>
-              <span className="flex gap-1">
+              <span className="flex shrink-0">
                 <Button type="button" variant="ghost" size="icon-sm" aria-label={`Move ${nameOf(id)} up`} disabled={i === 0} onClick={() => move(i, -1)}>
                   <ArrowUp aria-hidden="true" className="size-4" />
                 </Button>
@@ -83,7 +96,12 @@ export function AuthorPicker({
                   variant="ghost"
                   size="icon-sm"
                   aria-label={`Remove ${nameOf(id)}`}
-                  onClick={() => update(ids.filter((x) => x !== id), `${nameOf(id)} removed.`)}
+                  onClick={() =>
+                    update(
+                      ids.filter((x) => x !== id),
+                      ids.length === 1 ? `${nameOf(id)} removed. Type the byline in Author Name, or add an author.` : `${nameOf(id)} removed.`,
+                    )
+                  }
                 >
                   <X aria-hidden="true" className="size-4" />
                 </Button>
@@ -123,6 +141,30 @@ export function AuthorPicker({
           {error}
         </p>
       ) : null}
+      {typing ? (
+        <div className="space-y-1.5 pt-1">
+          <Label htmlFor="authorName">Author Name</Label>
+          <Input
+            id="authorName"
+            name="authorName"
+            value={name}
+            maxLength={120}
+            onChange={(e) => setName(e.target.value)}
+            aria-invalid={nameError ? true : undefined}
+            aria-describedby={nameError ? "authorName-error authorName-hint" : "authorName-hint"}
+          />
+          <p id="authorName-hint" className="text-xs text-slate-600">
+            A byline without an author page, e.g. a news agency. Empty: “Frontpage Newsroom”.
+          </p>
+          {nameError ? (
+            <p id="authorName-error" className="text-sm text-red-700">
+              {nameError}
+            </p>
+          ) : null}
+        </div>
+      ) : (
+        <input type="hidden" name="authorName" value={name} />
+      )}
       <p role="status" className="sr-only">
         {announcement}
       </p>

@@ -6,8 +6,10 @@
 import { mergeAttributes, Node, type Editor, type JSONContent } from "@tiptap/core";
 import { EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
+import { TextSelection } from "@tiptap/pm/state";
 import {
   Bold,
+  Ellipsis,
   Film,
   Heading2,
   Heading3,
@@ -25,14 +27,17 @@ import {
   Upload,
   X,
 } from "lucide-react";
-import { Dialog } from "radix-ui";
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
+import { Dialog, DropdownMenu } from "radix-ui";
+import { Fragment, useEffect, useId, useLayoutEffect, useRef, useState, type ComponentType, type FormEvent, type ReactNode } from "react";
 import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
+import { toast } from "~/components/ui/toaster";
 import type { StoryDocument } from "~/domain/articles/story-document.schema";
 import { embedTargetOf, isAllowedImageSrc, isAllowedLinkHref } from "~/domain/articles/story-urls";
 import { cn } from "~/lib/cn";
+import { INSERT_OPTIONS, InsertButton, InsertMenu, insertOptionsFor, insertPlace, moveFor, type InsertOption } from "./story-insert-menu";
+import { cleanPastedHtml } from "./story-paste";
 import { useAdminUpload } from "./use-admin-upload";
 
 // ---------------------------------------------------------------- the two nodes of our own
@@ -99,7 +104,7 @@ const EmbedNode = Node.create({
       mergeAttributes(HTMLAttributes, {
         "data-embed": "",
         "data-url": target?.url ?? "",
-        class: "rounded-lg border border-slate-300 bg-slate-50 p-4 text-sm text-slate-700",
+        class: "rounded-lg border border-slate-300 bg-slate-50 p-4 text-sm break-words text-slate-700",
       }),
       `${target?.provider === "x" ? "Post on X" : "YouTube video"}: ${target?.url ?? "(not a YouTube or X address)"}`,
     ];
@@ -120,17 +125,33 @@ function insertBlock(editor: Editor, node: { type: string; attrs: Record<string,
   else editor.chain().insertContentAt(after, { type: "paragraph" }).setTextSelection(after + 1).run();
 }
 
+/** One tool of the toolbar (a button, or an item of "More" when the toolbar is narrow). */
+interface Tool {
+  label: string;
+  icon: ComponentType<{ className?: string; "aria-hidden"?: "true" }>;
+  pressed?: boolean;
+  disabled?: boolean;
+  onSelect: () => void;
+  /** Tools of one group sit together, between separators. */
+  group: number;
+  /** Shown in the narrow toolbar too (a phone); the others are under "More" there. */
+  primary?: boolean;
+}
+
 function ToolButton({
   label,
   pressed,
   disabled,
   onClick,
+  narrow,
   children,
 }: {
   label: string;
   pressed?: boolean;
   disabled?: boolean;
   onClick: () => void;
+  /** Whether the button shows when the toolbar is narrow (under 36rem: a phone, or a narrow writing column). */
+  narrow: "shown" | "hidden";
   children: ReactNode;
 }) {
   return (
@@ -142,12 +163,68 @@ function ToolButton({
       disabled={disabled}
       onClick={onClick}
       className={cn(
-        "inline-flex size-9 items-center justify-center rounded-md hover:bg-slate-100 disabled:opacity-40",
+        "size-9 shrink-0 items-center justify-center rounded-md hover:bg-slate-100 disabled:opacity-40",
+        narrow === "shown" ? "inline-flex" : "hidden @xl:inline-flex",
         pressed ? "bg-brand-100 text-brand-800" : "text-slate-800",
       )}
     >
       {children}
     </button>
+  );
+}
+
+/** "More": the tools a narrow toolbar has no room for, in a menu (one row instead of three on a phone). */
+function MoreTools({ tools, editor }: { tools: Tool[]; editor: Editor }) {
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger asChild>
+        <button
+          type="button"
+          aria-label="More formatting"
+          title="More formatting"
+          className="ml-auto inline-flex size-9 shrink-0 items-center justify-center rounded-md text-slate-800 hover:bg-slate-100 @xl:hidden"
+        >
+          <Ellipsis aria-hidden="true" className="size-4" />
+        </button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          // The chosen tool works on the writing area: the keyboard goes back there, not to "More".
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            editor.commands.focus();
+          }}
+          className="z-50 min-w-52 rounded-md border border-slate-300 bg-white p-1 shadow-lg"
+        >
+          {tools.map((tool) =>
+            tool.pressed === undefined ? (
+              <DropdownMenu.Item
+                key={tool.label}
+                disabled={tool.disabled}
+                onSelect={tool.onSelect}
+                className="flex cursor-pointer items-center gap-3 rounded px-2 py-2 text-sm text-slate-900 outline-none data-[disabled]:opacity-40 data-[highlighted]:bg-slate-100"
+              >
+                <tool.icon aria-hidden="true" className="size-4" />
+                {tool.label}
+              </DropdownMenu.Item>
+            ) : (
+              <DropdownMenu.CheckboxItem
+                key={tool.label}
+                checked={tool.pressed}
+                disabled={tool.disabled}
+                onSelect={tool.onSelect}
+                className="flex cursor-pointer items-center gap-3 rounded px-2 py-2 text-sm text-slate-900 outline-none data-[disabled]:opacity-40 data-[highlighted]:bg-slate-100 data-[state=checked]:font-semibold"
+              >
+                <tool.icon aria-hidden="true" className="size-4" />
+                {tool.label}
+              </DropdownMenu.CheckboxItem>
+            ),
+          )}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
   );
 }
 
@@ -310,24 +387,42 @@ function ImageDialog({
   open,
   onOpenChange,
   onUploadingChange,
+  file,
+  onFileTaken,
 }: {
   editor: Editor;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onUploadingChange: (uploading: boolean) => void;
+  /** An image pasted or dropped into the story: uploaded as the dialog opens, which then asks for its alt text. */
+  file?: File | null;
+  onFileTaken?: () => void;
 }) {
   const id = useId();
-  const editing = editor.isActive("storyImage");
+  // A pasted or dropped image is a new one, whatever the caret is on.
+  const [fromFile, setFromFile] = useState(false);
+  const editing = editor.isActive("storyImage") && !file && !fromFile;
   const [image, setImage] = useState(EMPTY_IMAGE);
   const [error, setError] = useState<string>();
   const library = useFetcher<MediaLoaderData>();
-  const { input, inputProps, uploading } = useAdminUpload("image", (stored) => setImage((img) => ({ ...img, src: stored.url })), onUploadingChange);
+  const { input, inputProps, uploading, upload } = useAdminUpload(
+    "image",
+    (stored) => setImage((img) => ({ ...img, src: stored.url })),
+    onUploadingChange,
+  );
 
   useEffect(() => {
     if (!open) return;
-    const attrs = editor.isActive("storyImage") ? editor.getAttributes("storyImage") : {};
+    const attrs = editor.isActive("storyImage") && !file ? editor.getAttributes("storyImage") : {};
     setImage({ src: text(attrs.src), alt: text(attrs.alt), caption: text(attrs.caption), credit: text(attrs.credit) });
     setError(undefined);
+    setFromFile(Boolean(file));
+    if (file) {
+      onFileTaken?.();
+      void upload(file);
+    }
+    // Read when the dialog opens (a pasted or dropped file is taken once).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, editor]);
 
   function apply() {
@@ -353,6 +448,12 @@ function ImageDialog({
       submitDisabled={uploading}
       error={error}
     >
+      {uploading ? (
+        <p role="status" className="flex items-center gap-2 text-sm text-slate-700">
+          <Loader2 aria-hidden="true" className="size-4 animate-spin" />
+          Uploading the image…
+        </p>
+      ) : null}
       <div className="flex flex-wrap gap-3">
         <input {...inputProps} tabIndex={-1} aria-label="Upload inline image" />
         <Button type="button" variant="outline" disabled={uploading} onClick={() => input.current?.click()}>
@@ -401,7 +502,18 @@ function ImageDialog({
   );
 }
 
-function EmbedDialog({ editor, open, onOpenChange }: { editor: Editor; open: boolean; onOpenChange: (open: boolean) => void }) {
+function EmbedDialog({
+  editor,
+  open,
+  onOpenChange,
+  kind,
+}: {
+  editor: Editor;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** What the insert menu asked for ("YouTube" or "X post"): only the address's example differs. */
+  kind?: "youtube" | "x";
+}) {
   const id = useId();
   const [url, setUrl] = useState("");
   const [error, setError] = useState<string>();
@@ -433,7 +545,14 @@ function EmbedDialog({ editor, open, onOpenChange }: { editor: Editor; open: boo
     >
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-url`}>YouTube or X address</Label>
-        <Input id={`${id}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://www.youtube.com/watch?v=…" autoFocus />
+        <Input
+          id={`${id}-url`}
+          type="url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          placeholder={kind === "x" ? "https://x.com/…/status/…" : "https://www.youtube.com/watch?v=…"}
+          autoFocus
+        />
       </div>
     </ToolDialog>
   );
@@ -452,19 +571,39 @@ export interface StoryEditorProps {
 
 export default function StoryEditor({ initialDoc, labelId, describedBy, invalid, onChange, onUploadingChange }: StoryEditorProps) {
   const [dialog, setDialog] = useState<"link" | "image" | "embed" | null>(null);
+  const [embedKind, setEmbedKind] = useState<"youtube" | "x" | undefined>(undefined);
+  // An image pasted or dropped into the story, waiting for the image dialog to upload it.
+  const [pendingImage, setPendingImage] = useState<File | null>(null);
+  // The insert menu: opened by "+" (the list takes the keyboard) or by "/" (the writing area keeps it).
+  const [menu, setMenu] = useState<{ by: "button" | "slash"; active: number } | null>(null);
+  // A "/" the writer closed with Escape stays text until the paragraph changes.
+  const [dismissedSlash, setDismissedSlash] = useState<string | null>(null);
+  const wrapper = useRef<HTMLDivElement>(null);
+  // The editor's view is there (measuring the caret's line needs it).
+  const [mounted, setMounted] = useState(false);
+  const menuId = useId();
+  const hintId = useId();
+
   // The writing area's attributes follow the form's last answer (error state, its message).
   const attributes: Record<string, string> = {
     role: "textbox",
     "aria-multiline": "true",
     "aria-labelledby": labelId,
     "aria-required": "true",
+    "aria-describedby": [describedBy, hintId].filter(Boolean).join(" "),
     class: cn(
-      "story-body min-h-72 rounded-b-md border bg-white px-4 py-3 text-base focus:outline-2 focus:outline-brand-600",
+      "story-body min-h-72 rounded-b-md border bg-white py-3 pr-12 pl-4 text-base focus:outline-2 focus:outline-brand-600",
       invalid ? "border-red-600" : "border-slate-300",
     ),
   };
-  if (describedBy) attributes["aria-describedby"] = describedBy;
   if (invalid) attributes["aria-invalid"] = "true";
+
+  // ProseMirror's handlers are set once, when the editor is made: they reach the current component through this ref.
+  const handlers = useRef<{ imageFile: (file: File, at: number | null) => void; slashKey: (key: string) => boolean }>({
+    imageFile: () => {},
+    slashKey: () => false,
+  });
+
   const editor = useEditor({
     extensions: [
       StarterKit.configure({
@@ -488,95 +627,252 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
     // Read once, when the editor is made (later renders update the options, not the document).
     content: initialDoc as JSONContent,
     immediatelyRender: true,
-    editorProps: { attributes },
+    editorProps: {
+      attributes,
+      // Word, Google Docs and web pages: headings, links, lists, bold and italic, nothing else (story-paste.ts).
+      transformPastedHTML: (html) => cleanPastedHtml(html),
+      handlePaste: (_view, event) => {
+        const image = imageOf(event.clipboardData?.files);
+        // A word processor puts a picture of the copied text beside the text: the text is what was meant.
+        if (!image || (event.clipboardData?.getData("text/plain") ?? "").trim() !== "") return false;
+        event.preventDefault();
+        handlers.current.imageFile(image, null);
+        return true;
+      },
+      handleDrop: (view, event, _slice, moved) => {
+        const files = event.dataTransfer?.files;
+        if (moved || !files || files.length === 0) return false;
+        event.preventDefault();
+        const image = imageOf(files);
+        if (!image) {
+          toast.error("Upload failed", "Only images can be dropped into the story: JPEG, PNG, GIF or WebP.");
+          return true;
+        }
+        handlers.current.imageFile(image, view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos ?? null);
+        return true;
+      },
+      handleKeyDown: (_view, event) => handlers.current.slashKey(event.key) && (event.preventDefault(), true),
+    },
     onUpdate: ({ editor }) => onChange(editor.getJSON() as StoryDocument),
+    onCreate: () => setMounted(true),
   });
 
   const state = useEditorState({
     editor,
-    selector: ({ editor: e }) => ({
-      paragraph: e.isActive("paragraph"),
-      h2: e.isActive("heading", { level: 2 }),
-      h3: e.isActive("heading", { level: 3 }),
-      bold: e.isActive("bold"),
-      italic: e.isActive("italic"),
-      link: e.isActive("link"),
-      bulletList: e.isActive("bulletList"),
-      orderedList: e.isActive("orderedList"),
-      blockquote: e.isActive("blockquote"),
-      image: e.isActive("storyImage"),
-      embed: e.isActive("embed"),
-      canUndo: e.can().undo(),
-      canRedo: e.can().redo(),
-    }),
+    selector: ({ editor: e }) => {
+      const place = e ? insertPlace(e) : null;
+      return {
+        paragraph: e.isActive("paragraph"),
+        h2: e.isActive("heading", { level: 2 }),
+        h3: e.isActive("heading", { level: 3 }),
+        bold: e.isActive("bold"),
+        italic: e.isActive("italic"),
+        link: e.isActive("link"),
+        bulletList: e.isActive("bulletList"),
+        orderedList: e.isActive("orderedList"),
+        blockquote: e.isActive("blockquote"),
+        image: e.isActive("storyImage"),
+        embed: e.isActive("embed"),
+        canUndo: e.can().undo(),
+        canRedo: e.can().redo(),
+        placePos: place?.pos ?? null,
+        slashQuery: place?.slashQuery ?? null,
+      };
+    },
   });
+
+  // Where the "+" button and the menu go: the empty paragraph's line, measured after it is laid out.
+  const [lineTop, setLineTop] = useState<{ top: number; bottom: number } | null>(null);
+  const placePos = state?.placePos ?? null;
+  useLayoutEffect(() => {
+    if (!editor || !mounted || placePos === null || !wrapper.current) return setLineTop(null);
+    try {
+      const at = editor.view.coordsAtPos(placePos);
+      const box = wrapper.current.getBoundingClientRect();
+      setLineTop({ top: at.top - box.top, bottom: at.bottom - box.top });
+    } catch {
+      setLineTop(null);
+    }
+  }, [editor, mounted, placePos, state?.slashQuery]);
+
+  const slashQuery = state?.slashQuery ?? null;
+  const slashKey = slashQuery === null ? null : `${placePos}:${slashQuery}`;
+  const slashOpen = slashQuery !== null && slashKey !== dismissedSlash;
+  const options = menu?.by === "button" ? INSERT_OPTIONS : insertOptionsFor(slashQuery ?? "");
+  // "/" opens the menu as it is typed, and closes it when nothing matches or the caret leaves.
+  const open = menu?.by === "button" ? (placePos !== null && slashQuery === null ? menu : null) : slashOpen && options.length > 0 ? { by: "slash" as const, active: menu?.by === "slash" ? Math.min(menu.active, options.length - 1) : 0 } : null;
+
+  function choose(option: InsertOption) {
+    if (!editor) return;
+    const place = insertPlace(editor);
+    let chain = editor.chain().focus();
+    // From "/": the "/" and the letters after it go before the block comes.
+    if (place?.slashQuery !== null && place) chain = chain.deleteRange({ from: place.pos, to: editor.state.selection.from });
+    setMenu(null);
+    if (option.choice === "heading") chain.setHeading({ level: 2 }).run();
+    else if (option.choice === "list") chain.toggleBulletList().run();
+    else if (option.choice === "quote") chain.toggleBlockquote().run();
+    else if (option.choice === "divider") chain.setHorizontalRule().run();
+    else {
+      chain.run();
+      if (option.choice === "image") setDialog("image");
+      else {
+        setEmbedKind(option.choice);
+        setDialog("embed");
+      }
+    }
+  }
+
+  handlers.current = {
+    imageFile: (file, at) => {
+      if (!editor) return;
+      // A drop puts the image where it was dropped: the caret goes there, and the dialog inserts at the caret.
+      if (at !== null) {
+        editor.commands.command(({ tr }) => {
+          tr.setSelection(TextSelection.near(tr.doc.resolve(Math.min(at, tr.doc.content.size))));
+          return true;
+        });
+      }
+      setMenu(null);
+      setPendingImage(file);
+      setDialog("image");
+    },
+    slashKey: (key) => {
+      if (!open || open.by !== "slash") return false;
+      const step = moveFor(key, open.active, options.length);
+      if (step !== null && (key === "ArrowDown" || key === "ArrowUp")) {
+        setMenu({ by: "slash", active: step });
+        return true;
+      }
+      if (key === "Enter" || key === "Tab") {
+        const option = options[open.active];
+        if (option) choose(option);
+        return true;
+      }
+      if (key === "Escape") {
+        setDismissedSlash(slashKey);
+        setMenu(null);
+        return true;
+      }
+      return false;
+    },
+  };
+
+  // From "/", the writing area points at the menu's active option (the caret never leaves it).
+  const activeDescendant = open?.by === "slash" ? `${menuId}-option-${open.active}` : null;
+  useEffect(() => {
+    // The view exists once the editor is mounted (TipTap throws on reading it before).
+    const dom = editor && mounted ? editor.view.dom : null;
+    if (!dom) return;
+    if (activeDescendant) {
+      dom.setAttribute("aria-controls", menuId);
+      dom.setAttribute("aria-activedescendant", activeDescendant);
+    } else {
+      dom.removeAttribute("aria-controls");
+      dom.removeAttribute("aria-activedescendant");
+    }
+  }, [editor, mounted, activeDescendant, menuId]);
 
   if (!editor || !state) return null;
   const run = (command: (chain: ReturnType<Editor["chain"]>) => ReturnType<Editor["chain"]>) => () => command(editor.chain().focus()).run();
 
+  // Every tool once: the toolbar shows them all when it has room, else the first ones and "More" for the rest.
+  const tools: Tool[] = [
+    { label: "Paragraph", icon: Pilcrow, pressed: state.paragraph, onSelect: run((c) => c.setParagraph()), group: 0 },
+    { label: "Subheading", icon: Heading2, pressed: state.h2, onSelect: run((c) => c.toggleHeading({ level: 2 })), group: 0, primary: true },
+    { label: "Minor subheading", icon: Heading3, pressed: state.h3, onSelect: run((c) => c.toggleHeading({ level: 3 })), group: 0 },
+    { label: "Bold", icon: Bold, pressed: state.bold, onSelect: run((c) => c.toggleBold()), group: 1, primary: true },
+    { label: "Italic", icon: Italic, pressed: state.italic, onSelect: run((c) => c.toggleItalic()), group: 1, primary: true },
+    { label: "Link", icon: Link2, pressed: state.link, onSelect: () => setDialog("link"), group: 1, primary: true },
+    { label: "Bulleted list", icon: List, pressed: state.bulletList, onSelect: run((c) => c.toggleBulletList()), group: 2, primary: true },
+    { label: "Numbered list", icon: ListOrdered, pressed: state.orderedList, onSelect: run((c) => c.toggleOrderedList()), group: 2 },
+    { label: "Block quote", icon: Quote, pressed: state.blockquote, onSelect: run((c) => c.toggleBlockquote()), group: 2 },
+    { label: "Horizontal rule", icon: Minus, onSelect: run((c) => c.setHorizontalRule()), group: 2 },
+    { label: state.image ? "Edit image" : "Insert image", icon: ImageIcon, pressed: state.image, onSelect: () => setDialog("image"), group: 3, primary: true },
+    {
+      label: state.embed ? "Edit embed" : "Embed video or post",
+      icon: Film,
+      pressed: state.embed,
+      onSelect: () => {
+        setEmbedKind(undefined);
+        setDialog("embed");
+      },
+      group: 3,
+    },
+    { label: "Undo", icon: Undo2, disabled: !state.canUndo, onSelect: run((c) => c.undo()), group: 4 },
+    { label: "Redo", icon: Redo2, disabled: !state.canRedo, onSelect: run((c) => c.redo()), group: 4 },
+  ];
+
   return (
-    <div>
-      <div
-        role="toolbar"
-        aria-label="Story formatting"
-        className="flex flex-wrap items-center gap-1 rounded-t-md border border-b-0 border-slate-300 bg-slate-50 p-1"
-      >
-        <ToolButton label="Paragraph" pressed={state.paragraph} onClick={run((c) => c.setParagraph())}>
-          <Pilcrow aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <ToolButton label="Subheading" pressed={state.h2} onClick={run((c) => c.toggleHeading({ level: 2 }))}>
-          <Heading2 aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <ToolButton label="Minor subheading" pressed={state.h3} onClick={run((c) => c.toggleHeading({ level: 3 }))}>
-          <Heading3 aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <span className="mx-1 h-6 w-px bg-slate-300" aria-hidden="true" />
-        <ToolButton label="Bold" pressed={state.bold} onClick={run((c) => c.toggleBold())}>
-          <Bold aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <ToolButton label="Italic" pressed={state.italic} onClick={run((c) => c.toggleItalic())}>
-          <Italic aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <ToolButton label="Link" pressed={state.link} onClick={() => setDialog("link")}>
-          <Link2 aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <span className="mx-1 h-6 w-px bg-slate-300" aria-hidden="true" />
-        <ToolButton label="Bulleted list" pressed={state.bulletList} onClick={run((c) => c.toggleBulletList())}>
-          <List aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <ToolButton label="Numbered list" pressed={state.orderedList} onClick={run((c) => c.toggleOrderedList())}>
-          <ListOrdered aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <ToolButton label="Block quote" pressed={state.blockquote} onClick={run((c) => c.toggleBlockquote())}>
-          <Quote aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <ToolButton label="Horizontal rule" onClick={run((c) => c.setHorizontalRule())}>
-          <Minus aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <span className="mx-1 h-6 w-px bg-slate-300" aria-hidden="true" />
-        <ToolButton label={state.image ? "Edit image" : "Insert image"} pressed={state.image} onClick={() => setDialog("image")}>
-          <ImageIcon aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <ToolButton label={state.embed ? "Edit embed" : "Embed video or post"} pressed={state.embed} onClick={() => setDialog("embed")}>
-          <Film aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <span className="mx-1 h-6 w-px bg-slate-300" aria-hidden="true" />
-        <ToolButton label="Undo" disabled={!state.canUndo} onClick={run((c) => c.undo())}>
-          <Undo2 aria-hidden="true" className="size-4" />
-        </ToolButton>
-        <ToolButton label="Redo" disabled={!state.canRedo} onClick={run((c) => c.redo())}>
-          <Redo2 aria-hidden="true" className="size-4" />
-        </ToolButton>
+    <div ref={wrapper} className="relative">
+      {/* Sticky: the toolbar stays in view while writing (under the admin header, when a layout makes it sticky: --admin-sticky-top). */}
+      <div className="@container sticky z-20" style={{ top: "var(--admin-sticky-top, 0px)" }}>
+        <div
+          role="toolbar"
+          aria-label="Story formatting"
+          className="flex flex-nowrap items-center gap-0.5 rounded-t-md border border-b-0 border-slate-300 bg-slate-50 p-1 @xl:flex-wrap"
+        >
+          {tools.map((tool, index) => (
+            <Fragment key={tool.label}>
+              {index > 0 && tools[index - 1]!.group !== tool.group ? (
+                <span className="mx-0.5 hidden h-6 w-px bg-slate-300 @xl:block" aria-hidden="true" />
+              ) : null}
+              <ToolButton label={tool.label} pressed={tool.pressed} disabled={tool.disabled} onClick={tool.onSelect} narrow={tool.primary ? "shown" : "hidden"}>
+                <tool.icon aria-hidden="true" className="size-4" />
+              </ToolButton>
+            </Fragment>
+          ))}
+          <MoreTools tools={tools.filter((t) => !t.primary)} editor={editor} />
+        </div>
       </div>
       <EditorContent editor={editor} />
+      {lineTop && placePos !== null && slashQuery === null ? (
+        <InsertButton
+          top={lineTop.top + (lineTop.bottom - lineTop.top) / 2 - 16}
+          expanded={open?.by === "button"}
+          menuId={menuId}
+          onOpen={() => setMenu(open?.by === "button" ? null : { by: "button", active: 0 })}
+        />
+      ) : null}
+      {open && lineTop ? (
+        <InsertMenu
+          id={menuId}
+          optionIdPrefix={`${menuId}-option`}
+          options={options}
+          active={open.active}
+          top={lineTop.bottom + 4}
+          takesFocus={open.by === "button"}
+          onActiveChange={(active) => setMenu({ by: open.by, active })}
+          onChoose={choose}
+          onClose={(refocus) => {
+            if (open.by === "slash") setDismissedSlash(slashKey);
+            setMenu(null);
+            if (refocus) editor.commands.focus();
+          }}
+        />
+      ) : null}
+      <p id={hintId} className="mt-1 text-xs text-slate-600">
+        Type / on an empty line, or press +, to insert a heading, list, quote, divider, image, YouTube video or X post. Paste or drop an
+        image to upload it.
+      </p>
       <LinkDialog editor={editor} open={dialog === "link"} onOpenChange={(open) => setDialog(open ? "link" : null)} />
       <ImageDialog
         editor={editor}
         open={dialog === "image"}
-        onOpenChange={(open) => setDialog(open ? "image" : null)}
+        onOpenChange={(open) => {
+          setDialog(open ? "image" : null);
+          if (!open) setPendingImage(null);
+        }}
         onUploadingChange={onUploadingChange}
+        file={pendingImage}
+        onFileTaken={() => setPendingImage(null)}
       />
-      <EmbedDialog editor={editor} open={dialog === "embed"} onOpenChange={(open) => setDialog(open ? "embed" : null)} />
+      <EmbedDialog editor={editor} open={dialog === "embed"} kind={embedKind} onOpenChange={(open) => setDialog(open ? "embed" : null)} />
     </div>
   );
+}
+
+/** The first image among pasted or dropped files. */
+function imageOf(files: FileList | null | undefined): File | null {
+  return Array.from(files ?? []).find((file) => file.type.startsWith("image/")) ?? null;
 }

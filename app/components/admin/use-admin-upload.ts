@@ -7,7 +7,8 @@ import { sendUpload, type UploadedFile } from "~/lib/upload-client";
  * The upload behaviour of an admin file input: sends the chosen file to /api/admin/uploads/<kind>,
  * hands the stored file to `onStored`, toasts "Upload failed" with the reason otherwise, and clears
  * the input afterwards so the same file can be chosen again. Spread `inputProps` on the (visually
- * hidden) file input; it is disabled while an upload runs.
+ * hidden) file input; it is disabled while an upload runs. `upload(file)` sends a file that came
+ * another way (pasted or dropped into the story) through the same path.
  */
 export function useAdminUpload(
   kind: UploadKind,
@@ -43,5 +44,5 @@ export function useAdminUpload(
     },
   } as const;
 
-  return { input, inputProps, uploading };
+  return { input, inputProps, uploading, upload };
 }
