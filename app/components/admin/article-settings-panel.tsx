@@ -99,10 +99,17 @@ export function ArticleSettingsPanel({
     return () => query.removeEventListener("change", onChange);
   }, [open, onOpenChange]);
 
+  // Closed by the writer: back to the button that opened it, once the page is no longer inert (this
+  // effect runs after useInertOutside's cleanup).
+  const closing = useRef(false);
+  useEffect(() => {
+    if (sheet || !closing.current) return;
+    closing.current = false;
+    returnFocus.current?.focus();
+  }, [sheet, returnFocus]);
   function close() {
+    closing.current = true;
     onOpenChange(false);
-    // After the sheet is hidden (and the page no longer inert), back to the button that opened it.
-    requestAnimationFrame(() => returnFocus.current?.focus());
   }
 
   return (
