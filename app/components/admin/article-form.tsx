@@ -89,6 +89,7 @@ export function ArticleForm({
   failure,
   canPublish = true,
   pending = null,
+  featureToggle = null,
   review = null,
   sendBackFailure,
   after,
@@ -107,6 +108,8 @@ export function ArticleForm({
   canPublish?: boolean;
   /** A published story's pending version ("Save for later"): the form holds its fields (edit mode). */
   pending?: PendingVersionInfo | null;
+  /** "Feature on the front page" (editors and admins): posts on its own, never with the article's fields. */
+  featureToggle?: ReactNode;
   /** Where the article stands in the review queue (edit mode). */
   review?: ReviewState | null;
   /** A refused "Send back" (its note was missing or too long). */
@@ -387,6 +390,13 @@ export function ArticleForm({
                 history={<ArticleHistoryPanel articleId={article.id} restoreDisabled={uploads > 0} onRestore={restore} />}
                 autosave={autosaves ? <AutosaveIndicator status={autosave.status} paused={Boolean(restored)} pending={status === "published"} /> : null}
               />
+            ) : null}
+
+            {featureToggle ? (
+              // Its own request: a change of it is no unsaved edit of the story (nor a reason to autosave).
+              <div onChange={(e) => e.stopPropagation()} onInput={(e) => e.stopPropagation()}>
+                {featureToggle}
+              </div>
             ) : null}
 
             {mode === "edit" && canPublish ? (

@@ -17,6 +17,8 @@ import { ADD_NOTE_INTENT, ARTICLE_NOTE_FIELDS, DELETE_NOTE_INTENT } from "~/doma
 import { addArticleNote, deleteArticleNote, listArticleNotesForAdmin } from "~/domain/articles/corrections.server";
 import { listAuthorChoices } from "~/domain/authors/authors.server";
 import { getPendingVersion } from "~/domain/articles/pending-versions.server";
+import { frontPagePlacementOf } from "~/domain/front-page/front-page.server";
+import { FrontPageFeatureToggle } from "~/components/admin/front-page-feature-toggle";
 import { listCategories } from "~/domain/categories/categories.server";
 import { can } from "~/domain/accounts/roles";
 import { SEND_BACK_INTENT, SUBMIT_INTENT } from "~/domain/articles/review.schema";
@@ -31,13 +33,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // An author opens only their own drafts (403 otherwise); an unknown id goes back to the list below.
   const user = await requireCapability(request, context, "backOffice");
   await orForbidden(openableArticle(context.db, params.id, actorOfUser(user)));
-  const [article, categories, notes, authors, review, pending] = await Promise.all([
+  const canFeature = can(user.role, "frontPage.manage");
+  const [article, categories, notes, authors, review, pending, featured] = await Promise.all([
     getArticleForEdit(context.db, params.id),
     listCategories(context.db),
     listArticleNotesForAdmin(context.db, params.id),
     listAuthorChoices(context.db),
     getReviewState(context.db, params.id),
     getPendingVersion(context.db, params.id),
+    canFeature ? frontPagePlacementOf(context.db, params.id) : null,
   ]);
   // Spec: a failed load shows "Error" / "Failed to load article" and returns to the list.
   if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
@@ -59,6 +63,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     review,
     // What the role may do here (the server refuses the rest): publish, schedule, unpublish, notes, send back.
     canPublish: can(user.role, "articles.publish"),
+    // "Feature on the front page" (decision 0034): where the story is pinned on the home page, for editors and admins.
+    feature: canFeature ? { placement: featured, isPublic: article.status === "published" && publishedAt !== null && publishedAt.getTime() <= Date.now() } : null,
     // New at each load: the form starts again from what was just saved (Save Draft and Unpublish stay on this page).
     loadId: crypto.randomUUID(),
   };
@@ -174,6 +180,9 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
       failure={isNoteAnswer(actionData) || (actionData && actionData.ok) ? undefined : (actionData as ArticleFormActionData)}
       canPublish={loaderData.canPublish}
       pending={loaderData.pending}
+      featureToggle={
+        loaderData.feature ? <FrontPageFeatureToggle articleId={article.id} placement={loaderData.feature.placement} isPublic={loaderData.feature.isPublic} /> : null
+      }
       review={loaderData.review}
       sendBackFailure={sendBackFailureOf(actionData)}
       after={loaderData.canPublish ? <ArticleNotesPanel key={loaderData.loadId} articleStatus={article.status} notes={loaderData.notes} /> : null}
