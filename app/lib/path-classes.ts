@@ -140,6 +140,7 @@ export const ROUTE_PATH_CLASSES = {
   "admin/team": "admin page",
   "admin/profile": "admin page",
   "admin/notifications": "admin page",
+  "admin/front-page": "admin page",
   "/": "reader page",
   "category/:slug": "reader page",
   "article/:slug": "article page",

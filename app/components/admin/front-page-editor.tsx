@@ -66,10 +66,10 @@ function PinControls({ pin, titleId }: { pin: PinView; titleId: string }) {
         <Hidden name="intent" value="until" />
         <Hidden name="pinId" value={pin.id} />
         <div className="space-y-1">
-          <Label htmlFor={fieldId} className="text-xs">
+          <Label htmlFor={fieldId}>
             Until (optional)
           </Label>
-          <Input id={fieldId} type="datetime-local" name="until" defaultValue={pin.until ? toDateTimeLocal(pin.until, timeZone) : ""} className="h-9 w-auto" />
+          <Input id={fieldId} type="datetime-local" name="until" defaultValue={pin.until ? toDateTimeLocal(pin.until, timeZone) : ""} />
         </div>
         <Button type="submit" size="sm" variant="outline" aria-describedby={titleId}>
           Save end
@@ -90,7 +90,7 @@ function PinControls({ pin, titleId }: { pin: PinView; titleId: string }) {
 function PinCard({ pin, children, className }: { pin: PinView; children?: ReactNode; className?: string }) {
   const titleId = `pin-title-${pin.id}`;
   return (
-    <div className={cn("rounded-md border border-slate-200 bg-white p-3", !pin.showing && "border-amber-300 bg-amber-50", className)} data-testid="pin">
+    <div className={cn("rounded-md border p-3", pin.showing ? "border-slate-200 bg-white" : "border-amber-300 bg-amber-50", className)} data-testid="pin">
       <div className="flex items-start gap-2">
         {children}
         <div className="min-w-0 flex-1">
@@ -206,10 +206,10 @@ function SearchResult({ story, categories, topFull }: { story: PinnableStory; ca
         <Hidden name="articleId" value={story.id} />
         <Hidden name="categoryId" value={story.categoryId ?? ""} />
         <div className="space-y-1">
-          <Label htmlFor={fieldId} className="text-xs">
+          <Label htmlFor={fieldId}>
             Until (optional)
           </Label>
-          <Input id={fieldId} type="datetime-local" name="until" className="h-9 w-auto" />
+          <Input id={fieldId} type="datetime-local" name="until" />
         </div>
         <Button type="submit" size="sm" name="placement" value="lead">
           Make it the lead
