@@ -131,3 +131,19 @@ export async function demoArticlePath(): Promise<string> {
   if (!row) throw new Error("no demo article with a category, an image and authors: is the demo content seeded?");
   return `/article/${row.slug}`;
 }
+
+/** `date` as a datetime-local value (with seconds) on the site's wall clock. */
+export function wallClock(date: Date): string {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: SITE_TIME_ZONE,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(date);
+  const get = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:${get("second")}`;
+}

@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
-import { categoryId, query, SITE_TIME_ZONE } from "./db";
+import { categoryId, query, wallClock } from "./db";
 import { fillPublishingDetails } from "./publish-panel";
 
 // Issue 27, acceptance 1 and 2 (decision 0033): a published story's edits are kept apart ("Save for
@@ -9,22 +9,6 @@ import { fillPublishingDetails } from "./publish-panel";
 
 // Each step waits for a redirect and a page's data: patient on a busy machine.
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-/** `date` as a datetime-local value (to the minute, with seconds) on the site's wall clock. */
-function wallClock(date: Date): string {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone: SITE_TIME_ZONE,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(date);
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:${get("second")}`;
-}
 
 /** A story written straight into the database (published unless said otherwise), in News, with a byline. */
 async function story(title: string, slug: string, status: "published" | "draft" = "published"): Promise<string> {

@@ -1,26 +1,10 @@
 import { expect, test, type Browser, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
-import { query, SITE_TIME_ZONE } from "./db";
+import { query, wallClock } from "./db";
 import { fillPublishingDetails, publishNow, scheduleAt } from "./publish-panel";
 
 // The publishing lifecycle (decision 0009): drafts and scheduled articles stay off every public page
 // until the scheduler (SCHEDULER_INTERVAL_MS=2000 on the e2e server) publishes them.
-
-/** `date` as a datetime-local value (with seconds) on the site's wall clock. */
-function wallClock(date: Date): string {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone: SITE_TIME_ZONE,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(date);
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:${get("second")}`;
-}
 
 /** What an anonymous reader gets: the article's status, and whether home, RSS and the sitemap name it. */
 async function readerSees(browser: Browser, slug: string, title: string) {

@@ -578,22 +578,8 @@ export async function savePendingVersion(
   const authorIds = input.authorIds === undefined ? previous.authorIds : await checkAuthorIds(db, input.authorIds);
   await checkMedia(storage, input, previous);
   await checkStoryImages(storage, input.contentDoc, previous);
-  const fields: PendingFields = {
-    title: input.title,
-    slug: input.slug,
-    categoryId: input.categoryId,
-    authorName: input.authorName ?? "",
-    excerpt: input.excerpt,
-    content: input.content,
-    contentDoc: input.contentDoc,
-    featuredImage: input.featuredImage,
-    featuredImageAlt: input.featuredImage ? input.featuredImageAlt : null,
-    featuredImageCaption: input.featuredImage ? input.featuredImageCaption : null,
-    featuredImageCredit: input.featuredImage ? input.featuredImageCredit : null,
-    videoUrl: input.videoUrl,
-    publishAt: publishAtText,
-    authorIds,
-  };
+  // The row's columns as a save would write them (the byline's text as typed: blank stays blank in the form).
+  const fields: PendingFields = { ...columns(input), authorName: input.authorName ?? "", publishAt: publishAtText, authorIds };
   try {
     return await db.transaction(async (tx) => {
       // The story's row, locked (not written): still published, still theirs to edit.
