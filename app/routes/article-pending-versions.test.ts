@@ -9,10 +9,10 @@ import { CHANGE_CHANNEL } from "~/lib/change-feed.server";
 import { loader as articlePageLoader } from "~/routes/site/article";
 import { articleForm, fixtureCategoryId, saveArticle, setUpArticleFixture, submitArticle, TEST_TIME_ZONE } from "../../tests/setup/article-fixture";
 import { refusal } from "../../tests/setup/refusal";
-import { autosaveArticleFromForm, getArticleForEdit } from "~/domain/articles/article-admin.server";
+import { autosaveArticleFromForm, getArticleForEdit, unpublishArticle } from "~/domain/articles/article-admin.server";
 import { listRevisions } from "~/domain/articles/article-revisions.server";
 import { getArticleBySlug, getArticleForPreview } from "~/domain/articles/articles.server";
-import { PUBLISH_BLOCKERS, SAVE_FOR_LATER_PUBLISHED_ONLY, SCHEDULE_NEEDS_FUTURE, STAYS_PUBLIC } from "~/domain/articles/articles.schema";
+import { LIVE_STAYS_LIVE, PUBLISH_BLOCKERS, SAVE_FOR_LATER_PUBLISHED_ONLY, SCHEDULE_NEEDS_FUTURE, STAYS_PUBLIC } from "~/domain/articles/articles.schema";
 import { listFeedItems } from "~/domain/articles/feeds.server";
 import { getPendingVersion, withPendingVersion } from "~/domain/articles/pending-versions.server";
 
@@ -97,6 +97,14 @@ describe("Save for later (a published story's pending version)", () => {
     expect((await refusal(save({ intent: "discard-pending" }, live.id))).code).toBe("not_found");
   });
 
+  it("Unpublish drops it too: the draft is edited as itself, not as changes meant for the live story", async () => {
+    const live = await save({ title: "Taken down", slug: "pending-unpublished" });
+    await save({ title: "Never shown", slug: "pending-unpublished", intent: "save-for-later" }, live.id);
+    await unpublishArticle(fx.t.db, live.id, editor);
+    expect(await getPendingVersion(fx.t.db, live.id)).toBeNull();
+    expect((await getArticleForEdit(fx.t.db, live.id))!.title).toBe("Taken down");
+  });
+
   it("is refused for a draft (409) and runs the save's checks (a taken slug saves nothing)", async () => {
     const draft = await save({ title: "A draft", slug: "pending-draft", intent: "draft" });
     expect(await refusal(save({ title: "Later", slug: "pending-draft", intent: "save-for-later" }, draft.id))).toMatchObject({
@@ -145,6 +153,17 @@ describe("only Unpublish takes a story off the site", () => {
       expect(await storedRow(story.id)).toEqual(before);
     }
     expect(await pageTitle("crafted-live")).toBe("Stays live");
+  });
+
+  it("a live story cannot be scheduled for later (a crafted Schedule, or a stale tab's future Publish at): 409, unchanged", async () => {
+    const live = await save({ title: "Live now", slug: "crafted-reschedule" });
+    const before = await storedRow(live.id);
+    for (const intent of ["schedule", "publish"]) {
+      const answer = await submit({ title: "Gone till 2099", slug: live.slug, intent, publishAt: "2099-01-01T08:00" }, live.id);
+      expect(answer).toMatchObject({ ok: false, status: 409, failure: { error: LIVE_STAYS_LIVE, fieldErrors: { publishAt: LIVE_STAYS_LIVE } } });
+    }
+    expect(await storedRow(live.id)).toEqual(before);
+    expect(await pageTitle("crafted-reschedule")).toBe("Live now");
   });
 });
 

@@ -21,6 +21,7 @@ import {
   REQUIRED_ARTICLE_FIELDS,
   SAVE_FOR_LATER_PUBLISHED_ONLY,
   SCHEDULE_NEEDS_FUTURE,
+  LIVE_STAYS_LIVE,
   STAYS_PUBLIC,
   slugRedirectsMessage,
   wasPublished,
@@ -283,6 +284,8 @@ export function decidePublication(intent: ArticleIntent, publishAt: Date | null,
     if (previous && previous.status !== "draft") throw staysPublic();
     return { status: "draft", publishedAt: publishAt };
   }
+  // A live story stays live: nothing but "Unpublish…" takes it off the site, not even for a while.
+  if (previous?.status === "published" && (intent === "schedule" || (publishAt && publishAt.getTime() > now.getTime()))) throw liveStaysLive();
   if (intent === "schedule") {
     if (!publishAt || publishAt.getTime() <= now.getTime()) throw new AppError<ArticleFieldName>("invalid_input", SCHEDULE_NEEDS_FUTURE, { field: "publishAt" });
     return { status: "scheduled", publishedAt: publishAt };
@@ -292,6 +295,9 @@ export function decidePublication(intent: ArticleIntent, publishAt: Date | null,
   if (previous?.status === "published" && previous.publishedAt) return { status: "published", publishedAt: previous.publishedAt };
   return PUBLISH_NOW;
 }
+
+/** A schedule for a published story (a conflict with its state: 409, on the field that asked for it). */
+const liveStaysLive = () => new AppError<ArticleFieldName>("invalid_input", LIVE_STAYS_LIVE, { status: 409, field: "publishAt" });
 
 /** A draft intent for a published or scheduled story (a conflict with its state: 409). */
 const staysPublic = () => new AppError("invalid_input", STAYS_PUBLIC, { status: 409 });
@@ -346,6 +352,8 @@ export async function createArticle(
       await setArticleAuthors(tx, row!.id, authorIds);
       await recordRevision(tx, row!, actor);
       await recordActivity(tx, actor, { kind: "article.create", objectType: "article", objectId: row!.id, objectLabel: row!.title, details: { status: row!.status } });
+      // Published at once with someone else's byline: they hear of it as of any other publication.
+      if (row!.status === "published") await notifyPublished(tx, { id: row!.id, title: row!.title, slug: row!.slug }, actor.id);
       return savedOf(row!);
     });
   } catch (error) {
@@ -423,6 +431,8 @@ async function writeUpdate(
       // Only "Unpublish…" takes a published or scheduled story off the site (decision 0033): a save
       // that would leave it a draft is refused whatever the request said.
       if (next?.status === "draft" && stored.status !== "draft") throw staysPublic();
+      // Nor does a schedule (published since the checks above, by the scheduler or another tab).
+      if (next?.status === "scheduled" && stored.status === "published") throw liveStaysLive();
       if (stored.slug !== input.slug) await claimRedirectedSlug(tx, input.slug, id, options.takeOverSlug ?? false);
       const [row] = await tx
         .update(articles)
@@ -446,7 +456,7 @@ async function writeUpdate(
       // The audit trail (decision 0017): what the save did. A draft's autosave is left out: History
       // keeps it, and the log would fill with one entry per pause in typing.
       if (!onlyIf) await recordActivity(tx, actor, { kind: saveKind(stored.status, row.status), objectType: "article", objectId: id, objectLabel: row.title, details: { status: row.status } });
-      if (saveKind(stored.status, row.status) === "article.publish") await notifyPublished(tx, { id, title: row.title }, actor.id);
+      if (saveKind(stored.status, row.status) === "article.publish") await notifyPublished(tx, { id, title: row.title, slug: row.slug }, actor.id);
       return savedOf(row);
     });
   } catch (error) {
@@ -469,6 +479,8 @@ export async function unpublishArticle(db: Db, id: string, actor: Actor = SYSTEM
       .where(and(eq(articles.id, id), inArray(articles.status, ["published", "scheduled"])))
       .returning(revisionSourceColumns);
     if (!row) return null;
+    // Changes saved for later belonged to the live story: a draft is edited as itself (decision 0033).
+    await tx.delete(articlePendingVersions).where(eq(articlePendingVersions.articleId, id));
     await recordRevision(tx, row, actor);
     await recordActivity(tx, actor, { kind: "article.unpublish", objectType: "article", objectId: id, objectLabel: row.title });
     return savedOf(row);

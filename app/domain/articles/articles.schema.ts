@@ -112,6 +112,9 @@ export type ArticleIntent = (typeof ARTICLE_INTENTS)[number];
 /** A draft intent (Save Draft, Submit for review) sent for a published or scheduled story. */
 export const STAYS_PUBLIC =
   "This story is published or scheduled: saving it as a draft would take it off the site. Use “Unpublish…” for that, or “Save for later” to keep your changes without publishing them.";
+/** A save that would move a live story to a later time (a crafted request, or a stale tab's "Publish at"). */
+export const LIVE_STAYS_LIVE =
+  "This story is already public: a save cannot schedule it for later, which would take it off the site until then. Use “Unpublish…” to take it off the site, or clear “Publish at”.";
 /** "Save for later" (or its autosave) of a story that is not published. */
 export const SAVE_FOR_LATER_PUBLISHED_ONLY = "Save for later keeps changes to a published story. This story is not published: use Save Draft.";
 /** "Schedule" without a time ahead. */

@@ -31,13 +31,15 @@ export async function submitForReview(db: Db, id: string, actor: Actor): Promise
     if (!ownership) throw gone();
     checkMayEdit(actor, ownership);
     if (ownership.status !== "draft") throw new AppError("invalid_input", NOT_A_DRAFT);
+    // Saved again while it waits: the desk was told when it was first submitted (not once per save).
+    const [queued] = await tx.select({ since: articles.reviewRequestedAt }).from(articles).where(eq(articles.id, id));
     const [row] = await tx
       .update(articles)
       .set({ reviewRequestedAt: sql`now()`, reviewRequestedById: actor.id, reviewNote: null, reviewNoteByName: null, reviewNoteAt: null })
       .where(eq(articles.id, id))
       .returning({ title: articles.title });
     await recordActivity(tx, actor, { kind: "article.submit", objectType: "article", objectId: id, objectLabel: row!.title });
-    await notifyReviewRequested(tx, { id, title: row!.title }, actor.id);
+    if (!queued?.since) await notifyReviewRequested(tx, { id, title: row!.title }, actor.id);
     await announce(tx);
   });
 }

@@ -62,6 +62,9 @@ describe("the author record of a back-office account", () => {
   it("an admin can unlink the author from the account: the byline stays, the account no longer has a default byline", async () => {
     const id = await join("leaving@example.com", "Lee Ving");
     const author = (await authorOf(id))!;
+    // An editor manages authors but not accounts: refused, the link kept.
+    await expect(unlinkAuthorAccount(db, author.id, { id: "editor-account", name: "Ed", role: "editor" })).rejects.toMatchObject({ code: "forbidden" });
+    expect((await authorOf(id))?.id).toBe(author.id);
     await unlinkAuthorAccount(db, author.id, admin);
     const [after] = await db.select().from(authors).where(eq(authors.id, author.id));
     expect([after?.name, after?.slug, after?.userId]).toEqual(["Lee Ving", "lee-ving", null]);

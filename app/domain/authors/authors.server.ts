@@ -1,3 +1,4 @@
+import { checkCapability } from "~/domain/articles/article-access.server";
 import { and, asc, count, desc, eq, inArray, lte, ne, sql, type Placeholder } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation, pgConstraint } from "~/db/pg-errors";
@@ -156,7 +157,11 @@ export async function updateAuthor(db: Db, storage: Storage, id: string, input: 
  * Unties an author from their back-office account (issue 27): the byline and the author page stay, the
  * account no longer writes as them (its new stories have no default byline until another is tied).
  */
+export const UNLINK_ADMINS_ONLY = "Only an administrator can unlink an author from an account.";
+
 export async function unlinkAuthorAccount(db: Db, id: string, actor: Actor = SYSTEM_ACTOR): Promise<{ name: string }> {
+  // It takes an account's byline (and its share in co-bylined drafts) away: an administrator's act.
+  checkCapability(actor, "team.manage", UNLINK_ADMINS_ONLY);
   if (!isUuid(id)) throw notFound();
   return db.transaction(async (tx) => {
     const [row] = await tx

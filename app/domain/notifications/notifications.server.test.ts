@@ -70,6 +70,25 @@ describe("notifications", () => {
     expect((await publishDueArticles(fx.t.db)).map((a) => a.id)).toEqual([later.id]);
     expect(await textsOf(ann.id)).toEqual(["'Night desk' was published", "'Ann's report' was published"]);
     expect(await textsOf(ed.id)).toEqual(["'Night desk' was published"]);
+    // It leads to the story's page: an author may not open a published story's edit page.
+    expect((await listNotifications(fx.t.db, ann.id)).map((n) => n.href)).toEqual(["/article/night-desk", "/article/ann-report"]);
+
+    // Published at once by the editor with Ann's byline: she hears of it too.
+    await saveArticle(fx, { title: "Straight out", slug: "straight-out", intent: "publish", authorIds: ann.authorId }, { actor: ed });
+    expect((await textsOf(ann.id))[0]).toBe("'Straight out' was published");
+  });
+
+  it("a story saved again while it waits for review tells the desk once, not once per save", async () => {
+    await clearAll();
+    const ann = await person("ann", "author");
+    const ed = await person("ed", "editor");
+    const draft = await saveArticle(fx, { title: "Ann's second", slug: "ann-second", intent: "submit", authorIds: ann.authorId }, { actor: ann });
+    await saveArticle(fx, { title: "Ann's second, better", slug: "ann-second", intent: "submit", authorIds: ann.authorId }, { id: draft.id, actor: ann });
+    expect(await textsOf(ed.id)).toEqual(["'Ann's second' is waiting for review"]);
+    // Sent back, then submitted again: a new request, told again.
+    await sendBack(fx.t.db, draft.id, ed, "One more source.");
+    await saveArticle(fx, { title: "Ann's second, sourced", slug: "ann-second", intent: "submit", authorIds: ann.authorId }, { id: draft.id, actor: ann });
+    expect(await textsOf(ed.id)).toEqual(["'Ann's second, sourced' is waiting for review", "'Ann's second' is waiting for review"]);
   });
 
   it("comments entering moderation keep ONE unread notice per editor, its count brought up to date; once read, the next comment starts a new one", async () => {

@@ -107,13 +107,16 @@ export async function notifyReviewRequested(tx: Writer, article: { id: string; t
   });
 }
 
-/** "'{title}' was published", to the story's people (by a save, or by the scheduler: actor null). */
-export async function notifyPublished(tx: Writer, article: { id: string; title: string }, actorId: ActorId) {
+/**
+ * "'{title}' was published", to the story's people (by a save, or by the scheduler: actor null). It leads
+ * to the public page: an author may no longer open a published story's edit page.
+ */
+export async function notifyPublished(tx: Writer, article: { id: string; title: string; slug: string }, actorId: ActorId) {
   return notify(tx, await storyPeople(tx, article.id), actorId, {
     kind: "article.published",
     articleId: article.id,
     text: notificationText.published(article.title),
-    href: storyEditPath(article.id),
+    href: `/article/${article.slug}`,
   });
 }
 

@@ -51,12 +51,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // ("Save for later") reopens in the form: its fields in place of the live story's (decision 0033).
     article: {
       ...fields,
-      ...(pending ? pending.fields : {}),
+      ...(pending && article.status === "published" ? pending.fields : {}),
       publishedAt: publishedAt?.toISOString() ?? null,
       modifiedAt: modifiedAt?.toISOString() ?? null,
       publishAt: publishedAt ? toDateTimeLocal(publishedAt, context.env.TIME_ZONE) : "",
     },
-    pending: pending ? { savedAt: pending.savedAt, savedByName: pending.savedByName } : null,
+    pending: pending && article.status === "published" ? { savedAt: pending.savedAt, savedByName: pending.savedByName } : null,
     categories: categories.map(({ id, name }) => ({ id, name })),
     authors,
     notes,
