@@ -3,12 +3,14 @@ import { expect, type Page } from "@playwright/test";
 // The article form's publish panel (decision 0033), as the browser journeys use it.
 
 /**
- * What publishing needs beside the story (decision 0033): a category and a byline. The byline is the
- * Author Name here (the signed-in test accounts may have no author record of their own).
+ * What publishing needs beside the story (decision 0033): a category and a byline. A new story has the
+ * signed-in writer's own byline (their author record); without one (or once it is removed) the
+ * free-text Author Name is the byline, filled here.
  */
 export async function fillPublishingDetails(page: Page, { category = "News", byline = "Newsroom Desk" } = {}) {
   await page.getByLabel("Category").selectOption({ label: category });
-  await page.getByLabel("Author Name").fill(byline);
+  const authorName = page.getByLabel("Author Name");
+  if (await authorName.isVisible()) await authorName.fill(byline);
 }
 
 /** "Publish…" → "Publish now": the story goes public at once. */

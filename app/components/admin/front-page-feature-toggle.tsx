@@ -60,7 +60,7 @@ export function FrontPageFeatureToggle({
               : isPublic
                 ? "Pins it among the home page's top stories. "
                 : "Publish the story first: only a public story can be featured. "}
-          <Link to="/admin/front-page" className="text-brand-700 underline-offset-2 hover:underline">
+          <Link to="/admin/front-page" className="text-brand-700 underline underline-offset-2">
             Arrange the front page
           </Link>
         </p>
