@@ -126,6 +126,7 @@ export async function demoArticlePath(): Promise<string> {
     `select a.slug from articles a
      where a.status = 'published' and a.published_at <= now() and a.category_id is not null
        and a.featured_image like '/media/images/%' and exists (select 1 from article_authors aa where aa.article_id = a.id)
+       and a.created_by_id is null
      order by a.published_at desc limit 1`,
   );
   if (!row) throw new Error("no demo article with a category, an image and authors: is the demo content seeded?");

@@ -241,13 +241,18 @@ test.describe("article history", () => {
     await expect(page).toHaveURL(/\/admin\/articles$/);
   });
 
-  test("a published article does not autosave", async ({ page }) => {
+  test("a published article's autosave never touches the live story: it keeps a pending version (decision 0033)", async ({ page }) => {
     const [article] = await query<{ id: string; title: string }>("select id, title from articles where status = 'published' order by created_at desc limit 1");
-    await openForm(page, `/admin/articles/edit/${article!.id}`);
-    await expect(page.getByTestId("autosave-status")).toHaveCount(0);
-    await page.getByLabel("Excerpt").fill("Not to be autosaved.");
-    await page.waitForTimeout(2500);
-    const [stored] = await query<{ excerpt: string | null }>("select excerpt from articles where id = $1", [article!.id]);
-    expect(stored!.excerpt).not.toBe("Not to be autosaved.");
+    try {
+      await openForm(page, `/admin/articles/edit/${article!.id}`);
+      await page.getByLabel("Excerpt").fill("Not for readers yet.");
+      await expect(page.getByTestId("autosave-status")).toHaveText("Saved for later", { timeout: 20_000 });
+      const [stored] = await query<{ excerpt: string | null }>("select excerpt from articles where id = $1", [article!.id]);
+      expect(stored!.excerpt).not.toBe("Not for readers yet.");
+      const [pending] = await query<{ excerpt: string | null }>("select fields->>'excerpt' as excerpt from article_pending_versions where article_id = $1", [article!.id]);
+      expect(pending!.excerpt).toBe("Not for readers yet.");
+    } finally {
+      await query("delete from article_pending_versions where article_id = $1", [article!.id]);
+    }
   });
 });
