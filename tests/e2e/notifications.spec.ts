@@ -70,7 +70,7 @@ test("an invited author gets a byline and an author page; the editor hears of th
   await page.getByLabel("E-mail address").fill(email);
   await page.getByLabel(/^Author/).check();
   await page.getByRole("button", { name: "Send invitation" }).click();
-  await wait(toastWith(page, "Invitation sent")).toBeVisible();
+  await wait(page.getByRole("status").filter({ hasText: "Invitation sent" })).toBeVisible();
   const link = await page.getByLabel("Invitation link").inputValue();
   const writer = await (await browser.newContext()).newPage();
   await writer.goto(new URL(link).pathname, { waitUntil: "networkidle" });

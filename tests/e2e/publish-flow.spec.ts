@@ -145,8 +145,8 @@ test.describe("publishing that cannot go wrong", () => {
       await page.getByLabel("Content *").fill("The winter timetable starts on Monday.");
       await page.getByRole("button", { name: "Publish…" }).click();
       const panel = page.getByRole("dialog", { name: "Publish this story" });
+      // The signed-in editor's own byline is there by default; the category is still to choose.
       await expect(panel.getByTestId("publish-blockers")).toContainText("Choose a category");
-      await expect(panel.getByTestId("publish-blockers")).toContainText("Add a byline");
       await expect(panel.getByRole("button", { name: "Publish now" })).toBeDisabled();
       await page.screenshot({ path: "/tmp/publish-panel-blocked-390.png" });
       await panel.getByRole("button", { name: "Cancel" }).click();

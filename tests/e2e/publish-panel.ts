@@ -8,9 +8,20 @@ import { expect, type Page } from "@playwright/test";
  * free-text Author Name is the byline, filled here.
  */
 export async function fillPublishingDetails(page: Page, { category = "News", byline = "Newsroom Desk" } = {}) {
+  // On a phone the story's settings are a sheet opened by "Settings" (decision 0035).
+  const sheetButton = page.getByRole("button", { name: "Settings", exact: true });
+  const sheet = (await sheetButton.isVisible()) ? page.getByRole("dialog", { name: "Story settings" }) : null;
+  if (sheet) {
+    await sheetButton.click();
+    await expect(sheet).toBeVisible();
+  }
   await page.getByLabel("Category").selectOption({ label: category });
   const authorName = page.getByLabel("Author Name");
   if (await authorName.isVisible()) await authorName.fill(byline);
+  if (sheet) {
+    await sheet.getByRole("button", { name: "Done" }).click();
+    await expect(sheet).toBeHidden();
+  }
 }
 
 /** "Publish…" → "Publish now": the story goes public at once. */
