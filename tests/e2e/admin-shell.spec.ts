@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "./fixtures";
+import { expect, expectNoSidewaysScroll, test, type Page } from "./fixtures";
 import { accountWithRole } from "./accounts";
 import { signInAsAdmin, signInWith } from "./admin-session";
 
@@ -24,13 +24,6 @@ const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
 ] as const;
 
-async function expectNoSidewaysScroll(page: Page, what: string) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth, `${what}: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}`).toBeLessThanOrEqual(innerWidth);
-}
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/admin-shell/${name}.png`, fullPage: true });

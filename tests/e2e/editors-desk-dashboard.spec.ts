@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "./fixtures";
+import { expect, expectNoSidewaysScroll, test, type Browser, type Page } from "./fixtures";
 import { accountWithRole } from "./accounts";
 import { signInWith } from "./admin-session";
 import { categoryId, query, withDb } from "./db";
@@ -10,10 +10,6 @@ import { categoryId, query, withDb } from "./db";
 
 const SHOTS = process.env.DASH_SHOTS_DIR;
 
-async function expectNoSidewaysScroll(page: Page, what: string) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-  expect(scrollWidth, `${what}: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}`).toBeLessThanOrEqual(innerWidth);
-}
 
 /** At 390 and 1280 px: nothing scrolls sideways; a full-page screenshot is attached (and saved when DASH_SHOTS_DIR is set). */
 async function shots(page: Page, name: string) {

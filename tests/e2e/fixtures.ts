@@ -1,4 +1,4 @@
-import { test as base, expect, type BrowserContext, type Locator } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 
 export * from "@playwright/test";
 
@@ -36,4 +36,10 @@ export const test = base.extend<{ cspViolations: string[] }>({
 /** Resolves once the page of `locator` runs its script (handlers attached): the root marks `<html data-hydrated>`. */
 export async function waitForHydration(locator: Locator) {
   await expect(locator.page().locator("html[data-hydrated]")).toHaveCount(1);
+}
+
+/** Nothing on the page scrolls sideways: the document is no wider than the window. */
+export async function expectNoSidewaysScroll(page: Page, what: string) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth, `${what}: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}`).toBeLessThanOrEqual(innerWidth);
 }

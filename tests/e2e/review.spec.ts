@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "./fixtures";
+import { expect, expectNoSidewaysScroll, test, type Browser, type Page } from "./fixtures";
 import { accountWithRole } from "./accounts";
 import { signInWith, toastWith } from "./admin-session";
 import { withDb } from "./db";
@@ -8,10 +8,6 @@ import { fillPublishingDetails, publishNow } from "./publish-panel";
 // publish it (not in the form, and not by a crafted POST: 403, nothing changes); an editor sends it
 // back with a note from the queue, the author sees the note and resubmits, the editor publishes it.
 
-async function expectNoSidewaysScroll(page: Page, what: string) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-  expect(scrollWidth, `${what}: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}`).toBeLessThanOrEqual(innerWidth);
-}
 
 async function shots(page: Page, name: string) {
   for (const width of [390, 1280]) {
