@@ -8,6 +8,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -18,7 +19,6 @@ import { activeBreakingNews } from "./domain/settings/breaking-news.schema";
 import { publicSettings } from "./domain/settings/settings.schema";
 import { useNonce } from "./lib/nonce";
 import { VIEW_EVENT } from "./lib/page-view-event";
-import { classifyPath } from "./lib/path-classes";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = context;
@@ -87,19 +87,24 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
+/** The article page's route (app/routes.ts: "article/:slug"). */
+const ARTICLE_ROUTE_ID = "routes/site/article";
+
 /**
  * An article page's live view count: loads are counted where they arrive (the server counts this very
  * load, from the page cache too), and a cached page asks for the count once shown.
  */
 function useLiveViewCount() {
   const location = useLocation();
+  // An article page is the route that renders it (the URL rules' table stays on the server).
+  const onArticle = useMatches().some((match) => match.id === ARTICLE_ROUTE_ID);
   // One ask per navigation, even where React runs effects twice (StrictMode in development); a move
   // within the page (a "#" link such as "Skip to content", or Back to before it) asks nothing.
   const recorded = useRef<{ key: string; path: string; hash: string } | null>(null);
   useEffect(() => {
     const path = `${location.pathname}${location.search}`;
     const last = recorded.current;
-    if (last?.key === location.key || classifyPath(path).pattern !== "article/:slug") return;
+    if (last?.key === location.key || !onArticle) return;
     recorded.current = { key: location.key, path, hash: location.hash };
     if (last?.path === path && last.hash !== location.hash) return;
     fetch("/api/views", {
@@ -113,7 +118,7 @@ function useLiveViewCount() {
         if (result) window.dispatchEvent(new CustomEvent(VIEW_EVENT, { detail: result }));
       })
       .catch(() => {});
-  }, [location.key, location.pathname, location.search, location.hash]);
+  }, [location.key, location.pathname, location.search, location.hash, onArticle]);
 }
 
 export default function App() {

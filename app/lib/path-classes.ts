@@ -3,7 +3,8 @@
  * the server (page cache, body limit, form check, admin gate, Cache-Control, cache clearing) and the
  * view counting apply to it, so a new route gets its rules by being named here, once.
  *
- * Safe in the browser (the page-view beacon uses it): no Node imports, nothing from app/domain.
+ * No Node imports and nothing from app/domain, but kept out of the reader's scripts (they would carry
+ * every route's rules): the browser asks React Router's matches instead.
  */
 
 /** Who must be an admin before a request reaches routing (every route still calls its own guard). */
@@ -302,4 +303,9 @@ export function classifyPath(path: string): PathMatch {
   }
   // Unreachable: "*" matches every path. Kept total so no caller has to handle a miss.
   return { pattern: "*", pathClass: "reader page", rules: PATH_CLASSES["reader page"], params: { "*": pathname.slice(1) }, pathname };
+}
+
+/** Site traffic is the reader site's: the back office's own screens are not page views. */
+export function isCountedPath(path: string): boolean {
+  return classifyPath(path).rules.countedAsPageView;
 }

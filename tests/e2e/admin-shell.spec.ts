@@ -60,9 +60,9 @@ for (const vp of VIEWPORTS) {
         await nav.getByRole("link", { name: screen.label, exact: true }).click();
         await expect(page).toHaveURL(new RegExp(`${screen.path.replace(/\//g, "\\/")}$`));
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-        // The front page screen's preview is a whole home page in a frame (its images load as they come):
-        // the screen is settled once loaded, without waiting for the frame's network to go quiet.
-        await page.waitForLoadState(screen.path === "/admin/front-page" && !phone ? "load" : "networkidle");
+        // The front page screen's preview is a whole home page in a frame (its images load as they come,
+        // at either width): the screen is settled once loaded, without waiting for the frame's network to go quiet.
+        await page.waitForLoadState(screen.path === "/admin/front-page" ? "load" : "networkidle");
         if (phone) await expect(page.getByRole("dialog", { name: "Back office" })).toHaveCount(0);
         const current = (await openNav(page, phone)).locator('[aria-current="page"]');
         await expect(current).toHaveCount(1);

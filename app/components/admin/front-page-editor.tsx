@@ -319,7 +319,6 @@ function ExploreTopics({ categories, chosen }: { categories: CategorySummary[]; 
   );
 }
 
-/** The home page as readers see it, reloaded after each change (a 1280 px wide page, scaled to the column). */
 /**
  * How the preview shows the home page in a column `width` px wide: on a desktop (the two columns side
  * by side) a desktop's 1280 px page scaled down; on a phone or tablet, the page at that width.

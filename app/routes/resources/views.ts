@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { getArticleViews } from "~/domain/articles/articles.server";
-import { isCountedPath } from "~/lib/page-view-event";
+import { isCountedPath } from "~/lib/path-classes";
 import { articleSlugFromPath } from "~/lib/view-recorder.server";
 import type { Route } from "./+types/views";
 

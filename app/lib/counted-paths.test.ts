@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { isCountedPath } from "./page-view-event";
+import { isCountedPath } from "./path-classes";
 
 describe("which paths count as site traffic", () => {
   test("reader pages count, with their query strings", () => {
