@@ -1,8 +1,11 @@
-import { asc, eq } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";
 import { beforeAll, describe, expect, it } from "vitest";
-import { articlePendingVersions, articleRevisions, articles, user } from "~/db/schema";
+import { and, asc, eq } from "drizzle-orm";
+import { articlePendingVersions, articleRevisions, articles, auditEvents, categories, user } from "~/db/schema";
+import { moveArticleToCategory } from "~/domain/articles/article-bulk.server";
+import { createPreviewLinks } from "~/domain/articles/preview-links.server";
+import { loader as sharedPreviewLoader } from "~/routes/preview/shared-preview";
 import { actorOf, type Actor } from "~/domain/accounts/actor";
 import { testCommentSpam } from "~/domain/comments/test-comment-spam.server";
 import { CHANGE_CHANNEL } from "~/lib/change-feed.server";
@@ -95,6 +98,44 @@ describe("Save for later (a published story's pending version)", () => {
     expect(await getPendingVersion(fx.t.db, live.id)).toBeNull();
     expect((await getArticleForEdit(fx.t.db, live.id))!.title).toBe("Kept headline");
     expect((await refusal(save({ intent: "discard-pending" }, live.id))).code).toBe("not_found");
+    // The audit trail says who threw away whose changes (once: the refused second try records nothing).
+    const trail = await fx.t.db.select().from(auditEvents).where(and(eq(auditEvents.objectId, live.id), eq(auditEvents.kind, "article.discard_changes")));
+    expect(trail).toHaveLength(1);
+    expect(trail[0]).toMatchObject({ actorId: "editor-1", objectLabel: "Kept headline", details: { savedBy: "Ed Itor (editor@example.com)" } });
+  });
+
+  it("a bulk move to another category moves the changes saved for later too, so Update Article does not move it back", async () => {
+    const live = await save({ title: "Moved story", slug: "pending-moved" });
+    await save({ title: "Moved story, revised", slug: "pending-moved", intent: "save-for-later" }, live.id);
+    const [elsewhere] = await fx.t.db.insert(categories).values({ name: "Elsewhere", slug: "pending-elsewhere" }).returning({ id: categories.id });
+    await moveArticleToCategory(fx.t.db, live.id, elsewhere!.id, editor);
+    expect((await getPendingVersion(fx.t.db, live.id))!.fields).toMatchObject({ title: "Moved story, revised", categoryId: elsewhere!.id });
+    // The form reopens with the pending fields; Update Article posts them.
+    const reopened = (await getPendingVersion(fx.t.db, live.id))!.fields;
+    await save({ title: reopened.title, slug: "pending-moved", categoryId: reopened.categoryId!, intent: "publish" }, live.id);
+    expect((await storedRow(live.id)).categoryId).toBe(elsewhere!.id);
+  });
+
+  it("a preview link made for a draft never shows what is saved for later after publication; one made for the changes does", async () => {
+    const previewLinks = createPreviewLinks("a-session-secret-of-at-least-thirty-two-characters");
+    const open = async (path: string) => {
+      const token = path.replace("/preview/", "");
+      const args = { params: { token }, context: { db: fx.t.db, previewLinks }, request: new Request(`http://localhost${path}`) };
+      try {
+        const { data } = (await sharedPreviewLoader(args as unknown as Parameters<typeof sharedPreviewLoader>[0])) as unknown as { data: { article: { title: string } } };
+        return data.article.title;
+      } catch (thrown) {
+        if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
+        throw thrown;
+      }
+    };
+    const draft = await save({ title: "Draft first", slug: "pending-shared", intent: "draft" });
+    const draftLink = previewLinks.create(draft.id, new Date(), "draft");
+    expect(await open(draftLink.path)).toBe("Draft first");
+    await save({ title: "Draft first", slug: "pending-shared", intent: "publish" }, draft.id);
+    await save({ title: "An unchecked correction", slug: "pending-shared", intent: "save-for-later" }, draft.id);
+    expect(await open(draftLink.path)).toBe("302 /article/pending-shared");
+    expect(await open(previewLinks.create(draft.id, new Date(), "changes").path)).toBe("An unchecked correction");
   });
 
   it("Unpublish drops it too: the draft is edited as itself, not as changes meant for the live story", async () => {

@@ -11,6 +11,7 @@ export const ACTIVITY_KINDS = {
   "article.submit": "Submitted for review",
   "article.send_back": "Sent back to the author",
   "article.note": "Correction or update note",
+  "article.discard_changes": "Changes saved for later discarded",
   "author.create": "Author created",
   "author.update": "Author updated",
   "author.delete": "Author deleted",

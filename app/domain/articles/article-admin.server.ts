@@ -625,18 +625,36 @@ export async function savePendingVersion(
   }
 }
 
-/** "Discard changes": drops a story's pending version (the live story stays as it is). None to drop is "not_found". */
+/**
+ * "Discard changes": drops a story's pending version (the live story stays as it is), under the
+ * story's lock and with an entry in the audit trail: who threw away whose unpublished work is worth
+ * knowing on a busy night. None to drop is "not_found".
+ */
 export async function discardPendingVersion(db: Db, id: string, actor: Actor): Promise<SavedArticle> {
-  const article = await getArticleForEdit(db, id);
-  if (!article) throw articleGone();
-  const ownership = await readOwnership(db, id, actor);
-  if (ownership) checkMayEdit(actor, ownership);
-  const [dropped] = await db
-    .delete(articlePendingVersions)
-    .where(eq(articlePendingVersions.articleId, id))
-    .returning({ articleId: articlePendingVersions.articleId });
-  if (!dropped) throw new AppError("not_found", "There are no saved changes to discard: the story is as readers see it.");
-  return { id, slug: article.slug, status: article.status, publishedAt: article.publishedAt };
+  if (!isUuid(id)) throw articleGone();
+  return db.transaction(async (tx) => {
+    const [stored] = await tx
+      .select({ title: articles.title, slug: articles.slug, status: articles.status, publishedAt: articles.publishedAt })
+      .from(articles)
+      .where(eq(articles.id, id))
+      .for("update");
+    if (!stored) throw articleGone();
+    const ownership = await readOwnership(tx, id, actor);
+    if (ownership) checkMayEdit(actor, ownership);
+    const [dropped] = await tx
+      .delete(articlePendingVersions)
+      .where(eq(articlePendingVersions.articleId, id))
+      .returning({ savedByName: articlePendingVersions.savedByName, savedAt: articlePendingVersions.savedAt });
+    if (!dropped) throw new AppError("not_found", "There are no saved changes to discard: the story is as readers see it.");
+    await recordActivity(tx, actor, {
+      kind: "article.discard_changes",
+      objectType: "article",
+      objectId: id,
+      objectLabel: stored.title,
+      details: { savedBy: dropped.savedByName, savedAt: dropped.savedAt.toISOString() },
+    });
+    return { id, slug: stored.slug, status: stored.status, publishedAt: stored.publishedAt };
+  });
 }
 
 export const AUTOSAVE_DRAFTS_ONLY =

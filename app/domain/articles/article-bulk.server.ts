@@ -1,6 +1,6 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { articles, categories } from "~/db/schema";
+import { articlePendingVersions, articles, categories } from "~/db/schema";
 import type { Actor } from "~/domain/accounts/actor";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { AppError, isAppError } from "~/lib/app-error";
@@ -22,7 +22,9 @@ export const CATEGORY_GONE = "That category no longer exists. Choose another.";
 
 /**
  * "Move to category…" for one story: sets its category, recording a revision and the audit trail as
- * any save does. An author may move only their own drafts (checkMayEdit, under the row's lock).
+ * any save does. An author may move only their own drafts (checkMayEdit, under the row's lock). Its
+ * changes saved for later (a pending version) move too, or the next "Update Article" would move the
+ * story back.
  */
 export async function moveArticleToCategory(db: Db, id: string, categoryId: string, actor: Actor): Promise<void> {
   if (!isUuid(id)) throw gone();
@@ -33,6 +35,10 @@ export async function moveArticleToCategory(db: Db, id: string, categoryId: stri
     const [category] = isUuid(categoryId) ? await tx.select({ name: categories.name }).from(categories).where(eq(categories.id, categoryId)) : [];
     if (!category) throw new AppError("invalid_input", CATEGORY_GONE, { field: "categoryId" });
     const [row] = await tx.update(articles).set({ categoryId, updatedAt: new Date() }).where(eq(articles.id, id)).returning(revisionSourceColumns);
+    await tx
+      .update(articlePendingVersions)
+      .set({ fields: sql`jsonb_set(${articlePendingVersions.fields}, '{categoryId}', to_jsonb(${categoryId}::text))` })
+      .where(eq(articlePendingVersions.articleId, id));
     await recordRevision(tx, row!, actor);
     await recordActivity(tx, actor, {
       kind: "article.update",

@@ -65,11 +65,17 @@ export function preparedPageOfCards<Values extends Record<string, unknown>>(name
   const page = preparedQuery(name, (db, statement) =>
     cardsQuery(db, inArray(articles.id, pageIds(db, sql.placeholder("limit"), sql.placeholder("offset")))).prepare(statement),
   );
-  return async (db: Db, values: Values, pageNumber: number, pageSize: number): Promise<ArticleCard[]> => {
-    const rows = await page(db, { ...values, limit: pageSize, offset: (pageNumber - 1) * pageSize });
-    return rows.map(toCard);
-  };
+  return async (db: Db, values: Values, rows: RowWindow): Promise<ArticleCard[]> => (await page(db, { ...values, ...rows })).map(toCard);
 }
+
+/** Which rows of a newest-first list a page reads. */
+export interface RowWindow {
+  offset: number;
+  limit: number;
+}
+
+/** Page `pageNumber` (from 1) of `pageSize` rows. */
+export const pageWindow = (pageNumber: number, pageSize: number): RowWindow => ({ offset: (pageNumber - 1) * pageSize, limit: pageSize });
 
 /** The cards of the articles matching `where` (a page's ids, a pick's), newest first. */
 const cardsQuery = (db: Db, where: SQL | undefined) =>

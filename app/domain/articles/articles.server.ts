@@ -6,7 +6,7 @@ import { articles, categories, type Article } from "~/db/schema";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard, FeaturedImageText } from "./articles.schema";
-import { cardColumns, countOf, newestFirst, newestMatching, preparedPageOfCards, toCard } from "./article-cards.server";
+import { cardColumns, countOf, newestFirst, newestMatching, preparedPageOfCards, toCard, type RowWindow } from "./article-cards.server";
 import type { ArticleNote } from "./corrections.schema";
 import { notesColumn } from "./corrections.server";
 import { readEveryTime, type StoryMemo } from "./story-memo.server";
@@ -35,9 +35,9 @@ const latestArticles = preparedQuery("latest_articles", (db, name) =>
  * One page of a category's public articles, newest first, and the total count for pagination (kept
  * in `memo` until a public story changes: a count reads every row of the category).
  */
-export async function listCategoryArticles(db: Db, categoryId: string, page: number, pageSize: number, memo: StoryMemo = readEveryTime) {
+export async function listCategoryArticles(db: Db, categoryId: string, rows: RowWindow, memo: StoryMemo = readEveryTime) {
   const [cards, total] = await Promise.all([
-    categoryPage(db, { categoryId }, page, pageSize),
+    categoryPage(db, { categoryId }, rows),
     memo(`category-count:${categoryId}`, () => countOf(db, and(eq(articles.categoryId, categoryId), publiclyVisible()))),
   ]);
   return { articles: cards, total };

@@ -12,8 +12,18 @@ describe("signed preview links", () => {
     const link = links.create(ID, NOW);
     expect(link.path).toMatch(/^\/preview\/[0-9a-f-]{36}\.[0-9a-z]+\.[A-Za-z0-9_-]{43}$/);
     expect(link.expiresAt.getTime()).toBe(NOW.getTime() + PREVIEW_LINK_DAYS * DAY);
-    expect(links.read(tokenOf(link.path), NOW)).toEqual({ ok: true, articleId: ID, expiresAt: link.expiresAt });
+    expect(links.read(tokenOf(link.path), NOW)).toEqual({ ok: true, articleId: ID, expiresAt: link.expiresAt, scope: "draft" });
     expect(links.read(tokenOf(link.path), new Date(link.expiresAt.getTime() - 1000))).toMatchObject({ ok: true });
+  });
+
+  it("a link made for a published story's changes says so; that word cannot be added to a draft's link or taken from one", () => {
+    const changes = links.create(ID, NOW, "changes");
+    expect(changes.path).toMatch(/^\/preview\/[0-9a-f-]{36}\.[0-9a-z]+\.changes\.[A-Za-z0-9_-]{43}$/);
+    expect(links.read(tokenOf(changes.path), NOW)).toEqual({ ok: true, articleId: ID, expiresAt: changes.expiresAt, scope: "changes" });
+    const [id, expiry, , signature] = tokenOf(changes.path).split(".") as [string, string, string, string];
+    expect(links.read(`${id}.${expiry}.${signature}`, NOW)).toEqual({ ok: false, reason: "invalid" });
+    const [, , draftSignature] = tokenOf(links.create(ID, NOW).path).split(".") as [string, string, string];
+    expect(links.read(`${id}.${expiry}.changes.${draftSignature}`, NOW)).toEqual({ ok: false, reason: "invalid" });
   });
 
   it("an expired link says so (the page answers 410, not 404)", () => {

@@ -178,7 +178,7 @@ describe("what readers see", () => {
 
   it("home, category pages, the feeds and the sitemaps", async () => {
     const home = (await listLatestArticles(fx.t.db, 100)).map((a) => a.slug);
-    const category = await listCategoryArticles(fx.t.db, categoryId, 1, 100);
+    const category = await listCategoryArticles(fx.t.db, categoryId, { offset: 0, limit: 100 });
     const feed = (await listFeedItems(fx.t.db, { kind: "site" })).map((a) => a.slug);
     const categoryFeed = (await listFeedItems(fx.t.db, { kind: "category", categoryId })).map((a) => a.slug);
     const sitemap: string[] = [];

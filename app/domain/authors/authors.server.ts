@@ -11,7 +11,7 @@ import { isOwnMediaUrl } from "~/lib/own-media.server";
 import { isSlug } from "~/lib/slugs";
 import type { Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
-import { preparedPageOfCards } from "~/domain/articles/article-cards.server";
+import { pageWindow, preparedPageOfCards } from "~/domain/articles/article-cards.server";
 import { readEveryTime, type StoryMemo } from "~/domain/articles/story-memo.server";
 import { ACCOUNT_TAKEN, AUTHOR_SLUG_TAKEN, UNKNOWN_ACCOUNT, UNKNOWN_AUTHOR, type AdminAuthor, type AuthorFieldName, type AuthorInput } from "./authors.schema";
 
@@ -261,7 +261,7 @@ const listedFor = (authorId: string | Placeholder) => and(eq(authorListing.autho
 /** One page of an author's public articles, newest first, and their total count (kept in `memo` as a category's). */
 export async function listAuthorArticles(db: Db, authorId: string, page: number, pageSize: number, memo: StoryMemo = readEveryTime) {
   const [cards, total] = await Promise.all([
-    authorPage(db, { authorId }, page, pageSize),
+    authorPage(db, { authorId }, pageWindow(page, pageSize)),
     memo(`author-count:${authorId}`, async () => (await db.select({ total: count() }).from(authorListing).where(listedFor(authorId)))[0]?.total ?? 0),
   ]);
   return { articles: cards, total };

@@ -1,3 +1,4 @@
+import type { ArticleCard } from "~/domain/articles/articles.schema";
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, test } from "vitest";
 import { articles, auditEvents, categories, storyPins, websiteSettings } from "~/db/schema";
@@ -22,6 +23,7 @@ import {
   unpinStory,
   upcomingPinEnds,
   withCategoryPin,
+  categoryPageRows,
 } from "./front-page.server";
 
 const { db } = await createTestDatabase();
@@ -204,11 +206,23 @@ describe("a category's pinned story", () => {
     // The category pin is not a home-page pin.
     expect(await titles(1)).toEqual(["Story 9"]);
 
-    const page = [{ id: "a" }, { id: stories[2]! }, { id: "b" }] as unknown as Parameters<typeof withCategoryPin>[0];
-    const pin = (await categoryPinnedStory(db, news))!;
-    expect(withCategoryPin(page, pin, 1).map((c) => c.id)).toEqual([stories[2], "a", "b"]);
-    expect(withCategoryPin(page, pin, 2).map((c) => c.id)).toEqual(["a", "b"]);
-    expect(withCategoryPin(page, null, 1).map((c) => c.id)).toEqual(["a", stories[2], "b"]);
+  });
+
+  test("with a pin every category page still holds a page of cards, and no story is skipped or shown twice", () => {
+    // Twelve stories newest first (ids s00…s11), pages of four; the pin is each story in turn, or none.
+    const cards = Array.from({ length: 12 }, (_, i) => ({ id: `s${String(i).padStart(2, "0")}`, publishedAt: new Date(Date.UTC(2026, 0, 31 - i)) })) as unknown as ArticleCard[];
+    const size = 4;
+    for (const pin of [null, ...cards]) {
+      const shown: string[] = [];
+      for (let page = 1; page <= 3; page++) {
+        const { offset, limit } = categoryPageRows(page, size);
+        const cardsOfPage = withCategoryPin(cards.slice(offset, offset + limit), pin, page, size).map((c) => c.id);
+        expect(cardsOfPage, `pin ${pin?.id ?? "none"}, page ${page}`).toHaveLength(4);
+        shown.push(...cardsOfPage);
+      }
+      const expected = pin ? [pin.id, ...cards.map((c) => c.id).filter((id) => id !== pin.id)] : cards.map((c) => c.id);
+      expect(shown, `pin ${pin?.id ?? "none"}`).toEqual(expected);
+    }
   });
 
   test("a category pin's end names its category's page", async () => {

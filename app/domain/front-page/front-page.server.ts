@@ -5,7 +5,7 @@ import { preparedQuery } from "~/db/prepared-queries.server";
 import { articles, categories, storyPins, websiteSettings } from "~/db/schema";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { recordActivity } from "~/domain/activity/activity.server";
-import { cardColumns, newestFirst, toCard } from "~/domain/articles/article-cards.server";
+import { cardColumns, newestFirst, toCard, type RowWindow } from "~/domain/articles/article-cards.server";
 import type { ArticleCard } from "~/domain/articles/articles.schema";
 import { DEFAULT_SETTINGS } from "~/domain/settings/default-settings";
 import { AppError } from "~/lib/app-error";
@@ -81,13 +81,27 @@ export async function categoryPinnedStory(db: Db, categoryId: string): Promise<A
 }
 
 /**
- * A category page's cards with its pin: first on page 1, and nowhere else (the pin is not shown a
- * second time at its place in the newest-first list).
+ * The rows of a category's newest-first list that page `pageNumber` reads: one more than a page, and
+ * from the row before the page's own after page 1, so withCategoryPin can make room for a pin.
  */
-export function withCategoryPin(page: readonly ArticleCard[], pin: ArticleCard | null, pageNumber: number): ArticleCard[] {
-  if (!pin) return [...page];
-  const others = page.filter((card) => card.id !== pin.id);
-  return pageNumber === 1 ? [pin, ...others] : others;
+export function categoryPageRows(pageNumber: number, pageSize: number): RowWindow {
+  return { offset: pageNumber === 1 ? 0 : (pageNumber - 1) * pageSize - 1, limit: pageSize + 1 };
+}
+
+/** Whether `a` comes before `b` newest first (published_at desc, then id desc: article-cards' order). */
+const newerThan = (a: ArticleCard, b: ArticleCard) => (a.publishedAt.getTime() === b.publishedAt.getTime() ? a.id > b.id : a.publishedAt > b.publishedAt);
+
+/**
+ * A category page's `pageSize` cards, from the `rows` categoryPageRows named. With a pin the list is
+ * the pin, then the newest first without it: the pin leads page 1 and is nowhere else, and every
+ * page still holds `pageSize` cards (the story that page 1 gives up to the pin opens page 2).
+ */
+export function withCategoryPin(rows: readonly ArticleCard[], pin: ArticleCard | null, pageNumber: number, pageSize: number): ArticleCard[] {
+  if (pageNumber === 1) return pin ? [pin, ...rows.filter((card) => card.id !== pin.id).slice(0, pageSize - 1)] : rows.slice(0, pageSize);
+  // `rows` start one row early: without a pin, or with one on an earlier page, the page starts one later.
+  if (pin && rows.some((card) => card.id === pin.id)) return rows.filter((card) => card.id !== pin.id).slice(0, pageSize);
+  const pinIsEarlier = pin !== null && rows[0] !== undefined && newerThan(pin, rows[0]);
+  return !pin || pinIsEarlier ? rows.slice(1, pageSize + 1) : rows.slice(0, pageSize);
 }
 
 /**

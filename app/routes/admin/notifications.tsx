@@ -3,7 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Button } from "~/components/ui/button";
 import { requireBackOfficeUser } from "~/domain/accounts/guard.server";
-import { listNotifications, markAllRead, openNotification } from "~/domain/notifications/notifications.server";
+import { countUnread, listNotifications, markAllRead, openNotification } from "~/domain/notifications/notifications.server";
 import { AppError, isAppError } from "~/lib/app-error";
 import { formValues } from "~/lib/forms";
 import { cn } from "~/lib/cn";
@@ -17,9 +17,10 @@ import type { Route } from "./+types/notifications";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireBackOfficeUser(request, context);
-  const items = await listNotifications(context.db, user.id);
+  // Unread counts every notification, not only the newest page of them listed here (the bell's figure).
+  const [items, unread] = await Promise.all([listNotifications(context.db, user.id), countUnread(context.db, user.id)]);
   const timeZone = context.env.TIME_ZONE;
-  return { items: items.map((item) => ({ ...item, when: formatPublishDate(new Date(item.createdAt), timeZone) })), unread: items.filter((i) => !i.read).length };
+  return { items: items.map((item) => ({ ...item, when: formatPublishDate(new Date(item.createdAt), timeZone) })), unread };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

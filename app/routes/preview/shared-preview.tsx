@@ -18,8 +18,9 @@ const EXPIRED = { title: "Preview link expired", message: "This preview link has
  * GET /preview/:token: a draft or scheduled article through a signed, expiring link an editor copied
  * from its form (app/domain/articles/preview-links.server.ts), for someone without a back-office
  * account. Never cached, never indexed, never counted as a view. A forged or damaged token is a 404,
- * an expired one a 410; once the article is public the link leads to its page, unless it has changes
- * saved for later (its pending version), which the link then shows.
+ * an expired one a 410. Once the article is public the link leads to its page, unless the link was
+ * made for its changes saved for later (its pending version) and there are some: the link shows them.
+ * A link made for a draft never shows what was saved after publication.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const reading = context.previewLinks.read(params.token);
@@ -29,8 +30,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   }
   const stored = await getArticleForPreview(context.db, reading.articleId);
   if (!stored) throw data(NOT_FOUND.title, { status: 404, headers: PREVIEW_HEADERS });
-  // A published story's changes saved for later are shown (decision 0033); without any, the link leads to its page.
-  const { article, pending } = await withPendingVersion(context.db, stored);
+  // A published story's changes saved for later are shown to a link made for them (decision 0033);
+  // otherwise a public story's link leads to its page.
+  const { article, pending } = reading.scope === "changes" ? await withPendingVersion(context.db, stored) : { article: stored, pending: null };
   if (!pending && article.status === "published" && article.publishedAt.getTime() <= Date.now()) {
     throw redirect(`/article/${article.slug}`, { headers: PREVIEW_HEADERS });
   }

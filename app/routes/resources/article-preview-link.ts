@@ -29,8 +29,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     await openableArticle(context.db, params.id, actorOf(user));
     const article = await getArticleForPreview(context.db, params.id);
     if (!article) throw new AppError("not_found", "This article no longer exists.");
-    const link = context.previewLinks.create(article.id);
-    context.log.info({ articleId: article.id, userId: user.id, expiresAt: link.expiresAt }, "preview link created");
+    // A public story's link shows its changes saved for later; any other story's, the story until it is public.
+    const isPublic = article.status === "published" && article.publishedAt.getTime() <= Date.now();
+    const link = context.previewLinks.create(article.id, new Date(), isPublic ? "changes" : "draft");
+    context.log.info({ articleId: article.id, userId: user.id, expiresAt: link.expiresAt, shows: isPublic ? "changes" : "draft" }, "preview link created");
     return data<SharedPreviewLink>(
       { url: `${context.env.publicUrl}${link.path}`, expiresAt: link.expiresAt.toISOString() },
       { status: 201, headers: NO_STORE },

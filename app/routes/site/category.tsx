@@ -6,7 +6,7 @@ import { Pagination } from "~/components/pagination";
 import { noteStories } from "~/lib/cache-tags.server";
 import { pageFromUrl } from "~/lib/pagination";
 import { listCategoryArticles } from "~/domain/articles/articles.server";
-import { categoryPinnedStory, withCategoryPin } from "~/domain/front-page/front-page.server";
+import { categoryPageRows, categoryPinnedStory, withCategoryPin } from "~/domain/front-page/front-page.server";
 import { frameCategory } from "~/domain/settings/site-frame.server";
 import { pageMeta } from "~/page-meta";
 import { NOINDEX } from "~/lib/seo";
@@ -25,10 +25,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const page = pageFromUrl(request.url);
   // The story an editor pinned atop the category (decision 0034): first on page 1, not repeated further on.
   const [{ articles: newest, total }, pinned] = await Promise.all([
-    listCategoryArticles(context.db, category.id, page, CATEGORY_PAGE_SIZE, context.storyMemo),
+    listCategoryArticles(context.db, category.id, categoryPageRows(page, CATEGORY_PAGE_SIZE), context.storyMemo),
     categoryPinnedStory(context.db, category.id),
   ]);
-  const articles = withCategoryPin(newest, pinned, page);
+  const articles = withCategoryPin(newest, pinned, page, CATEGORY_PAGE_SIZE);
   const pageCount = Math.max(1, Math.ceil(total / CATEGORY_PAGE_SIZE));
   if (page > pageCount) {
     context.log.warn({ path: `${new URL(request.url).pathname}?page=${page}` }, "404: past the last page");
