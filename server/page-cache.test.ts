@@ -230,6 +230,9 @@ describe("story pins' notices (decision 0034)", () => {
     expect(cacheChangeOf({ table: "story_pins", op: "DELETE", pins: { home: true, categories: ["news"] } })).toEqual({ drop: ["home", "category:news"], stale: [] });
     // A notice that names nothing (an older trigger): every page.
     expect(cacheChangeOf({ table: "story_pins", op: "DELETE" })).toEqual({ drop: ["site"], stale: [] });
+    // The home page's own settings (the welcome banner's switch, Explore Topics): the home page alone.
+    expect(cacheChangeOf({ table: "website_settings", op: "UPDATE", homeOnly: true })).toEqual({ drop: ["home"], stale: [] });
+    expect(cacheChangeOf({ table: "website_settings", op: "UPDATE", homeOnly: false })).toEqual({ drop: ["site"], stale: [] });
   });
 
   test("in the cache: the home page goes, an article page and another category's stay", () => {

@@ -74,6 +74,8 @@ function cacheTagsOf(match: { pattern: string; params: Record<string, string> })
  * - a change to drafts or scheduled stories alone touches no cached page;
  * - a story pin (decision 0034) drops the home page when a lead or top-story pin changed, and the
  *   pages of the categories whose pin changed: nothing else shows pins;
+ * - a change to the home page's own settings alone (the welcome banner's switch, Explore Topics:
+ *   migration 0024) drops the home page;
  * - anything else (categories, settings, authors, a notice too big to name its stories, a lost
  *   connection) drops every page.
  */
@@ -82,6 +84,7 @@ export function cacheChangeOf(event: ChangeEvent): { drop: string[]; stale: stri
   if (event.table === "story_pins" && event.pins && Array.isArray(event.pins.categories)) {
     return { drop: [...(event.pins.home ? [HOME_TAG] : []), ...event.pins.categories.map(categoryTag)], stale: [] };
   }
+  if (event.table === "website_settings" && event.homeOnly === true) return { drop: [HOME_TAG], stale: [] };
   const stories = event.public;
   if (!stories) return { drop: [SITE_TAG], stale: [] };
   if (stories.ids.length === 0) return { drop: [], stale: [] };

@@ -175,7 +175,8 @@ export async function startRequestServices({
     if (event.table === "website_settings" || event.table === "*") {
       clearWhenBannerExpires().catch((error: unknown) => log.warn({ err: error }, "could not read the banner's expiry"));
     }
-    if (event.table === "story_pins" || event.table === "*") {
+    // A category renamed (its slug) changes which page a category pin's end drops.
+    if (event.table === "story_pins" || event.table === "categories" || event.table === "*") {
       clearWhenPinsEnd().catch((error: unknown) => log.warn({ err: error }, "could not read when the story pins end"));
     }
   });

@@ -172,3 +172,27 @@ describe("story pin notices (decision 0034)", () => {
     }
   });
 });
+
+describe("settings notices (migration 0024)", () => {
+  test("a change to the home page's own settings alone says so; any other change to the settings does not", async () => {
+    const heard: ChangeEvent[] = [];
+    const listener = (event: ChangeEvent) => void (event.table === "website_settings" && heard.push(event));
+    feed.on("change", listener);
+    try {
+      await t.db.execute(sql`insert into website_settings (id, site_name) values (1, 'Notices') on conflict (id) do nothing`);
+      await feed.caughtUp();
+      heard.length = 0;
+      await t.db.execute(sql`update website_settings set explore_category_ids = '{}', updated_at = now()`);
+      await t.db.execute(sql`update website_settings set show_welcome_banner = false`);
+      await t.db.execute(sql`update website_settings set site_name = 'Renamed', show_welcome_banner = true`);
+      expect(await feed.caughtUp()).toBe(true);
+      expect(heard).toEqual([
+        { table: "website_settings", op: "UPDATE", homeOnly: true },
+        { table: "website_settings", op: "UPDATE", homeOnly: true },
+        { table: "website_settings", op: "UPDATE", homeOnly: false },
+      ]);
+    } finally {
+      feed.off("change", listener);
+    }
+  });
+});

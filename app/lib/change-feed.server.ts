@@ -22,6 +22,11 @@ export interface ChangeEvent {
    * slugs of the categories whose page's pin did. Absent: any page may have changed.
    */
   pins?: { home: boolean; categories: string[] };
+  /**
+   * For the site's settings (migration 0024): true when the statement changed only what the home page
+   * alone shows (the welcome banner's switch, Explore Topics).
+   */
+  homeOnly?: boolean;
 }
 
 /** How long a write waits for its own change notices before it counts them lost (see caughtUp). */

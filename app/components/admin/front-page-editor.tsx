@@ -49,10 +49,16 @@ function Hidden({ name, value }: { name: string; value: string }) {
   return <input type="hidden" name={name} value={value} />;
 }
 
+const HIDDEN_BECAUSE = {
+  "not-public": "the story is no longer public.",
+  moved: "the story has moved to another category.",
+  ended: "its time has passed.",
+} as const;
+
 /** When a pin stops applying, in words. */
 function PinStatus({ pin }: { pin: PinView }) {
   const timeZone = useSiteTimeZone();
-  if (!pin.showing) return <span className="text-amber-800">Not showing: the story is no longer public or its time has passed.</span>;
+  if (!pin.showing) return <span className="text-amber-800">Not showing: {HIDDEN_BECAUSE[pin.hiddenBecause ?? "ended"]}</span>;
   return <span>{pin.until ? `Until ${formatPublishDate(pin.until, timeZone)}` : "Until you remove it"}</span>;
 }
 

@@ -41,8 +41,10 @@ export interface PinView {
   slug: string;
   position: number;
   until: string | null;
-  /** False once the story is unpublished, or the pin's time has passed: the reader pages no longer show it. */
+  /** False once the reader pages no longer show it: see hiddenBecause. */
   showing: boolean;
+  /** Why not: the story is no longer public, has moved out of the pin's category, or the pin's time has passed. */
+  hiddenBecause: "not-public" | "moved" | "ended" | null;
 }
 
 /** A story the search found (public, newest first). */

@@ -208,6 +208,16 @@ describe("a category's pinned story", () => {
 
   });
 
+  test("the screen says why a pin no longer shows: its story moved to another category, or is no longer public", async () => {
+    await pinStory(db, { articleId: stories[0]!, placement: "category", categoryId: news, until: "" }, TZ, EDITOR);
+    expect((await listPins(db))[0]).toMatchObject({ showing: true, hiddenBecause: null });
+    await db.execute(sql`update articles set category_id = ${sport} where id = ${stories[0]!}`);
+    expect(await categoryPinnedStory(db, news)).toBeNull();
+    expect((await listPins(db))[0]).toMatchObject({ showing: false, hiddenBecause: "moved" });
+    await db.execute(sql`update articles set category_id = ${news}, status = 'draft' where id = ${stories[0]!}`);
+    expect((await listPins(db))[0]).toMatchObject({ showing: false, hiddenBecause: "not-public" });
+  });
+
   test("with a pin every category page still holds a page of cards, and no story is skipped or shown twice", () => {
     // Twelve stories newest first (ids s00…s11), pages of four; the pin is each story in turn, or none.
     const cards = Array.from({ length: 12 }, (_, i) => ({ id: `s${String(i).padStart(2, "0")}`, publishedAt: new Date(Date.UTC(2026, 0, 31 - i)) })) as unknown as ArticleCard[];

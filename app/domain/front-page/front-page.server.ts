@@ -132,12 +132,16 @@ export async function listPins(db: Db): Promise<PinView[]> {
       slug: articles.slug,
       position: storyPins.position,
       until: storyPins.until,
-      showing: sql<boolean>`(${publiclyVisible()} and (${storyPins.until} is null or ${storyPins.until} > now()))`,
+      hiddenBecause: sql<PinView["hiddenBecause"]>`case
+        when not (${publiclyVisible()}) then 'not-public'
+        when ${storyPins.placement} = 'category' and ${articles.categoryId} is distinct from ${storyPins.categoryId} then 'moved'
+        when ${storyPins.until} <= now() then 'ended'
+      end`,
     })
     .from(storyPins)
     .innerJoin(articles, eq(articles.id, storyPins.articleId))
     .orderBy(sql`case ${storyPins.placement} when 'lead' then 0 when 'top' then 1 else 2 end`, asc(storyPins.position), asc(storyPins.createdAt));
-  return rows.map((row) => ({ ...row, until: row.until ? row.until.toISOString() : null }));
+  return rows.map((row) => ({ ...row, until: row.until ? row.until.toISOString() : null, showing: row.hiddenBecause === null }));
 }
 
 /** Public stories whose title holds `query` (case-insensitive), newest first: what an editor may pin. */
