@@ -10,7 +10,7 @@ import { publishMediaArticle } from "~/domain/media/media.server";
 import { AppError } from "~/lib/app-error";
 import { CHANGE_CHANNEL } from "~/lib/change-feed.server";
 import { loader as articlePageLoader } from "~/routes/site/article";
-import { saveArticle, setUpArticleFixture, submitArticle } from "../../tests/setup/article-fixture";
+import { fixtureCategoryId, saveArticle, setUpArticleFixture, submitArticle } from "../../tests/setup/article-fixture";
 import { unpublishArticle } from "~/domain/articles/article-admin.server";
 import { slugRedirectsMessage, TAKE_OVER_SLUG_LABEL } from "~/domain/articles/articles.schema";
 import { getArticleBySlug } from "~/domain/articles/articles.server";
@@ -151,7 +151,7 @@ describe("a slug that still redirects to another article", () => {
     await fs.writeFile(path.join(fx.mediaRoot, "files", "doc.pdf"), "%PDF");
     const { media } = await import("~/db/schema");
     await fx.t.db.insert(media).values({ bucket: "files", name: "doc.pdf", originalName: "doc.pdf", contentType: "application/pdf", size: 4 });
-    const attempt = publishMediaArticle(fx.t.db, fx.storage, { bucket: "files", name: "doc.pdf", title: "Flood", categoryId: null, excerpt: null, content: "x", featuredImageAlt: null });
+    const attempt = publishMediaArticle(fx.t.db, fx.storage, { bucket: "files", name: "doc.pdf", title: "Flood", categoryId: await fixtureCategoryId(fx), excerpt: null, content: "x", featuredImageAlt: null });
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     await expect(attempt).rejects.toMatchObject({ code: "slug_redirects", message: expect.stringContaining("/article/flood still redirects to “Flood”") });
   });

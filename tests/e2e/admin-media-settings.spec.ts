@@ -170,12 +170,16 @@ test.describe("media library", () => {
 
     // A crafted "Publish Article with Media" of a reader's photo is refused on the server, and nothing is written.
     const title = `From a reader ${run}`;
-    const status = await page.evaluate(
-      async ([name, title]) =>
-        (await fetch("/admin/media", { method: "POST", body: new URLSearchParams({ intent: "publish", bucket: "images", name: name!, title: title!, categoryId: "", excerpt: "", content: "Body", featuredImageAlt: "A photo" }) })).status,
-      [stored!.name, title],
+    const [{ id: categoryId }] = (await query<{ id: string }>(`select id from categories order by name limit 1`)) as [{ id: string }];
+    const answer = await page.evaluate(
+      async ([name, title, categoryId]) => {
+        const response = await fetch("/admin/media", { method: "POST", body: new URLSearchParams({ intent: "publish", bucket: "images", name: name!, title: title!, categoryId: categoryId!, excerpt: "", content: "Body", featuredImageAlt: "A photo" }) });
+        return { status: response.status, text: await response.text() };
+      },
+      [stored!.name, title, categoryId],
     );
-    expect(status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain("comment attachment: it cannot be published as an article");
     expect(await query(`select id from articles where title = $1`, [title])).toHaveLength(0);
 
     // An editor may delete it (no comment uses it).

@@ -18,9 +18,10 @@ export interface PublishResult {
 const EMPTY = { title: "", categoryId: "", excerpt: "", content: "", featuredImageAlt: "" };
 
 /**
- * "Publish Article with Media": a new article from one stored file. The button stays disabled until
- * title and content are filled (and, for an image, which becomes the featured image, its alt text:
- * the server refuses an image without it); on success the dialog closes and the form resets.
+ * "Publish Article with Media": a new article from one stored file, under the signed-in person's
+ * byline. The button stays disabled until title, category and content are filled (and, for an image,
+ * which becomes the featured image, its alt text): publishing's blockers, which the server enforces
+ * too. On success the dialog closes and the form resets.
  */
 export function MediaPublishDialog({
   item,
@@ -36,7 +37,7 @@ export function MediaPublishDialog({
   const id = useId();
   const pending = fetcher.state !== "idle";
   const isImage = item?.bucket === "images";
-  const ready = form.title.trim() !== "" && form.content.trim() !== "" && (!isImage || form.featuredImageAlt.trim() !== "");
+  const ready = form.title.trim() !== "" && form.categoryId !== "" && form.content.trim() !== "" && (!isImage || form.featuredImageAlt.trim() !== "");
 
   useEffect(() => {
     if (!fetcher.data || fetcher.data.intent !== "publish") return;
@@ -86,11 +87,12 @@ export function MediaPublishDialog({
               />
             </div>
             <div className="space-y-1.5">
-              <Label htmlFor={`${id}-category`}>Category</Label>
+              <Label htmlFor={`${id}-category`}>Category *</Label>
               <select
                 id={`${id}-category`}
                 value={form.categoryId}
                 onChange={(e) => set("categoryId", e.target.value)}
+                required
                 className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900"
               >
                 <option value="">Select a category</option>
@@ -137,6 +139,7 @@ export function MediaPublishDialog({
                 </p>
               </div>
             ) : null}
+            <p className="text-xs text-slate-600">It is published at once, under your byline.</p>
             <Button type="submit" className="w-full" disabled={!ready || pending} aria-busy={pending}>
               {pending ? "Publishing..." : "Publish Article"}
             </Button>

@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test
 import { refusal } from "../../../tests/setup/refusal";
 import { MAY_NOT_PUBLISH, NOT_YOURS } from "./article-access.server";
 import { applyBulkAction, CATEGORY_GONE, CATEGORY_REQUIRED, NOTHING_SELECTED, TOO_MANY_SELECTED } from "./article-bulk.server";
-import { allForbidden, BULK_MAX, bulkSummary } from "./article-list.schema";
+import { allForbidden, BULK_MAX, bulkStatus, bulkSummary } from "./article-list.schema";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -61,6 +61,7 @@ describe("bulk actions on the article list, by role", () => {
     ]);
     // Nothing done, all for the role: the route answers 403.
     expect(allForbidden(result)).toBe(true);
+    expect(bulkStatus(result)).toBe(403);
     expect(bulkSummary(result)).toBe("0 stories unpublished; 2 refused.");
     expect((await read(own.id))!.status).toBe("published");
     expect((await read(other.id))!.status).toBe("scheduled");
@@ -126,6 +127,10 @@ describe("bulk actions on the article list, by role", () => {
       [planned.title, true, undefined],
     ]);
     expect(bulkSummary(unpublished)).toBe("2 stories unpublished; 2 refused.");
+    expect(bulkStatus(unpublished)).toBe(200);
+    // Nothing done for the stories' states (a draft cannot be unpublished) is a 409; for vanished ones a 404.
+    expect(bulkStatus(await applyBulkAction(t.db, "unpublish", [draft.id, vanished], ed))).toBe(409);
+    expect(bulkStatus(await applyBulkAction(t.db, "unpublish", [vanished], ed))).toBe(404);
     const after = await t.db.select({ status: articles.status }).from(articles).where(inArray(articles.id, [live.id, planned.id]));
     expect(after.map((r) => r.status)).toEqual(["draft", "draft"]);
     expect(await audit(live.id, "article.unpublish")).toBe(1);

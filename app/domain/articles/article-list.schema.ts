@@ -64,6 +64,18 @@ export interface BulkOutcome {
 /** Every story refused for what the actor may not do: the request as a whole is forbidden (403). */
 export const allForbidden = ({ outcomes }: BulkResult) => outcomes.length > 0 && outcomes.every((o) => !o.ok && o.code === "forbidden");
 
+/**
+ * The HTTP status of a bulk action's answer: 200 when at least one story was done. With none done:
+ * 403 when every story was refused for the role or ownership, 404 when none exists any more, else
+ * 409 (the stories' states refused it: a draft cannot be unpublished).
+ */
+export function bulkStatus(result: BulkResult): 200 | 403 | 404 | 409 {
+  const { outcomes } = result;
+  if (outcomes.length === 0 || outcomes.some((o) => o.ok)) return 200;
+  if (allForbidden(result)) return 403;
+  return outcomes.every((o) => o.code === "not_found") ? 404 : 409;
+}
+
 export interface BulkResult {
   action: BulkAction;
   outcomes: BulkOutcome[];

@@ -5,12 +5,13 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeEach, describe, expect, test } from "vitest";
-import { articleRevisions, articles, categories, comments, media, websiteSettings } from "~/db/schema";
+import { articleAuthors, articleRevisions, articles, authors, categories, comments, media, user, websiteSettings } from "~/db/schema";
+import { actorOf } from "~/domain/accounts/actor";
 import { createLocalStorage } from "~/lib/storage.server";
 import { AppError } from "~/lib/app-error";
 import { receiveUpload } from "~/lib/uploads.server";
 import { createTestDatabase } from "../../../tests/setup/test-database";
-import { FEATURED_IMAGE_ALT_REQUIRED } from "~/domain/articles/articles.schema";
+import { FEATURED_IMAGE_ALT_REQUIRED, PUBLISH_BLOCKERS } from "~/domain/articles/articles.schema";
 import { publishMediaSchema } from "./media-publish.schema";
 import { deleteMedia, findMediaUsage, listMedia, listReaderUploads, publishMediaArticle, rasteriseSvgLogo, READER_UPLOAD_NOT_PUBLISHABLE } from "./media.server";
 import { refusal } from "../../../tests/setup/refusal";
@@ -159,12 +160,18 @@ describe("deleteMedia", () => {
 });
 
 describe("publishMediaArticle", () => {
+  // Publishing needs a category (decision 0033): each test's stories go to "Desk" unless it names another.
+  let desk = "";
+  beforeEach(async () => {
+    const [row] = await db.insert(categories).values({ name: "Desk", slug: "desk" }).returning({ id: categories.id });
+    desk = row!.id;
+  });
   const input = (bucket: "images" | "videos" | "files", name: string, extra: Record<string, string> = {}) =>
     publishMediaSchema.parse({
       bucket,
       name,
       title: "Storm Over The Bay!",
-      categoryId: "",
+      categoryId: desk,
       excerpt: "",
       content: "Body",
       featuredImageAlt: bucket === "images" ? "Waves breaking over the harbour wall" : "",
@@ -179,7 +186,7 @@ describe("publishMediaArticle", () => {
     expect(await db.select().from(articles)).toHaveLength(0);
   });
 
-  test("an image sets the featured image only; an empty category and excerpt become null", async () => {
+  test("an image sets the featured image only; an empty excerpt becomes null; the system's byline is the newsroom's", async () => {
     const url = await storeFile("images", "20-pic.png", "image/png");
     const article = await publishMediaArticle(db, storage, input("images", "20-pic.png"));
     expect(article.slug).toBe("storm-over-the-bay");
@@ -188,9 +195,10 @@ describe("publishMediaArticle", () => {
       featuredImage: url,
       featuredImageAlt: "Waves breaking over the harbour wall",
       videoUrl: null,
-      categoryId: null,
+      categoryId: desk,
       excerpt: null,
       content: "Body",
+      authorName: "Frontpage Newsroom",
     });
     // Its first revision is written with it (decision 0011); no account named: "System".
     const revisions = await db.select().from(articleRevisions).where(eq(articleRevisions.articleId, article.id));
@@ -260,6 +268,23 @@ describe("publishMediaArticle", () => {
     expect(error.code).toBe("slug_taken");
     expect(error.message).toBe("An article with the slug “storm-over-the-bay” already exists. Choose a different title.");
     expect(await db.select().from(articles)).toHaveLength(1);
+  });
+
+  test("without a category it is refused beside the category (publishing's blocker) and nothing is inserted", async () => {
+    await storeFile("images", "28-pic.png", "image/png");
+    const error = await refusal(publishMediaArticle(db, storage, input("images", "28-pic.png", { categoryId: "" })));
+    expect(error).toMatchObject({ status: 400, field: "categoryId", message: PUBLISH_BLOCKERS.categoryId });
+    expect(await db.select().from(articles)).toHaveLength(0);
+  });
+
+  test("a person's story carries their own byline: their author record, made on first use", async () => {
+    await storeFile("images", "29-pic.png", "image/png");
+    await db.insert(user).values({ id: "media-editor", name: "Mia Desk", email: "mia@example.com" }).onConflictDoNothing();
+    const article = await publishMediaArticle(db, storage, input("images", "29-pic.png"), actorOf({ id: "media-editor", name: "Mia Desk", email: "mia@example.com", role: "editor" }));
+    const [row] = await db.select({ authorName: articles.authorName }).from(articles).where(eq(articles.id, article.id));
+    expect(row!.authorName).toBe("Mia Desk");
+    const byline = await db.select({ name: authors.name, userId: authors.userId }).from(articleAuthors).innerJoin(authors, eq(authors.id, articleAuthors.authorId)).where(eq(articleAuthors.articleId, article.id));
+    expect(byline).toEqual([{ name: "Mia Desk", userId: "media-editor" }]);
   });
 
   test("an unknown category or media file is refused", async () => {

@@ -4,8 +4,10 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import sharp from "~/lib/sharp.server";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/pg-errors";
-import { articles, articleSlugRedirects, categories, comments, media, websiteSettings } from "~/db/schema";
-import { FEATURED_IMAGE_ALT_REQUIRED } from "~/domain/articles/articles.schema";
+import { articles, articleSlugRedirects, categories, comments, DEFAULT_AUTHOR_NAME, media, user, websiteSettings } from "~/db/schema";
+import { FEATURED_IMAGE_ALT_REQUIRED, PUBLISH_BLOCKERS } from "~/domain/articles/articles.schema";
+import { ensureAccountAuthor } from "~/domain/authors/account-author.server";
+import { setArticleAuthors } from "~/domain/authors/authors.server";
 import { slugify } from "~/lib/slugs";
 import { AppError } from "~/lib/app-error";
 import type { Bucket, Storage } from "~/lib/storage.server";
@@ -139,7 +141,9 @@ export async function deleteMedia(db: Db, storage: Storage, bucket: Bucket, name
 
 /**
  * "Publish Article with Media": a new article whose slug comes from the title. An image becomes the
- * featured image, a video the video; a document sets neither.
+ * featured image, a video the video; a document sets neither. Publishing's blockers hold here as in
+ * the article form (decision 0033): a category, alt text for an image, and a byline, which is the
+ * publishing person's own (their author record, made if they have none yet).
  */
 export async function publishMediaArticle(db: Db, storage: Storage, input: PublishMediaInput, actor: Actor = SYSTEM_ACTOR) {
   checkCapability(actor, "articles.publish");
@@ -147,10 +151,9 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
   if (!row) throw new AppError("not_found", "This file no longer exists.");
   // A reader's comment attachment is theirs, not the newsroom's: it never becomes a story's media.
   if (row.source === READER_UPLOAD_SOURCE) throw new AppError("invalid_media", READER_UPLOAD_NOT_PUBLISHABLE);
-  if (input.categoryId) {
-    const [category] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, input.categoryId));
-    if (!category) throw new AppError("unknown_category", "The selected category no longer exists.");
-  }
+  if (!input.categoryId) throw new AppError("invalid_input", PUBLISH_BLOCKERS.categoryId, { field: "categoryId" });
+  const [category] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, input.categoryId));
+  if (!category) throw new AppError("unknown_category", "The selected category no longer exists.");
   // The images tab also holds logo and favicon uploads (an .ico among them): only the article image
   // types may become a featured image, as in the article form.
   if (input.bucket === "images" && !UPLOAD_RULES.image.types.some((t) => t.mime === row.contentType)) {
@@ -179,9 +182,13 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
   try {
     // The article and its first revision (decision 0011) in one transaction.
     return await db.transaction(async (tx) => {
+      // The byline: the signed-in person's author record (the system, in scripts and tests, signs as the newsroom).
+      const [account] = actor.id ? await tx.select({ id: user.id, name: user.name, email: user.email }).from(user).where(eq(user.id, actor.id)) : [];
+      const byline = account ? await ensureAccountAuthor(tx, account) : null;
       const [article] = await tx
         .insert(articles)
         .values({
+          authorName: account ? account.name.trim() || account.email : DEFAULT_AUTHOR_NAME,
           title: input.title,
           slug,
           excerpt: input.excerpt,
@@ -193,6 +200,7 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
           createdById: actor.id,
         })
         .returning(revisionSourceColumns);
+      if (byline) await setArticleAuthors(tx, article!.id, [byline.id]);
       await recordRevision(tx, article!, actor);
       await recordActivity(tx, actor, { kind: "article.publish", objectType: "article", objectId: article!.id, objectLabel: article!.title, details: { status: "published", from: "media library" } });
       return { id: article!.id, slug: article!.slug };

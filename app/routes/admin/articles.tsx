@@ -20,7 +20,7 @@ import { actorOf } from "~/domain/accounts/actor";
 import { deleteArticle } from "~/domain/articles/article-admin.server";
 import { applyBulkAction } from "~/domain/articles/article-bulk.server";
 import { listAdminArticles } from "~/domain/articles/article-list.server";
-import { allForbidden, BULK_ACTIONS, bulkSummary, isBulkAction, listStatusText, type BulkResult } from "~/domain/articles/article-list.schema";
+import { bulkStatus, BULK_ACTIONS, bulkSummary, isBulkAction, listStatusText, type BulkResult } from "~/domain/articles/article-list.schema";
 import { ArticleBulkBar } from "~/components/admin/article-bulk-bar";
 import { ARTICLE_STATUS_LABELS, isArticleStatus } from "~/domain/articles/articles.schema";
 import { formatCardDate, formatPublishDate } from "~/lib/dates";
@@ -110,8 +110,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       const ids = formData.getAll("ids").filter((v): v is string => typeof v === "string");
       const result = await applyBulkAction(context.db, bulkAction, ids, actor, { categoryId });
       context.log.info({ action: bulkAction, done: result.outcomes.filter((o) => o.ok).map((o) => o.id), refused: result.outcomes.filter((o) => !o.ok).length }, "bulk article action");
-      // Nothing done, every story refused for the role or ownership: the request was forbidden as a whole.
-      return data<ArticleListActionData>({ ok: true, intent: "bulk", result }, { status: allForbidden(result) ? 403 : 200 });
+      // Nothing done: the request was refused as a whole (bulkStatus says why: role, gone, or the stories' states).
+      return data<ArticleListActionData>({ ok: true, intent: "bulk", result }, { status: bulkStatus(result) });
     }
     if (intent !== "delete" || !id) throw new AppError("invalid_input", "Unknown action.");
     await deleteArticle(context.db, id, actor);
