@@ -157,7 +157,8 @@ export function ArticleForm({
   const savedWasPublic = saved?.status ? wasPublished({ status: saved.status, publishedAt: saved.publishedAt ?? null }) : false;
   const slugFollowsTitle = mode === "create" || (saved?.status === "draft" && !savedWasPublic);
   const movesAddress = savedWasPublic && saved?.slug !== undefined && slug !== "" && slug !== saved.slug;
-  const offerTakeOver = failure?.code === "slug_redirects" || Boolean(failure?.values?.takeOverSlug);
+  // Taking an address over from another story breaks that story's old link: an editor's decision.
+  const offerTakeOver = canPublish && (failure?.code === "slug_redirects" || Boolean(failure?.values?.takeOverSlug));
   const [uploads, setUploads] = useState(0);
   const [featuredImage, setFeaturedImage] = useState(article?.featuredImage ?? "");
   // The browser's own check of the alt text rule (the server's answer replaces it).

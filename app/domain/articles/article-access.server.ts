@@ -55,6 +55,11 @@ export function checkMayDelete(actor: Actor, article: ArticleOwnership): void {
 }
 
 /** Refuses (403) an actor whose role lacks `capability` (publishing, above all). */
+/** Whether the actor holds a capability (the system, which names nobody, holds all). */
+export function holdsCapability(actor: Actor, capability: Capability): boolean {
+  return isSystem(actor) || can(actor.role ?? null, capability);
+}
+
 export function checkCapability(actor: Actor, capability: Capability, message = MAY_NOT_PUBLISH): void {
   if (isSystem(actor)) return;
   if (!can(actor.role ?? null, capability)) throw new AppError("forbidden", message);

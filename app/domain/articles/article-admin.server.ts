@@ -31,7 +31,7 @@ import {
 } from "./articles.schema";
 import { checkAuthorIds, getArticleAuthorIds, setArticleAuthors } from "~/domain/authors/authors.server";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
-import { checkCapability, checkMayDelete, checkMayEdit, readOwnership } from "./article-access.server";
+import { checkCapability, checkMayDelete, checkMayEdit, holdsCapability, readOwnership } from "./article-access.server";
 import { CLEARED_REVIEW, submitForReview } from "./review.server";
 import type { ActivityKind } from "~/domain/activity/activity.schema";
 import { recordActivity } from "~/domain/activity/activity.server";
@@ -537,14 +537,26 @@ export async function saveArticleFromForm(
     const [blocker] = publishBlockers(input);
     if (blocker) throw new AppError<ArticleFieldName>("invalid_input", blocker.message, { field: blocker.field });
   }
-  const decide = (previous: Publication | null) => decidePublication(intent, publishAt, previous, options.now);
-  const saveOptions: SaveOptions = { showAsUpdated, takeOverSlug, actor };
+  const decide = (previous: Publication | null) => decidePublication(intent, publishAtOf(actor, publishAt, previous), previous, options.now);
+  // Taking over another story's old address breaks that story's link, and "Show as updated" changes a
+  // public story's date: publishing decisions, which a role that cannot publish does not make.
+  const mayPublish = holdsCapability(actor, "articles.publish");
+  const saveOptions: SaveOptions = { showAsUpdated: showAsUpdated && mayPublish, takeOverSlug: takeOverSlug && mayPublish, actor };
   const saved = options.id
     ? await updateArticle(db, storage, options.id, input, decide, saveOptions)
     : await createArticle(db, storage, input, decide(null), saveOptions);
   // "Submit for review": saved as a draft, then queued for an editor.
   if (intent === "submit") await submitForReview(db, saved.id, actor);
   return saved;
+}
+
+/**
+ * "Publish at" is a publishing decision: a role that cannot publish (an author) neither sets nor moves
+ * it, whatever a crafted form sends; the stored time stays (an editor's planned time on a draft sent
+ * back to its author, or none). The form does not offer it to them.
+ */
+function publishAtOf(actor: Actor, asked: Date | null, previous: { publishedAt: Date | null } | null): Date | null {
+  return holdsCapability(actor, "articles.publish") ? asked : (previous?.publishedAt ?? null);
 }
 
 /** The submitted form parsed by the save schema, with "Publish at" read in `timeZone` (an AppError when it breaks a rule). */
@@ -689,7 +701,7 @@ export async function autosaveArticleFromForm(
     storage,
     options.id,
     input,
-    { status: "draft", publishedAt: publishAt },
+    (previous) => ({ status: "draft", publishedAt: publishAtOf(options.actor, publishAt, previous) }),
     // The actor's role rules apply to an autosave as to any save (an author: their own drafts only).
     { actor: options.actor },
     (tx, row) => recordAutosave(tx, row, options.actor),

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { articles, auditEvents, user } from "~/db/schema";
 import type { Actor } from "~/domain/accounts/actor";
 import type { Role } from "~/domain/accounts/roles";
-import { saveArticle, setUpArticleFixture } from "../../../tests/setup/article-fixture";
+import { articleForm, saveArticle, setUpArticleFixture, TEST_TIME_ZONE } from "../../../tests/setup/article-fixture";
+import { autosaveArticleFromForm } from "./article-admin.server";
 import { refusal } from "../../../tests/setup/refusal";
 import { listReviewQueue, NOT_A_DRAFT, NOT_QUEUED, NOTE_REQUIRED, sendBack, submitForReview } from "./review.server";
 
@@ -54,5 +55,39 @@ describe("the review queue", () => {
     const before = await stored(bobs.id);
     expect((await refusal(submitForReview(fx.t.db, bobs.id, ann))).status).toBe(403);
     expect(await stored(bobs.id)).toEqual(before);
+  });
+});
+
+describe("what an author may not set (issue 28, item 8)", () => {
+  it("an author cannot back-date a draft: a crafted Publish at is ignored on save, on submit and by the autosave; an editor's planned time stays", async () => {
+    const ann = await account("ann", "author");
+    const ed = await account("ed", "editor");
+    const draft = await saveArticle(fx, { title: "Back-dated", slug: "back-dated", intent: "draft", publishAt: "2020-01-01T09:00" }, { actor: ann });
+    expect((await stored(draft.id)).publishedAt).toBeNull();
+    await saveArticle(fx, { title: "Back-dated", slug: "back-dated", intent: "submit", publishAt: "2020-01-01T09:00" }, { id: draft.id, actor: ann });
+    expect((await stored(draft.id)).publishedAt).toBeNull();
+    await autosaveArticleFromForm(fx.t.db, fx.storage, articleForm({ title: "Back-dated", slug: "back-dated", categoryId: "", authorName: "Ann", publishAt: "2020-01-01T09:00" }), {
+      id: draft.id,
+      timeZone: TEST_TIME_ZONE,
+      actor: ann,
+    });
+    expect((await stored(draft.id)).publishedAt).toBeNull();
+    // An editor plans a time on the draft; the author's next save keeps it, and cannot move it.
+    await saveArticle(fx, { title: "Back-dated", slug: "back-dated", intent: "draft", publishAt: "2099-05-01T09:00" }, { id: draft.id, actor: ed });
+    const planned = (await stored(draft.id)).publishedAt;
+    expect(planned).not.toBeNull();
+    await saveArticle(fx, { title: "Back-dated, again", slug: "back-dated", intent: "draft", publishAt: "2020-01-01T09:00" }, { id: draft.id, actor: ann });
+    expect(await stored(draft.id)).toMatchObject({ title: "Back-dated, again", publishedAt: planned });
+  });
+
+  it("an author cannot take over another story's old address (that story's link would break); an editor can", async () => {
+    const ann = await account("ann", "author");
+    const ed = await account("ed", "editor");
+    const live = await saveArticle(fx, { title: "Harbour", slug: "harbour", intent: "publish" }, { actor: ed });
+    await saveArticle(fx, { title: "Harbour", slug: "harbour-renamed", intent: "publish" }, { id: live.id, actor: ed });
+    const attempt = await refusal(saveArticle(fx, { title: "Mine", slug: "harbour", intent: "draft", takeOverSlug: "on" }, { actor: ann }));
+    expect(attempt.code).toBe("slug_redirects");
+    const taken = await saveArticle(fx, { title: "Ed's", slug: "harbour", intent: "draft", takeOverSlug: "on" }, { actor: ed });
+    expect((await stored(taken.id)).slug).toBe("harbour");
   });
 });
