@@ -1,6 +1,7 @@
 import type { Db } from "~/db/client.server";
 import type { Auth } from "~/domain/accounts/auth.server";
 import type { PreviewLinks } from "~/domain/articles/preview-links.server";
+import type { KnownDevices } from "~/domain/accounts/known-devices.server";
 import type { CommentSpamRules } from "~/domain/comments/comment-spam.server";
 import type { StoryMemo } from "~/domain/articles/story-memo.server";
 import type { SiteFrame } from "~/domain/settings/site-frame.server";
@@ -25,6 +26,8 @@ export interface AppServices {
   changes: ChangeFeed;
   /** Signed, expiring links to a draft's preview (app/domain/articles/preview-links.server.ts). */
   previewLinks: PreviewLinks;
+  /** Browsers that signed in to an account before (the account-wide sign-in slowdown spares them). */
+  knownDevices: KnownDevices;
   /** Every page's settings and navigation, kept until they change (app/domain/settings/site-frame.server.ts). */
   siteFrame: () => Promise<SiteFrame>;
   /** Story counts and related-story picks, kept until a public story changes (app/domain/articles/story-memo.server.ts). */

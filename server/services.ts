@@ -8,6 +8,7 @@ import { createStoryMemo } from "../app/domain/articles/story-memo.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { notificationEmailTasks } from "../app/domain/notifications/notification-email.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
+import { createKnownDevices } from "../app/domain/accounts/known-devices.server";
 import { upcomingPinEnds } from "../app/domain/front-page/front-page.server";
 import { activeBreakingNews } from "../app/domain/settings/breaking-news.schema";
 import { createSiteFrame } from "../app/domain/settings/site-frame.server";
@@ -195,6 +196,6 @@ export async function startRequestServices({
   health.start();
   lifecycle.onShutdown("database health", () => health.stop());
 
-  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret), commentSpam, siteFrame, storyMemo };
+  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret), knownDevices: createKnownDevices(sessionSecret), commentSpam, siteFrame, storyMemo };
   return { services, cache, health };
 }

@@ -3,7 +3,9 @@ import { CLIENT_IP_HEADER } from "~/lib/client-address.server";
 import { createTestDatabase } from "../../../tests/setup/test-database";
 import { ensureAdminAccount } from "./accounts.server";
 import { handleAuthRequest, SIGN_UP_LIMIT } from "./auth-handler.server";
-import { MAX_FAILED_LOGINS } from "./login-limit.server";
+import { sql } from "drizzle-orm";
+import { KNOWN_DEVICE_COOKIE } from "./known-devices.server";
+import { ACCOUNT_SLOWDOWN_AFTER, accountSlowdownSeconds, MAX_FAILED_LOGINS } from "./login-limit.server";
 import { createTestAuth, ORIGIN, signUp } from "./test-auth.server";
 
 const { db } = await createTestDatabase();
@@ -164,5 +166,55 @@ describe("an endpoint's path is read as every URL rule of the site reads it", ()
     const spellings = ["/api/auth/sign-in/email/", "/api/auth/sign-%69n/email", "/api/auth/sign-in/%65mail", "/api/auth/sign-in/email", "/api/auth/sign-in/email//"];
     for (let i = 0; i < MAX_FAILED_LOGINS; i++) expect((await attempt(spellings[i % spellings.length]!)).status, spellings[i % spellings.length]).toBe(401);
     expect((await attempt("/api/auth/sign-%69n/email/")).status).toBe(429);
+  });
+});
+
+describe("guessing one account from many addresses (issue 28, item 1)", () => {
+  const json = (email: string, password: string) => JSON.stringify({ email, password });
+  function from(ip: string, email: string, password: string, cookie?: string) {
+    const headers: Record<string, string> = { "content-type": "application/json", [CLIENT_IP_HEADER]: ip };
+    if (cookie) headers.cookie = cookie;
+    const request = new Request(`${ORIGIN}/api/auth/sign-in/email`, { method: "POST", headers, body: json(email, password) });
+    return handleAuthRequest(request, { auth: t.auth, db, log: t.log, knownDevices: t.knownDevices });
+  }
+  const knownDeviceCookieOf = (response: Response) =>
+    response.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0]!)
+      .find((c) => c.startsWith(`${KNOWN_DEVICE_COOKIE}=`));
+
+  test("after ten failures from ten addresses each further attempt waits, growing; the owner's known device is not slowed; it is on the activity screen", async () => {
+    const email = "spread@example.com";
+    await ensureAdminAccount(t.auth, db, email, "right-password-1");
+    // The owner signed in from their laptop once: it is a known device from then on.
+    const owner = await from("198.51.100.61", email, "right-password-1");
+    expect(owner.status).toBe(200);
+    const laptop = knownDeviceCookieOf(owner);
+    expect(laptop).toBeDefined();
+
+    for (let i = 0; i < ACCOUNT_SLOWDOWN_AFTER; i++) {
+      expect((await from(`203.0.113.${10 + i}`, email, "wrong-password")).status, `guess ${i + 1}`).toBe(401);
+    }
+    // The eleventh guess, from yet another address, waits: refused before the password is checked.
+    const slowed = await from("203.0.113.99", email, "right-password-1");
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await slowed.json()).code).toBe("ACCOUNT_SLOWED");
+    expect(slowed.headers.getSetCookie().some((c) => c.startsWith("better-auth.session_token=") && !c.startsWith("better-auth.session_token=;"))).toBe(false);
+    // The owner's laptop is not slowed: its password is checked, and it gets in.
+    expect((await from("198.51.100.61", email, "right-password-1", laptop)).status).toBe(200);
+    // A forged or another account's device cookie does not help.
+    expect((await from("203.0.113.98", email, "right-password-1", `${KNOWN_DEVICE_COOKIE}=forged.value`)).status).toBe(429);
+
+    // Logged once on the activity screen, with how many addresses took part.
+    const [entry] = (await db.execute<{ kind: string; details: { failures: number; addresses: number } }>(
+      sql`select kind, details from audit_events where kind = 'sign_in.slowed' and object_label = ${email}`,
+    )).rows;
+    expect(entry).toMatchObject({ details: { failures: ACCOUNT_SLOWDOWN_AFTER, addresses: ACCOUNT_SLOWDOWN_AFTER } });
+  });
+
+  test("the wait grows with each failure past the tenth, to at most 15 minutes", () => {
+    expect([9, 10, 11, 12, 13].map(accountSlowdownSeconds)).toEqual([0, 2, 4, 8, 16]);
+    expect(accountSlowdownSeconds(40)).toBe(15 * 60);
   });
 });

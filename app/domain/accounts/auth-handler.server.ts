@@ -6,7 +6,8 @@ import { NUL_REFUSED } from "~/lib/forms";
 import { normalizePath } from "~/lib/path-classes";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { accountEmailSchema } from "./accounts.schema";
-import { beginLoginAttempt, endLoginAttempt } from "./login-limit.server";
+import { accountFailures, ACCOUNT_SLOWDOWN_AFTER, beginLoginAttempt, endLoginAttempt } from "./login-limit.server";
+import type { KnownDevices } from "./known-devices.server";
 import { eq } from "drizzle-orm";
 import { user } from "~/db/schema";
 import { recordActivity } from "~/domain/activity/activity.server";
@@ -139,6 +140,18 @@ function withPath(request: Request, path: string): Request {
   return new Request(url, init);
 }
 
+/**
+ * The answer of a completed sign-in, marking the browser as a known device of the account (its
+ * cookie beside Better Auth's session cookie, Secure when that one is).
+ */
+function withKnownDevice(response: Response, request: Request, email: string, knownDevices: KnownDevices | undefined): Response {
+  if (!knownDevices) return response;
+  const secure = response.headers.getSetCookie().some((cookie) => /;\s*secure\b/i.test(cookie));
+  const headers = new Headers(response.headers);
+  headers.append("Set-Cookie", knownDevices.cookieFor(email, request.headers.get("cookie"), secure));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 async function recordSignIn(db: Db, email: string, ip: string, succeeded: boolean) {
   const [account] = await db.select({ id: user.id, email: user.email, name: user.name }).from(user).where(eq(user.email, email)).limit(1);
   const actor = succeeded && account ? actorOf(account) : { id: account?.id ?? null, name: email };
@@ -156,8 +169,8 @@ async function recordSignIn(db: Db, email: string, ip: string, succeeded: boolea
  * MAX_FAILED_LOGINS failures for the account or the IP inside the window, attempts are answered 429
  * before the password is looked at; a refused password is recorded; a success clears the account.
  */
-export async function handleAuthRequest(received: Request, services: { auth: Auth; db: Db; log: Logger }): Promise<Response> {
-  const { auth, db, log } = services;
+export async function handleAuthRequest(received: Request, services: { auth: Auth; db: Db; log: Logger; knownDevices?: KnownDevices }): Promise<Response> {
+  const { auth, db, log, knownDevices } = services;
   // The path normalised as every URL rule of the site is (app/lib/path-classes.ts), but matched
   // exactly: Better Auth's endpoint names are case-sensitive.
   const path = normalizePath(new URL(received.url).pathname);
@@ -196,7 +209,9 @@ export async function handleAuthRequest(received: Request, services: { auth: Aut
     if (signedIn?.email) {
       log.info({ email: signedIn.email, ip, factor: path === VERIFY_TOTP_PATH ? "totp" : "backup code" }, "signed in");
       await recordSignIn(db, signedIn.email, ip, true);
-    } else if (!response.ok) log.info({ ip }, "second factor refused");
+      return withNoStore(withKnownDevice(response, request, signedIn.email, knownDevices));
+    }
+    if (!response.ok) log.info({ ip }, "second factor refused");
     return withNoStore(response);
   }
   if (path === RESET_PASSWORD_PATH) {
@@ -215,10 +230,11 @@ export async function handleAuthRequest(received: Request, services: { auth: Aut
   headers.delete("content-length");
   const forward = new Request(request.url, { method: "POST", headers, body: JSON.stringify(body.fields), signal: request.signal });
 
-  const { id, limit } = await beginLoginAttempt(db, email, ip);
+  const knownDevice = knownDevices?.isKnown(request.headers.get("cookie"), email) ?? false;
+  const { id, limit, slowed } = await beginLoginAttempt(db, email, ip, new Date(), { knownDevice });
   if (limit.limited) {
-    log.warn({ email, ip }, "sign-in refused: too many failed attempts");
-    return json({ code: "TOO_MANY_ATTEMPTS", message: limit.message }, 429, { "Retry-After": String(limit.retryAfterSeconds) });
+    log.warn({ email, ip, accountSlowed: slowed === true }, slowed ? "sign-in refused: the account is slowed after many failures" : "sign-in refused: too many failed attempts");
+    return json({ code: slowed ? "ACCOUNT_SLOWED" : "TOO_MANY_ATTEMPTS", message: limit.message }, 429, { "Retry-After": String(limit.retryAfterSeconds) });
   }
 
   const attempt = { id, email, ip };
@@ -238,7 +254,28 @@ export async function handleAuthRequest(received: Request, services: { auth: Aut
   else if (outcome === "signed-in") log.info({ email, ip }, "signed in");
   // The audit trail (decision 0017): who signed in, and every refused password (named by the e-mail tried).
   if (outcome === "failed" || (outcome === "signed-in" && !secondFactorAsked)) await recordSignIn(db, email, ip, outcome === "signed-in");
+  if (outcome === "failed") await noteAccountSlowed(db, log, email, ip);
+  if (outcome === "signed-in" && !secondFactorAsked) return withNoStore(withKnownDevice(response, request, email, knownDevices));
   return withNoStore(response);
+}
+
+/**
+ * The failure that slows an account (its ACCOUNT_SLOWDOWN_AFTER-th in the window, from any addresses)
+ * is logged and put on the activity screen once, with how many addresses took part.
+ */
+async function noteAccountSlowed(db: Db, log: Logger, email: string, ip: string) {
+  const { failures, addresses } = await accountFailures(db, email);
+  if (failures !== ACCOUNT_SLOWDOWN_AFTER) return;
+  log.warn({ email, ip, failures, addresses }, "sign-in slowed for an account: many failures from any addresses");
+  const [account] = await db.select({ id: user.id }).from(user).where(eq(user.email, email)).limit(1);
+  await recordActivity(db, { id: account?.id ?? null, name: email }, {
+    kind: "sign_in.slowed",
+    objectType: "account",
+    objectId: account?.id ?? null,
+    objectLabel: email,
+    details: { failures, addresses },
+    ip,
+  });
 }
 
 /**

@@ -5,6 +5,7 @@ import { createAuth } from "~/domain/accounts/auth.server";
 import { CLIENT_IP_HEADER } from "~/lib/client-address.server";
 import type { MailMessage } from "~/lib/mail.server";
 import { handleAuthRequest } from "./auth-handler.server";
+import { createKnownDevices } from "./known-devices.server";
 
 // Test helpers for the accounts area: a real Better Auth on a test database, requests as a browser
 // (or curl) would send them, and the mail it would have sent.
@@ -21,8 +22,9 @@ export function createTestAuth(db: Db) {
     mailer: { send: async (message) => void mails.push(message) },
     log,
   });
-  const context = { db, auth, log } as unknown as AppLoadContext;
-  return { auth, log, mails, context };
+  const knownDevices = createKnownDevices("test-secret-test-secret-test-secret-0123456789");
+  const context = { db, auth, log, knownDevices } as unknown as AppLoadContext;
+  return { auth, log, mails, context, knownDevices };
 }
 
 export type TestAuth = ReturnType<typeof createTestAuth>;

@@ -38,6 +38,7 @@ export const ACTIVITY_KINDS = {
   "account.sign_out_everywhere": "Signed out everywhere",
   "team.require_two_factor": "Two-factor requirement changed",
   "sign_in.failure": "Sign-in failed",
+  "sign_in.slowed": "Sign-ins slowed for an account",
 } as const;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;
