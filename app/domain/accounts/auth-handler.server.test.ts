@@ -214,7 +214,7 @@ describe("guessing one account from many addresses (issue 28, item 1)", () => {
   });
 
   test("the wait grows with each failure past the tenth, to at most 15 minutes", () => {
-    expect([9, 10, 11, 12, 13].map(accountSlowdownSeconds)).toEqual([0, 2, 4, 8, 16]);
+    expect([9, 10, 11, 12, 13, 14, 15].map(accountSlowdownSeconds)).toEqual([0, 30, 60, 120, 240, 480, 900]);
     expect(accountSlowdownSeconds(40)).toBe(15 * 60);
   });
 });

@@ -61,10 +61,10 @@ export const ACCOUNT_SLOWDOWN_AFTER = 10;
 /** The longest wait between two attempts of a slowed account. */
 export const ACCOUNT_SLOWDOWN_MAX_SECONDS = 15 * 60;
 
-/** The wait after an account's newest failure, by how many it has in the window: 2 s at the 10th, doubling, at most 15 minutes. */
+/** The wait after an account's newest failure, by how many it has in the window: 30 s at the 10th, doubling, at most 15 minutes. */
 export function accountSlowdownSeconds(failures: number): number {
   if (failures < ACCOUNT_SLOWDOWN_AFTER) return 0;
-  return Math.min(2 ** (failures - ACCOUNT_SLOWDOWN_AFTER + 1), ACCOUNT_SLOWDOWN_MAX_SECONDS);
+  return Math.min(30 * 2 ** (failures - ACCOUNT_SLOWDOWN_AFTER), ACCOUNT_SLOWDOWN_MAX_SECONDS);
 }
 
 export function accountSlowedMessage(retryAfterSeconds: number): string {
