@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { betterAuth } from "better-auth/minimal";
@@ -15,6 +16,30 @@ const NEW_PASSWORD_FIELDS: Record<string, string> = { "/sign-up/email": "passwor
 
 /** How long a password-reset link works. */
 export const PASSWORD_RESET_MINUTES = 30;
+
+/** The second step of a sign-in, where Better Auth would take `trustDevice` (decision 0037). */
+const SECOND_FACTOR_PATHS = new Set(["/two-factor/verify-totp", "/two-factor/verify-backup-code", "/two-factor/verify-otp"]);
+/** Better Auth's name for the cookie of a trusted device (its two-factor plugin does not export it). */
+const TRUST_DEVICE_COOKIE = "trust_device";
+export const TRUST_DEVICE_OFF = "This site does not remember devices: it asks for the second factor at every sign-in.";
+
+/**
+ * A new password ends every one-time value the account still has outstanding (decision 0037): its
+ * password-reset links (the older of two, or one mailed before a change) and any sign-in waiting for
+ * its second factor, which was begun with the old password. Better Auth stores only hashes of their
+ * identifiers, so they are found by the account id each one holds as its value.
+ */
+async function endOutstandingTokens(db: Db, userId: string) {
+  await db.delete(schema.verification).where(eq(schema.verification.value, userId));
+}
+
+/** The cookie header without Better Auth's trusted-device cookie; null when it holds none. */
+function withoutTrustCookie(cookieHeader: string | null | undefined, name: string): string | null {
+  if (!cookieHeader) return null;
+  const pairs = cookieHeader.split(";");
+  const kept = pairs.filter((pair) => pair.split("=")[0]!.trim() !== name);
+  return kept.length === pairs.length ? null : kept.join(";");
+}
 
 /** Better Auth's sign-up and sign-in need a name; the login form has none, so the address's local part serves. */
 export function defaultNameFor(email: string): string {
@@ -57,13 +82,20 @@ export function createAuth({ db, baseURL, secret, mailer, log }: AuthOptions) {
       // the same for known and unknown addresses); a reset ends every session of the account.
       resetPasswordTokenExpiresIn: PASSWORD_RESET_MINUTES * 60,
       revokeSessionsOnPasswordReset: true,
+      // The link used ends every other one (a change of password does the same: hooks.after below).
+      onPasswordReset: ({ user }) => endOutstandingTokens(db, user.id),
       async sendResetPassword({ user, url }) {
         const settings = await getSettings(db).catch(() => null);
         await mailer.send(passwordResetMail({ to: user.email, siteName: settings?.siteName ?? "Frontpage", url, minutes: PASSWORD_RESET_MINUTES }));
       },
     },
+    // Reset links and sign-ins waiting for a code are kept as SHA-256 hashes of their identifiers
+    // (decision 0037): a row read from the table, or from a backup, is no usable link. (The e-mail
+    // confirmation link is a signed JWT that is not stored at all.)
+    verification: { storeIdentifier: "hashed" },
     // TOTP with backup codes (issue 12). Better Auth locks an account's second factor for 15 minutes
-    // after 10 wrong codes; it is only asked after the right password.
+    // after 10 wrong codes; it is only asked after the right password. Its "trust this device" (30 days
+    // without the second factor) is off: see hooks.before.
     plugins: [twoFactor({ issuer: "Frontpage", skipVerificationOnEnable: false, backupCodeOptions: { amount: 10, length: 10 } })],
     hooks: {
       // A new password on the list of common passwords is refused, wherever it is set.
@@ -74,6 +106,21 @@ export function createAuth({ db, baseURL, secret, mailer, log }: AuthOptions) {
         if (typeof password === "string" && password.length >= 8 && isCommonPassword(password)) {
           throw new APIError("BAD_REQUEST", { message: COMMON_PASSWORD, code: "PASSWORD_TOO_COMMON" });
         }
+        // No device is trusted to skip the second factor (decision 0037): a code sent with trustDevice
+        // is refused rather than quietly taken, and a trust cookie a browser still holds from before is
+        // never shown to Better Auth, whatever the verification table holds.
+        if (SECOND_FACTOR_PATHS.has(ctx.path) && (ctx.body as Record<string, unknown> | undefined)?.trustDevice) {
+          throw new APIError("BAD_REQUEST", { message: TRUST_DEVICE_OFF, code: "TRUST_DEVICE_OFF" });
+        }
+        const cookie = withoutTrustCookie(ctx.headers?.get("cookie"), ctx.context.createAuthCookie(TRUST_DEVICE_COOKIE).name);
+        if (cookie !== null) return { context: { headers: new Headers({ cookie }) } };
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        // A changed password ends the account's outstanding reset links (a reset does it in onPasswordReset).
+        if (ctx.path !== "/change-password") return;
+        const returned = ctx.context.returned;
+        const userId = returned && !(returned instanceof APIError) ? (returned as { user?: { id?: string } }).user?.id : undefined;
+        if (userId) await endOutstandingTokens(db, userId);
       }),
     },
     emailVerification: {

@@ -11,6 +11,8 @@ import { createKnownDevices } from "./known-devices.server";
 // (or curl) would send them, and the mail it would have sent.
 
 export const ORIGIN = "http://localhost:3000";
+/** The test auth's secret (a test may sign a cookie the way Better Auth would). */
+export const TEST_SECRET = "test-secret-test-secret-test-secret-0123456789";
 
 export function createTestAuth(db: Db) {
   const log = pino({ level: "silent" });
@@ -18,7 +20,7 @@ export function createTestAuth(db: Db) {
   const auth = createAuth({
     db,
     baseURL: ORIGIN,
-    secret: "test-secret-test-secret-test-secret-0123456789",
+    secret: TEST_SECRET,
     mailer: { send: async (message) => void mails.push(message) },
     log,
   });
