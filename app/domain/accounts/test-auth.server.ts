@@ -11,13 +11,14 @@ import { handleAuthRequest } from "./auth-handler.server";
 
 export const ORIGIN = "http://localhost:3000";
 
-export function createTestAuth(db: Db) {
+/** A real Better Auth on `db`; `secret` as a site's session secret (a restored site's, for one). */
+export function createTestAuth(db: Db, secret = "test-secret-test-secret-test-secret-0123456789") {
   const log = pino({ level: "silent" });
   const mails: MailMessage[] = [];
   const auth = createAuth({
     db,
     baseURL: ORIGIN,
-    secret: "test-secret-test-secret-test-secret-0123456789",
+    secret,
     mailer: { send: async (message) => void mails.push(message) },
     log,
   });
