@@ -116,13 +116,16 @@ async function main(): Promise<number> {
         return started.db.url;
       });
     const manifest = await restoreBackup({ file: target, databaseUrl, storage, backupKey, trustUnsigned: args.trustUnsigned, log });
+    if (manifest.sessionSecret === null) {
+      console.log("Without the backup key the archive's session secret could not be read: second factors were turned off; each person sets one up again.");
+    }
     if (intoDataDir) {
       // The backup's session secret, so second factors (encrypted with it) keep working; and the key
       // the archive was checked with, so the restored site's own backups are signed with it too.
       const secrets = await loadSecrets(env.dataDir);
-      await writeSecrets(env.dataDir, { ...secrets, sessionSecret: manifest.sessionSecret, backupKey: backupKey ?? secrets.backupKey });
-    } else if (!env.SESSION_SECRET || env.SESSION_SECRET !== manifest.sessionSecret) {
-      console.log("Set SESSION_SECRET to the backed-up site's (kept in the archive's manifest.json) so its second factors keep working.");
+      await writeSecrets(env.dataDir, { ...secrets, sessionSecret: manifest.sessionSecret ?? secrets.sessionSecret, backupKey: backupKey ?? secrets.backupKey });
+    } else if (manifest.sessionSecret !== null && env.SESSION_SECRET !== manifest.sessionSecret) {
+      console.log("Set SESSION_SECRET to the backed-up site's (its SESSION_SECRET, or the sessionSecret of its DATA_DIR/secrets.json) so its second factors keep working.");
     }
     if (args.trustUnsigned) console.log("Restored with --trust-unsigned: its signature was not checked.");
     console.log(`Restored ${target}: ${manifest.tables.length} tables, ${manifest.media.length} media files. Sessions are not restored: everyone signs in again.`);

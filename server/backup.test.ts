@@ -185,7 +185,7 @@ describe("backup and restore", () => {
     expect(await tableChecksums(target.url)).toEqual({});
   });
 
-  test("sessions, verification and reset tokens and unused invitations stay out of the archive, and so does the backup key", async () => {
+  test("sessions, verification and reset tokens and unused invitations stay out of the archive, and so do the backup key and the session secret", async () => {
     const [person] = await source.db.insert(user).values({ id: "backup-person", name: "Backup Person", email: "backup.person@example.org" }).returning();
     const liveToken = "live-session-token-that-must-not-travel";
     await source.db.insert(session).values({ id: "backup-session", token: liveToken, userId: person!.id, expiresAt: new Date(Date.now() + 86_400_000) });
@@ -222,7 +222,8 @@ describe("backup and restore", () => {
     expect(manifest.tables.find((t) => t.name === "invitations")!.rows).toBe(3);
 
     const everything = Buffer.concat(await Promise.all((await fs.readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => fs.readFile(path.join(e.parentPath, e.name))))).toString("latin1");
-    for (const secret of [liveToken, resetToken, "pending-invitation-hash", backupKey]) expect(everything).not.toContain(secret);
+    // The session secret travels sealed with the backup key: the archive alone forges no link or cookie.
+    for (const secret of [liveToken, resetToken, "pending-invitation-hash", backupKey, sessionSecret, Buffer.from(sessionSecret).toString("base64")]) expect(everything).not.toContain(secret);
   });
 
   test("a second factor set up before the backup still completes a sign-in after the restore", async () => {
@@ -241,7 +242,7 @@ describe("backup and restore", () => {
 
     const { db, pool } = createDb(target.url, 2);
     try {
-      const after = createTestAuth(db, restored.sessionSecret);
+      const after = createTestAuth(db, restored.sessionSecret!);
       const password = await signIn(after, "two-factor@example.org", "a-long-admin-password-1", "192.0.2.91");
       expect(await password.response.json()).toMatchObject({ twoFactorRedirect: true });
       const pending = password.response.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ");
@@ -250,6 +251,20 @@ describe("backup and restore", () => {
       expect(code.headers.getSetCookie().some((c) => c.startsWith("better-auth.session_token=") && !c.startsWith("better-auth.session_token=;"))).toBe(true);
     } finally {
       await pool.end();
+    }
+
+    // Without the key (--trust-unsigned), the session secret cannot be read, nor the second factors it
+    // encrypted: they are turned off (to be set up again) rather than locking their people out.
+    const unkeyed = await createBlankDatabase();
+    const blind = await restoreBackup({ file, databaseUrl: unkeyed.url, storage: createLocalStorage(path.join(work, "two-factor-media-2")), backupKey: null, trustUnsigned: true, log });
+    expect(blind.sessionSecret).toBeNull();
+    const client = new pg.Client({ connectionString: unkeyed.url });
+    await client.connect();
+    try {
+      expect((await client.query(`select two_factor_enabled from "user" where email = 'two-factor@example.org'`)).rows).toEqual([{ two_factor_enabled: false }]);
+      expect((await client.query(`select count(*)::int as n from two_factor`)).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await client.end();
     }
   });
 });

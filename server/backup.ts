@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -19,9 +19,10 @@ import { ROOT } from "./root";
 // Backup and restore (issue 12, decision 0021): one .tar.gz holding the database, table by table in
 // PostgreSQL's COPY text format (exact for every type), read in one snapshot while the site runs;
 // every media file the media table names, from local disk or S3; the session secret (second factors
-// are encrypted with it); and a manifest with a SHA-256 of every file. The manifest is signed with a
-// backup key the archive does not hold, and a restore checks that signature before anything else
-// (issue 28, decision 0036): recomputing the checksums of a changed archive is not enough to restore it.
+// are encrypted with it), itself encrypted; and a manifest with a SHA-256 of every file. The manifest
+// is signed with a backup key the archive does not hold, and a restore checks that signature before
+// anything else (issue 28, decision 0036): recomputing the checksums of a changed archive is not
+// enough to restore it.
 
 export const BACKUP_FORMAT = "frontpage-backup/1";
 const MIGRATIONS_FOLDER = path.join(ROOT, "drizzle");
@@ -51,8 +52,17 @@ export interface BackupManifest {
   media: MediaEntry[];
   /** Media rows whose file was missing from the store when the backup was made. */
   missingMedia: { bucket: string; name: string }[];
-  sessionSecret: string;
+  /**
+   * The site's session secret, encrypted with the backup key (AES-256-GCM, hex): whoever holds the
+   * archive without the key cannot decrypt second factors, nor sign links and cookies the site accepts.
+   */
+  sealedSessionSecret?: { iv: string; tag: string; data: string };
+  /** The session secret in the clear, as archives made before decision 0036 held it. */
+  sessionSecret?: string;
 }
+
+/** What a restore answers: the manifest and the session secret it could read (null without the backup key). */
+export type RestoredBackup = Omit<BackupManifest, "sessionSecret"> & { sessionSecret: string | null };
 
 /**
  * Tables the database keeps from others by triggers (migrations 0017, 0019 and 0021: the sitemaps'
@@ -134,6 +144,30 @@ function manifestSignature(manifest: Buffer, backupKey: string): Buffer {
   return createHmac("sha256", key).update(manifest).digest();
 }
 
+/** The backup key's key for the session secret: another derivation than the signature's. */
+const sealingKey = (backupKey: string) => createHmac("sha256", backupKey).update("frontpage backup session secret v1").digest();
+
+function sealSessionSecret(sessionSecret: string, backupKey: string): NonNullable<BackupManifest["sealedSessionSecret"]> {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealingKey(backupKey), iv);
+  const data = Buffer.concat([cipher.update(sessionSecret, "utf8"), cipher.final()]);
+  return { iv: iv.toString("hex"), tag: cipher.getAuthTag().toString("hex"), data: data.toString("hex") };
+}
+
+/** The session secret of a manifest, or null when the key given cannot open it (or none was). */
+function openSessionSecret(manifest: BackupManifest, backupKey: string | null): string | null {
+  if (typeof manifest.sessionSecret === "string") return manifest.sessionSecret;
+  const sealed = manifest.sealedSessionSecret;
+  if (!sealed || !backupKey) return null;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", sealingKey(backupKey), Buffer.from(sealed.iv, "hex"));
+    decipher.setAuthTag(Buffer.from(sealed.tag, "hex"));
+    return Buffer.concat([decipher.update(Buffer.from(sealed.data, "hex")), decipher.final()]).toString("utf8");
+  } catch {
+    return null;
+  }
+}
+
 /** The options a person has when a signature cannot be checked, said the same way in every refusal. */
 const KEY_OPTIONS = "set BACKUP_KEY or pass --backup-key-file <file> with the backup key of the site that made it (its DATA_DIR/secrets.json will do), or pass --trust-unsigned to restore it unchecked";
 
@@ -181,7 +215,15 @@ export async function createBackup(options: { file: string; databaseUrl: string;
       media.push({ bucket: row.bucket, name: row.name, contentType: row.content_type, bytes, file, sha256 });
     }
 
-    const manifest: BackupManifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), migrations, tables, media, missingMedia, sessionSecret: options.sessionSecret };
+    const manifest: BackupManifest = {
+      format: BACKUP_FORMAT,
+      createdAt: new Date().toISOString(),
+      migrations,
+      tables,
+      media,
+      missingMedia,
+      sealedSessionSecret: sealSessionSecret(options.sessionSecret, options.backupKey),
+    };
     const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2));
     await fs.writeFile(path.join(work, "manifest.json"), manifestBytes, { mode: 0o600 });
     const signature = { algorithm: "HMAC-SHA256", signature: manifestSignature(manifestBytes, options.backupKey).toString("hex") };
@@ -270,7 +312,8 @@ async function emptyDatabase(client: pg.ClientBase) {
  * same schema), every table's rows in one transaction, sequences moved past the restored ids, every
  * file put back and checked. Refuses, changing nothing, when the archive is not signed with
  * `backupKey` (unless `trustUnsigned`), is damaged or was made by another version, or the database is
- * not empty. Answers the manifest (its session secret is the caller's to keep).
+ * not empty. Answers the manifest and the session secret, the caller's to keep; without the backup
+ * key (trusted unsigned) the secret cannot be read, and the second factors it encrypted are turned off.
  */
 export async function restoreBackup(options: {
   file: string;
@@ -285,7 +328,7 @@ export async function restoreBackup(options: {
   /** Restore an unsigned archive, or one whose signature does not match, when the person restoring says so. */
   trustUnsigned?: boolean;
   log: Logger;
-}): Promise<BackupManifest> {
+}): Promise<RestoredBackup> {
   const { log } = options;
   const work = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-restore-"));
   try {
@@ -298,6 +341,7 @@ export async function restoreBackup(options: {
     }
     // An older archive (or a trusted unsigned one) may hold sessions and tokens: they are not loaded.
     const tables = manifest.tables.filter((table) => !CREDENTIAL_TABLES.has(table.name));
+    const sessionSecret = openSessionSecret(manifest, options.backupKey);
     const databaseUrl = typeof options.databaseUrl === "string" ? options.databaseUrl : await options.databaseUrl();
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
@@ -319,6 +363,12 @@ export async function restoreBackup(options: {
         for (const { table, column, sequence } of sequences.rows) {
           await client.query(`select setval($1, coalesce((select max(${quote(column)}) from public.${quote(table)}), 0) + 1, false)`, [sequence]);
         }
+        if (sessionSecret === null) {
+          // Second factors are encrypted with a secret this restore cannot read: left on, they would
+          // lock their people out. Off, each sets one up again (the Team screen's rule still asks).
+          await client.query("delete from two_factor");
+          await client.query(`update "user" set two_factor_enabled = false where two_factor_enabled`);
+        }
         await client.query("commit");
       } catch (error) {
         await client.query("rollback").catch(() => {});
@@ -337,7 +387,7 @@ export async function restoreBackup(options: {
       await options.storage.put(entry.bucket, entry.name, temp, entry.contentType);
     }
     log.info({ file: options.file, tables: tables.length, media: manifest.media.length }, "backup restored");
-    return manifest;
+    return { ...manifest, sessionSecret };
   } finally {
     await fs.rm(work, { recursive: true, force: true });
   }
