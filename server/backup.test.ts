@@ -6,7 +6,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import * as tar from "tar";
-import { describe, expect, test } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
 import { createDb } from "../app/db/client.server";
 import { comments, invitations, session, user, verification, websiteSettings } from "../app/db/schema";
 import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
@@ -25,6 +25,9 @@ import { seedDatabase } from "./seed";
 const log = createLogger("silent");
 const source = await createTestDatabase();
 const work = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-backup-test-"));
+afterAll(async () => {
+  await fs.rm(work, { recursive: true, force: true });
+});
 const sourceMedia = path.join(work, "source-media");
 const sourceStorage = createLocalStorage(sourceMedia);
 await seedDatabase({ db: source.db, storage: sourceStorage, log, demo: true });
