@@ -50,6 +50,11 @@ export const envSchema = z.object({
   SEED_DEMO: opt(flag),
   LOG_LEVEL: opt(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])).default("info"),
   SESSION_SECRET: opt(z.string().min(32, { error: "must be at least 32 characters" })),
+  /**
+   * Signs backups and checks them at restore (decision 0036); unset, DATA_DIR/secrets.json keeps one.
+   * Kept apart from the archives: whoever holds both can change an archive and sign it again.
+   */
+  BACKUP_KEY: opt(z.string().min(32, { error: "must be at least 32 characters" })),
   AD_CLIENT_ID: opt(z.string()),
   /** Express "trust proxy": which proxies' X-Forwarded-For to believe (client IPs count sign-in attempts). */
   TRUST_PROXY: opt(z.string())

@@ -14,17 +14,18 @@ export const ORIGIN = "http://localhost:3000";
 /** The test auth's secret (a test may sign a cookie the way Better Auth would). */
 export const TEST_SECRET = "test-secret-test-secret-test-secret-0123456789";
 
-export function createTestAuth(db: Db) {
+/** A real Better Auth on `db`; `secret` as a site's session secret (a restored site's, for one). */
+export function createTestAuth(db: Db, secret = TEST_SECRET) {
   const log = pino({ level: "silent" });
   const mails: MailMessage[] = [];
   const auth = createAuth({
     db,
     baseURL: ORIGIN,
-    secret: TEST_SECRET,
+    secret,
     mailer: { send: async (message) => void mails.push(message) },
     log,
   });
-  const knownDevices = createKnownDevices("test-secret-test-secret-test-secret-0123456789");
+  const knownDevices = createKnownDevices(secret);
   const context = { db, auth, log, knownDevices } as unknown as AppLoadContext;
   return { auth, log, mails, context, knownDevices };
 }
