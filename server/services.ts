@@ -19,7 +19,7 @@ import { createFormTimer } from "../app/lib/form-timer.server";
 import { startJobQueue } from "../app/lib/job-queue.server";
 import { createMailer } from "../app/lib/mail.server";
 import { storageFromEnv } from "../app/lib/storage-from-env.server";
-import { scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
+import { cleanUploadParts, scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
 import { ViewRecorder } from "../app/lib/view-recorder.server";
 import { startEmbeddedPostgres } from "./embedded-db";
 import type { Lifecycle } from "./lifecycle";
@@ -59,7 +59,8 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
 
   const stopPruning = scheduleCommentUploadPruning(db, storage, log);
   lifecycle.onShutdown("upload pruning", async () => stopPruning());
-  // Partial files of uploads a crash interrupted: cleaned now and every 10 minutes.
+  // Partial files of uploads a crash interrupted: cleaned now (before any process listens, so none is
+  // in flight) and every 10 minutes.
   const stopPartsCleanup = scheduleUploadPartsCleanup(storage, log);
   lifecycle.onShutdown("upload parts cleanup", async () => stopPartsCleanup());
   // Publishes scheduled articles at their time (and at once what became due while nothing ran).
@@ -137,6 +138,9 @@ export async function startRequestServices({
     lifecycle.onShutdown("database pool", () => opened.pool.end());
   }
   const storage = shared?.storage ?? storageFromEnv(env);
+  // A worker replacing one that was killed removes what that one's uploads left (issue 28); the
+  // primary cleans the rest, and every 10 minutes.
+  if (!shared) void cleanUploadParts(storage, log);
   const changes = new ChangeFeed(databaseUrl, log);
   await changes.start();
   lifecycle.onShutdown("change feed", () => changes.stop());
