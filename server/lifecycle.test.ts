@@ -69,6 +69,8 @@ async function eventually(check: () => boolean, ms = 5000) {
 interface Server {
   child: ChildProcess;
   output: () => string;
+  /** What it wrote to stdout and to stderr, each apart. */
+  streams: () => { stdout: string; stderr: string };
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -92,12 +94,19 @@ function startServer(env: Record<string, string>): Server {
     },
   });
   let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
+  const streams = { stdout: "", stderr: "" };
+  child.stdout!.on("data", (chunk) => {
+    output += chunk;
+    streams.stdout += chunk;
+  });
+  child.stderr!.on("data", (chunk) => {
+    output += chunk;
+    streams.stderr += chunk;
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
-  return { child, output: () => output, exited };
+  return { child, output: () => output, streams: () => streams, exited };
 }
 
 async function waitForReady(server: Server): Promise<string> {
@@ -206,6 +215,32 @@ describe.skipIf(process.platform !== "linux")("server lifecycle", () => {
     }
     expect(await eventually(() => postgresProcesses(dataDir).length === 0)).toBe(true);
   });
+
+  it("a malformed percent-escape in a URL (/article/%E0%A4%A) answers 404, and the log stays one JSON object a line (issue 28)", async () => {
+    const server = startServer({});
+    try {
+      const base = await waitForReady(server);
+      const answer = await fetch(`${base}/article/%E0%A4%A`);
+      expect(answer.status).toBe(404);
+      await answer.text();
+      expect((await fetch(`${base}/%E0%A4%A/x`)).status).toBe(404);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      process.kill(-server.child.pid!, "SIGTERM");
+      await server.exited;
+    }
+    const { stdout, stderr } = server.streams();
+    const lines = [...stdout.split("\n"), ...stderr.split("\n")].filter((line) => line !== "");
+    const notJson = lines.filter((line) => {
+      try {
+        return typeof JSON.parse(line) !== "object";
+      } catch {
+        return true;
+      }
+    });
+    expect(notJson).toEqual([]);
+    expect(stdout).toContain('"msg":"bye"');
+  }, 120_000);
 
   it("on a terminal's Ctrl-C finishes its work before PostgreSQL stops, then exits 0; a second start reuses the data", async () => {
     const server = startServer({});
