@@ -2,7 +2,7 @@ import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { createDb } from "../app/db/client.server";
 import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
-import { createPreviewLinks } from "../app/domain/articles/preview-links.server";
+import { createPreviewLinks, previewKeyOf } from "../app/domain/articles/preview-links.server";
 import { startPublishingScheduler } from "../app/domain/articles/scheduler.server";
 import { createStoryMemo } from "../app/domain/articles/story-memo.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
@@ -199,6 +199,6 @@ export async function startRequestServices({
   health.start();
   lifecycle.onShutdown("database health", () => health.stop());
 
-  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret), commentSpam, siteFrame, storyMemo };
+  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret, (articleId) => previewKeyOf(db, articleId)), commentSpam, siteFrame, storyMemo };
   return { services, cache, health };
 }
