@@ -342,6 +342,26 @@ describe.skipIf(process.platform !== "linux")("server lifecycle", () => {
     expect(Date.now() - started).toBeLessThan(1000);
   }, 60_000);
 
+  it.skipIf(process.platform !== "linux")(
+    "a killed PostgreSQL recovers with one syncfs of its file system, not an fsync of every file of its cluster (issue 28: /healthz back sooner)",
+    async () => {
+      const lines: string[] = [];
+      const db = await startEmbeddedPostgres(dataDir, pino({ level: "info" }, { write: (line: string) => void lines.push(line) }));
+      try {
+        // PostgreSQL's crash recovery first makes the whole cluster durable; file by file it took 0.6 s
+        // of the 1–4 s before /healthz answered again on a busy two-core machine.
+        expect(await query(db.url, "show recovery_init_sync_method")).toEqual([{ recovery_init_sync_method: "syncfs" }]);
+        const [postmaster] = postgresProcesses(dataDir);
+        process.kill(postmaster!, "SIGKILL");
+        expect(await eventually(() => lines.join("").includes("embedded PostgreSQL restarted"), 10_000)).toBe(true);
+        expect(await query(db.url, "show recovery_init_sync_method")).toEqual([{ recovery_init_sync_method: "syncfs" }]);
+      } finally {
+        await db.stop();
+      }
+    },
+    60_000,
+  );
+
   describe("stopping the embedded PostgreSQL", () => {
     /** A logger that keeps PostgreSQL's own log lines (logged at debug) and our messages. */
     function recordingLogger() {
