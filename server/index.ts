@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import express from "express";
 import { getSessionUser } from "../app/domain/accounts/guard.server";
 import { loadEnv, type Env } from "../app/lib/env.server";
-import { createLogger, type Logger } from "../app/lib/logger.server";
+import { createLogger, logConsoleOutput, type Logger } from "../app/lib/logger.server";
 import { mountAppBuild, preloadAppBuild } from "./app-build";
 import { cacheDoor } from "./cache-door";
 import { closeHttpServer, listen, readyMessage } from "./http-server";
@@ -38,6 +38,8 @@ lifecycle.handleProcessEvents();
 lifecycle.start(async () => {
   const env = loadEnv();
   const log = createLogger(env.LOG_LEVEL);
+  // Every line this process prints is one JSON object, a library's console output included.
+  logConsoleOutput(log);
   lifecycle.useLogger(log);
   // Started by the primary to make a new database's demo content, and gone when that is done.
   const seederDatabase = demoSeederDatabase();

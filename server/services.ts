@@ -2,7 +2,7 @@ import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { createDb } from "../app/db/client.server";
 import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
-import { createPreviewLinks } from "../app/domain/articles/preview-links.server";
+import { createPreviewLinks, previewKeyOf } from "../app/domain/articles/preview-links.server";
 import { startPublishingScheduler } from "../app/domain/articles/scheduler.server";
 import { createStoryMemo } from "../app/domain/articles/story-memo.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
@@ -20,7 +20,7 @@ import { createFormTimer } from "../app/lib/form-timer.server";
 import { startJobQueue } from "../app/lib/job-queue.server";
 import { createMailer } from "../app/lib/mail.server";
 import { storageFromEnv } from "../app/lib/storage-from-env.server";
-import { scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
+import { cleanUploadParts, scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
 import { ViewRecorder } from "../app/lib/view-recorder.server";
 import { startEmbeddedPostgres } from "./embedded-db";
 import type { Lifecycle } from "./lifecycle";
@@ -60,7 +60,8 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
 
   const stopPruning = scheduleCommentUploadPruning(db, storage, log);
   lifecycle.onShutdown("upload pruning", async () => stopPruning());
-  // Partial files of uploads a crash interrupted: cleaned now and every 10 minutes.
+  // Partial files of uploads a crash interrupted: cleaned now (before any process listens, so none is
+  // in flight) and every 10 minutes.
   const stopPartsCleanup = scheduleUploadPartsCleanup(storage, log);
   lifecycle.onShutdown("upload parts cleanup", async () => stopPartsCleanup());
   // Publishes scheduled articles at their time (and at once what became due while nothing ran).
@@ -138,6 +139,9 @@ export async function startRequestServices({
     lifecycle.onShutdown("database pool", () => opened.pool.end());
   }
   const storage = shared?.storage ?? storageFromEnv(env);
+  // A worker replacing one that was killed removes what that one's uploads left (issue 28); the
+  // primary cleans the rest, and every 10 minutes.
+  if (!shared) void cleanUploadParts(storage, log);
   const changes = new ChangeFeed(databaseUrl, log);
   await changes.start();
   lifecycle.onShutdown("change feed", () => changes.stop());
@@ -196,6 +200,20 @@ export async function startRequestServices({
   health.start();
   lifecycle.onShutdown("database health", () => health.stop());
 
-  const services: AppLoadContext = { db, auth, env, log, mailer, storage, views, changes, previewLinks: createPreviewLinks(sessionSecret), knownDevices: createKnownDevices(sessionSecret), commentSpam, siteFrame, storyMemo };
+  const services: AppLoadContext = {
+    db,
+    auth,
+    env,
+    log,
+    mailer,
+    storage,
+    views,
+    changes,
+    previewLinks: createPreviewLinks(sessionSecret, (articleId) => previewKeyOf(db, articleId)),
+    knownDevices: createKnownDevices(sessionSecret),
+    commentSpam,
+    siteFrame,
+    storyMemo,
+  };
   return { services, cache, health };
 }

@@ -104,6 +104,12 @@ export const articles = pgTable(
     reviewNote: text("review_note"),
     reviewNoteByName: text("review_note_by_name"),
     reviewNoteAt: timestamp("review_note_at", { withTimezone: true }),
+    /**
+     * Signed into every shared preview link of the story (app/domain/articles/preview-links.server.ts):
+     * "Revoke preview links" gives it a new random value, and every link made before stops opening
+     * (issue 28). Empty until then, so links made before the column existed keep working.
+     */
+    previewKey: text("preview_key").notNull().default(""),
     searchVector: tsvector("search_vector").generatedAlwaysAs(ARTICLE_SEARCH_DOCUMENT),
   },
   (t) => [

@@ -1,3 +1,4 @@
+import { format, stripVTControlCharacters } from "node:util";
 import pino from "pino";
 
 export type Logger = pino.Logger;
@@ -49,4 +50,28 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     ...(pretty ? { transport: { target: "pino-pretty", options: { translateTime: "HH:MM:ss", ignore: "pid,hostname" } } } : {}),
   };
   return destination ? pino(options, destination) : pino(options);
+}
+
+/**
+ * Makes what others print in this process lines of `log`: libraries' console output (React Router's
+ * warning about a malformed percent-escape in a URL, once per request that sends one; Vite's in
+ * development) and Node's own warnings. Any client could otherwise write a plain-text line into a
+ * log that programs read as one JSON object a line (issue 28). Colour codes are dropped.
+ */
+export function logConsoleOutput(log: Logger): void {
+  const to =
+    (level: "debug" | "info" | "warn" | "error") =>
+    (...args: unknown[]) => {
+      const err = args.find((arg) => arg instanceof Error);
+      const text = stripVTControlCharacters(format(...args.filter((arg) => arg !== err)));
+      log[level]({ source: "console", ...(err ? { err } : {}) }, text);
+    };
+  console.log = to("info");
+  console.info = to("info");
+  console.debug = to("debug");
+  console.warn = to("warn");
+  console.error = to("error");
+  // Node's own printer is the only listener it adds; without it, a warning is printed once, here.
+  process.removeAllListeners("warning");
+  process.on("warning", (warning) => log.warn({ source: "node", err: warning }, warning.message));
 }

@@ -43,6 +43,13 @@ export interface PathRules {
   /** Page actions read request.formData(): another body type is refused with 415 before routing. */
   formsOnly: boolean;
   /**
+   * A state change (any method but GET, HEAD, OPTIONS) carrying a session cookie must name this site in
+   * Origin or Referer, or it is refused with 403 (issue 28). Browsers send one with every such request,
+   * so only a program holding someone's cookie sends neither. Where it is false, a signed-in program
+   * may call without (a foreign origin is refused everywhere: server/middleware/same-origin.ts).
+   */
+  signedInChangesNameTheSite: boolean;
+  /**
    * The page's head names its script files (`<link rel="modulepreload">`), so they load before the page
    * has been read through: the back office, whose screens are worth nothing until they run. A reader
    * page leaves them out (decision 0029): a phone's connection fetches the stylesheet and the lead
@@ -52,9 +59,9 @@ export interface PathRules {
 }
 
 /** The rules most public paths share: nothing cached or gated, counted as traffic, personal only when signed in. */
-const publicRules = { cacheable: false, countedAsPageView: true, personal: "when-signed-in", adminGate: "none", bodyLimit: "4mb", changesPages: false, formsOnly: true, preloadsScripts: false } as const;
+const publicRules = { cacheable: false, countedAsPageView: true, personal: "when-signed-in", adminGate: "none", bodyLimit: "4mb", changesPages: false, formsOnly: true, signedInChangesNameTheSite: true, preloadsScripts: false } as const;
 /** The back office's rules: never cached, never counted, always no-store. */
-const adminRules = { cacheable: false, countedAsPageView: false, personal: "always", bodyLimit: "4mb", preloadsScripts: true } as const;
+const adminRules = { cacheable: false, countedAsPageView: false, personal: "always", bodyLimit: "4mb", signedInChangesNameTheSite: true, preloadsScripts: true } as const;
 
 /** The classes and their rules. */
 export const PATH_CLASSES = {
@@ -72,8 +79,11 @@ export const PATH_CLASSES = {
   "sign-out": { ...publicRules, personal: "always" },
   /** A reader's comment attachment: streamed, with its kind's own limit; a page changes only when the comment is posted. */
   "comment upload": { ...publicRules, bodyLimit: "route", formsOnly: false },
-  /** The page-view beacon: counts are not part of a cached page's freshness (the beacon answers the live count). */
-  "view beacon": { ...publicRules, formsOnly: false },
+  /**
+   * The page-view beacon: counts are not part of a cached page's freshness (the beacon answers the live
+   * count). Programs call it (the live count), and a count is no change of anyone's: no origin needed.
+   */
+  "view beacon": { ...publicRules, formsOnly: false, signedInChangesNameTheSite: false },
   /** Public API calls, and anything else under /api that no route names. */
   "public API": { ...publicRules, changesPages: true, formsOnly: false },
   /** Posting a comment (JSON form): it changes its article's page only. */

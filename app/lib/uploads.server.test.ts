@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -278,6 +279,61 @@ describe("partial files of interrupted uploads (issue 12, item 9)", () => {
     expect(existsSync(live)).toBe(true);
     // An hour later the live one, never finished, goes too.
     expect(await removeStaleUploadParts(storage, STALE_UPLOAD_PART_MS, Date.now() + 60 * 60 * 1000)).toBe(1);
+    expect(await filesUnder(storage.tempDir)).toEqual([]);
+  });
+
+  test("a partial file is readable by its owner only (600), in a folder only its owner can open (issue 28, item 7)", async () => {
+    await fs.rm(storage.tempDir, { recursive: true, force: true });
+    const boundary = "----partial";
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`;
+    let sender!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        sender = controller;
+        controller.enqueue(new Uint8Array(Buffer.from(head)));
+        controller.enqueue(new Uint8Array(paddedPng(256 * 1024)));
+      },
+    });
+    const request = new Request("http://localhost/api/uploads/comment", {
+      method: "POST",
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const upload = receiveUpload({ request, db, storage, kind: "image", source: "comment" }).catch((e: unknown) => e);
+    let partial: string[] = [];
+    for (let i = 0; i < 100 && partial.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      partial = await filesUnder(storage.tempDir);
+    }
+    expect(partial).toHaveLength(1);
+    expect((await fs.stat(partial[0]!)).mode & 0o777).toBe(0o600);
+    expect((await fs.stat(path.dirname(partial[0]!))).mode & 0o777).toBe(0o700);
+    // The client goes away: the partial file goes with it.
+    sender.error(new Error("client went away"));
+    await upload;
+    expect(await filesUnder(storage.tempDir)).toEqual([]);
+  });
+
+  test("what a process that has ended left is removed at once, however fresh; a running process's is kept (issue 28, item 7)", async () => {
+    await fs.rm(storage.tempDir, { recursive: true, force: true });
+    // A process killed in the middle of an upload: its folder holds a fresh partial file.
+    const ended = spawnSync(process.execPath, ["-e", ""]).pid;
+    const killed = path.join(storage.tempDir, `${os.hostname()}-${ended}-a1b2c3`, "upload-1700000000000-killed");
+    // Another process still running on this machine (this one), and one on another machine.
+    const running = path.join(storage.tempDir, `${os.hostname()}-${process.pid}-d4e5f6`, "upload-1700000000001-live");
+    const elsewhere = path.join(storage.tempDir, `another-host-${ended}-a1b2c3`, "upload-1700000000002-live");
+    for (const file of [killed, running, elsewhere]) {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(file, Buffer.alloc(62 * 1024));
+    }
+
+    expect(await removeStaleUploadParts(storage)).toBe(1);
+    expect(existsSync(path.dirname(killed))).toBe(false);
+    expect(existsSync(running)).toBe(true);
+    expect(existsSync(elsewhere)).toBe(true);
+    // Files not written for 10 minutes go wherever they are.
+    expect(await removeStaleUploadParts(storage, STALE_UPLOAD_PART_MS, Date.now() + 60 * 60 * 1000)).toBe(2);
     expect(await filesUnder(storage.tempDir)).toEqual([]);
   });
 

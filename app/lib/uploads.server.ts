@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, type Dirent } from "node:fs";
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -146,8 +147,11 @@ export async function receiveUpload(options: {
   }
   if (!request.body) throw new AppError("invalid_input", "No file was sent.");
 
-  await fs.mkdir(storage.tempDir, { recursive: true });
-  const tempFile = path.join(storage.tempDir, `upload-${Date.now()}-${randomBytes(6).toString("hex")}`);
+  const partsDir = path.join(storage.tempDir, PARTS_FOLDER);
+  // Only this account may open the folder, and the file is written 600: until it is checked and
+  // stored, a partial upload is nobody else's to read (issue 28).
+  await fs.mkdir(partsDir, { recursive: true, mode: 0o700 });
+  const tempFile = path.join(partsDir, `upload-${Date.now()}-${randomBytes(6).toString("hex")}`);
   let keepTemp = false;
   try {
     const received = await new Promise<{ originalName: string; size: number; truncated: boolean }>((resolve, reject) => {
@@ -176,7 +180,7 @@ export async function receiveUpload(options: {
           stream.unpipe();
           stream.resume();
         });
-        seen = pipeline(stream, createWriteStream(tempFile)).then(
+        seen = pipeline(stream, createWriteStream(tempFile, { mode: 0o600 })).then(
           () => ({ originalName: info.filename ?? "upload", size, truncated }),
           (error) => (truncated ? { originalName: info.filename ?? "upload", size, truncated } : Promise.reject(error)),
         );
@@ -214,6 +218,9 @@ export async function receiveUpload(options: {
     const { size } = await fs.stat(tempFile);
     const name = generateFileName(received.originalName, accepted);
     const originalName = path.basename(received.originalName).slice(0, 200) || name;
+    // Checked and about to be published: stored media is readable as before (a web server in front
+    // may serve DATA_DIR/media itself).
+    await fs.chmod(tempFile, 0o644);
     await storage.put(rule.bucket, name, tempFile, accepted.mime);
     keepTemp = true; // it has been moved
     try {
@@ -239,38 +246,78 @@ export async function receiveUpload(options: {
 export const STALE_UPLOAD_PART_MS = 10 * 60 * 1000;
 
 /**
- * Removes what interrupted uploads left in the storage's temporary folder (a process killed in the
- * middle of a 50 MB upload leaves its partial file): every file not written for `maxAgeMs`. An upload
- * under way writes continuously, so its file is never that old. Returns how many were removed.
+ * Each process writes its uploads' partial files in a folder of its own, `<host>-<pid>-<random>`, under
+ * the storage's temporary folder, which the workers of a cluster share (decision 0027) and, with S3
+ * (the system's temporary folder), so may other servers on the machine. A folder whose process has
+ * ended can have no upload in flight: it is removed whole, at once, however fresh its files (a process
+ * killed in the middle of a 60 MB upload; issue 28). The random part keeps a new process from taking
+ * over the folder of an ended one that had the same process id.
+ */
+const PARTS_FOLDER = `${os.hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
+const PARTS_FOLDER_PATTERN = /^(.+)-(\d+)-[0-9a-f]{6}$/;
+
+/** Whether the process `pid` of this machine has ended; a process we may not signal still runs. */
+function hasEnded(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/**
+ * Removes what interrupted uploads left in the storage's temporary folder: the folder of every process
+ * of this machine that has ended, and anywhere else (another machine's folder, files of versions before
+ * the folders) every file not written for `maxAgeMs`. An upload under way writes continuously, so its
+ * file is never that old. Returns how many files were removed.
  */
 export async function removeStaleUploadParts(storage: Pick<Storage, "tempDir">, maxAgeMs = STALE_UPLOAD_PART_MS, now = Date.now()): Promise<number> {
-  let names: string[];
+  let entries: Dirent[];
   try {
-    names = await fs.readdir(storage.tempDir);
+    entries = await fs.readdir(storage.tempDir, { withFileTypes: true });
   } catch {
     return 0; // no uploads yet
   }
   let removed = 0;
-  for (const name of names) {
-    const file = path.join(storage.tempDir, name);
+  const removeOld = async (file: string) => {
     const stat = await fs.stat(file).catch(() => null);
-    if (!stat?.isFile() || now - stat.mtimeMs < maxAgeMs) continue;
+    if (!stat?.isFile() || now - stat.mtimeMs < maxAgeMs) return;
     await fs.rm(file, { force: true });
     removed++;
+  };
+  for (const entry of entries) {
+    const entryPath = path.join(storage.tempDir, entry.name);
+    if (entry.isFile()) {
+      await removeOld(entryPath);
+      continue;
+    }
+    if (!entry.isDirectory()) continue;
+    const owner = PARTS_FOLDER_PATTERN.exec(entry.name);
+    const files = await fs.readdir(entryPath).catch(() => [] as string[]);
+    if (owner && owner[1] === os.hostname() && hasEnded(Number(owner[2]))) {
+      await fs.rm(entryPath, { recursive: true, force: true });
+      removed += files.length;
+      continue;
+    }
+    for (const name of files) await removeOld(path.join(entryPath, name));
   }
   return removed;
 }
 
+/** One cleaning of the temporary folder, its result logged; it never throws. */
+export function cleanUploadParts(storage: Pick<Storage, "tempDir">, log: Logger): Promise<void> {
+  return removeStaleUploadParts(storage)
+    .then((n) => {
+      if (n > 0) log.info({ files: n, dir: storage.tempDir }, "removed partial files of interrupted uploads");
+    })
+    .catch((error: unknown) => log.error({ err: error }, "could not clean the uploads' temporary folder"));
+}
+
 /** Cleans the temporary folder at start and every STALE_UPLOAD_PART_MS after; returns the stop function. */
 export function scheduleUploadPartsCleanup(storage: Pick<Storage, "tempDir">, log: Logger): () => void {
-  const run = () =>
-    removeStaleUploadParts(storage)
-      .then((n) => {
-        if (n > 0) log.info({ files: n, dir: storage.tempDir }, "removed partial files of interrupted uploads");
-      })
-      .catch((error) => log.error({ err: error }, "could not clean the uploads' temporary folder"));
-  void run();
-  const timer = setInterval(run, STALE_UPLOAD_PART_MS);
+  void cleanUploadParts(storage, log);
+  const timer = setInterval(() => void cleanUploadParts(storage, log), STALE_UPLOAD_PART_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

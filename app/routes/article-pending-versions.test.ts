@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { and, asc, eq } from "drizzle-orm";
 import { articlePendingVersions, articleRevisions, articles, auditEvents, categories, user } from "~/db/schema";
 import { moveArticleToCategory } from "~/domain/articles/article-bulk.server";
-import { createPreviewLinks } from "~/domain/articles/preview-links.server";
+import { createPreviewLinks, previewKeyOf } from "~/domain/articles/preview-links.server";
 import { loader as sharedPreviewLoader } from "~/routes/preview/shared-preview";
 import { actorOf, type Actor } from "~/domain/accounts/actor";
 import { testCommentSpam } from "~/domain/comments/test-comment-spam.server";
@@ -117,7 +117,7 @@ describe("Save for later (a published story's pending version)", () => {
   });
 
   it("a preview link made for a draft never shows what is saved for later after publication; one made for the changes does", async () => {
-    const previewLinks = createPreviewLinks("a-session-secret-of-at-least-thirty-two-characters");
+    const previewLinks = createPreviewLinks("a-session-secret-of-at-least-thirty-two-characters", (id) => previewKeyOf(fx.t.db, id));
     const open = async (path: string) => {
       const token = path.replace("/preview/", "");
       const args = { params: { token }, context: { db: fx.t.db, previewLinks }, request: new Request(`http://localhost${path}`) };
@@ -130,12 +130,12 @@ describe("Save for later (a published story's pending version)", () => {
       }
     };
     const draft = await save({ title: "Draft first", slug: "pending-shared", intent: "draft" });
-    const draftLink = previewLinks.create(draft.id, new Date(), "draft");
+    const draftLink = await previewLinks.create(draft.id, new Date(), "draft");
     expect(await open(draftLink.path)).toBe("Draft first");
     await save({ title: "Draft first", slug: "pending-shared", intent: "publish" }, draft.id);
     await save({ title: "An unchecked correction", slug: "pending-shared", intent: "save-for-later" }, draft.id);
     expect(await open(draftLink.path)).toBe("302 /article/pending-shared");
-    expect(await open(previewLinks.create(draft.id, new Date(), "changes").path)).toBe("An unchecked correction");
+    expect(await open((await previewLinks.create(draft.id, new Date(), "changes")).path)).toBe("An unchecked correction");
   });
 
   it("Unpublish drops it too: the draft is edited as itself, not as changes meant for the live story", async () => {

@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const send = (method: string, headers: Record<string, string> = {}) => fetch(`${origin}/admin/settings`, { method, headers });
+const send = (method: string, headers: Record<string, string> = {}, path = "/admin/settings") => fetch(`${origin}${path}`, { method, headers });
+const SIGNED_IN = { Cookie: "theme=dark; better-auth.session_token=abc.def" };
 
 describe("state changes come from this site", () => {
   test("a cross-site POST is refused with 403, no-store, and logged", async () => {
@@ -41,5 +42,24 @@ describe("state changes come from this site", () => {
     expect((await send("GET", { Origin: "https://evil.example" })).status).toBe(200);
     expect((await send("OPTIONS", { Origin: "https://evil.example" })).status).toBe(200);
     expect((await send("POST")).status).toBe(200);
+  });
+
+  test("a signed-in state change naming no origin at all (no Origin, no Referer) is refused with 403 (issue 28)", async () => {
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const response = await send(method, SIGNED_IN);
+      expect(response.status, method).toBe(403);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+    }
+    expect(entries().at(-1)).toMatchObject({ msg: "signed-in request naming no origin refused", method: "DELETE" });
+    // The https cookie's name, on a reader's path (a comment posted as a signed-in reader).
+    expect((await send("POST", { Cookie: "__Secure-better-auth.session_token=abc" }, "/api/articles/a-story/comments")).status).toBe(403);
+    expect((await send("POST", SIGNED_IN, "/auth/sign-out")).status).toBe(403);
+  });
+
+  test("a signed-in state change naming this site passes; the view beacon, which programs call, needs no origin", async () => {
+    expect((await send("POST", { ...SIGNED_IN, Origin: origin })).status).toBe(200);
+    expect((await send("POST", { ...SIGNED_IN, Referer: `${origin}/admin/settings` })).status).toBe(200);
+    expect((await send("POST", SIGNED_IN, "/api/views")).status).toBe(200);
+    expect((await send("GET", SIGNED_IN)).status).toBe(200);
   });
 });

@@ -13,9 +13,12 @@ export const PNG = Buffer.from(
 
 export const uniqueEmail = (what: string) => `${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`;
 
-/** A fresh HTTP client of the e2e server (its own cookies). */
+/**
+ * A fresh HTTP client of the e2e server (its own cookies). It names the site in Origin, as a browser
+ * does: a signed-in state change naming no origin is refused (issue 28).
+ */
 export function newContext(baseURL: string | undefined): Promise<APIRequestContext> {
-  return playwrightRequest.newContext({ baseURL });
+  return playwrightRequest.newContext({ baseURL, extraHTTPHeaders: baseURL ? { Origin: new URL(baseURL).origin } : {} });
 }
 
 export async function signIn(context: APIRequestContext, email: string, password: string) {

@@ -328,7 +328,7 @@ test.describe("admin authorization", () => {
       expect(await withDb(async (db) => (await db.query(`select 1 from session where token = $1`, [token])).rows.length)).toBe(0);
 
       const before = await snapshot();
-      replay = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { cookie: `${cookie.name}=${cookie.value}` } });
+      replay = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { cookie: `${cookie.name}=${cookie.value}`, Origin: new URL(baseURL!).origin } });
       const page = await replay.get("/admin", { maxRedirects: 0 });
       expect(page.status()).toBe(302);
       expect(page.headers()["location"]).toBe("/admin/login");

@@ -74,6 +74,7 @@ test.describe("publishing that cannot go wrong", () => {
 
       // A crafted Save Draft (the draft intent) is refused and changes nothing.
       const crafted = await page.request.post(`/admin/articles/edit/${id}`, {
+        headers: { Origin: new URL(page.url()).origin },
         form: { title: "Sneaky", slug, content: "Sneaky body", categoryId: await categoryId("news"), authorName: "X", intent: "draft" },
         maxRedirects: 0,
       });

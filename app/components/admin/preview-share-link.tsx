@@ -1,4 +1,4 @@
-import { Copy, Link2, Loader2 } from "lucide-react";
+import { Copy, Link2, Link2Off, Loader2 } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -10,19 +10,26 @@ import type { Refusal } from "~/lib/forms";
 
 /**
  * "Share preview link": makes a signed link to a saved draft's (or scheduled article's) preview that
- * works without an account until it expires, and shows it ready to copy.
+ * works without an account until it expires, and shows it ready to copy. "Revoke preview links" ends
+ * every link made so far, this one and any shared before (issue 28); a new one can be made at once.
  */
 export function PreviewShareLink({ articleId }: { articleId: string }) {
-  const fetcher = useFetcher<SharedPreviewLink | Refusal>();
+  // One fetcher for both: a revocation's answer replaces the link shown, which no longer opens.
+  const fetcher = useFetcher<SharedPreviewLink | { revoked: true } | Refusal>();
   const timeZone = useSiteTimeZone();
   const field = useRef<HTMLInputElement>(null);
   const link = fetcher.data && "url" in fetcher.data ? fetcher.data : null;
+  const revoked = fetcher.data && "revoked" in fetcher.data ? fetcher.data : null;
   const refusal = fetcher.data && "ok" in fetcher.data ? fetcher.data : null;
   const busy = fetcher.state !== "idle";
+  const action = `/api/admin/articles/${articleId}/preview-link`;
 
   useEffect(() => {
     if (link) field.current?.select();
   }, [link]);
+  useEffect(() => {
+    if (revoked) toast.success("Preview links revoked", "Links shared before no longer open. Make a new one to share the preview again.");
+  }, [revoked]);
   useEffect(() => {
     if (refusal) toast.error("Error", refusal.error);
   }, [refusal]);
@@ -41,16 +48,16 @@ export function PreviewShareLink({ articleId }: { articleId: string }) {
 
   return (
     <div className="w-full space-y-2">
-      <Button
-        type="button"
-        variant="outline"
-        size="sm"
-        disabled={busy}
-        onClick={() => fetcher.submit({}, { method: "post", action: `/api/admin/articles/${articleId}/preview-link` })}
-      >
-        {busy ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : <Link2 aria-hidden="true" className="size-4" />}
-        {link ? "New preview link" : "Share preview link"}
-      </Button>
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" variant="outline" size="sm" disabled={busy} onClick={() => fetcher.submit({}, { method: "post", action })}>
+          {busy ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : <Link2 aria-hidden="true" className="size-4" />}
+          {link ? "New preview link" : "Share preview link"}
+        </Button>
+        <Button type="button" variant="outline" size="sm" disabled={busy} onClick={() => fetcher.submit({ intent: "revoke" }, { method: "post", action })}>
+          <Link2Off aria-hidden="true" className="size-4" />
+          Revoke preview links
+        </Button>
+      </div>
       {link ? (
         <div className="space-y-1 rounded-md border border-slate-200 bg-slate-50 p-3">
           <Label htmlFor="preview-share-url">Preview link</Label>

@@ -12,6 +12,7 @@ export const ACTIVITY_KINDS = {
   "article.send_back": "Sent back to the author",
   "article.note": "Correction or update note",
   "article.discard_changes": "Changes saved for later discarded",
+  "article.revoke_preview_links": "Preview links revoked",
   "author.create": "Author created",
   "author.update": "Author updated",
   "author.delete": "Author deleted",

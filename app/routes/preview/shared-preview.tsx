@@ -11,19 +11,20 @@ export function headers() {
   return PREVIEW_HEADERS;
 }
 
-const NOT_FOUND = { title: "Preview not found", message: "This preview link is not valid. Check that it was copied whole." };
+const NOT_FOUND = { title: "Preview not found", message: "This preview link is not valid: check that it was copied whole, or ask the newsroom for a new one." };
 const EXPIRED = { title: "Preview link expired", message: "This preview link has expired. Ask the newsroom for a new one." };
 
 /**
  * GET /preview/:token: a draft or scheduled article through a signed, expiring link an editor copied
  * from its form (app/domain/articles/preview-links.server.ts), for someone without a back-office
- * account. Never cached, never indexed, never counted as a view. A forged or damaged token is a 404,
- * an expired one a 410. Once the article is public the link leads to its page, unless the link was
- * made for its changes saved for later (its pending version) and there are some: the link shows them.
+ * account. Never cached, never indexed, never counted as a view. A forged, damaged or revoked token is
+ * a 404, an expired one a 410. Once the article is public the link leads to its page, unless the link
+ * was made for its changes saved for later (its pending version) and there are some: the link shows them.
  * A link made for a draft never shows what was saved after publication.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const reading = context.previewLinks.read(params.token);
+  // A link made before "Revoke preview links" (its story's key changed) is refused like a forged one.
+  const reading = await context.previewLinks.read(params.token);
   if (!reading.ok) {
     if (reading.reason === "expired") throw data(EXPIRED.title, { status: 410, headers: PREVIEW_HEADERS });
     throw data(NOT_FOUND.title, { status: 404, headers: PREVIEW_HEADERS });
