@@ -218,3 +218,21 @@ describe("guessing one account from many addresses (issue 28, item 1)", () => {
     expect(accountSlowdownSeconds(40)).toBe(15 * 60);
   });
 });
+
+describe("e-mail change links (issue 28, found while signing backups)", () => {
+  test("a verification link that asks to change an account's e-mail is refused before Better Auth reads it", async () => {
+    const email = "stays-put@example.com";
+    await ensureAdminAccount(t.auth, db, email, "right-password-1");
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const token = `${part({ alg: "HS256", typ: "JWT" })}.${part({ email, updateTo: "thief@example.com", exp: Math.floor(Date.now() / 1000) + 3600 })}.signature`;
+    const response = await handleAuthRequest(new Request(`${ORIGIN}/api/auth/verify-email?token=${token}`, { headers: { [CLIENT_IP_HEADER]: "192.0.2.77" } }), {
+      auth: t.auth,
+      db,
+      log: t.log,
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).code).toBe("EMAIL_CHANGE_NOT_OFFERED");
+    const rows = (await db.execute<{ email: string }>(sql`select email from "user" where email = ${email}`)).rows;
+    expect(rows).toHaveLength(1);
+  });
+});

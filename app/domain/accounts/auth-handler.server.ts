@@ -20,6 +20,8 @@ export const VERIFY_TOTP_PATH = "/api/auth/two-factor/verify-totp";
 export const VERIFY_BACKUP_CODE_PATH = "/api/auth/two-factor/verify-backup-code";
 export const REQUEST_PASSWORD_RESET_PATH = "/api/auth/request-password-reset";
 export const RESET_PASSWORD_PATH = "/api/auth/reset-password";
+/** The link of a sign-up's confirmation e-mail. */
+export const VERIFY_EMAIL_PATH = "/api/auth/verify-email";
 /** The link of a password-reset e-mail: Better Auth checks the token and sends the browser on to the form. */
 const RESET_LINK_PREFIX = "/api/auth/reset-password/";
 
@@ -54,8 +56,25 @@ export const SIGN_UP_LIMIT: LimitRule = {
  */
 const OFFERED_ENDPOINTS: Record<string, readonly string[]> = {
   POST: [SIGN_IN_PATH, SIGN_UP_PATH, "/api/auth/sign-out", VERIFY_TOTP_PATH, VERIFY_BACKUP_CODE_PATH, REQUEST_PASSWORD_RESET_PATH, RESET_PASSWORD_PATH],
-  GET: ["/api/auth/get-session", "/api/auth/verify-email", "/api/auth/ok"],
+  GET: ["/api/auth/get-session", VERIFY_EMAIL_PATH, "/api/auth/ok"],
 };
+
+/**
+ * Whether a verification link asks to change an account's e-mail (Better Auth's `updateTo` claim).
+ * This site has no screen for that, and such a link needs no session: one forged with a leaked
+ * secret would move any account to another address (decision 0036). Only the sign-up confirmation is
+ * served; the claim is read before any signature check, since either way the link is refused.
+ */
+function changesEmail(token: string | null): boolean {
+  const payload = token?.split(".")[1];
+  if (!payload) return false;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    return typeof claims === "object" && claims !== null && "updateTo" in claims;
+  } catch {
+    return false;
+  }
+}
 
 function isOffered(method: string, path: string): boolean {
   const verb = method === "HEAD" ? "GET" : method;
@@ -178,6 +197,10 @@ export async function handleAuthRequest(received: Request, services: { auth: Aut
     return json({ code: "NOT_FOUND", message: "Not found" }, 404);
   }
   const request = withPath(received, path);
+  if (path === VERIFY_EMAIL_PATH && changesEmail(new URL(request.url).searchParams.get("token"))) {
+    log.warn({ ip: clientIpOf(request) }, "e-mail change link refused: this site offers no e-mail change");
+    return json({ code: "EMAIL_CHANGE_NOT_OFFERED", message: "Changing an account's e-mail address is not offered on this site." }, 400);
+  }
   // A NUL anywhere in the body (raw, JSON-escaped or form-escaped): no account field may hold one.
   if (received.method === "POST" && /\0|\\u0000|%00/i.test(await request.clone().text())) return json({ code: "INVALID_REQUEST", message: NUL_REFUSED }, 400);
   const ip = clientIpOf(request);
