@@ -260,7 +260,9 @@ describe("a story from the editor", () => {
       [story({ type: "script", content: [{ type: "text", text: "alert(1)" }] }), /does not allow \(“script”\)/],
       [story(paragraph("click", [{ type: "link", attrs: { href: "javascript:alert(1)" } }])), /Links must start with http:\/\/, https:\/\/ or mailto:/],
       [story(image("data:image/png;base64,AAAA")), /media library or an https address/],
-      [story(image("/media/images/1700000000000-missing.png")), /not a file of this site's media library/],
+      [story(image("/media/images/1700000000000-missing.png")), /must come from this site's Media Library/],
+      // Another host's image (issue 28): the reader page's CSP would block it, and feeds would load it from a stranger.
+      [story(image("https://images.example.org/photo.jpg")), /must come from this site's Media Library: upload it or choose it there \(not https:\/\/images\.example\.org\/photo\.jpg\)/],
       [story({ type: "embed", attrs: { url: "https://vimeo.com/123" } }), /Only YouTube videos and X posts/],
       ["{broken", /could not be read/],
     ];

@@ -41,7 +41,7 @@ import { type PendingFields } from "./pending-versions.server";
 import { recordSlugRedirect, removeSlugRedirect, slugRedirectOwner } from "./slug-redirects.server";
 import { storyPlainText } from "./story-document";
 import { storyDocumentField, type StoryBlock, type StoryDocument } from "./story-document.schema";
-import { isOwnImageSrc } from "./story-urls";
+import { storyImageNotOwn } from "./story-urls";
 
 /**
  * The form's input as saved: the story's document is parsed and checked (story-document.schema),
@@ -142,12 +142,12 @@ function checkFeaturedImageText(input: ArticleInput) {
   }
 }
 
-/** The own-media images of a document (/media/images/…), each once. */
-function ownImagesOf(doc: StoryDocument | null): Set<string> {
+/** The images of a document (their addresses), each once. */
+function storyImagesOf(doc: StoryDocument | null): Set<string> {
   const found = new Set<string>();
   const visit = (nodes: readonly StoryBlock[] | undefined) => {
     for (const node of nodes ?? []) {
-      if (node.type === "storyImage" && isOwnImageSrc(node.attrs.src)) found.add(node.attrs.src);
+      if (node.type === "storyImage") found.add(node.attrs.src);
       else if ("content" in node && node.type !== "paragraph" && node.type !== "heading") visit(node.content as StoryBlock[]);
     }
   };
@@ -155,16 +155,18 @@ function ownImagesOf(doc: StoryDocument | null): Set<string> {
   return found;
 }
 
-/** Every image of the story from our own media must be a stored image file (https images are the writer's choice). */
+/**
+ * Every image of the story must be a stored image file of our own media (issue 28): an image from
+ * another host is blocked by the reader pages' Content-Security-Policy (a broken image), and feeds
+ * and newsletters would have readers load it from a stranger. An image already in the saved story was
+ * checked when it was added (a story saved before this rule keeps its images until they are replaced).
+ */
 async function checkStoryImages(storage: Storage, doc: StoryDocument | null, previous?: EditableArticle) {
-  const known = ownImagesOf(previous?.contentDoc ?? null);
-  for (const src of ownImagesOf(doc)) {
-    // An image already in the saved story was checked when it was added.
+  const known = storyImagesOf(previous?.contentDoc ?? null);
+  for (const src of storyImagesOf(doc)) {
     if (known.has(src)) continue;
     if (!(await isOwnMediaUrl(storage, "images", src, MEDIA_FIELDS.featuredImage.extensions))) {
-      throw new AppError<ArticleFieldName>("invalid_media", `An image in the story is not a file of this site's media library (${src}).`, {
-        field: "contentDoc",
-      });
+      throw new AppError<ArticleFieldName>("invalid_media", storyImageNotOwn(src), { field: "contentDoc" });
     }
   }
 }

@@ -20,7 +20,10 @@ export function isAllowedLinkHref(href: string): boolean {
 /** A stored image of our own media library: /media/images/<generated name>. */
 const OWN_IMAGE = /^\/media\/images\/[A-Za-z0-9][A-Za-z0-9.%-]{0,200}$/;
 
-/** True for one of our own media images (by its path) or an https image URL. */
+/**
+ * True for one of our own media images by its path, or an https address (the media store's own, when
+ * it is an S3 bucket's; the article service refuses any other host: storyImageNotOwn).
+ */
 export function isAllowedImageSrc(src: string): boolean {
   if (OWN_IMAGE.test(src)) return !src.includes("..");
   try {
@@ -32,6 +35,13 @@ export function isAllowedImageSrc(src: string): boolean {
 }
 
 export const isOwnImageSrc = (src: string) => OWN_IMAGE.test(src) && !src.includes("..");
+
+/**
+ * The refusal of a story image that is not a file of this site's media (the server checks each new
+ * image against the media store: its own path, or the configured media origin's address).
+ */
+export const storyImageNotOwn = (src: string) =>
+  `Every image in the story must come from this site's Media Library: upload it or choose it there (not ${src.length > 80 ? `${src.slice(0, 77)}…` : src}).`;
 
 export type EmbedProvider = "youtube" | "x";
 
