@@ -113,7 +113,12 @@ export function createAuth({ db, baseURL, secret, mailer, log }: AuthOptions) {
           throw new APIError("BAD_REQUEST", { message: TRUST_DEVICE_OFF, code: "TRUST_DEVICE_OFF" });
         }
         const cookie = withoutTrustCookie(ctx.headers?.get("cookie"), ctx.context.createAuthCookie(TRUST_DEVICE_COOKIE).name);
-        if (cookie !== null) return { context: { headers: new Headers({ cookie }) } };
+        if (cookie !== null) {
+          // The request's other headers (its address, its origin) stay as they were.
+          const headers = new Headers(ctx.headers);
+          headers.set("cookie", cookie);
+          return { context: { headers } };
+        }
       }),
       after: createAuthMiddleware(async (ctx) => {
         // A changed password ends the account's outstanding reset links (a reset does it in onPasswordReset).
