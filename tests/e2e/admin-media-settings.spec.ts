@@ -104,6 +104,7 @@ test.describe("media library", () => {
     await card(page, imageName).getByRole("button", { name: "Publish", exact: true }).click();
     await expect(dialog.getByLabel("Title *")).toHaveValue("");
     await dialog.getByLabel("Title *").fill(title);
+    await dialog.getByLabel("Category").selectOption({ label: "News" });
     await dialog.getByLabel("Content *").fill("Again.");
     await dialog.getByLabel("Alt text *").fill("Lanterns again");
     await dialog.getByRole("button", { name: "Publish Article" }).click();
