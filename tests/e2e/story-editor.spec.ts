@@ -45,6 +45,9 @@ test.describe("the story editor", () => {
     await page.keyboard.type("The night ferry is back on the harbour route.");
     await page.keyboard.press("Enter");
     await page.getByRole("button", { name: "Subheading", exact: true }).click();
+    // As for the list below: type once the toolbar has handed focus back (a first key sent sooner is lost).
+    await expect(content.locator("h2")).toHaveCount(1);
+    await expect(content).toBeFocused();
     await page.keyboard.type("What changes");
     await page.keyboard.press("Enter");
     await page.keyboard.type("Read the council report");
