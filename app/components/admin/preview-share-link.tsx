@@ -2,6 +2,7 @@ import { Copy, Link2, Link2Off, Loader2 } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
+import { ConfirmDialog } from "./confirm-dialog";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import type { SharedPreviewLink } from "~/domain/articles/articles.schema";
@@ -53,10 +54,19 @@ export function PreviewShareLink({ articleId }: { articleId: string }) {
           {busy ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : <Link2 aria-hidden="true" className="size-4" />}
           {link ? "New preview link" : "Share preview link"}
         </Button>
-        <Button type="button" variant="outline" size="sm" disabled={busy} onClick={() => fetcher.submit({ intent: "revoke" }, { method: "post", action })}>
-          <Link2Off aria-hidden="true" className="size-4" />
-          Revoke preview links
-        </Button>
+        {/* Asked first: a press by mistake would close the preview for everyone it was sent to. */}
+        <ConfirmDialog
+          title="Revoke every preview link of this story?"
+          description="Everyone you sent a preview link of this story to will no longer be able to open it. You can make a new link afterwards."
+          confirmLabel="Revoke links"
+          onConfirm={() => fetcher.submit({ intent: "revoke" }, { method: "post", action })}
+          trigger={
+            <Button type="button" variant="outline" size="sm" disabled={busy}>
+              <Link2Off aria-hidden="true" className="size-4" />
+              Revoke preview links
+            </Button>
+          }
+        />
       </div>
       {link ? (
         <div className="space-y-1 rounded-md border border-slate-200 bg-slate-50 p-3">
