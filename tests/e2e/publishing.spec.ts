@@ -127,7 +127,23 @@ test.describe("publishing lifecycle", () => {
       const pushedBack = await outsider.request.get(`/preview/${id}.${(parseInt(expiry, 36) + 86_400).toString(36)}.${signature}`);
       expect(pushedBack.status()).toBe(404);
 
+      // "Revoke preview links" asks first, then every link made so far stops opening; a new one works.
+      await page.getByRole("button", { name: "Revoke preview links" }).click();
+      const confirm = page.getByRole("alertdialog", { name: "Revoke every preview link of this story?" });
+      await confirm.getByRole("button", { name: "Cancel" }).click();
+      expect((await outsider.request.get(url.pathname)).status()).toBe(200);
+      await page.getByRole("button", { name: "Revoke preview links" }).click();
+      await confirm.getByRole("button", { name: "Revoke links" }).click();
+      await expect(toastWith(page, "Preview links revoked")).toBeVisible();
+      expect((await outsider.request.get(url.pathname)).status()).toBe(404);
+      await page.getByRole("button", { name: "Share preview link" }).click();
+      await expect(field).toHaveValue(/\/preview\//);
+      const renewed = new URL(await field.inputValue());
+      expect(renewed.pathname).not.toBe(url.pathname);
+      expect((await outsider.request.get(renewed.pathname)).status()).toBe(200);
+
       // Once published, the same link leads to the public article.
+      url.pathname = renewed.pathname;
       await fillPublishingDetails(page);
       await publishNow(page);
       await expect(toastWith(page, "Article updated successfully")).toBeVisible();
