@@ -42,6 +42,7 @@ export default [
     route("admin/articles/edit/:id/history", "routes/admin/article-history.ts"),
     route("admin/articles/preview/:id", "routes/admin/article-preview.tsx"),
     route("admin/categories", "routes/admin/categories.tsx"),
+    route("admin/tags", "routes/admin/tags.tsx"),
     route("admin/front-page", "routes/admin/front-page.tsx"),
     route("admin/authors", "routes/admin/authors.tsx"),
     route("admin/media", "routes/admin/media.tsx"),

@@ -144,6 +144,7 @@ export const ROUTE_PATH_CLASSES = {
   "admin/articles/edit/:id/history": "admin page",
   "admin/articles/preview/:id": "admin page",
   "admin/categories": "admin page",
+  "admin/tags": "admin page",
   "admin/authors": "admin page",
   "admin/media": "admin page",
   "admin/comments": "admin page",
