@@ -13,6 +13,7 @@ export default [
   route("rss.xml", "routes/resources/rss.ts"),
   route("category/:slug/rss.xml", "routes/resources/category-rss.ts"),
   route("author/:slug/rss.xml", "routes/resources/author-rss.ts"),
+  route("tag/:slug/rss.xml", "routes/resources/tag-rss.ts"),
 
   // Accounts (Better Auth's own endpoints live under /api/auth).
   route("api/auth/*", "routes/resources/auth.ts"),
@@ -41,6 +42,7 @@ export default [
     route("admin/articles/edit/:id/history", "routes/admin/article-history.ts"),
     route("admin/articles/preview/:id", "routes/admin/article-preview.tsx"),
     route("admin/categories", "routes/admin/categories.tsx"),
+    route("admin/tags", "routes/admin/tags.tsx"),
     route("admin/front-page", "routes/admin/front-page.tsx"),
     route("admin/authors", "routes/admin/authors.tsx"),
     route("admin/media", "routes/admin/media.tsx"),
@@ -58,6 +60,7 @@ export default [
     route("category/:slug", "routes/site/category.tsx"),
     route("article/:slug", "routes/site/article.tsx"),
     route("author/:slug", "routes/site/author.tsx"),
+    route("tag/:slug", "routes/site/tag.tsx"),
     route("search", "routes/site/search.tsx"),
     route("about", "routes/site/about.tsx"),
     route("contact", "routes/site/contact.tsx"),

@@ -100,6 +100,22 @@ describe("PageCache", () => {
     }
   });
 
+  test("a tag's pages and feed are dropped by a change naming the tag; a tag rename, merge or delete drops every page (issue 29)", () => {
+    const cache = new PageCache();
+    for (const [key, pattern, slug] of [
+      ["/tag/floods", "tag/:slug", "floods"],
+      ["/tag/floods?page=2", "tag/:slug", "floods"],
+      ["/tag/floods/rss.xml", "tag/:slug/rss.xml", "floods"],
+      ["/tag/other", "tag/:slug", "other"],
+    ] as const) {
+      cache.set(key, 200, [], Buffer.from(key), undefined, pageTagsOf({ pattern, params: { slug } }));
+    }
+    const change = cacheChangeOf({ table: "article_tags", op: "INSERT", public: { ids: ["x"], slugs: ["x"], categories: [], authors: [], tags: ["floods"] } });
+    expect(change.drop).toContain("tag:floods");
+    expect(cache.clearTags(change.drop).sort()).toEqual(["/tag/floods", "/tag/floods/rss.xml", "/tag/floods?page=2"]);
+    expect(cacheChangeOf({ table: "tags", op: "UPDATE" })).toEqual({ drop: ["site"], stale: [] });
+  });
+
   test("a page showing more stories than it can name is dropped by any story's change", () => {
     const many = Array.from({ length: 101 }, (_, i) => `story:${i}`);
     expect(pageTagsOf({ pattern: "/", params: {} }, many)).toEqual(["site", "home", "stories"]);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
-import { articleTag, authorTag, categoryTag, FEEDS_TAG, HOME_TAG, MAX_STORY_TAGS, moreFromTag, SITE_TAG, SITEMAPS_TAG, STORIES_TAG, storyTag } from "../app/lib/cache-tags.server";
+import { articleTag, authorTag, categoryTag, FEEDS_TAG, HOME_TAG, MAX_STORY_TAGS, moreFromTag, SITE_TAG, SITEMAPS_TAG, STORIES_TAG, storyTag, tagTag } from "../app/lib/cache-tags.server";
 import type { ChangeEvent } from "../app/lib/change-feed.server";
 import { NoncedBody } from "./nonced-body";
 
@@ -52,9 +52,12 @@ function cacheTagsOf(match: { pattern: string; params: Record<string, string> })
       return slug ? [SITE_TAG, categoryTag(slug)] : [SITE_TAG];
     case "author/:slug":
       return slug ? [SITE_TAG, authorTag(slug)] : [SITE_TAG];
+    case "tag/:slug":
+      return slug ? [SITE_TAG, tagTag(slug)] : [SITE_TAG];
     case "rss.xml":
     case "category/:slug/rss.xml":
     case "author/:slug/rss.xml":
+    case "tag/:slug/rss.xml":
       return [SITE_TAG, FEEDS_TAG];
     case "sitemap.xml":
     case "sitemaps/:file":
@@ -95,6 +98,7 @@ export function cacheChangeOf(event: ChangeEvent): { drop: string[]; stale: stri
       HOME_TAG,
       ...stories.categories.map(categoryTag),
       ...stories.authors.map(authorTag),
+      ...(stories.tags ?? []).map(tagTag),
       FEEDS_TAG,
       SITEMAPS_TAG,
       STORIES_TAG,

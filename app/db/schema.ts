@@ -213,6 +213,8 @@ export const articleRevisions = pgTable(
      * Null for a revision saved before authors existed (restoring it keeps the form's authors).
      */
     authorIds: uuid("author_ids").array(),
+    /** The article's tags' names in order as saved (issue 29); null for a revision saved before tags existed. */
+    tagNames: text("tag_names").array(),
     /** Who saved it: the account (null once deleted) and its name as it was then. */
     savedById: text("saved_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
     savedByName: text("saved_by_name").notNull(),
@@ -316,6 +318,56 @@ export const articleSlugRedirects = pgTable(
   },
   (t) => [index("article_slug_redirects_article_idx").on(t.articleId)],
 );
+
+/**
+ * Tags (issue 29): any number per article besides its category, each with its own public page
+ * /tag/{slug}. Created by name from the article form's picker (the slug derived from the name; a name
+ * whose slug exists reuses that tag), renamed, merged and deleted on /admin/tags.
+ */
+export const tags = pgTable(
+  "tags",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("tags_slug_key").on(t.slug), index("tags_name_idx").on(t.name)],
+);
+
+/** An article's tags in the order they were given (position 0 first); both sides cascade. */
+export const articleTags = pgTable(
+  "article_tags",
+  {
+    articleId: uuid("article_id")
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    tagId: uuid("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.articleId, t.tagId] }), index("article_tags_tag_article_idx").on(t.tagId, t.articleId)],
+);
+
+/**
+ * Old addresses of tags (issue 29): a tag merged into another, or renamed to a new slug, leaves its
+ * old slug here, and /tag/{old_slug} answers 301 to the tag's current page. Keyed by the tag, like
+ * article_slug_redirects, so a chain of merges is always one hop.
+ */
+export const tagSlugRedirects = pgTable(
+  "tag_slug_redirects",
+  {
+    oldSlug: text("old_slug").primaryKey(),
+    tagId: uuid("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("tag_slug_redirects_tag_idx").on(t.tagId)],
+);
+
+export type Tag = typeof tags.$inferSelect;
 
 /** What a dated note on a published article says it is. */
 export const articleCorrectionKind = pgEnum("article_correction_kind", ["correction", "update"]);

@@ -29,6 +29,8 @@ export const storyTag = (id: string) => `story:${id.toLowerCase()}`;
 export const categoryTag = (slug: string) => `category:${slug.toLowerCase()}`;
 /** Every page of an author's list. */
 export const authorTag = (slug: string) => `author:${slug.toLowerCase()}`;
+/** Every page of a tag's list (issue 29). */
+export const tagTag = (slug: string) => `tag:${slug.toLowerCase()}`;
 /** An article page whose "More from" cards are a category's newest stories. */
 export const moreFromTag = (categorySlug: string) => `more-from:${categorySlug.toLowerCase()}`;
 

@@ -78,16 +78,16 @@ describe("story notices (decision 0028)", () => {
     let notices = await noticesOf("articles", () =>
       t.db.execute(sql`insert into articles (title, slug, content, status, category_id) values ('Draft N', 'draft-n', 'Body', 'draft', ${politics})`),
     );
-    expect(notices).toEqual([{ table: "articles", op: "INSERT", public: { ids: [], slugs: [], categories: [], authors: [] } }]);
+    expect(notices).toEqual([{ table: "articles", op: "INSERT", public: { ids: [], slugs: [], categories: [], authors: [], tags: [] } }]);
     const [{ id: draft }] = (await t.db.execute<{ id: string }>(sql`select id from articles where slug = 'draft-n'`)).rows;
     // An autosave of the draft: the same.
     notices = await noticesOf("articles", () => t.db.execute(sql`update articles set content = 'Typed more' where id = ${draft}`));
-    expect(notices).toEqual([{ table: "articles", op: "UPDATE", public: { ids: [], slugs: [], categories: [], authors: [] } }]);
+    expect(notices).toEqual([{ table: "articles", op: "UPDATE", public: { ids: [], slugs: [], categories: [], authors: [], tags: [] } }]);
 
     // Publishing it names it.
     await t.db.execute(sql`insert into article_authors (article_id, author_id, position) values (${draft}, ${ada}, 0)`);
     notices = await noticesOf("articles", () => t.db.execute(sql`update articles set status = 'published', published_at = now() where id = ${draft}`));
-    expect(notices).toEqual([{ table: "articles", op: "UPDATE", public: { ids: [draft], slugs: ["draft-n"], categories: ["politics-n"], authors: ["ada-n"] } }]);
+    expect(notices).toEqual([{ table: "articles", op: "UPDATE", public: { ids: [draft], slugs: ["draft-n"], categories: ["politics-n"], authors: ["ada-n"], tags: [] } }]);
 
     // A new address and category: both, before and after.
     notices = await noticesOf("articles", () => t.db.execute(sql`update articles set slug = 'Moved-N', category_id = ${sport} where id = ${draft}`));
@@ -116,9 +116,31 @@ describe("story notices (decision 0028)", () => {
     notices = await noticesOf("article_corrections", () =>
       t.db.execute(sql`insert into article_corrections (article_id, kind, text, created_by_name) values (${draft}, 'correction', 'Fixed', 'Ed')`),
     );
-    expect(notices[0]!.public).toEqual({ ids: [draft], slugs: ["moved-n"], categories: ["sport-n"], authors: ["bo-n"] });
+    expect(notices[0]!.public).toEqual({ ids: [draft], slugs: ["moved-n"], categories: ["sport-n"], authors: ["bo-n"], tags: [] });
     notices = await noticesOf("articles", () => t.db.execute(sql`delete from articles where id = ${draft}`));
     expect(notices[0]).toMatchObject({ op: "DELETE", public: { ids: [draft], slugs: ["moved-n"], categories: ["sport-n"] } });
+  });
+
+  test("a public story's tags are named by its notices; a tag's rename or delete names nothing (every page); a new tag sends none (migration 0027)", async () => {
+    const { rows: made } = await t.db.execute<{ id: string }>(sql`insert into tags (name, slug) values ('Tides T', 'tides-t'), ('Moon T', 'moon-t') returning id`);
+    const [tides, moon] = made.map((row) => row.id);
+    const story = await article("tagged-t");
+    // Tagging a public story names it and the tag; retagging names the tags before and after.
+    let notices = await noticesOf("article_tags", () => t.db.execute(sql`insert into article_tags (article_id, tag_id, position) values (${story}, ${tides}, 0)`));
+    expect(notices).toMatchObject([{ op: "INSERT", public: { ids: [story], slugs: ["tagged-t"], tags: ["tides-t"] } }]);
+    notices = await noticesOf("article_tags", () => t.db.execute(sql`update article_tags set tag_id = ${moon} where article_id = ${story}`));
+    expect(notices[0]!.public!.tags!.sort()).toEqual(["moon-t", "tides-t"]);
+    // The story's own change names its current tags (its tag pages list it).
+    notices = await noticesOf("articles", () => t.db.execute(sql`update articles set title = 'Retitled T' where id = ${story}`));
+    expect(notices[0]!.public!.tags).toEqual(["moon-t"]);
+    // A draft's tags name no public story.
+    const { rows: drafts } = await t.db.execute<{ id: string }>(sql`insert into articles (title, slug, content, status) values ('D', 'draft-t', 'Body', 'draft') returning id`);
+    notices = await noticesOf("article_tags", () => t.db.execute(sql`insert into article_tags (article_id, tag_id, position) values (${drafts[0]!.id}, ${tides}, 0)`));
+    expect(notices[0]!.public).toEqual({ ids: [], slugs: [], categories: [], authors: [], tags: [] });
+    // The tags themselves: a new one sends nothing; a rename or a delete drops every page.
+    expect(await noticesOf("tags", () => t.db.execute(sql`insert into tags (name, slug) values ('New T', 'new-t')`))).toEqual([]);
+    expect(await noticesOf("tags", () => t.db.execute(sql`update tags set name = 'Moon!' where id = ${moon}`))).toEqual([{ table: "tags", op: "UPDATE" }]);
+    expect(await noticesOf("tags", () => t.db.execute(sql`delete from tags where id = ${moon}`))).toEqual([{ table: "tags", op: "DELETE" }]);
   });
 
   test("more than 50 public stories in one statement name none (every page)", async () => {

@@ -16,7 +16,14 @@ export interface ChangeEvent {
    * stories), their addresses and categories before and after, and their authors before and after.
    * Absent: too many to name, and any page may have changed.
    */
-  public?: { ids: string[]; slugs: string[]; categories: string[]; authors: string[] };
+  public?: {
+    ids: string[];
+    slugs: string[];
+    categories: string[];
+    authors: string[];
+    /** The tags on those stories before and after (migration 0027; absent in a notice from before it). */
+    tags?: string[];
+  };
   /**
    * For story pins (migration 0023): whether a home-page pin (lead or top story) changed, and the
    * slugs of the categories whose page's pin did. Absent: any page may have changed.

@@ -60,6 +60,11 @@ describe("NewsArticle", () => {
     expect(roundTrip(newsArticleJsonLd(site, { ...article, image: null })).image).toBeUndefined();
   });
 
+  test("keywords: the story's tags, left out when it has none", () => {
+    expect(roundTrip(newsArticleJsonLd(site, { ...article, keywords: ["Ferries", "Harbour life"] })).keywords).toEqual(["Ferries", "Harbour life"]);
+    expect(ld.keywords).toBeUndefined();
+  });
+
   test("dates in ISO 8601; dateModified falls back to the publication", () => {
     expect(ld.datePublished).toBe("2026-11-20T08:00:00.000Z");
     expect(ld.dateModified).toBe("2026-11-21T09:30:00.000Z");

@@ -107,6 +107,8 @@ export interface ArticleFacts {
   category: { name: string; slug: string } | null;
   corrections?: readonly { kind: string; text: string; createdAt: Date | string }[];
   videoUrl?: string | null;
+  /** Its tags' names (issue 29): schema.org `keywords`. */
+  keywords?: readonly string[];
 }
 
 const iso = (date: Date | string) => new Date(date).toISOString();
@@ -137,6 +139,7 @@ export function newsArticleJsonLd(site: SiteFacts, article: ArticleFacts): JsonL
     author: authors,
     publisher: publisher(site),
     ...(article.category ? { articleSection: article.category.name } : {}),
+    ...(article.keywords?.length ? { keywords: [...article.keywords] } : {}),
     inLanguage: "en",
     isAccessibleForFree: true,
     ...(corrections.length ? { correction: corrections } : {}),

@@ -1,4 +1,4 @@
-import { Activity, FileText, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Users, X } from "lucide-react";
+import { Activity, FileText, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Tags, Users, X } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
@@ -13,6 +13,7 @@ export type AdminScreen =
   | "new-article"
   | "authors"
   | "categories"
+  | "tags"
   | "front-page"
   | "media"
   | "comments"
@@ -39,6 +40,7 @@ export const NAV_ITEMS: readonly AdminNavItem[] = [
   { screen: "new-article", label: "New Article", to: "/admin/articles/new", icon: PlusCircle, capability: "articles.create", end: true },
   { screen: "authors", label: "Authors", to: "/admin/authors", icon: PenLine, capability: "authors.manage" },
   { screen: "categories", label: "Categories", to: "/admin/categories", icon: FolderTree, capability: "categories.manage" },
+  { screen: "tags", label: "Tags", to: "/admin/tags", icon: Tags, capability: "tags.manage" },
   { screen: "front-page", label: "Front page", to: "/admin/front-page", icon: Newspaper, capability: "frontPage.manage" },
   { screen: "media", label: "Media", to: "/admin/media", icon: Image, capability: "backOffice" },
   { screen: "comments", label: "Comments", to: "/admin/comments", icon: MessageSquare, capability: "comments.moderate" },

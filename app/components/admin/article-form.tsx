@@ -28,9 +28,11 @@ import { useDraftAutosave, type AutosaveStatus } from "./use-draft-autosave";
 import { LEAVE_PROMPT, useLeaveGuard } from "./use-leave-guard";
 import { useNoticeToast } from "./use-notice-toast";
 import { slugify } from "~/lib/slugs";
+import { parseTagNames } from "~/domain/tags/tags.schema";
 import { ArticleUploadField } from "./article-upload-field";
 import { ArticleSettingsPanel, SettingsSection, SettingsSheetButton, settingsAreASheet } from "./article-settings-panel";
 import { AuthorPicker, type AuthorChoice } from "./author-picker";
+import { TagPicker } from "./tag-picker";
 import { PublishActions, PublishStatusLine } from "./publish-actions";
 import { StoryField } from "./story-field";
 
@@ -85,6 +87,7 @@ export function ArticleForm({
   article,
   categories,
   authors = [],
+  tags = [],
   defaultAuthorIds = [],
   failure,
   canPublish = true,
@@ -99,6 +102,8 @@ export function ArticleForm({
   categories: { id: string; name: string }[];
   /** Every author to choose from, and the choice of a new article (the signed-in user's own author record). */
   authors?: AuthorChoice[];
+  /** Every existing tag, for the tag picker (issue 29). */
+  tags?: { name: string }[];
   defaultAuthorIds?: string[];
   failure: ArticleFormActionData;
   /**
@@ -131,6 +136,7 @@ export function ArticleForm({
       slug: v.slug ?? "",
       authorName: v.authorName ?? "",
       authorIds: (v.authorIds ?? "").split(",").filter(Boolean),
+      tags: parseTagNames(v.tags ?? ""),
       content: v.content ?? "",
       excerpt: v.excerpt ?? null,
       categoryId: v.categoryId || null,
@@ -487,6 +493,8 @@ export function ArticleForm({
               nameError={errors.authorName}
               onChange={edited}
             />
+
+            <TagPicker tags={tags} initialNames={article?.tags ?? []} error={errors.tags} onChange={edited} />
           </SettingsSection>
 
           <SettingsSection title="Featured image">

@@ -42,6 +42,8 @@ export const CAPABILITIES = {
   "articles.submit": ["admin", "editor", "author"],
   "authors.manage": ["admin", "editor"],
   "categories.manage": ["admin", "editor"],
+  /** Rename, merge and delete tags (/admin/tags). Anyone who may edit a story may tag it, and so create a tag by name. */
+  "tags.manage": ["admin", "editor"],
   /** Upload images, videos and files (the article form's uploads, the media library's Upload). */
   "media.upload": ["admin", "editor", "author"],
   /** Delete media, publish an article from the media library. */

@@ -19,6 +19,10 @@ export const ACTIVITY_KINDS = {
   "category.create": "Category created",
   "category.update": "Category updated",
   "category.delete": "Category deleted",
+  "tag.create": "Tag created",
+  "tag.rename": "Tag renamed",
+  "tag.merge": "Tags merged",
+  "tag.delete": "Tag deleted",
   "media.upload": "Media uploaded",
   "media.delete": "Media deleted",
   "comment.delete": "Comment deleted",
@@ -49,4 +53,4 @@ export function isActivityKind(value: unknown): value is ActivityKind {
 }
 
 /** What an entry is about. */
-export type ActivityObjectType = "article" | "author" | "category" | "media" | "comment" | "settings" | "account" | "invitation";
+export type ActivityObjectType = "article" | "author" | "category" | "tag" | "media" | "comment" | "settings" | "account" | "invitation";

@@ -7,6 +7,7 @@ import { AppError, isAppError } from "~/lib/app-error";
 import { fromDateTimeLocal } from "~/lib/dates";
 import { formValues, parseForm } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
+import { slugify } from "~/lib/slugs";
 import { isOwnMediaUrl } from "~/lib/own-media.server";
 import type { Bucket, Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
@@ -30,6 +31,7 @@ import {
   type ArticleIntent,
 } from "./articles.schema";
 import { checkAuthorIds, getArticleAuthorIds, setArticleAuthors } from "~/domain/authors/authors.server";
+import { getArticleTagNames, setArticleTags } from "~/domain/tags/tags.server";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { checkCapability, checkMayDelete, checkMayEdit, holdsCapability, readOwnership } from "./article-access.server";
 import { CLEARED_REVIEW, submitForReview } from "./review.server";
@@ -82,6 +84,8 @@ export interface EditableArticle {
   modifiedAt: Date | null;
   /** The article's authors' ids in byline order (none: the Author Name is the byline). */
   authorIds: string[];
+  /** The article's tags' names in order (issue 29). */
+  tags: string[];
 }
 
 /** The stored fields of one article for the edit form, or null (an id that is not a UUID names nothing). */
@@ -111,7 +115,12 @@ export async function getArticleForEdit(db: Pick<Db, "select">, id: string): Pro
     .limit(1);
   if (!row) return null;
   // Stored documents were checked by storyDocumentSchema when they were saved.
-  return { ...row, contentDoc: (row.contentDoc as StoryDocument | null) ?? null, authorIds: await getArticleAuthorIds(db, id) };
+  return {
+    ...row,
+    contentDoc: (row.contentDoc as StoryDocument | null) ?? null,
+    authorIds: await getArticleAuthorIds(db, id),
+    tags: await getArticleTagNames(db, id),
+  };
 }
 
 export { isOwnMediaUrl };
@@ -205,6 +214,11 @@ const unknownCategory = () =>
   new AppError<ArticleFieldName>("unknown_category", "The chosen category no longer exists. Choose another one.", { field: "categoryId" });
 const slugTaken = () => new AppError<ArticleFieldName>("slug_taken", ARTICLE_SLUG_TAKEN, { field: "slug" });
 const articleGone = () => new AppError("not_found", "This article no longer exists.");
+
+/** Whether two lists of tag names are the same tags in the same order (names compared by their address). */
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, i) => slugify(name) === slugify(b[i]!));
+}
 
 /** Turns the database's refusals that a concurrent write can still cause into the same clear errors. */
 function translateWriteError(error: unknown): never {
@@ -352,8 +366,15 @@ export async function createArticle(
         })
         .returning(revisionSourceColumns);
       await setArticleAuthors(tx, row!.id, authorIds);
+      const tagged = input.tags?.length ? await setArticleTags(tx, row!.id, input.tags, actor) : [];
       await recordRevision(tx, row!, actor);
-      await recordActivity(tx, actor, { kind: "article.create", objectType: "article", objectId: row!.id, objectLabel: row!.title, details: { status: row!.status } });
+      await recordActivity(tx, actor, {
+        kind: "article.create",
+        objectType: "article",
+        objectId: row!.id,
+        objectLabel: row!.title,
+        details: { status: row!.status, ...(tagged.length ? { tags: tagged.map((t) => t.name) } : {}) },
+      });
       // Published at once with someone else's byline: they hear of it as of any other publication.
       if (row!.status === "published") await notifyPublished(tx, { id: row!.id, title: row!.title, slug: row!.slug }, actor.id);
       return savedOf(row!);
@@ -452,12 +473,23 @@ async function writeUpdate(
       // A published (or once published) article's old address keeps working: it redirects here.
       if (stored.slug !== row.slug && wasPublished(stored)) await recordSlugRedirect(tx, stored.slug, id);
       if (authorIds) await setArticleAuthors(tx, id, authorIds);
+      // The tags as chosen (issue 29); the audit entry names them when they changed.
+      const tagsChanged = input.tags !== undefined && !sameNames(input.tags, previous.tags);
+      if (input.tags !== undefined) await setArticleTags(tx, id, input.tags, actor);
       // The story itself now holds what was typed: its pending version ("Save for later") is applied.
       await tx.delete(articlePendingVersions).where(eq(articlePendingVersions.articleId, id));
       await record(tx, row);
       // The audit trail (decision 0017): what the save did. A draft's autosave is left out: History
       // keeps it, and the log would fill with one entry per pause in typing.
-      if (!onlyIf) await recordActivity(tx, actor, { kind: saveKind(stored.status, row.status), objectType: "article", objectId: id, objectLabel: row.title, details: { status: row.status } });
+      if (!onlyIf) {
+        await recordActivity(tx, actor, {
+          kind: saveKind(stored.status, row.status),
+          objectType: "article",
+          objectId: id,
+          objectLabel: row.title,
+          details: { status: row.status, ...(tagsChanged ? { tags: input.tags, tagsBefore: previous.tags } : {}) },
+        });
+      }
       if (saveKind(stored.status, row.status) === "article.publish") await notifyPublished(tx, { id, title: row.title, slug: row.slug }, actor.id);
       return savedOf(row);
     });
@@ -605,7 +637,7 @@ export async function savePendingVersion(
   await checkMedia(storage, input, previous);
   await checkStoryImages(storage, input.contentDoc, previous);
   // The row's columns as a save would write them (the byline's text as typed: blank stays blank in the form).
-  const fields: PendingFields = { ...columns(input), authorName: input.authorName ?? "", publishAt: publishAtText, authorIds };
+  const fields: PendingFields = { ...columns(input), authorName: input.authorName ?? "", publishAt: publishAtText, authorIds, tags: input.tags ?? previous.tags };
   try {
     return await db.transaction(async (tx) => {
       // The story's row, locked (not written): still published, still theirs to edit.
@@ -624,10 +656,10 @@ export async function savePendingVersion(
         .insert(articlePendingVersions)
         .values({ articleId: id, ...saved })
         .onConflictDoUpdate({ target: articlePendingVersions.articleId, set: saved });
-      const { publishAt: _publishAt, authorName, ...revision } = fields;
+      const { publishAt: _publishAt, authorName, tags: tagNames, ...revision } = fields;
       await recordPendingRevision(
         tx,
-        { id, ...revision, authorName: authorName || DEFAULT_AUTHOR_NAME, status: stored.status, publishedAt: stored.publishedAt },
+        { id, ...revision, tagNames, authorName: authorName || DEFAULT_AUTHOR_NAME, status: stored.status, publishedAt: stored.publishedAt },
         actor,
         options.autosave,
       );

@@ -1,7 +1,7 @@
 import { diffWords } from "diff";
 import { and, asc, desc, eq, notInArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { articleAuthors, articleRevisions, articles, type ArticleStatus } from "~/db/schema";
+import { articleAuthors, articleRevisions, articles, articleTags, tags, type ArticleStatus } from "~/db/schema";
 import type { Actor } from "~/domain/accounts/actor";
 import { AppError } from "~/lib/app-error";
 import { toDateTimeLocal } from "~/lib/dates";
@@ -66,11 +66,23 @@ async function authorIdsOf(tx: Pick<Db, "select">, articleId: string): Promise<s
   return rows.map((r) => r.id);
 }
 
-/** A revision's columns out of a written row (a pending version names its own authors; a written article's are read). */
-const fieldsOf = async (tx: Writer, { id, authorIds, ...fields }: RevisionSource & { authorIds?: string[] }) => ({
+/** The article's tags' names in order, as the write that records the revision left them (issue 29). */
+async function tagNamesOf(tx: Pick<Db, "select">, articleId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ name: tags.name })
+    .from(articleTags)
+    .innerJoin(tags, eq(tags.id, articleTags.tagId))
+    .where(eq(articleTags.articleId, articleId))
+    .orderBy(asc(articleTags.position));
+  return rows.map((r) => r.name);
+}
+
+/** A revision's columns out of a written row (a pending version names its own authors and tags; a written article's are read). */
+const fieldsOf = async (tx: Writer, { id, authorIds, tagNames, ...fields }: RevisionSource & { authorIds?: string[]; tagNames?: string[] }) => ({
   articleId: id,
   ...fields,
   authorIds: authorIds ?? (await authorIdsOf(tx, id)),
+  tagNames: tagNames ?? (await tagNamesOf(tx, id)),
 });
 
 /** Keeps the newest REVISIONS_KEPT revisions of an article (run in the transaction that added one). */
@@ -108,11 +120,11 @@ export async function recordAutosave(tx: Writer, row: RevisionSource, actor: Act
  * fields with the live story's status. Coalesced like a draft's autosaves: the newest revision, when it
  * is a pending one by the same person within AUTOSAVE_COALESCE_MS, takes the new fields and time.
  */
-export async function recordPendingRevision(tx: Writer, row: RevisionSource & { authorIds: string[] }, actor: Actor, autosave: boolean): Promise<"updated" | "added"> {
+export async function recordPendingRevision(tx: Writer, row: RevisionSource & { authorIds: string[]; tagNames?: string[] }, actor: Actor, autosave: boolean): Promise<"updated" | "added"> {
   return recordCoalesced(tx, row, actor, { autosave, pending: true });
 }
 
-async function recordCoalesced(tx: Writer, row: RevisionSource & { authorIds?: string[] }, actor: Actor, kind: { autosave: boolean; pending: boolean }): Promise<"updated" | "added"> {
+async function recordCoalesced(tx: Writer, row: RevisionSource & { authorIds?: string[]; tagNames?: string[] }, actor: Actor, kind: { autosave: boolean; pending: boolean }): Promise<"updated" | "added"> {
   const [newest] = await tx
     .select({
       id: articleRevisions.id,

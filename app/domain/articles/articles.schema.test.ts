@@ -27,6 +27,7 @@ const values = (over: Partial<Record<ArticleFieldName, string>> = {}): Record<Ar
   categoryId: "",
   authorName: "",
   authorIds: "",
+  tags: "",
   excerpt: "",
   content: "Content",
   contentDoc: "",
@@ -53,6 +54,7 @@ describe("parseArticleInput", () => {
         categoryId: null,
         authorName: null,
         authorIds: [],
+        tags: [],
         excerpt: null,
         content: "Content",
         contentDoc: "",
@@ -63,6 +65,13 @@ describe("parseArticleInput", () => {
         videoUrl: null,
       },
     });
+  });
+
+  test("tags are names separated by commas: trimmed, blanks dropped, one per address; bad ones refused", () => {
+    const result = parseArticleInput(values({ tags: " Floods ,, climate change, Climate-Change ,Local  News" }));
+    expect(result).toMatchObject({ ok: true, input: { tags: ["Floods", "climate change", "Local News"] } });
+    expect(parseArticleInput(values({ tags: "ok, ???" }))).toMatchObject({ ok: false });
+    expect(parseArticleInput(values({ tags: Array.from({ length: 21 }, (_, i) => `t${i}`).join(",") }))).toMatchObject({ ok: false });
   });
 
   test("a blank title, slug or content asks for the missing fields", () => {

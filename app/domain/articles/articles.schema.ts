@@ -5,6 +5,7 @@ import { isUuid } from "~/lib/ids";
 import { slugSchema } from "~/lib/slugs";
 import type { BylineAuthor } from "~/domain/authors/byline";
 import type { StoryDocument } from "./story-document.schema";
+import { tagNamesField } from "~/domain/tags/tags.schema";
 
 export const ARTICLE_SLUG_TAKEN = "This slug is already used by another article.";
 
@@ -88,13 +89,20 @@ export const articleInputSchema = z.object({
         .map((id) => id.trim())
         .filter((id) => id !== ""),
     ),
+  /**
+   * The story's tags (issue 29): names, comma-separated, in order (the picker's hidden field, or the
+   * plain text input without JavaScript). Unknown names become new tags when the story is saved.
+   */
+  tags: tagNamesField,
 });
 
 /** The form's input as saved: with the story's document parsed (null: a plain-text story). */
-export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc" | "authorIds"> & {
+export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc" | "authorIds" | "tags"> & {
   contentDoc: StoryDocument | null;
   /** The authors in byline order; absent (a caller that does not choose authors): an update keeps them, a create names none. */
   authorIds?: string[];
+  /** The tags' names in order; absent (a caller that does not choose tags): an update keeps them, a create has none. */
+  tags?: string[];
 };
 
 /**
@@ -196,6 +204,7 @@ export const ARTICLE_FIELDS: ArticleFieldName[] = [
   "categoryId",
   "authorName",
   "authorIds",
+  "tags",
   "excerpt",
   "content",
   "contentDoc",
@@ -293,6 +302,8 @@ export interface ArticleFormFields {
   publishAt: string;
   /** The chosen authors' ids in byline order (absent: none; revisions do not keep them). */
   authorIds?: string[];
+  /** The tags' names in order (absent: none; revisions do not keep them). */
+  tags?: string[];
 }
 
 /** A published story's pending version as the edit form announces it ("Changes saved {time}, not yet public"). */

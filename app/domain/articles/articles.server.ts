@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared-queries.server";
-import { articles, categories, type Article } from "~/db/schema";
+import { articles, articleTags, categories, type Article } from "~/db/schema";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
 import type { ArticleCard, FeaturedImageText } from "./articles.schema";
@@ -46,6 +46,27 @@ export async function listCategoryArticles(db: Db, categoryId: string, rows: Row
 const categoryPage = preparedPageOfCards<{ categoryId: string }>(
   "category_page",
   newestMatching(() => and(eq(articles.categoryId, sql.placeholder("categoryId")), publiclyVisible())),
+);
+
+/** Whether the article of the outer query carries tag `tagId` (a placeholder or a value). */
+const taggedWith = (tagId: unknown) =>
+  sql`exists (select 1 from ${articleTags} where ${articleTags.articleId} = "articles"."id" and ${articleTags.tagId} = ${tagId})`;
+
+/**
+ * One page of a tag's public articles, newest first, and the total count for pagination (issue 29;
+ * kept in `memo` as a category's count is).
+ */
+export async function listTagArticles(db: Db, tagId: string, rows: RowWindow, memo: StoryMemo = readEveryTime) {
+  const [cards, total] = await Promise.all([
+    tagPage(db, { tagId }, rows),
+    memo(`tag-count:${tagId}`, () => countOf(db, and(taggedWith(tagId), publiclyVisible()))),
+  ]);
+  return { articles: cards, total };
+}
+
+const tagPage = preparedPageOfCards<{ tagId: string }>(
+  "tag_page",
+  newestMatching(() => and(taggedWith(sql.placeholder("tagId")), publiclyVisible())),
 );
 
 export interface ArticleDetail extends ArticleCard, FeaturedImageText {

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gte, lt, lte, max, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, lte, max, sql, type SQL } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
-import { articles, articleSitemapMonths, authors, authorSitemap, categories, media } from "~/db/schema";
+import { articles, articleSitemapMonths, articleTags, authors, authorSitemap, categories, media } from "~/db/schema";
 import { writtenBy } from "~/domain/authors/authors.server";
 import { getSettings } from "~/domain/settings/settings.server";
 import type { BylineAuthor } from "~/domain/authors/byline";
@@ -24,7 +24,11 @@ export const NEWS_SITEMAP_MAX = 1000;
 // ---------------------------------------------------------------- RSS
 
 /** Whose articles a feed carries: the whole site, a category's or an author's. */
-export type FeedScope = { kind: "site" } | { kind: "category"; categoryId: string } | { kind: "author"; authorId: string };
+export type FeedScope =
+  | { kind: "site" }
+  | { kind: "category"; categoryId: string }
+  | { kind: "author"; authorId: string }
+  | { kind: "tag"; tagId: string };
 
 export interface FeedItem {
   id: string;
@@ -44,6 +48,7 @@ export interface FeedItem {
 function scopeFilter(db: Db, scope: FeedScope): SQL | undefined {
   if (scope.kind === "category") return eq(articles.categoryId, scope.categoryId);
   if (scope.kind === "author") return writtenBy(db, scope.authorId);
+  if (scope.kind === "tag") return inArray(articles.id, db.select({ id: articleTags.articleId }).from(articleTags).where(eq(articleTags.tagId, scope.tagId)));
   return undefined;
 }
 

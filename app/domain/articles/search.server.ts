@@ -1,8 +1,8 @@
-import { and, count, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, or, sql, type SQL } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { PLAN_EACH_TIME } from "~/db/prepared-statements.server";
-import { articles, categories } from "~/db/schema";
+import { articles, articleTags, categories, tags } from "~/db/schema";
 import type { ArticleCard } from "./articles.schema";
 import { cardColumns, newestFirst, toCard } from "./article-cards.server";
 import { MARK_END, MARK_START, SEARCH_CANDIDATES, SEARCH_PAGE_SIZE } from "./search.schema";
@@ -21,6 +21,28 @@ export function searchQuery(q: string): SQL {
 /** Articles whose search document matches `q`. */
 export function matchesSearch(q: string): SQL {
   return sql`${articles.searchVector} @@ ${searchQuery(q)}`;
+}
+
+/**
+ * The tags whose names match `q` (issue 29: search matches tag names), read from the tags table
+ * alone: a newsroom has thousands of tags, not millions.
+ */
+async function matchingTagIds(db: Db, q: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: tags.id })
+    .from(tags)
+    .where(sql`to_tsvector('english', ${tags.name}) @@ ${searchQuery(q)}`)
+    .limit(100);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Articles carrying one of these tags. `= any(array(…))` is computed once, before the scan, so the
+ * primary key's index answers it beside the full-text index (an OR of the two stays two bitmaps).
+ */
+function taggedWithAny(db: Db, tagIds: readonly string[]): SQL {
+  const ids = db.select({ id: articleTags.articleId }).from(articleTags).where(inArray(articleTags.tagId, [...tagIds]));
+  return sql`${articles.id} = any(array(${ids}))`;
 }
 
 const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=32, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
@@ -124,9 +146,12 @@ export async function searchArticles(
   } = {},
 ): Promise<SearchPage> {
   if (!q) return { results: [], total: 0 };
-  const where = and(matchesSearch(q), publiclyVisible(), categoryId ? eq(articles.categoryId, categoryId) : undefined);
+  // A story matches by its own words or by the name of one of its tags.
+  const tagIds = await matchingTagIds(db, q);
+  const matches = tagIds.length ? or(matchesSearch(q), taggedWithAny(db, tagIds)) : matchesSearch(q);
+  const where = and(matches, publiclyVisible(), categoryId ? eq(articles.categoryId, categoryId) : undefined);
   const plan = given ?? (await howToFindMatches(db, q, candidateLimit + 1, Boolean(categoryId)));
-  const range = { page, pageSize, candidateLimit, common: plan.common };
+  const range = { page, pageSize, candidateLimit, common: plan.common, tagIds };
   // The recent window first when there is one; the whole archive when the window holds too few
   // matches to be sure its newest are the archive's newest.
   let found = plan.since ? await pageOfMatches(db, q, and(where, gt(articles.publishedAt, plan.since))!, range) : null;
@@ -158,7 +183,7 @@ async function pageOfMatches(
   db: Db,
   q: string,
   where: SQL,
-  { page, pageSize, candidateLimit, common }: { page: number; pageSize: number; candidateLimit: number; common: boolean },
+  { page, pageSize, candidateLimit, common, tagIds }: { page: number; pageSize: number; candidateLimit: number; common: boolean; tagIds: readonly string[] },
 ): Promise<{ ids: string[]; total: number }> {
   const candidateOrder = common ? newestFirst : [sql`${articles.publishedAt} + interval '0 seconds' desc`, desc(articles.id)];
   const candidates = db.$with("candidates").as(
@@ -171,7 +196,12 @@ async function pageOfMatches(
   );
   // The page's rows and the capped count in one statement; the rank is read for the candidates alone
   // (one vector each, through the primary key).
-  const rank = sql`(select ts_rank_cd(ranked.search_vector, ${searchQuery(q)}) from ${articles} ranked where ranked.id = ${candidates.id})`;
+  // A matching tag counts as a match in the title would (ts_rank_cd gives one about 0.1).
+  const tagged = tagIds.length
+    ? sql` + case when exists (select 1 from ${articleTags} tagged where tagged.article_id = ${candidates.id}
+        and tagged.tag_id in (${sql.join(tagIds.map((id) => sql`${id}::uuid`), sql`, `)})) then 0.1 else 0 end`
+    : sql``;
+  const rank = sql`((select ts_rank_cd(ranked.search_vector, ${searchQuery(q)}) from ${articles} ranked where ranked.id = ${candidates.id})${tagged})`;
   const rows = await db
     .with(candidates)
     .select({ id: candidates.id, total: sql<number>`(select count(*) from ${candidates})`.mapWith(Number) })

@@ -179,6 +179,7 @@ describe("the article form with a document", () => {
     categoryId: "",
     authorName: "",
     authorIds: "",
+    tags: "",
     excerpt: "",
     content: "whatever the browser sent",
     contentDoc: JSON.stringify(rich),

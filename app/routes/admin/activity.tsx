@@ -21,6 +21,7 @@ function objectLink(row: ActivityRow): string | null {
   if (row.objectType === "article") return `/admin/articles/edit/${row.objectId}`;
   if (row.objectType === "author") return "/admin/authors";
   if (row.objectType === "category") return "/admin/categories";
+  if (row.objectType === "tag") return "/admin/tags";
   if (row.objectType === "comment") return "/admin/comments";
   if (row.objectType === "settings") return "/admin/settings";
   return null;

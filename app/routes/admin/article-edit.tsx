@@ -16,6 +16,7 @@ import { actorOf } from "~/domain/accounts/actor";
 import { ADD_NOTE_INTENT, ARTICLE_NOTE_FIELDS, DELETE_NOTE_INTENT } from "~/domain/articles/corrections.schema";
 import { addArticleNote, deleteArticleNote, listArticleNotesForAdmin } from "~/domain/articles/corrections.server";
 import { listAuthorChoices } from "~/domain/authors/authors.server";
+import { listTagChoices } from "~/domain/tags/tags.server";
 import { getPendingVersion } from "~/domain/articles/pending-versions.server";
 import { frontPagePlacementOf } from "~/domain/front-page/front-page.server";
 import { FrontPageFeatureToggle } from "~/components/admin/front-page-feature-toggle";
@@ -34,7 +35,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "backOffice");
   await orForbidden(openableArticle(context.db, params.id, actorOfUser(user)));
   const canFeature = can(user.role, "frontPage.manage");
-  const [article, categories, notes, authors, review, pending, featured] = await Promise.all([
+  const [article, categories, notes, authors, review, pending, featured, tags] = await Promise.all([
     getArticleForEdit(context.db, params.id),
     listCategories(context.db),
     listArticleNotesForAdmin(context.db, params.id),
@@ -42,6 +43,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     getReviewState(context.db, params.id),
     getPendingVersion(context.db, params.id),
     canFeature ? frontPagePlacementOf(context.db, params.id) : null,
+    listTagChoices(context.db),
   ]);
   // Spec: a failed load shows "Error" / "Failed to load article" and returns to the list.
   if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
@@ -59,6 +61,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     pending: pending && article.status === "published" ? { savedAt: pending.savedAt, savedByName: pending.savedByName } : null,
     categories: categories.map(({ id, name }) => ({ id, name })),
     authors,
+    tags: tags.map(({ name }) => ({ name })),
     notes,
     review,
     // What the role may do here (the server refuses the rest): publish, schedule, unpublish, notes, send back.
@@ -177,6 +180,7 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
       article={article}
       categories={loaderData.categories}
       authors={loaderData.authors}
+      tags={loaderData.tags}
       failure={isNoteAnswer(actionData) || (actionData && actionData.ok) ? undefined : (actionData as ArticleFormActionData)}
       canPublish={loaderData.canPublish}
       pending={loaderData.pending}

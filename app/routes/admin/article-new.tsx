@@ -8,21 +8,24 @@ import { articleFormValues, saveArticleFromForm } from "~/domain/articles/articl
 import { actorOf } from "~/domain/accounts/actor";
 import { getAuthorForUser, listAuthorChoices } from "~/domain/authors/authors.server";
 import { listCategories } from "~/domain/categories/categories.server";
+import { listTagChoices } from "~/domain/tags/tags.server";
 import { refuse } from "~/lib/forms";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/article-new";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "articles.create");
-  const [categories, authors, own] = await Promise.all([
+  const [categories, authors, own, tags] = await Promise.all([
     listCategories(context.db),
     listAuthorChoices(context.db),
     getAuthorForUser(context.db, user.id),
+    listTagChoices(context.db),
   ]);
   // A new article is the signed-in user's own, when they have an author record (decision 0015).
   return {
     categories: categories.map(({ id, name }) => ({ id, name })),
     authors,
+    tags: tags.map(({ name }) => ({ name })),
     defaultAuthorIds: own ? [own.id] : [],
     canPublish: can(user.role, "articles.publish"),
   };
@@ -47,6 +50,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export default function NewArticle({ loaderData, actionData }: Route.ComponentProps) {
   return <ArticleForm mode="create" article={null} categories={loaderData.categories}
       authors={loaderData.authors}
+      tags={loaderData.tags}
       defaultAuthorIds={loaderData.defaultAuthorIds}
       canPublish={loaderData.canPublish}
       failure={actionData} />;

@@ -6,6 +6,7 @@ import {
   pagesLastChange,
   parseArticleSitemapFile,
 } from "~/domain/articles/feeds.server";
+import { listPublicTagsForSitemap } from "~/domain/tags/tags.server";
 import { urlsetDocument, xmlResponse, type SitemapUrl } from "~/domain/articles/feed-xml.server";
 import type { Route } from "./+types/sitemap-child";
 
@@ -25,6 +26,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     urls = (await listSitemapCategories(context.db)).map((c) => url(`/category/${encodeURIComponent(c.slug)}`, c.lastmod && new Date(c.lastmod)));
   } else if (params.file === "authors.xml") {
     urls = (await listSitemapAuthors(context.db)).map((a) => url(`/author/${encodeURIComponent(a.slug)}`, a.lastmod));
+  } else if (params.file === "tags.xml") {
+    urls = (await listPublicTagsForSitemap(context.db)).map((t) => url(`/tag/${encodeURIComponent(t.slug)}`, t.lastmod));
   } else {
     const part = parseArticleSitemapFile(params.file);
     const articles = part ? await listSitemapArticles(context.db, part.month, part.part) : [];

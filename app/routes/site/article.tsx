@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { data, redirect } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
 import { ArticleView } from "~/components/article-view";
+import { ArticleTags } from "~/components/article-tags";
 import { StoryCardsSection } from "~/components/article-card";
 import { CommentsSection } from "~/components/comments/comment-thread";
 import { HydrateLater } from "~/components/hydrate-later";
@@ -10,6 +11,7 @@ import { RouteError } from "~/components/not-found";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
 import { listRecirculation } from "~/domain/articles/recirculation.server";
 import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
+import { getArticleTags } from "~/domain/tags/tags.server";
 import { COMMENT_FIELDS, COMMENT_GUARD_FIELDS, JUST_POSTED_PARAM, justPostedOf, justPostedPath } from "~/domain/comments/comments.schema";
 import { listArticleComments, postComment } from "~/domain/comments/comments.server";
 import { AppError } from "~/lib/app-error";
@@ -46,9 +48,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const olderThan = url.searchParams.get("older-than") ?? undefined;
   // ?comment=<id> or ?comment=held: where a comment posted without JavaScript lands (see the action).
   const justPosted = justPostedOf(url.searchParams.get(JUST_POSTED_PARAM));
-  const [page, { moreFromCategory, related }] = await Promise.all([
+  const [page, { moreFromCategory, related }, tags] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan }),
     listRecirculation(context.db, article, context.storyMemo),
+    getArticleTags(context.db, article.id),
   ]);
   // The page goes from the cache when one of these stories changes, and goes stale when one is
   // published in its category ("More from" shows the newest: decision 0028).
@@ -66,6 +69,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     moreFromCategory,
     related,
     justPosted,
+    /** Its tags (issue 29): names and addresses only. */
+    tags: tags.map((t) => ({ name: t.name, slug: t.slug })),
   };
   // The confirmation is one reader's: that answer is never stored in the page cache nor by anyone else.
   return data(payload, url.searchParams.has(JUST_POSTED_PARAM) ? { headers: { "Cache-Control": "no-store" } } : undefined);
@@ -99,7 +104,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => {
   if (!data) return pageMeta(matches, { title: "Article not found", path: location.pathname, robots: NOINDEX });
-  const { article } = data;
+  const { article, tags } = data;
   const path = `/article/${article.slug}`;
   const description = describeArticle(article.excerpt, article.content);
   const authors = article.authors.length ? article.authors.map((a) => a.name) : [article.authorName];
@@ -118,7 +123,7 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
     video: article.videoUrl,
     path,
     structuredData: (site) => [
-      newsArticleJsonLd(site, { ...article, description, image: article.featuredImage }),
+      newsArticleJsonLd(site, { ...article, description, image: article.featuredImage, keywords: tags.map((t) => t.name) }),
       breadcrumbJsonLd(site, [
         { name: "Home", path: "/" },
         ...(article.category ? [{ name: article.category.name, path: `/category/${article.category.slug}` }] : []),
@@ -144,13 +149,14 @@ function useLiveViews(path: string, initial: number) {
 }
 
 export default function ArticlePage({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related, justPosted } = loaderData;
+  const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related, justPosted, tags } = loaderData;
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
   const publicUrl = matches[0].data.publicUrl;
   return (
     <main className="mx-auto w-full max-w-4xl flex-1 px-4 py-8">
       <ArticleView article={article} views={views} shareUrl={`${publicUrl}${path}`} />
+      <ArticleTags tags={tags} />
 
       <AdSlot name="article" className="mt-12" />
 

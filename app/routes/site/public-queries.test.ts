@@ -2,7 +2,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "~/db/client.server";
 import * as schema from "~/db/schema";
-import { articleAuthors, articleCorrections, articles, authors, categories, comments } from "~/db/schema";
+import { articleAuthors, articleCorrections, articles, articleTags, authors, categories, comments, tags, tagSlugRedirects } from "~/db/schema";
 import { readEveryTime } from "~/domain/articles/story-memo.server";
 import { createSiteFrame } from "~/domain/settings/site-frame.server";
 import { loader as authorRss } from "~/routes/resources/author-rss";
@@ -11,11 +11,13 @@ import { loader as newsSitemap } from "~/routes/resources/news-sitemap";
 import { loader as siteRss } from "~/routes/resources/rss";
 import { loader as sitemapIndex } from "~/routes/resources/sitemap";
 import { loader as sitemapChild } from "~/routes/resources/sitemap-child";
+import { loader as tagRss } from "~/routes/resources/tag-rss";
 import { loader as articlePage } from "~/routes/site/article";
 import { loader as authorPage } from "~/routes/site/author";
 import { loader as categoryPage } from "~/routes/site/category";
 import { loader as homePage } from "~/routes/site/home";
 import { loader as searchPage } from "~/routes/site/search";
+import { loader as tagPage } from "~/routes/site/tag";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 
 // Issue 13: every query of a public page uses an index. Each public page kind's loader runs over a
@@ -24,7 +26,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test
 // What the planner picks at 100,000 articles is timed by `npm run bench -- --scale`.
 
 /** The tables that grow with the archive; the small ones (categories, authors, settings) may be read whole. */
-const LARGE_TABLES = new Set(["articles", "comments", "article_authors", "author_listing", "article_corrections", "article_slug_redirects"]);
+const LARGE_TABLES = new Set(["articles", "comments", "article_authors", "author_listing", "article_corrections", "article_slug_redirects", "article_tags", "tag_slug_redirects"]);
 const ORIGIN = "https://news.example";
 const HOUR = 3_600_000;
 
@@ -99,6 +101,9 @@ beforeAll(async () => {
   await t.db.insert(articleAuthors).values(stories.map((s) => ({ articleId: s.id, authorId: writer!.id, position: 0 })));
   const [first] = await t.db.insert(comments).values({ articleId: stories[0]!.id, authorName: "Reader", authorEmail: "r@example.org", content: "A thread." }).returning({ id: comments.id });
   await t.db.insert(comments).values({ articleId: stories[0]!.id, parentCommentId: first!.id, authorName: "Other", authorEmail: "o@example.org", content: "A reply." });
+  const [trams] = await t.db.insert(tags).values({ name: "Trams", slug: "trams" }).returning({ id: tags.id });
+  await t.db.insert(articleTags).values(stories.slice(0, 2).map((s, position) => ({ articleId: s.id, tagId: trams!.id, position })));
+  await t.db.insert(tagSlugRedirects).values({ oldSlug: "tramways", tagId: trams!.id });
   await t.db.insert(articleCorrections).values({ articleId: stories[0]!.id, kind: "correction", text: "An earlier version misnamed the line.", createdByName: "Ed Itor" });
 });
 
@@ -112,6 +117,11 @@ describe("every query of a public page can be answered from an index", () => {
     ["an old address of an article", articlePage, "/article/no-longer-here", { slug: "no-longer-here" }],
     ["an author", authorPage, "/author/ada-reporter", { slug: "ada-reporter" }],
     ["search", searchPage, "/search?q=tram", {}],
+    ["search matching a tag's name", searchPage, "/search?q=trams", {}],
+    ["a tag", tagPage, "/tag/trams", { slug: "trams" }],
+    ["an old address of a tag", tagPage, "/tag/tramways", { slug: "tramways" }],
+    ["a tag's feed", tagRss, "/tag/trams/rss.xml", { slug: "trams" }],
+    ["the tags sitemap", sitemapChild, "/sitemaps/tags.xml", { file: "tags.xml" }],
     ["the site's feed", siteRss, "/rss.xml"],
     ["a category's feed", categoryRss, "/category/city/rss.xml", { slug: "city" }],
     ["an author's feed", authorRss, "/author/ada-reporter/rss.xml", { slug: "ada-reporter" }],
