@@ -54,15 +54,14 @@ export function checkMayDelete(actor: Actor, article: ArticleOwnership): void {
   if (!mayDeleteArticle({ id: actor.id ?? "", role: actor.role ?? null }, article)) throw new AppError("forbidden", NOT_YOURS);
 }
 
-/** Refuses (403) an actor whose role lacks `capability` (publishing, above all). */
 /** Whether the actor holds a capability (the system, which names nobody, holds all). */
 export function holdsCapability(actor: Actor, capability: Capability): boolean {
   return isSystem(actor) || can(actor.role ?? null, capability);
 }
 
+/** Refuses (403) an actor whose role lacks `capability` (publishing, above all). */
 export function checkCapability(actor: Actor, capability: Capability, message = MAY_NOT_PUBLISH): void {
-  if (isSystem(actor)) return;
-  if (!can(actor.role ?? null, capability)) throw new AppError("forbidden", message);
+  if (!holdsCapability(actor, capability)) throw new AppError("forbidden", message);
 }
 
 /** An article's status and ownership for a screen's loader, refused (403) when the actor may not open it; null for an unknown id. */
