@@ -43,6 +43,8 @@ export interface ImportTerm {
 export interface ImportAttachment {
   type: "attachment";
   sourceId: string;
+  /** The post it was uploaded to (WordPress post_parent; a [gallery] without ids shows its post's images), or null. */
+  parentSourceId: string | null;
   url: string;
   title: string | null;
   alt: string | null;
