@@ -745,6 +745,80 @@ export const rateLimitHits = pgTable(
   (t) => [index("rate_limit_hits_bucket_key_idx").on(t.bucket, t.key, t.hitAt)],
 );
 
+// ---------------------------------------------------------------- imports (issue 29)
+
+/**
+ * One import of a WordPress or Ghost export: the file (kept under DATA_DIR/imports while it runs), its
+ * progress (`done` of `total` posts and pages) and its summary counts. Runs as a job of the queue;
+ * a dry run writes nothing but its notes.
+ */
+export const imports = pgTable(
+  "imports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind", { enum: ["wordpress", "ghost"] }).notNull(),
+    fileName: text("file_name").notNull(),
+    filePath: text("file_path").notNull(),
+    mediaDir: text("media_dir"),
+    dryRun: boolean("dry_run").notNull().default(false),
+    status: text("status", { enum: ["waiting", "running", "done", "failed"] }).notNull().default("waiting"),
+    /** What it is doing now ("reading", "people and topics", "stories", "links"). */
+    phase: text("phase"),
+    total: integer("total").notNull().default(0),
+    done: integer("done").notNull().default(0),
+    /** Counts by what was made, kept, skipped (ImportSummary). */
+    summary: jsonb("summary").notNull().default({}),
+    error: text("error"),
+    createdById: text("created_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    /** Moved while it runs: a "running" import whose heartbeat stopped was cut off and is resumed. */
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("imports_created_at_idx").on(t.createdAt.desc()),
+    check("imports_kind_check", sql`${t.kind} in ('wordpress', 'ghost')`),
+    check("imports_status_check", sql`${t.status} in ('waiting', 'running', 'done', 'failed')`),
+  ],
+);
+
+/** The report's lines: everything skipped, not converted or not fetched, with the story it was in. */
+export const importNotes = pgTable(
+  "import_notes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    importId: uuid("import_id")
+      .notNull()
+      .references(() => imports.id, { onDelete: "cascade" }),
+    /** "skipped" | "unconverted" | "media" | "link" | "changed" */
+    kind: text("kind").notNull(),
+    /** What it concerns ("post 12 “Title”", "comment 7"). */
+    what: text("what").notNull(),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("import_notes_import_idx").on(t.importId, t.id)],
+);
+
+/**
+ * What an import made of each thing in the source (`source`: "wordpress:https://old.example",
+ * "ghost"): a second run finds it here and leaves it alone. `target_path` is its new address.
+ */
+export const importedRows = pgTable(
+  "imported_rows",
+  {
+    source: text("source").notNull(),
+    /** "post" | "page" | "author" | "category" | "tag" | "media" | "comment" */
+    sourceType: text("source_type").notNull(),
+    sourceId: text("source_id").notNull(),
+    targetId: text("target_id").notNull(),
+    targetPath: text("target_path"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: "imported_rows_pk", columns: [t.source, t.sourceType, t.sourceId] })],
+);
+
 // ---------------------------------------------------------------- relations
 
 export const articlesRelations = relations(articles, ({ one, many }) => ({

@@ -115,6 +115,17 @@ async function discardBody(body: ReadableStream<Uint8Array> | null, maxBytes: nu
 }
 
 /**
+ * A new file name in this process's folder of partial uploads (created 700 when missing): only this
+ * account may open the folder, and files are written 600, so until a file is checked and stored it is
+ * nobody else's to read (issue 28). Stale parts are removed by removeStaleUploadParts.
+ */
+export async function newUploadPart(storage: Pick<Storage, "tempDir">): Promise<string> {
+  const partsDir = path.join(storage.tempDir, PARTS_FOLDER);
+  await fs.mkdir(partsDir, { recursive: true, mode: 0o700 });
+  return path.join(partsDir, `upload-${Date.now()}-${randomBytes(6).toString("hex")}`);
+}
+
+/**
  * Streams one uploaded file (multipart field "file") to a temporary file, enforcing the size limit
  * while streaming, decides its type from its bytes, then moves it into the store under a generated
  * name and records it. Anything refused leaves no file behind.
@@ -147,12 +158,7 @@ export async function receiveUpload(options: {
   }
   if (!request.body) throw new AppError("invalid_input", "No file was sent.");
 
-  const partsDir = path.join(storage.tempDir, PARTS_FOLDER);
-  // Only this account may open the folder, and the file is written 600: until it is checked and
-  // stored, a partial upload is nobody else's to read (issue 28).
-  await fs.mkdir(partsDir, { recursive: true, mode: 0o700 });
-  const tempFile = path.join(partsDir, `upload-${Date.now()}-${randomBytes(6).toString("hex")}`);
-  let keepTemp = false;
+  const tempFile = await newUploadPart(storage);
   try {
     const received = await new Promise<{ originalName: string; size: number; truncated: boolean }>((resolve, reject) => {
       let parser: busboy.Busboy;
@@ -198,48 +204,68 @@ export async function receiveUpload(options: {
     }
     if (received.size === 0) throw new AppError("invalid_input", "The file is empty.");
 
-    const detected = await fileTypeFromFile(tempFile);
-    let mime = detected?.mime as string | undefined;
-    let extension = detected?.ext as string | undefined;
-    if (!detected && rule.types.some((t) => t.mime === "image/svg+xml") && (await looksLikeSvg(tempFile))) {
-      mime = "image/svg+xml";
-      extension = "svg";
-    }
-    const detectedType = rule.types.find((t) => t.mime === mime || (t.detectedAs && t.detectedAs === extension));
-    if (!mime || !detectedType) throw new AppError("unsupported_type", rule.wrongTypeMessage);
-    if (RASTER_IMAGES.has(detectedType.mime)) {
-      await checkImageDimensions(tempFile);
-      // Readers' photos must not publish where they were taken (issue 12): every raster upload, from
-      // comments, the media library or the branding, is stored without its metadata.
-      await stripImageMetadata(tempFile, detectedType.mime);
-    }
-
-    const accepted = (options.transform && (await options.transform(tempFile, detectedType.mime))) || detectedType;
-    const { size } = await fs.stat(tempFile);
-    const name = generateFileName(received.originalName, accepted);
-    const originalName = path.basename(received.originalName).slice(0, 200) || name;
-    // Checked and about to be published: stored media is readable as before (a web server in front
-    // may serve DATA_DIR/media itself).
-    await fs.chmod(tempFile, 0o644);
-    await storage.put(rule.bucket, name, tempFile, accepted.mime);
-    keepTemp = true; // it has been moved
-    try {
-      await db.insert(media).values({
-        bucket: rule.bucket,
-        name,
-        originalName,
-        contentType: accepted.mime,
-        size,
-        source: options.source,
-      });
-    } catch (error) {
-      await storage.delete(rule.bucket, name).catch(() => {});
-      throw error;
-    }
-    return { url: storage.publicUrl(rule.bucket, name), bucket: rule.bucket, name, originalName, contentType: accepted.mime, size };
+    return await storeCheckedUpload({ db, storage, kind, source: options.source, tempFile, originalName: received.originalName, transform: options.transform });
   } finally {
-    if (!keepTemp) await fs.rm(tempFile, { force: true });
+    // Stored files were moved away; anything refused is removed.
+    await fs.rm(tempFile, { force: true });
   }
+}
+
+/**
+ * The second half of every upload, for a file already on disk in the store's temporary folder (a
+ * browser's upload, or an import's fetched image): its type decided from its bytes, a raster image's
+ * size checked and its metadata stripped, then moved into the store under a generated name and
+ * recorded. Throws the upload's own AppErrors; the caller removes `tempFile` if it is still there.
+ */
+export async function storeCheckedUpload(options: {
+  db: Db;
+  storage: Storage;
+  kind: UploadKind;
+  source: string;
+  tempFile: string;
+  originalName: string;
+  transform?: (file: string, contentType: string) => Promise<AcceptedType | void>;
+}): Promise<StoredUpload> {
+  const { db, storage, kind, tempFile } = options;
+  const rule = UPLOAD_RULES[kind];
+  const detected = await fileTypeFromFile(tempFile);
+  let mime = detected?.mime as string | undefined;
+  let extension = detected?.ext as string | undefined;
+  if (!detected && rule.types.some((t) => t.mime === "image/svg+xml") && (await looksLikeSvg(tempFile))) {
+    mime = "image/svg+xml";
+    extension = "svg";
+  }
+  const detectedType = rule.types.find((t) => t.mime === mime || (t.detectedAs && t.detectedAs === extension));
+  if (!mime || !detectedType) throw new AppError("unsupported_type", rule.wrongTypeMessage);
+  if (RASTER_IMAGES.has(detectedType.mime)) {
+    await checkImageDimensions(tempFile);
+    // Readers' photos must not publish where they were taken (issue 12): every raster upload, from
+    // comments, the media library or the branding, is stored without its metadata.
+    await stripImageMetadata(tempFile, detectedType.mime);
+  }
+
+  const accepted = (options.transform && (await options.transform(tempFile, detectedType.mime))) || detectedType;
+  const { size } = await fs.stat(tempFile);
+  const name = generateFileName(options.originalName, accepted);
+  const originalName = path.basename(options.originalName).slice(0, 200) || name;
+  // Checked and about to be published: stored media is readable as before (a web server in front
+  // may serve DATA_DIR/media itself).
+  await fs.chmod(tempFile, 0o644);
+  await storage.put(rule.bucket, name, tempFile, accepted.mime);
+  try {
+    await db.insert(media).values({
+      bucket: rule.bucket,
+      name,
+      originalName,
+      contentType: accepted.mime,
+      size,
+      source: options.source,
+    });
+  } catch (error) {
+    await storage.delete(rule.bucket, name).catch(() => {});
+    throw error;
+  }
+  return { url: storage.publicUrl(rule.bucket, name), bucket: rule.bucket, name, originalName, contentType: accepted.mime, size };
 }
 
 /** A file in the uploads' temporary folder not written for this long is a partial left by a crash. */
