@@ -36,6 +36,10 @@ CREATE TABLE "import_notes" (
 --> statement-breakpoint
 ALTER TABLE "import_notes" ADD CONSTRAINT "import_notes_import_id_imports_id_fk" FOREIGN KEY ("import_id") REFERENCES "public"."imports"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "import_notes_import_idx" ON "import_notes" USING btree ("import_id","id");--> statement-breakpoint
+-- A resumed import reads its file again: a note already written is not written twice.
+CREATE UNIQUE INDEX "import_notes_once" ON "import_notes" USING btree ("import_id", md5("kind" || '|' || "what" || '|' || "message"));--> statement-breakpoint
+-- Two imports never run at once: at most one row is "running".
+CREATE UNIQUE INDEX "imports_one_running" ON "imports" USING btree ((true)) WHERE "status" = 'running';--> statement-breakpoint
 CREATE TABLE "imported_rows" (
 	"source" text NOT NULL,
 	"source_type" text NOT NULL,

@@ -1,15 +1,11 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pino from "pino";
-import { createDb } from "../app/db/client.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
 import { isAppError } from "../app/lib/app-error";
 import { loadEnv } from "../app/lib/env.server";
 import { createMailer } from "../app/lib/mail.server";
-import { findRunningPostgres, startEmbeddedPostgres, type EmbeddedDatabase } from "../server/embedded-db";
-import { migrateDatabase } from "../server/migrate";
-import { clusterDirOf } from "../server/postgres-placement";
-import { loadSecrets } from "../server/secrets";
+import { openCliDatabase } from "./cli-database";
 import { EXIT_USAGE, parseAdminArgs, runAdminCommand, USAGE, type ParsedCommand } from "./admin-commands";
 
 // `npm run admin -- create|grant|revoke|list`: account administration against the server's own
@@ -44,42 +40,10 @@ async function main(): Promise<number> {
   }
   const log = pino({ level: env.LOG_LEVEL === "info" ? "warn" : env.LOG_LEVEL }, pino.destination(2));
 
-  let embedded: EmbeddedDatabase | null = null;
-  let databaseUrl = env.DATABASE_URL;
-  if (!databaseUrl) {
-    // DATA_DIR/postgres, or where DATA_DIR/postgres.location says (as root, out of the postgres user's reach).
-    const databaseDir = clusterDirOf(env.dataDir);
-    const running = await findRunningPostgres(databaseDir);
-    if (running && running !== "stale") {
-      // The server is running: join its PostgreSQL with the login kept in DATA_DIR/secrets.json.
-      const { postgresPassword } = await loadSecrets(env.dataDir);
-      databaseUrl = `postgres://frontpage:${encodeURIComponent(postgresPassword)}@127.0.0.1:${running.port}/frontpage`;
-    } else {
-      if (parsed.command !== "create") {
-        const { existsSync } = await import("node:fs");
-        if (!existsSync(path.join(databaseDir, "PG_VERSION"))) {
-          io.err(`Error: there is no database in ${databaseDir} yet. Start the server once (or set DATA_DIR / DATABASE_URL).`);
-          return 1;
-        }
-      }
-      // Its own shutdown chatter ("terminating connection due to administrator command") is noise
-      // here; failures to start still throw and are reported.
-      const databaseLog = pino({ level: ["debug", "trace"].includes(env.LOG_LEVEL) ? env.LOG_LEVEL : "silent" }, pino.destination(2));
-      embedded = await startEmbeddedPostgres(env.dataDir, databaseLog);
-      databaseUrl = embedded.url;
-    }
-  }
-
-  const { db, pool } = createDb(databaseUrl, 2);
-  const stopDatabase = async () => {
-    await pool.end().catch(() => {});
-    await embedded?.stop().catch((error) => log.error({ err: error }, "could not stop PostgreSQL"));
-  };
-  const onSignal = () => void stopDatabase().finally(() => process.exit(130));
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  const database = await openCliDatabase(env, log, { mayCreate: parsed.command === "create" }, io.err);
+  if (!database) return 1;
+  const { db } = database;
   try {
-    await migrateDatabase(databaseUrl);
     // The secret signs sessions and tokens; creating an account uses none, so a throw-away one will do
     // when SESSION_SECRET is not set (the CLI never issues a session).
     const auth = () =>
@@ -92,7 +56,7 @@ async function main(): Promise<number> {
       });
     return await runAdminCommand(parsed, { db, auth }, io);
   } finally {
-    await stopDatabase();
+    await database.stop();
   }
 }
 

@@ -18,6 +18,7 @@ import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
 import { createFormTimer } from "../app/lib/form-timer.server";
 import { startJobQueue } from "../app/lib/job-queue.server";
+import { importTasks, resumeImports } from "../app/domain/import/import-job.server";
 import { createMailer } from "../app/lib/mail.server";
 import { storageFromEnv } from "../app/lib/storage-from-env.server";
 import { cleanUploadParts, scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
@@ -69,8 +70,18 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   lifecycle.onShutdown("publishing scheduler", stopScheduler);
   // The background jobs (notification e-mails), run here only: one runner per site (decision 0032).
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
-  const jobs = await startJobQueue({ connectionString: databaseUrl, log, tasks: notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }) });
+  const importing = importTasks({ db, storage, log, allowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS });
+  const jobs = await startJobQueue({
+    connectionString: databaseUrl,
+    log,
+    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks },
+  });
   lifecycle.onShutdown("job queue", () => jobs.stop());
+  // Runs before the queue's stop (steps run in reverse): an import under way pauses between two stories.
+  lifecycle.onShutdown("imports", async () => importing.stop());
+  // Imports a stop cut off (or a crash) go on where they stopped.
+  const resumed = await resumeImports(db);
+  if (resumed > 0) log.info({ imports: resumed }, "resuming imports a stop interrupted");
   lifecycle.checkpoint();
 
   let accounts: Accounts | null = null;

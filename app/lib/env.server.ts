@@ -56,6 +56,11 @@ export const envSchema = z.object({
    */
   BACKUP_KEY: opt(z.string().min(32, { error: "must be at least 32 characters" })),
   AD_CLIENT_ID: opt(z.string()),
+  /**
+   * Lets an import (issue 29) fetch images from loopback and private addresses (a test server, an
+   * intranet copy of the old site). Off: an export's image URLs cannot reach the machine's own services.
+   */
+  IMPORT_ALLOW_PRIVATE_HOSTS: opt(flag).default(false),
   /** Express "trust proxy": which proxies' X-Forwarded-For to believe (client IPs count sign-in attempts). */
   TRUST_PROXY: opt(z.string())
     .default("loopback")

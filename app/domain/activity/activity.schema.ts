@@ -44,6 +44,8 @@ export const ACTIVITY_KINDS = {
   "team.require_two_factor": "Two-factor requirement changed",
   "sign_in.failure": "Sign-in failed",
   "sign_in.slowed": "Sign-ins slowed for an account",
+  "import.start": "Import started",
+  "import.finish": "Import finished",
 } as const;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;
@@ -53,4 +55,4 @@ export function isActivityKind(value: unknown): value is ActivityKind {
 }
 
 /** What an entry is about. */
-export type ActivityObjectType = "article" | "author" | "category" | "tag" | "media" | "comment" | "settings" | "account" | "invitation";
+export type ActivityObjectType = "article" | "author" | "category" | "tag" | "media" | "comment" | "settings" | "account" | "invitation" | "import";

@@ -1,0 +1,1007 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { isUniqueViolation } from "~/db/pg-errors";
+import {
+  articleAuthors,
+  articles,
+  articleTags,
+  authors,
+  categories,
+  comments,
+  DEFAULT_AUTHOR_NAME,
+  importedRows,
+  importNotes,
+  imports,
+  storyPins,
+  tags,
+} from "~/db/schema";
+import type { Actor } from "~/domain/accounts/actor";
+import { recordActivity } from "~/domain/activity/activity.server";
+import { recordRevision, revisionSourceColumns } from "~/domain/articles/article-revisions.server";
+import { storyPlainText } from "~/domain/articles/story-document";
+import type { StoryDocument, StoryImage } from "~/domain/articles/story-document.schema";
+import { joinNames } from "~/domain/authors/byline";
+import { MAX_TOP_PINS } from "~/domain/front-page/front-page.schema";
+import { createImportedPage, isReservedSlug } from "~/domain/pages/pages.server";
+import { addImportedRedirects } from "~/domain/redirects/redirects.server";
+import { MAX_TAGS_PER_ARTICLE, normalizeTagName, tagNameProblem } from "~/domain/tags/tags.schema";
+import type { Logger } from "~/lib/logger.server";
+import { slugify } from "~/lib/slugs";
+import type { Storage } from "~/lib/storage.server";
+import { createMediaImporter, type MediaImporter } from "./import-media.server";
+import type { ImportAuthor, ImportPost, ImportRecord, ImportSite, ImportSourceKind, ImportTerm } from "./import-records";
+import { ImportFileError } from "./import-records";
+import { readExport } from "./read-export.server";
+import { plainTextFromHtml, rewriteStoryUrls, storyFromHtml } from "./story-from-html.server";
+
+// The import (issue 29). One run reads the export twice: first for its people, topics, attachments
+// and the list of stories (planning every story's new address, so links between stories can be
+// rewritten as they are written), then story by story, each written with its bylines, tags, images and
+// comments in one transaction. Then every old address gets its redirect. What each source row became
+// is kept in imported_rows: a run cut off by a restart is run again and goes on where it stopped, and
+// a second import of the same site (or of a newer export of it) adds only what is new.
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export interface ImportServices {
+  db: Db;
+  storage: Storage;
+  log: Logger;
+  /** IMPORT_ALLOW_PRIVATE_HOSTS=1: images may be fetched from loopback and private addresses (tests, an intranet). */
+  allowPrivateHosts: boolean;
+  /** Aborted at shutdown: the run stops between two stories and leaves the import "waiting" (resumed at the next start). */
+  signal?: AbortSignal;
+}
+
+/** What a run made, kept, skipped: the report's counts. */
+export interface ImportSummary {
+  posts: number;
+  pages: number;
+  authors: number;
+  categories: number;
+  tags: number;
+  comments: number;
+  images: number;
+  redirects: number;
+  /** Already imported by an earlier run: left as they are. */
+  unchanged: number;
+  skipped: number;
+  /** Dry run: what would be written. */
+  dryRun?: boolean;
+  /** The imported site (imported_rows.source); its redirects are the ones with source "import:{source}". */
+  source?: string;
+}
+
+const emptySummary = (): ImportSummary => ({
+  posts: 0,
+  pages: 0,
+  authors: 0,
+  categories: 0,
+  tags: 0,
+  comments: 0,
+  images: 0,
+  redirects: 0,
+  unchanged: 0,
+  skipped: 0,
+});
+
+export const IMPORT_RUNNING = "Another import is running. Wait until it ends, then start this one.";
+
+/** A "running" import whose heartbeat is older than this was cut off (a restart, a crash) and may be taken over. */
+export const IMPORT_HEARTBEAT_STALE_MS = 60_000;
+
+// ---------------------------------------------------------------- the import row
+
+export async function createImport(
+  db: Db,
+  input: { kind: ImportSourceKind; fileName: string; filePath: string; mediaDir: string | null; dryRun: boolean; createdById: string | null },
+): Promise<string> {
+  const [row] = await db.insert(imports).values(input).returning({ id: imports.id });
+  return row!.id;
+}
+
+export type ImportRow = typeof imports.$inferSelect;
+
+export async function getImport(db: Db, id: string): Promise<ImportRow | null> {
+  const [row] = await db.select().from(imports).where(eq(imports.id, id));
+  return row ?? null;
+}
+
+/**
+ * Takes the import to run it here: a waiting one, or a running one whose runner stopped beating. Null
+ * when it is done, failed, or runs elsewhere; throws IMPORT_RUNNING when another import runs.
+ */
+async function claimImport(db: Db, id: string): Promise<ImportRow | null> {
+  try {
+    const [row] = await db
+      .update(imports)
+      .set({ status: "running", heartbeatAt: sql`now()`, startedAt: sql`coalesce(${imports.startedAt}, now())`, error: null })
+      .where(
+        and(
+          eq(imports.id, id),
+          sql`(${imports.status} = 'waiting' or (${imports.status} = 'running' and ${imports.heartbeatAt} < now() - make_interval(secs => ${IMPORT_HEARTBEAT_STALE_MS / 1000})))`,
+        ),
+      )
+      .returning();
+    return row ?? null;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ImportBusyError(IMPORT_RUNNING);
+    throw error;
+  }
+}
+
+export class ImportBusyError extends Error {
+  override name = "ImportBusyError";
+}
+
+/** Imports to (re)start when the site starts: waiting ones, and running ones whose runner is gone. */
+export async function importsToResume(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ id: imports.id })
+    .from(imports)
+    .where(sql`${imports.status} = 'waiting' or (${imports.status} = 'running' and ${imports.heartbeatAt} < now() - make_interval(secs => ${IMPORT_HEARTBEAT_STALE_MS / 1000}))`)
+    .orderBy(imports.createdAt);
+  return rows.map((r) => r.id);
+}
+
+// ---------------------------------------------------------------- notes
+
+type NoteKind = "skipped" | "unconverted" | "media" | "changed";
+
+function createNotes(db: Db, importId: string) {
+  let buffer: { importId: string; kind: string; what: string; message: string }[] = [];
+  return {
+    add(kind: NoteKind, what: string, message: string) {
+      buffer.push({ importId, kind, what: what.slice(0, 300), message: message.slice(0, 1000) });
+    },
+    async flush() {
+      if (buffer.length === 0) return;
+      const rows = buffer;
+      buffer = [];
+      for (let i = 0; i < rows.length; i += 500) {
+        await db
+          .insert(importNotes)
+          .values(rows.slice(i, i + 500))
+          .onConflictDoNothing();
+      }
+    },
+  };
+}
+type Notes = ReturnType<typeof createNotes>;
+
+// ---------------------------------------------------------------- addresses
+
+/** The path (and query) of an address on the old site, or null when it is another site's. */
+export function oldPathOf(url: string | null, baseUrl: string | null): string | null {
+  if (!url) return null;
+  const trimmed = url.trim().replace(/^__GHOST_URL__/, "");
+  if (trimmed.startsWith("/") && !trimmed.startsWith("//")) return trimmed.split("#")[0] || null;
+  let parsed: URL;
+  try {
+    parsed = new URL(trimmed);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
+  if (baseUrl) {
+    let base: URL;
+    try {
+      base = new URL(baseUrl);
+    } catch {
+      return null;
+    }
+    if (parsed.hostname.replace(/^www\./, "") !== base.hostname.replace(/^www\./, "")) return null;
+    const basePath = base.pathname.replace(/\/+$/, "");
+    if (basePath && parsed.pathname.startsWith(basePath)) return parsed.pathname.slice(basePath.length) + parsed.search || "/";
+  } else return null;
+  return parsed.pathname + parsed.search;
+}
+
+/** A path without its trailing slash (the root stays "/"): two addresses equal but for it are one. */
+const withoutTrailingSlash = (p: string) => (p.length > 1 ? p.replace(/\/+(?=$|\?)/, "") : p);
+
+/** The source's slug as ours: WordPress stores non-Latin slugs percent-encoded. */
+function ourSlug(raw: string, fallback: string): string {
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // kept as it is
+  }
+  return slugify(decoded) || slugify(fallback);
+}
+
+// ---------------------------------------------------------------- the plan (first reading)
+
+interface PlannedStory {
+  kind: "post" | "page";
+  sourceId: string;
+  title: string;
+  /** The new address ("/article/x", "/x"), planned or as imported. */
+  path: string;
+  slug: string;
+  imported: boolean;
+  public: boolean;
+  oldPaths: string[];
+}
+
+interface Plan {
+  site: ImportSite;
+  source: string;
+  authors: ImportAuthor[];
+  terms: ImportTerm[];
+  attachments: Map<string, { url: string; alt: string | null; caption: string | null; title: string | null; parent: string | null }>;
+  stories: Map<string, PlannedStory>;
+  /** Old path (no trailing slash) → new path, for rewriting links inside stories. */
+  linkMap: Map<string, string>;
+  total: number;
+}
+
+const storyKey = (kind: string, sourceId: string) => `${kind}:${sourceId}`;
+
+async function readPlan(db: Db, kind: ImportSourceKind, file: string, notes: Notes, summary: ImportSummary): Promise<Plan> {
+  let site: ImportSite | null = null;
+  const plan: Omit<Plan, "site" | "source"> = { authors: [], terms: [], attachments: new Map(), stories: new Map(), linkMap: new Map(), total: 0 };
+  const posts: { kind: "post" | "page"; sourceId: string; title: string; slug: string; link: string | null; status: ImportPost["status"]; passwordProtected: boolean }[] = [];
+  for await (const record of readExport(kind, file)) {
+    switch (record.type) {
+      case "site":
+        site = record;
+        break;
+      case "author":
+        plan.authors.push(record);
+        break;
+      case "term":
+        plan.terms.push(record);
+        break;
+      case "attachment":
+        plan.attachments.set(record.sourceId, { url: record.url, alt: record.alt, caption: record.caption, title: record.title, parent: record.parentSourceId });
+        break;
+      case "post":
+        posts.push({
+          kind: record.kind,
+          sourceId: record.sourceId,
+          title: record.title,
+          slug: record.slug,
+          link: record.link,
+          status: record.status,
+          passwordProtected: record.passwordProtected,
+        });
+        break;
+      case "skip":
+        notes.add("skipped", record.what, record.reason);
+        summary.skipped++;
+        break;
+    }
+  }
+  if (!site) throw new ImportFileError("The export names no site: it is not a complete export.");
+  const source = `${kind}:${site.baseUrl ?? (kind === "ghost" ? "ghost" : (site.title ?? "unknown"))}`;
+
+  // Stories imported before keep their address; the others get a free slug now.
+  const known = new Map<string, string>();
+  for (let i = 0; i < posts.length; i += 1000) {
+    const chunk = posts.slice(i, i + 1000);
+    const rows = await db
+      .select({ type: importedRows.sourceType, id: importedRows.sourceId, path: importedRows.targetPath })
+      .from(importedRows)
+      .where(and(eq(importedRows.source, source), inArray(importedRows.sourceType, ["post", "page"]), inArray(importedRows.sourceId, chunk.map((p) => p.sourceId))));
+    for (const r of rows) known.set(storyKey(r.type, r.id), r.path ?? "");
+  }
+  const wanted = posts.filter((p) => !known.has(storyKey(p.kind, p.sourceId)));
+  const taken = await takenSlugs(db, wanted.map((p) => ourSlug(p.slug, p.title) || `${p.kind}-${p.sourceId}`));
+  for (const post of posts) {
+    const key = storyKey(post.kind, post.sourceId);
+    const isPublic = (post.status === "publish" || post.status === "future") && !post.passwordProtected;
+    let path = known.get(key);
+    let slug = path ? path.split("/").pop()! : "";
+    if (!path) {
+      const base = ourSlug(post.slug, post.title) || `${post.kind}-${post.sourceId}`;
+      const set = post.kind === "post" ? taken.articles : taken.pages;
+      slug = base;
+      for (let n = 2; set.has(slug) || (post.kind === "page" && isReservedSlug(slug)); n++) slug = `${base}-${n}`;
+      set.add(slug);
+      path = post.kind === "post" ? `/article/${slug}` : `/${slug}`;
+    }
+    const oldPaths = new Set<string>();
+    const linkPath = oldPathOf(post.link, site.baseUrl);
+    if (linkPath) oldPaths.add(linkPath);
+    if (kind === "wordpress") oldPaths.add(post.kind === "post" ? `/?p=${post.sourceId}` : `/?page_id=${post.sourceId}`);
+    else oldPaths.add(`/${post.slug}/`);
+    const planned: PlannedStory = { kind: post.kind, sourceId: post.sourceId, title: post.title, path, slug, imported: known.has(key), public: isPublic, oldPaths: [...oldPaths] };
+    plan.stories.set(key, planned);
+    for (const old of planned.oldPaths) plan.linkMap.set(withoutTrailingSlash(old), path);
+  }
+  plan.total = posts.length;
+  return { ...plan, site, source };
+}
+
+/** Slugs already used by articles and pages among these (and every slug they could be suffixed to). */
+async function takenSlugs(db: Db, slugs: string[]): Promise<{ articles: Set<string>; pages: Set<string> }> {
+  const result = { articles: new Set<string>(), pages: new Set<string>() };
+  const bases = [...new Set(slugs)];
+  for (let i = 0; i < bases.length; i += 1000) {
+    const chunk = bases.slice(i, i + 1000);
+    // A slug and its "-N" forms: the prefix match finds both in one probe per chunk.
+    const a = await db.execute<{ slug: string }>(
+      sql`select slug from articles where slug = any(${chunk}::text[]) or slug ~ ('^(' || array_to_string(${chunk.map(escapeRegex)}::text[], '|') || ')-[0-9]+$')`,
+    );
+    for (const r of a.rows) result.articles.add(r.slug);
+    const p = await db.execute<{ slug: string }>(
+      sql`select slug from pages where slug = any(${chunk}::text[]) or slug ~ ('^(' || array_to_string(${chunk.map(escapeRegex)}::text[], '|') || ')-[0-9]+$')`,
+    );
+    for (const r of p.rows) result.pages.add(r.slug);
+  }
+  return result;
+}
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+// ---------------------------------------------------------------- people and topics
+
+interface Topics {
+  /** Source author id → our author (id, name, slug). */
+  authors: Map<string, { id: string; name: string; slug: string }>;
+  /** Source category slug → our category (the top category of a nested one). */
+  categories: Map<string, { id: string; slug: string }>;
+  /** Source category slug of a nested category → the tag name it is kept as. */
+  childCategoryTags: Map<string, string>;
+  /** Source tag slug → our tag name. */
+  tags: Map<string, string>;
+  /** Source term slug → the term (for names). */
+  terms: Map<string, ImportTerm>;
+}
+
+async function rememberRow(db: Db | Tx, source: string, sourceType: string, sourceId: string, targetId: string, targetPath: string | null) {
+  await db.insert(importedRows).values({ source, sourceType, sourceId, targetId, targetPath }).onConflictDoNothing();
+}
+
+async function knownRows(db: Db, source: string, sourceType: string): Promise<Map<string, { id: string; path: string | null }>> {
+  const rows = await db
+    .select({ sourceId: importedRows.sourceId, id: importedRows.targetId, path: importedRows.targetPath })
+    .from(importedRows)
+    .where(and(eq(importedRows.source, source), eq(importedRows.sourceType, sourceType)));
+  return new Map(rows.map((r) => [r.sourceId, { id: r.id, path: r.path }]));
+}
+
+async function importTopics(db: Db, plan: Plan, dryRun: boolean, notes: Notes, summary: ImportSummary): Promise<Topics> {
+  const topics: Topics = { authors: new Map(), categories: new Map(), childCategoryTags: new Map(), tags: new Map(), terms: new Map() };
+  for (const term of plan.terms) topics.terms.set(`${term.kind}:${term.slug}`, term);
+
+  // Authors: each once; a new one gets a free slug (an existing author of that slug is someone else).
+  const knownAuthors = await knownRows(db, plan.source, "author");
+  for (const author of plan.authors) {
+    const known = knownAuthors.get(author.sourceId);
+    if (known) {
+      const [row] = await db.select({ id: authors.id, name: authors.name, slug: authors.slug }).from(authors).where(eq(authors.id, known.id));
+      if (row) {
+        topics.authors.set(author.sourceId, row);
+        continue;
+      }
+    }
+    const name = (author.displayName.trim() || author.slug).slice(0, 120);
+    const base = ourSlug(author.slug, name) || "author";
+    if (dryRun) {
+      topics.authors.set(author.sourceId, { id: "", name, slug: base });
+      summary.authors++;
+      continue;
+    }
+    const row = await db.transaction(async (tx) => {
+      let slug = base;
+      for (let n = 2; (await tx.select({ id: authors.id }).from(authors).where(eq(authors.slug, slug))).length > 0; n++) slug = `${base}-${n}`;
+      const [created] = await tx
+        .insert(authors)
+        .values({ name, slug, bio: author.bio ? plainTextFromHtml(author.bio).slice(0, 2000) || null : null })
+        .returning({ id: authors.id, name: authors.name, slug: authors.slug });
+      await rememberRow(tx, plan.source, "author", author.sourceId, created!.id, `/author/${slug}`);
+      return created!;
+    });
+    topics.authors.set(author.sourceId, row);
+    summary.authors++;
+  }
+
+  // Categories: a nested one is flattened to its top category, and kept as a tag of its own name.
+  const categoryTerms = plan.terms.filter((t) => t.kind === "category");
+  const bySlug = new Map(categoryTerms.map((t) => [t.slug, t]));
+  const topOf = (term: ImportTerm): ImportTerm => {
+    let current = term;
+    for (let hops = 0; current.parentSlug && bySlug.has(current.parentSlug) && hops < 20; hops++) current = bySlug.get(current.parentSlug)!;
+    return current;
+  };
+  const existing = await db.select({ id: categories.id, name: categories.name, slug: categories.slug }).from(categories);
+  const categoryFor = async (name: string, rawSlug: string) => {
+    const slug = ourSlug(rawSlug, name) || "category";
+    const found = existing.find((c) => c.slug === slug || c.name.toLowerCase() === name.toLowerCase());
+    if (found) return found;
+    if (dryRun) {
+      const planned = { id: "", name, slug };
+      existing.push(planned);
+      summary.categories++;
+      return planned;
+    }
+    const [created] = await db.insert(categories).values({ name: name.slice(0, 100), slug }).onConflictDoNothing().returning();
+    const row = created ?? (await db.select().from(categories).where(eq(categories.slug, slug)))[0]!;
+    existing.push(row);
+    if (created) summary.categories++;
+    return row;
+  };
+  for (const term of categoryTerms) {
+    const top = topOf(term);
+    const category = await categoryFor(top.name.trim() || top.slug, top.slug);
+    topics.categories.set(term.slug, { id: category.id, slug: category.slug });
+    if (top !== term) topics.childCategoryTags.set(term.slug, term.name);
+  }
+  // Ghost has no categories: the primary tag names one (found by name, or made).
+  if (plan.site.kind === "ghost") {
+    for (const term of plan.terms.filter((t) => t.kind === "tag")) {
+      topics.tags.set(term.slug, term.name);
+    }
+  } else {
+    for (const term of plan.terms.filter((t) => t.kind === "tag")) topics.tags.set(term.slug, term.name);
+  }
+  return topics;
+}
+
+/** The category of a Ghost story: its primary tag's name, found or made when first needed. */
+async function ghostCategory(db: Db, topics: Topics, slug: string, dryRun: boolean, summary: ImportSummary) {
+  const cached = topics.categories.get(slug);
+  if (cached) return cached;
+  const name = topics.tags.get(slug) ?? slug;
+  const ours = ourSlug(slug, name) || "category";
+  const [found] = await db
+    .select({ id: categories.id, slug: categories.slug })
+    .from(categories)
+    .where(sql`${categories.slug} = ${ours} or lower(${categories.name}) = lower(${name})`)
+    .limit(1);
+  let category = found;
+  if (!category && !dryRun) {
+    const [created] = await db.insert(categories).values({ name: name.slice(0, 100), slug: ours }).onConflictDoNothing().returning({ id: categories.id, slug: categories.slug });
+    category = created ?? (await db.select({ id: categories.id, slug: categories.slug }).from(categories).where(eq(categories.slug, ours)))[0];
+    if (created) summary.categories++;
+  }
+  const result = category ?? { id: "", slug: ours };
+  topics.categories.set(slug, result);
+  return result;
+}
+
+// ---------------------------------------------------------------- stories (second reading)
+
+interface StoryContext {
+  services: ImportServices;
+  importRow: ImportRow;
+  plan: Plan;
+  topics: Topics;
+  media: MediaImporter | null;
+  notes: Notes;
+  summary: ImportSummary;
+  actor: Actor;
+}
+
+const whatOf = (post: ImportPost) => `${post.kind} ${post.sourceId} “${(post.title || "untitled").slice(0, 80)}”`;
+
+/** Our status for the source's: only published and scheduled stories go public. */
+function statusOf(post: ImportPost, notes: Notes): { status: "draft" | "scheduled" | "published"; publishedAt: Date | null } {
+  const when = post.publishedAt ? new Date(post.publishedAt) : null;
+  const date = when && !Number.isNaN(when.getTime()) ? when : null;
+  if (post.passwordProtected) {
+    notes.add("changed", whatOf(post), "Password-protected on the old site: imported as a draft.");
+    return { status: "draft", publishedAt: null };
+  }
+  if (post.status === "publish") return { status: "published", publishedAt: date ?? new Date() };
+  if (post.status === "future") return date && date.getTime() > Date.now() ? { status: "scheduled", publishedAt: date } : { status: "published", publishedAt: date ?? new Date() };
+  if (post.status !== "draft") notes.add("changed", whatOf(post), `${post.status === "private" ? "Private" : "Pending review"} on the old site: imported as a draft.`);
+  return { status: "draft", publishedAt: null };
+}
+
+/** The story's document, its images imported and its links to the old site pointing at the new addresses. */
+async function storyDocumentOf(ctx: StoryContext, post: ImportPost): Promise<StoryDocument> {
+  const { plan, notes, media } = ctx;
+  const converted = storyFromHtml(post.html, { source: plan.site.kind, baseUrl: plan.site.baseUrl });
+  for (const what of converted.unconverted) notes.add("unconverted", whatOf(post), `Kept as text: ${what}`);
+
+  const images = new Map<string, { src: string; alt?: string; caption?: string } | StoryImage[] | null>();
+  const attachmentImage = async (id: string) => {
+    const attachment = plan.attachments.get(id);
+    if (!attachment) return null;
+    const got = media ? await media.image(attachment.url) : { ok: false as const, reason: "" };
+    if (!got.ok) {
+      if (media) notes.add("media", whatOf(post), got.reason);
+      return null;
+    }
+    return { src: got.url, alt: attachment.alt ?? "", caption: attachment.caption ?? "" };
+  };
+  for (const ref of converted.images) {
+    if (images.has(ref.src)) continue;
+    if (ref.src.startsWith("wp-attachment:")) {
+      images.set(ref.src, await attachmentImage(ref.src.slice("wp-attachment:".length)));
+    } else if (ref.src.startsWith("wp-gallery:")) {
+      const list: StoryImage[] = [];
+      for (const [id, attachment] of plan.attachments) {
+        if (attachment.parent !== post.sourceId) continue;
+        const image = await attachmentImage(id);
+        if (image) list.push({ type: "storyImage", attrs: { src: image.src, alt: image.alt, caption: image.caption, credit: "" } });
+      }
+      images.set(ref.src, list);
+    } else if (media) {
+      const got = await media.image(ref.src.replace(/^__GHOST_URL__/, plan.site.baseUrl ?? ""));
+      if (got.ok) {
+        images.set(ref.src, { src: got.url });
+        ctx.summary.images++;
+      } else {
+        notes.add("media", whatOf(post), `${got.reason} (the story links to the original instead)`);
+        images.set(ref.src, null);
+      }
+    } else images.set(ref.src, null);
+  }
+  return rewriteStoryUrls(converted.doc, {
+    image: (src) => images.get(src) ?? null,
+    link: (href) => {
+      const old = oldPathOf(href, plan.site.baseUrl);
+      if (!old) return href;
+      return plan.linkMap.get(withoutTrailingSlash(old)) ?? href;
+    },
+  });
+}
+
+/** The featured image: its attachment (WordPress) or address (Ghost), imported. */
+async function featuredImageOf(ctx: StoryContext, post: ImportPost): Promise<{ url: string; alt: string; caption: string | null } | null> {
+  const featured = post.featuredImage;
+  if (!featured || !ctx.media) return null;
+  const attachment = featured.attachmentSourceId ? ctx.plan.attachments.get(featured.attachmentSourceId) : undefined;
+  const url = attachment?.url ?? featured.url;
+  if (!url) {
+    ctx.notes.add("media", whatOf(post), `The featured image (attachment ${featured.attachmentSourceId}) is not in the export.`);
+    return null;
+  }
+  const got = await ctx.media.image(url.replace(/^__GHOST_URL__/, ctx.plan.site.baseUrl ?? ""));
+  if (!got.ok) {
+    ctx.notes.add("media", whatOf(post), `Featured image: ${got.reason}`);
+    return null;
+  }
+  ctx.summary.images++;
+  const alt = featured.alt ?? attachment?.alt ?? attachment?.title ?? "";
+  const caption = featured.caption ?? attachment?.caption ?? null;
+  return { url: got.url, alt: alt.slice(0, 300), caption: caption ? plainTextFromHtml(caption).slice(0, 500) || null : null };
+}
+
+/** The story's tags as our names: its tags, then its nested categories kept as tags. */
+function tagNamesOf(ctx: StoryContext, post: ImportPost): string[] {
+  const names: string[] = [];
+  const add = (name: string | undefined) => {
+    if (!name) return;
+    const clean = normalizeTagName(name.replace(/,/g, " "));
+    const problem = tagNameProblem(clean);
+    if (problem) {
+      ctx.notes.add("skipped", whatOf(post), `Tag “${name}” left out: ${problem}`);
+      return;
+    }
+    if (!names.some((n) => slugify(n) === slugify(clean))) names.push(clean);
+  };
+  for (const slug of post.tagSlugs) add(ctx.topics.tags.get(slug) ?? ctx.topics.terms.get(`tag:${slug}`)?.name ?? slug);
+  for (const slug of post.categorySlugs) add(ctx.topics.childCategoryTags.get(slug));
+  if (names.length > MAX_TAGS_PER_ARTICLE) {
+    ctx.notes.add("changed", whatOf(post), `${names.length} tags: the first ${MAX_TAGS_PER_ARTICLE} kept (a story holds at most ${MAX_TAGS_PER_ARTICLE}).`);
+    return names.slice(0, MAX_TAGS_PER_ARTICLE);
+  }
+  return names;
+}
+
+/** Comments to write: approved and pending ones, replies deeper than one level under their thread. */
+function commentRows(post: ImportPost, articleId: string, stored: Map<string, { id: string; parentId: string | null }>, notes: Notes, summary: ImportSummary) {
+  const kept = new Map<string, { id: string; parent: string | null }>();
+  const byId = new Map(post.comments.map((c) => [c.sourceId, c]));
+  const rows: (typeof comments.$inferInsert)[] = [];
+  const fresh: { sourceId: string; id: string }[] = [];
+  let dropped = 0;
+  // Parents before replies: a reply's thread is its top-level ancestor among the kept comments.
+  const depthOf = (id: string) => {
+    let depth = 0;
+    for (let c = byId.get(id); c?.parentSourceId && byId.has(c.parentSourceId) && depth < 100; c = byId.get(c.parentSourceId)) depth++;
+    return depth;
+  };
+  const ordered = [...post.comments].sort((a, b) => depthOf(a.sourceId) - depthOf(b.sourceId));
+  for (const comment of ordered) {
+    if (comment.status === "spam" || comment.status === "trash") {
+      dropped++;
+      continue;
+    }
+    let thread: string | null = null;
+    for (let parent = comment.parentSourceId, hops = 0; parent && hops < 100; hops++) {
+      const keptParent = kept.get(parent);
+      if (keptParent) {
+        thread = keptParent.parent ?? keptParent.id;
+        break;
+      }
+      parent = byId.get(parent)?.parentSourceId ?? null;
+    }
+    const earlier = stored.get(comment.sourceId);
+    if (earlier) {
+      // Written by an earlier run: kept as it is, and its replies answer its stored thread.
+      kept.set(comment.sourceId, { id: earlier.id, parent: earlier.parentId });
+      continue;
+    }
+    const id = randomUUID();
+    kept.set(comment.sourceId, { id, parent: thread });
+    const content = plainTextFromHtml(comment.content).slice(0, 5000);
+    if (!content) {
+      notes.add("skipped", `comment ${comment.sourceId} on ${whatOf(post)}`, "An empty comment.");
+      summary.skipped++;
+      continue;
+    }
+    const date = new Date(comment.date);
+    rows.push({
+      id,
+      articleId,
+      parentCommentId: thread,
+      authorName: (comment.authorName.trim() || "Anonymous").slice(0, 100),
+      authorEmail: (comment.authorEmail ?? "").slice(0, 254),
+      content,
+      status: comment.status === "approved" ? "published" : "pending",
+      createdAt: Number.isNaN(date.getTime()) ? new Date() : date,
+    });
+    fresh.push({ sourceId: comment.sourceId, id });
+  }
+  summary.skipped += dropped;
+  return { rows, fresh };
+}
+
+/** Writes one post as an article, in one transaction with everything that belongs to it. */
+async function writeArticle(ctx: StoryContext, post: ImportPost, planned: PlannedStory) {
+  const { services, plan, topics, notes, summary, actor } = ctx;
+  const { db } = services;
+  const doc = await storyDocumentOf(ctx, post);
+  const featured = await featuredImageOf(ctx, post);
+  const { status, publishedAt } = statusOf(post, notes);
+  let categoryId: string | null = null;
+  const primary = post.categorySlugs[0];
+  if (primary) categoryId = (plan.site.kind === "ghost" ? await ghostCategory(db, topics, primary, false, summary) : topics.categories.get(primary))?.id || null;
+  const bylines = post.authorSourceIds.map((id) => topics.authors.get(id)).filter((a): a is NonNullable<typeof a> => Boolean(a && a.id));
+  const missing = post.authorSourceIds.filter((id) => !topics.authors.get(id));
+  if (missing.length > 0) notes.add("changed", whatOf(post), `Author ${missing.join(", ")} is not in the export: left off the byline.`);
+  const title = (post.title.trim() || "Untitled").slice(0, 300);
+  if (!post.title.trim()) notes.add("changed", whatOf(post), "It has no title: imported as “Untitled”.");
+  else if (post.title.trim().length > 300) notes.add("changed", whatOf(post), "Its title is longer than 300 characters: cut.");
+  if (post.seoTitle || post.seoDescription) notes.add("changed", whatOf(post), "Its SEO title and description were not kept: the site makes them from the title and excerpt.");
+  const excerpt = post.excerpt ? plainTextFromHtml(post.excerpt).slice(0, 1000) || null : null;
+  const tagNames = tagNamesOf(ctx, post);
+  const topPinned = post.sticky && status === "published";
+
+  await db.transaction(async (tx) => {
+    let slug = planned.slug;
+    for (let n = 2; (await tx.select({ id: articles.id }).from(articles).where(eq(articles.slug, slug))).length > 0; n++) slug = `${planned.slug}-${n}`;
+    const [row] = await tx
+      .insert(articles)
+      .values({
+        title,
+        slug,
+        excerpt,
+        content: storyPlainText(doc),
+        contentDoc: doc,
+        featuredImage: featured?.url ?? null,
+        featuredImageAlt: featured?.alt ?? null,
+        featuredImageCaption: featured?.caption ?? null,
+        authorName: bylines.length > 0 ? joinNames(bylines.map((a) => a.name)).slice(0, 120) : DEFAULT_AUTHOR_NAME,
+        categoryId,
+        status,
+        publishedAt,
+        createdAt: publishedAt ?? (post.modifiedAt ? new Date(post.modifiedAt) : new Date()),
+        createdById: actor.id,
+      })
+      .returning(revisionSourceColumns);
+    const article = row!;
+    if (bylines.length > 0) {
+      const unique = [...new Map(bylines.map((a) => [a.id, a])).values()];
+      await tx.insert(articleAuthors).values(unique.map((a, position) => ({ articleId: article.id, authorId: a.id, position })));
+    }
+    if (tagNames.length > 0) {
+      const found = await findOrCreateTagsQuietly(tx, tagNames);
+      await tx.insert(articleTags).values(found.map((tagId, position) => ({ articleId: article.id, tagId, position })));
+    }
+    const { rows, fresh } = commentRows(post, article.id, new Map(), notes, summary);
+    for (let i = 0; i < rows.length; i += 1000) await tx.insert(comments).values(rows.slice(i, i + 1000));
+    summary.comments += rows.length;
+    await rememberComments(tx, plan.source, fresh);
+    if (topPinned) {
+      const [{ n }] = (await tx.execute<{ n: number }>(sql`select count(*)::int as n from story_pins where placement = 'top'`)).rows as [{ n: number }];
+      if (n < MAX_TOP_PINS) {
+        await tx.insert(storyPins).values({ placement: "top", articleId: article.id, position: n, createdById: actor.id }).onConflictDoNothing();
+      } else notes.add("changed", whatOf(post), `Sticky on the old site, but the home page already holds ${MAX_TOP_PINS} pinned top stories: not pinned.`);
+    }
+    await recordRevision(tx, article, actor);
+    const path = `/article/${article.slug}`;
+    await rememberRow(tx, plan.source, "post", post.sourceId, article.id, path);
+    planned.path = path;
+  });
+  summary.posts++;
+}
+
+/** Tag ids for these names, made when missing (an import makes many: no activity line per tag). */
+async function findOrCreateTagsQuietly(tx: Tx, names: string[]): Promise<string[]> {
+  const wanted = names.map((name) => ({ name, slug: slugify(name) }));
+  await tx.insert(tags).values(wanted).onConflictDoNothing({ target: tags.slug });
+  const found = await tx.select({ id: tags.id, slug: tags.slug }).from(tags).where(inArray(tags.slug, wanted.map((w) => w.slug)));
+  const bySlug = new Map(found.map((t) => [t.slug, t.id]));
+  return [...new Set(wanted.map((w) => bySlug.get(w.slug)).filter((id): id is string => Boolean(id)))];
+}
+
+async function rememberComments(tx: Tx | Db, source: string, fresh: { sourceId: string; id: string }[]) {
+  for (let i = 0; i < fresh.length; i += 1000) {
+    await tx
+      .insert(importedRows)
+      .values(fresh.slice(i, i + 1000).map((c) => ({ source, sourceType: "comment", sourceId: c.sourceId, targetId: c.id, targetPath: null })))
+      .onConflictDoNothing();
+  }
+}
+
+/** A story imported before: only its comments the old site got since are added. */
+async function addNewComments(ctx: StoryContext, post: ImportPost, articleId: string) {
+  const live = post.comments.filter((c) => c.status === "approved" || c.status === "pending");
+  if (live.length === 0) return;
+  const { db } = ctx.services;
+  const known = await db
+    .select({ sourceId: importedRows.sourceId, id: comments.id, parentId: comments.parentCommentId })
+    .from(importedRows)
+    .innerJoin(comments, sql`${comments.id}::text = ${importedRows.targetId}`)
+    .where(and(eq(importedRows.source, ctx.plan.source), eq(importedRows.sourceType, "comment"), inArray(importedRows.sourceId, live.map((c) => c.sourceId))));
+  if (known.length === live.length) return;
+  const stored = new Map(known.map((k) => [k.sourceId, { id: k.id, parentId: k.parentId }]));
+  const { rows, fresh } = commentRows(post, articleId, stored, ctx.notes, emptySummary());
+  if (rows.length === 0) return;
+  await db.transaction(async (tx) => {
+    await tx.insert(comments).values(rows);
+    await rememberComments(tx, ctx.plan.source, fresh);
+  });
+  ctx.summary.comments += rows.length;
+}
+
+async function writePage(ctx: StoryContext, post: ImportPost, planned: PlannedStory) {
+  const { services, plan, notes, summary } = ctx;
+  const doc = await storyDocumentOf(ctx, post);
+  const { status, publishedAt } = statusOf(post, notes);
+  const title = (post.title.trim() || "Untitled").slice(0, 300);
+  if (post.comments.length > 0) notes.add("changed", whatOf(post), `${post.comments.length} comment(s) on a page: pages take no comments, left out.`);
+  await services.db.transaction(async (tx) => {
+    const page = await createImportedPage(tx, {
+      title,
+      slug: planned.slug,
+      doc,
+      status: status === "draft" ? "draft" : "published",
+      publishedAt,
+      createdAt: publishedAt,
+    });
+    const path = `/${page.slug}`;
+    await rememberRow(tx, plan.source, "page", post.sourceId, page.id, path);
+    planned.path = path;
+  });
+  summary.pages++;
+}
+
+// ---------------------------------------------------------------- redirects
+
+function redirectRows(plan: Plan, topics: Topics): { fromPath: string; toPath: string }[] {
+  const rows = new Map<string, string>();
+  const add = (from: string | null, to: string) => {
+    if (!from || !to) return;
+    if (withoutTrailingSlash(from) === withoutTrailingSlash(to)) return;
+    if (!rows.has(from)) rows.set(from, to);
+  };
+  for (const story of plan.stories.values()) {
+    if (!story.public) continue;
+    for (const old of story.oldPaths) add(old, story.path);
+  }
+  const feed = plan.site.kind === "ghost" ? "rss" : "feed";
+  add(`/${feed}/`, "/rss.xml");
+  for (const term of plan.terms) {
+    if (term.kind === "category") {
+      const category = topics.categories.get(term.slug);
+      const childTag = topics.childCategoryTags.get(term.slug);
+      if (childTag) {
+        const to = `/tag/${slugify(childTag)}`;
+        add(`/category/${term.slug}/`, to);
+        const parentPath: string[] = [];
+        for (let t: ImportTerm | undefined = term, hops = 0; t && hops < 20; t = t.parentSlug ? topics.terms.get(`category:${t.parentSlug}`) : undefined, hops++) parentPath.unshift(t.slug);
+        add(`/category/${parentPath.join("/")}/`, to);
+        add(`/category/${term.slug}/${feed}/`, `${to}/rss.xml`);
+      } else if (category?.slug) {
+        add(`/category/${term.slug}/`, `/category/${category.slug}`);
+        add(`/category/${term.slug}/${feed}/`, `/category/${category.slug}/rss.xml`);
+      }
+    } else {
+      const name = topics.tags.get(term.slug) ?? term.name;
+      const ours = slugify(normalizeTagName(name.replace(/,/g, " ")));
+      if (!ours) continue;
+      add(`/tag/${term.slug}/`, `/tag/${ours}`);
+      add(`/tag/${term.slug}/${feed}/`, `/tag/${ours}/rss.xml`);
+    }
+  }
+  for (const author of plan.authors) {
+    const ours = topics.authors.get(author.sourceId);
+    if (!ours?.slug) continue;
+    add(`/author/${author.slug}/`, `/author/${ours.slug}`);
+    add(`/author/${author.slug}/${feed}/`, `/author/${ours.slug}/rss.xml`);
+  }
+  return [...rows].map(([fromPath, toPath]) => ({ fromPath, toPath }));
+}
+
+/**
+ * Which old addresses lead to a page that answers: a tag, category or author page exists only with a
+ * public story, so only their addresses with one get a redirect (the others would lead to a 404).
+ */
+async function liveRedirects(db: Db, rows: { fromPath: string; toPath: string }[]) {
+  const live: typeof rows = [];
+  const check = new Map<string, boolean>();
+  for (const row of rows) {
+    const m = /^\/(tag|author)\/([^/]+)/.exec(row.toPath);
+    if (!m) {
+      live.push(row);
+      continue;
+    }
+    const key = `${m[1]}:${m[2]}`;
+    if (!check.has(key)) {
+      const result =
+        m[1] === "tag"
+          ? await db.execute(sql`select 1 from tags t join article_tags at on at.tag_id = t.id join articles a on a.id = at.article_id where t.slug = ${m[2]} and a.status = 'published' and a.published_at <= now() limit 1`)
+          : await db.execute(sql`select 1 from authors au join article_authors aa on aa.author_id = au.id join articles a on a.id = aa.article_id where au.slug = ${m[2]} and a.status = 'published' and a.published_at <= now() limit 1`);
+      check.set(key, result.rows.length > 0);
+    }
+    if (check.get(key)) live.push(row);
+  }
+  return live;
+}
+
+// ---------------------------------------------------------------- the run
+
+async function beat(db: Db, id: string, fields: Partial<Pick<ImportRow, "phase" | "total" | "done">> & { summary?: ImportSummary }) {
+  await db
+    .update(imports)
+    .set({ ...fields, heartbeatAt: sql`now()` })
+    .where(eq(imports.id, id));
+}
+
+/**
+ * Runs (or resumes) one import to its end. Returns null when it was not this process's to run (done,
+ * or running elsewhere with a live heartbeat); throws ImportBusyError while another import runs.
+ * A file that cannot be read fails the import with its one-line reason.
+ */
+export async function runImport(services: ImportServices, id: string, actor: Actor): Promise<ImportRow | null> {
+  const { db, log } = services;
+  const row = await claimImport(db, id);
+  if (!row) return null;
+  const notes = createNotes(db, id);
+  const summary: ImportSummary = { ...emptySummary(), ...(row.dryRun ? { dryRun: true } : {}) };
+  try {
+    await beat(db, id, { phase: "reading" });
+    const plan = await readPlan(db, row.kind, row.filePath, notes, summary);
+    summary.source = plan.source;
+    await beat(db, id, { phase: "people and topics", total: plan.total, done: 0, summary });
+    const topics = await importTopics(db, plan, row.dryRun, notes, summary);
+    await notes.flush();
+
+    const media = row.dryRun ? null : createMediaImporter({ db, storage: services.storage, source: plan.source, mediaDir: row.mediaDir, allowPrivateHosts: services.allowPrivateHosts });
+    const ctx: StoryContext = { services, importRow: row, plan, topics, media, notes, summary, actor };
+    await beat(db, id, { phase: "stories", summary });
+    const importedPosts = await knownRows(db, plan.source, "post");
+    let done = 0;
+    let lastBeat = Date.now();
+    for await (const record of readExport(row.kind, row.filePath)) {
+      if (services.signal?.aborted) {
+        await notes.flush();
+        const [paused] = await db.update(imports).set({ status: "waiting", done, summary }).where(eq(imports.id, id)).returning();
+        return paused ?? null;
+      }
+      if (record.type !== "post") continue;
+      const planned = plan.stories.get(storyKey(record.kind, record.sourceId));
+      if (!planned) continue;
+      try {
+        if (planned.imported) {
+          summary.unchanged++;
+          if (!row.dryRun && record.kind === "post") {
+            const known = importedPosts.get(record.sourceId);
+            if (known) await addNewComments(ctx, record, known.id);
+          }
+        } else if (row.dryRun) {
+          dryRunStory(ctx, record);
+        } else if (record.kind === "post") await writeArticle(ctx, record, planned);
+        else await writePage(ctx, record, planned);
+      } catch (error) {
+        // One story that cannot be written is reported; the others go on (its transaction wrote nothing).
+        summary.skipped++;
+        notes.add("skipped", whatOf(record), `Not imported: ${(error as Error).message}`);
+        log.warn({ err: error, importId: id, post: record.sourceId }, "an imported story could not be written");
+      }
+      done++;
+      if (Date.now() - lastBeat > 1000 || done === plan.total) {
+        lastBeat = Date.now();
+        await notes.flush();
+        await beat(db, id, { done, summary });
+      }
+    }
+
+    await beat(db, id, { phase: "links", done, summary });
+    const wanted = redirectRows(plan, topics);
+    if (row.dryRun) summary.redirects = wanted.length;
+    else {
+      const live = await liveRedirects(db, wanted);
+      const result = await db.transaction((tx) => addImportedRedirects(tx, live, `import:${plan.source}`));
+      summary.redirects = result.added + result.unchanged;
+      for (const conflict of result.conflicts) notes.add("changed", `redirect ${conflict.fromPath}`, `Already redirects to ${conflict.existingTo}: left as it is.`);
+      for (const row of wanted) if (!live.includes(row)) notes.add("changed", `redirect ${row.fromPath}`, `No public story there: ${row.toPath} would not answer, so no redirect.`);
+      await recordActivity(db, actor, { kind: "import.finish", objectType: "import", objectId: id, objectLabel: row.fileName, details: { ...summary } });
+    }
+    await notes.flush();
+    const [finished] = await db
+      .update(imports)
+      .set({ status: "done", phase: null, done, summary, finishedAt: sql`now()`, heartbeatAt: sql`now()` })
+      .where(eq(imports.id, id))
+      .returning();
+    return finished ?? null;
+  } catch (error) {
+    await notes.flush().catch(() => {});
+    const message = error instanceof ImportFileError ? error.message : `The import stopped: ${(error as Error).message}`;
+    if (!(error instanceof ImportFileError)) log.error({ err: error, importId: id }, "an import failed");
+    const [failed] = await db
+      .update(imports)
+      .set({ status: "failed", error: message, summary, finishedAt: sql`now()` })
+      .where(eq(imports.id, id))
+      .returning();
+    return failed ?? null;
+  }
+}
+
+/** A dry run's look at one story: converted, counted and noted, nothing written. */
+function dryRunStory(ctx: StoryContext, post: ImportPost) {
+  const converted = storyFromHtml(post.html, { source: ctx.plan.site.kind, baseUrl: ctx.plan.site.baseUrl });
+  for (const what of converted.unconverted) ctx.notes.add("unconverted", whatOf(post), `Kept as text: ${what}`);
+  statusOf(post, ctx.notes);
+  tagNamesOf(ctx, post);
+  ctx.summary.images += converted.images.length + (post.featuredImage ? 1 : 0);
+  if (post.kind === "post") {
+    ctx.summary.posts++;
+    ctx.summary.comments += post.comments.filter((c) => c.status === "approved" || c.status === "pending").length;
+  } else ctx.summary.pages++;
+}
+
+// ---------------------------------------------------------------- the report
+
+export interface ImportReport {
+  id: string;
+  kind: ImportSourceKind;
+  fileName: string;
+  dryRun: boolean;
+  status: ImportRow["status"];
+  error: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  summary: ImportSummary;
+  notes: { kind: string; what: string; message: string }[];
+  /** Every old address and where it leads now (what check-redirects requests). */
+  redirects: { from: string; to: string }[];
+}
+
+export async function importReport(db: Db, id: string): Promise<ImportReport | null> {
+  const row = await getImport(db, id);
+  if (!row) return null;
+  const noteRows = await db
+    .select({ kind: importNotes.kind, what: importNotes.what, message: importNotes.message })
+    .from(importNotes)
+    .where(eq(importNotes.importId, id))
+    .orderBy(importNotes.id);
+  const redirectRowsFound = await db.execute<{ from_path: string; to_path: string }>(
+    sql`select from_path, to_path from redirects where source = (select 'import:' || (summary->>'source') from imports where id = ${id}) order by from_path`,
+  );
+  return {
+    id: row.id,
+    kind: row.kind,
+    fileName: row.fileName,
+    dryRun: row.dryRun,
+    status: row.status,
+    error: row.error,
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    summary: row.summary as ImportSummary,
+    notes: noteRows,
+    redirects: redirectRowsFound.rows.map((r) => ({ from: r.from_path, to: r.to_path })),
+  };
+}
+
+export type { ImportRecord };
