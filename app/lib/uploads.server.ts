@@ -144,71 +144,85 @@ export async function receiveUpload(options: {
 }): Promise<StoredUpload> {
   const { request, db, storage, kind } = options;
   const rule = UPLOAD_RULES[kind];
+  const tempFile = await newUploadPart(storage);
+  try {
+    const received = await receiveMultipartFile(request, tempFile, {
+      maxBytes: rule.maxBytes,
+      declaredLimit: declaredLengthLimitOf(rule),
+      tooLarge: () => new AppError("too_large", tooLargeMessage(rule)),
+    });
+    return await storeCheckedUpload({ db, storage, kind, source: options.source, tempFile, originalName: received.originalName, transform: options.transform });
+  } finally {
+    // Stored files were moved away; anything refused is removed.
+    await fs.rm(tempFile, { force: true });
+  }
+}
+
+/**
+ * Streams the multipart field "file" of `request` into `dest` (written 600), enforcing `maxBytes`
+ * while streaming (a declared length beyond `declaredLimit` is refused before reading). Throws the
+ * upload's AppErrors: not multipart, nothing sent, empty, too large (`tooLarge()`), unreadable.
+ */
+export async function receiveMultipartFile(
+  request: Request,
+  dest: string,
+  limits: { maxBytes: number; declaredLimit: number; tooLarge: () => AppError },
+): Promise<{ originalName: string; size: number }> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
     throw new AppError("invalid_input", "Send the file as multipart/form-data.");
   }
   const declaredLength = Number(request.headers.get("content-length"));
   // Multipart framing adds a little; anything far beyond the limit is refused before reading it.
-  if (Number.isFinite(declaredLength) && declaredLength > declaredLengthLimitOf(rule)) {
+  if (Number.isFinite(declaredLength) && declaredLength > limits.declaredLimit) {
     // Read what the client sends (up to twice the limit) before answering: a connection closed under
     // a client still sending is reset, and the client never sees the 413 and its reason.
-    await discardBody(request.body, 2 * rule.maxBytes);
-    throw new AppError("too_large", tooLargeMessage(rule));
+    await discardBody(request.body, 2 * limits.maxBytes);
+    throw limits.tooLarge();
   }
   if (!request.body) throw new AppError("invalid_input", "No file was sent.");
-
-  const tempFile = await newUploadPart(storage);
-  try {
-    const received = await new Promise<{ originalName: string; size: number; truncated: boolean }>((resolve, reject) => {
-      let parser: busboy.Busboy;
-      try {
-        parser = busboy({
-          headers: { "content-type": contentType },
-          limits: { files: 1, fileSize: rule.maxBytes + 1, fields: 10, fieldSize: 1024 },
-        });
-      } catch {
-        reject(new AppError("invalid_input", "The upload could not be read."));
+  const body = request.body;
+  const received = await new Promise<{ originalName: string; size: number; truncated: boolean }>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { "content-type": contentType },
+        limits: { files: 1, fileSize: limits.maxBytes + 1, fields: 10, fieldSize: 1024 },
+      });
+    } catch {
+      reject(new AppError("invalid_input", "The upload could not be read."));
+      return;
+    }
+    let seen: Promise<{ originalName: string; size: number; truncated: boolean }> | null = null;
+    parser.on("file", (field, stream, info) => {
+      if (field !== "file" || seen) {
+        stream.resume();
         return;
       }
-      let seen: Promise<{ originalName: string; size: number; truncated: boolean }> | null = null;
-      parser.on("file", (field, stream, info) => {
-        if (field !== "file" || seen) {
-          stream.resume();
-          return;
-        }
-        let size = 0;
-        let truncated = false;
-        stream.on("data", (chunk: Buffer) => (size += chunk.length));
-        stream.on("limit", () => {
-          truncated = true;
-          // Stop writing the rest; busboy discards what follows.
-          stream.unpipe();
-          stream.resume();
-        });
-        seen = pipeline(stream, createWriteStream(tempFile, { mode: 0o600 })).then(
-          () => ({ originalName: info.filename ?? "upload", size, truncated }),
-          (error) => (truncated ? { originalName: info.filename ?? "upload", size, truncated } : Promise.reject(error)),
-        );
+      let size = 0;
+      let truncated = false;
+      stream.on("data", (chunk: Buffer) => (size += chunk.length));
+      stream.on("limit", () => {
+        truncated = true;
+        // Stop writing the rest; busboy discards what follows.
+        stream.unpipe();
+        stream.resume();
       });
-      parser.on("error", () => reject(new AppError("invalid_input", "The upload could not be read.")));
-      parser.on("close", () => {
-        if (!seen) reject(new AppError("invalid_input", "No file was sent."));
-        else seen.then(resolve, reject);
-      });
-      Readable.fromWeb(request.body as unknown as NodeWebReadableStream).on("error", reject).pipe(parser);
+      seen = pipeline(stream, createWriteStream(dest, { mode: 0o600 })).then(
+        () => ({ originalName: info.filename ?? "upload", size, truncated }),
+        (error) => (truncated ? { originalName: info.filename ?? "upload", size, truncated } : Promise.reject(error)),
+      );
     });
-
-    if (received.truncated || received.size > rule.maxBytes) {
-      throw new AppError("too_large", tooLargeMessage(rule));
-    }
-    if (received.size === 0) throw new AppError("invalid_input", "The file is empty.");
-
-    return await storeCheckedUpload({ db, storage, kind, source: options.source, tempFile, originalName: received.originalName, transform: options.transform });
-  } finally {
-    // Stored files were moved away; anything refused is removed.
-    await fs.rm(tempFile, { force: true });
-  }
+    parser.on("error", () => reject(new AppError("invalid_input", "The upload could not be read.")));
+    parser.on("close", () => {
+      if (!seen) reject(new AppError("invalid_input", "No file was sent."));
+      else seen.then(resolve, reject);
+    });
+    Readable.fromWeb(body as unknown as NodeWebReadableStream).on("error", reject).pipe(parser);
+  });
+  if (received.truncated || received.size > limits.maxBytes) throw limits.tooLarge();
+  if (received.size === 0) throw new AppError("invalid_input", "The file is empty.");
+  return { originalName: received.originalName, size: received.size };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Db } from "~/db/client.server";
 import { user } from "~/db/schema";
 import { actorName, SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { enqueueJob } from "~/lib/job-queue.server";
+import { removeUploadedExport } from "./import-files.server";
 import { getImport, ImportBusyError, importsToResume, runImport, type ImportServices } from "./import-engine.server";
 
 // An import as a job of the one queue (decision 0032): added by /admin/import's "Start import" (and
@@ -17,7 +18,7 @@ export const IMPORT_TASK = "import-run";
 /** While another import runs, a job waits this long and looks again. */
 const BUSY_RETRY_MS = 30_000;
 
-export async function enqueueImport(db: Db, importId: string, runAt?: Date): Promise<void> {
+export async function enqueueImport(db: Parameters<typeof enqueueJob>[0], importId: string, runAt?: Date): Promise<void> {
   await enqueueJob(db, IMPORT_TASK, { importId }, { key: `import:${importId}`, maxAttempts: 5, runAt });
 }
 
@@ -33,7 +34,7 @@ async function importActor(db: Db, userId: string | null): Promise<Actor> {
  * left "waiting", so the next start resumes it at once (the job queue waits for jobs under way, and
  * an import can take minutes).
  */
-export function importTasks(services: Omit<ImportServices, "signal">): { tasks: TaskList; stop(): void } {
+export function importTasks(services: Omit<ImportServices, "signal"> & { dataDir: string }): { tasks: TaskList; stop(): void } {
   const controller = new AbortController();
   const task: Task = async (payload) => {
     const importId = (payload as { importId?: unknown }).importId;
@@ -41,7 +42,9 @@ export function importTasks(services: Omit<ImportServices, "signal">): { tasks: 
     const row = await getImport(services.db, importId);
     if (!row) return;
     try {
-      await runImport({ ...services, signal: controller.signal }, importId, await importActor(services.db, row.createdById));
+      const finished = await runImport({ ...services, signal: controller.signal }, importId, await importActor(services.db, row.createdById));
+      // An uploaded export is removed once imported (its dry run's report stays readable).
+      if (finished?.status === "done" && !finished.dryRun) await removeUploadedExport(services.dataDir, finished);
     } catch (error) {
       if (!(error instanceof ImportBusyError)) throw error;
       await enqueueImport(services.db, importId, new Date(Date.now() + BUSY_RETRY_MS));
