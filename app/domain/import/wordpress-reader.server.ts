@@ -22,7 +22,7 @@
  */
 import fs from "node:fs";
 import { SaxesParser, type SaxesTagNS } from "saxes";
-import { slugify } from "~/lib/slugs";
+import { slugify as asciiSlug } from "~/lib/slugs";
 import {
   ImportFileError,
   type ImportAuthor,
@@ -64,6 +64,11 @@ function prefixOf(uri: string, cache: Map<string, string>): string {
     cache.set(uri, prefix);
   }
   return prefix;
+}
+
+/** The project's slug, with accents taken off first ("Ünïcode" → "unicode", not "n-code"). */
+function slugify(text: string): string {
+  return asciiSlug(text.normalize("NFKD").replace(/[\u0300-\u036f]/g, ""));
 }
 
 function child(node: XmlNode, name: string): XmlNode | undefined {
