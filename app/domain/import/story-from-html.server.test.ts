@@ -54,6 +54,9 @@ describe("storyFromHtml: the allow-list", () => {
       { type: "heading", attrs: { level: 3 }, content: [{ type: "text", text: "C" }] },
       { type: "heading", attrs: { level: 3 }, content: [{ type: "text", text: "D" }] },
     ]);
+    expect(blocks("<h4>a<br>b</h4>", GHOST)).toEqual([
+      { type: "heading", attrs: { level: 3 }, content: [{ type: "text", text: "a" }, { type: "hardBreak" }, { type: "text", text: "b" }] },
+    ]);
   });
 
   it("keeps bold, italic and links as marks", () => {

@@ -96,7 +96,7 @@ const clean = (s: string) => s.replace(CONTROL_CHARS, "").replace(LONE_SURROGATE
 const collapse = (s: string) => s.replace(/[ \t\n\r\f]+/g, " ");
 const squash = (s: string) => collapse(clean(s)).trim();
 /** Blank for the eye: spaces, no-break and zero-width spaces. */
-const isBlank = (s: string) => /^[\s\u00A0\u200B\u200C\u200D\uFEFF]*$/.test(s);
+const isBlank = (s: string) => /^(?:\s|[\u200B\u200C]|\u200D)*$/.test(s);
 
 /** `s` cut to at most `max` characters (an ellipsis marking the cut), never inside a surrogate pair. */
 function clip(s: string, max: number): string {
@@ -466,7 +466,7 @@ class Converter {
     const lines = trimInline(inline);
     if (lines.length === 0) return;
     if (frame.kind !== "paragraph") {
-      pushInline(frame.blocks, { type: "heading", attrs: { level: frame.kind }, content: [] }, lines.flatMap(joinLines));
+      pushInline(frame.blocks, { type: "heading", attrs: { level: frame.kind }, content: [] }, joinLines(lines));
       return;
     }
     // A YouTube or X address alone on a line is an embed (as WordPress's autoembed has it).
