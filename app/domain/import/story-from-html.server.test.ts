@@ -118,6 +118,15 @@ describe("storyFromHtml: images", () => {
     expect(story.images).toEqual([{ src: "https://old.example.com/wp-content/uploads/a.jpg", alt: "A cat", caption: "" }]);
   });
 
+  it("reads Ghost's image card, its __GHOST_URL__ addresses resolved against the old site", () => {
+    const html =
+      '<figure class="kg-card kg-image-card kg-card-hascaption"><img src="__GHOST_URL__/content/images/2020/01/a.jpg" class="kg-image" alt loading="lazy"><figcaption>Photo by <a href="__GHOST_URL__/author/x/">X</a></figcaption></figure>';
+    expect(storyFromHtml(html, GHOST).images).toEqual([{ src: "https://old.example.com/content/images/2020/01/a.jpg", alt: "", caption: "Photo by X" }]);
+    expect(blocks('<p><a href="__GHOST_URL__/tag/news/">news</a></p>', GHOST)).toEqual([
+      { type: "paragraph", content: [{ type: "text", text: "news", marks: [{ type: "link", attrs: { href: "https://old.example.com/tag/news/" } }] }] },
+    ]);
+  });
+
   it("reads WordPress's [caption] with its caption text", () => {
     const story = storyFromHtml(
       '[caption id="attachment_6" align="alignright" width="300"]<a href="https://old.example.com/a.jpg"><img class="size-medium wp-image-6" src="https://old.example.com/a.jpg" alt="Boat" width="300" /></a> The <em>boat</em> at dawn[/caption]\n\nText after.',

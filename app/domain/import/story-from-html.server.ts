@@ -404,6 +404,9 @@ function withMark(marks: StoryMark[], mark: StoryMark): StoryMark[] {
   return [...marks.filter((m) => m.type !== mark.type), mark].sort((a, b) => MARK_ORDER[a.type] - MARK_ORDER[b.type]);
 }
 
+/** Ghost (4.x on) writes its own site's address in exported HTML as this placeholder: a path of the old site follows. */
+const GHOST_URL = /^__GHOST_URL__(?=\/|$)/;
+
 const URL_ALONE = /^https?:\/\/[^\s<>"]+$/i;
 
 class Converter {
@@ -429,7 +432,7 @@ class Converter {
 
   /** A link's target: absolute http(s)/mailto, relative ones resolved against the site; null for anything else. */
   linkHref(raw: string): string | null {
-    const href = clean(raw).trim();
+    const href = clean(raw).trim().replace(GHOST_URL, "");
     if (href === "" || href.startsWith("#")) return null;
     let absolute: string;
     try {
@@ -443,7 +446,7 @@ class Converter {
 
   /** An image's address: absolute http(s) when it can be made so, else as written when it is a path; null for data: and the like. */
   imageSrc(raw: string): string | null {
-    const src = clean(raw).trim();
+    const src = clean(raw).trim().replace(GHOST_URL, "");
     if (src === "") return null;
     if (src.startsWith("//")) return this.imageSrc(`${this.base?.protocol ?? "https:"}${src}`);
     try {
