@@ -1,4 +1,4 @@
-import { Activity, FileText, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Tags, Users, X } from "lucide-react";
+import { Activity, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Tags, Users, X } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
@@ -20,6 +20,7 @@ export type AdminScreen =
   | "activity"
   | "team"
   | "settings"
+  | "import"
   | "profile";
 
 export interface AdminNavItem {
@@ -47,6 +48,7 @@ export const NAV_ITEMS: readonly AdminNavItem[] = [
   { screen: "activity", label: "Activity", to: "/admin/activity", icon: Activity, capability: "activity.view" },
   { screen: "team", label: "Team", to: "/admin/team", icon: Users, capability: "team.manage" },
   { screen: "settings", label: "Settings", to: "/admin/settings", icon: Settings, capability: "settings.manage" },
+  { screen: "import", label: "Import", to: "/admin/import", icon: FileUp, capability: "import.run" },
   { screen: "profile", label: "Your account", to: "/admin/profile", icon: KeyRound, capability: "backOffice" },
 ];
 
