@@ -6,6 +6,7 @@
  *   BENCH_URL=http://127.0.0.1:3000 npm run bench   # measure a server that is already running
  *   npm run bench -- --scale      # also builds 100,000 articles and 1,000,000 comments by SQL in the
  *                                 # bench server's own database, then times every public page kind
+ *   npm run bench -- --import     # only the import: a synthetic 10,000-post WXR through `npm run import`
  *
  * Rows:
  * - cached pages (anonymous: the page cache) against node:http serving the same bytes from memory, in
@@ -26,11 +27,13 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { ensureBuild, SERVER_ENTRY } from "./ensure-build.mjs";
 import { buildScaleData, connectToDataDir } from "./bench-scale";
+import { importBench } from "./bench-import";
 import { readerJavaScript } from "./reader-javascript";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SCALE = process.argv.includes("--scale");
+const IMPORT = process.argv.includes("--import");
 /** BENCH_ONLY=cached,rendered,js,lighthouse,count,restart,scale: only those parts (while working on one). */
 const ONLY = process.env.BENCH_ONLY?.split(",");
 const wants = (part: string) => !ONLY || ONLY.includes(part);
@@ -468,5 +471,7 @@ async function scaleRun(base: string, dataDir: string) {
   }
 }
 
-await main();
+if (IMPORT) {
+  await importBench(judge);
+} else await main();
 if (missed > 0) process.exitCode = 1;

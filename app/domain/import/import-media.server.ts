@@ -174,7 +174,10 @@ export function createMediaImporter(options: MediaImporterOptions) {
 
     const tempFile = await newUploadPart(storage);
     try {
+      // With a folder of the old site's uploads, images come from there only (an export moved with
+      // its files, perhaps where the old site no longer answers); without one, from the web.
       const local = options.mediaDir ? await findInMediaDir(options.mediaDir, url) : null;
+      if (options.mediaDir && !local) return { ok: false, reason: `${url} is not in the media folder ${options.mediaDir}` };
       if (local) {
         const stat = await fs.stat(local);
         if (stat.size > rule.maxBytes) return { ok: false, reason: `${url} is larger than ${Math.round(rule.maxBytes / 1_000_000)} MB: not imported` };
