@@ -12,7 +12,7 @@ import { AppError } from "~/lib/app-error";
 import { formatCommentDate, useSiteTimeZone } from "~/lib/dates";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
-import { formatCount } from "~/lib/numbers";
+import { formatCount, formatQuantity } from "~/lib/numbers";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/import";
 
@@ -235,7 +235,7 @@ export default function AdminImport({ loaderData }: Route.ComponentProps) {
               <ConfirmDialog
                 trigger={<Button disabled={navigation.state !== "idle"}>Start import</Button>}
                 title="Import this site now?"
-                description={`${formatCount(selected.summary.posts)} posts and ${formatCount(selected.summary.pages)} pages come in. Those published on the old site are public here at once, and their old addresses redirect to them. Running it again later adds only what is new.`}
+                description={`${formatQuantity(selected.summary.posts, "post")} and ${formatQuantity(selected.summary.pages, "page")} come in. Those published on the old site are public here at once, and their old addresses redirect to them. Running it again later adds only what is new.`}
                 confirmLabel="Start import"
                 onConfirm={() => submit({ intent: "start", id: selected.id }, { method: "post" })}
               />

@@ -1,0 +1,137 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import sharp from "sharp";
+import { checkRedirects } from "../../app/domain/import/check-redirects.server";
+import { accountWithRole } from "./accounts";
+import { signInAsAdmin, toastWith } from "./admin-session";
+import { expect, expectNoSidewaysScroll, test, waitForHydration } from "./fixtures";
+
+// Moving in (issue 29): an admin imports a WordPress export through /admin/import — dry run, import
+// with live progress, report — and every old address of the file then answers 301 to a page that
+// answers 200. The old site's images come from a loopback server of this test (the e2e server runs
+// with IMPORT_ALLOW_PRIVATE_HOSTS=1).
+
+let oldSite: http.Server;
+let base: string;
+
+test.beforeAll(async () => {
+  const photo = await sharp({ create: { width: 800, height: 450, channels: 3, background: { r: 30, g: 90, b: 160 } } })
+    .jpeg()
+    .withExif({ IFD0: { Copyright: "Old photographer", ImageDescription: "GPS 51.5N" } })
+    .toBuffer();
+  oldSite = http.createServer((req, res) => {
+    if (req.url?.endsWith(".jpg")) {
+      res.writeHead(200, { "content-type": "image/jpeg", "content-length": photo.length });
+      res.end(photo);
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => oldSite.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(oldSite.address() as AddressInfo).port}`;
+});
+test.afterAll(() => new Promise<void>((resolve) => oldSite.close(() => resolve())));
+
+function wxr(stamp: string) {
+  const site = base;
+  const item = (id: number, slug: string, title: string, body: string, extra = "") => `<item><title>${title}</title><link>${site}/2023/03/${slug}/</link><dc:creator>reporter-${stamp}</dc:creator>
+<content:encoded><![CDATA[${body}]]></content:encoded><excerpt:encoded><![CDATA[]]></excerpt:encoded><wp:post_id>${id}</wp:post_id><wp:post_date_gmt>2023-03-0${id % 9} 08:00:00</wp:post_date_gmt>
+<wp:post_name>${slug}</wp:post_name><wp:status>publish</wp:status><wp:post_type>post</wp:post_type>
+<category domain="category" nicename="metro-${stamp}"><![CDATA[Metro ${stamp}]]></category><category domain="post_tag" nicename="flood-watch-${stamp}"><![CDATA[Flood Watch ${stamp}]]></category>${extra}</item>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
+<channel><title>Old Gazette ${stamp}</title><link>${site}</link><wp:wxr_version>1.2</wp:wxr_version><wp:base_site_url>${site}</wp:base_site_url>
+<wp:author><wp:author_login>reporter-${stamp}</wp:author_login><wp:author_display_name><![CDATA[Rita Reporter ${stamp}]]></wp:author_display_name></wp:author>
+<wp:category><wp:category_nicename>metro-${stamp}</wp:category_nicename><wp:category_parent></wp:category_parent><wp:cat_name><![CDATA[Metro ${stamp}]]></wp:cat_name></wp:category>
+<wp:tag><wp:tag_slug>flood-watch-${stamp}</wp:tag_slug><wp:tag_name><![CDATA[Flood Watch ${stamp}]]></wp:tag_name></wp:tag>
+<item><title>River photo</title><link>${site}/river-photo/</link><wp:post_id>900</wp:post_id><wp:post_type>attachment</wp:post_type><wp:status>inherit</wp:status><wp:post_parent>101</wp:post_parent>
+<wp:attachment_url>${site}/wp-content/uploads/2023/03/river.jpg</wp:attachment_url><wp:postmeta><wp:meta_key>_wp_attachment_image_alt</wp:meta_key><wp:meta_value><![CDATA[The river over its banks]]></wp:meta_value></wp:postmeta></item>
+${item(101, `river-rises-${stamp}`, `River rises ${stamp}`, `The river rose two metres overnight.\n\n<img src="${site}/wp-content/uploads/2023/03/street.jpg" alt="A flooded street" />\n\nSee <a href="${site}/2023/03/sandbags-${stamp}/">where to find sandbags</a>.\n\n[contact-form-7 id="12"]`, `<wp:postmeta><wp:meta_key>_thumbnail_id</wp:meta_key><wp:meta_value>900</wp:meta_value></wp:postmeta>
+<wp:comment><wp:comment_id>1</wp:comment_id><wp:comment_author><![CDATA[Neighbour]]></wp:comment_author><wp:comment_author_email>n@example.com</wp:comment_author_email><wp:comment_date_gmt>2023-03-02 09:00:00</wp:comment_date_gmt><wp:comment_content><![CDATA[Stay safe, everyone.]]></wp:comment_content><wp:comment_approved>1</wp:comment_approved><wp:comment_parent>0</wp:comment_parent></wp:comment>`)}
+${item(102, `sandbags-${stamp}`, `Where to find sandbags ${stamp}`, "Sandbags are at the fire station.")}
+<item><title>Ethics ${stamp}</title><link>${site}/ethics-${stamp}/</link><dc:creator>reporter-${stamp}</dc:creator><content:encoded><![CDATA[We correct our errors.]]></content:encoded><wp:post_id>201</wp:post_id><wp:post_date_gmt>2023-01-01 08:00:00</wp:post_date_gmt><wp:post_name>ethics-${stamp}</wp:post_name><wp:status>publish</wp:status><wp:post_type>page</wp:post_type></item>
+</channel></rss>`;
+}
+
+test("an admin imports a WordPress export: dry run, import with progress, report, and every old address redirects", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  await signInAsAdmin(page);
+  await page.goto("/admin/import");
+  await waitForHydration(page.getByRole("button", { name: "Upload and run a dry run" }));
+  await page.getByLabel("Export file (.xml or .json)").setInputFiles({ name: `gazette-${stamp}.xml`, mimeType: "text/xml", buffer: Buffer.from(wxr(stamp)) });
+  await page.getByRole("button", { name: "Upload and run a dry run" }).click();
+  await expect(toastWith(page, "Export uploaded: dry run started")).toBeVisible();
+  const heading = page.getByRole("heading", { name: `Dry run of gazette-${stamp}.xml (WordPress)` });
+  await expect(heading).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Finished" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("row", { name: "Posts 2" })).toBeVisible();
+  await expect(page.getByRole("row", { name: "Pages 1" })).toBeVisible();
+  // The shortcode it cannot convert is reported with its story.
+  await expect(page.getByText(/contact-form-7/).first()).toBeVisible();
+  // Nothing was written by the dry run.
+  expect((await page.request.get(`/article/river-rises-${stamp}`)).status()).toBe(404);
+
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoSidewaysScroll(page, `/admin/import at ${width} px`);
+    await page.screenshot({ path: test.info().outputPath(`import-dry-run-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  await page.getByRole("button", { name: "Start import" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Import this site now?" });
+  await expect(dialog).toContainText("2 posts and 1 page come in");
+  await dialog.getByRole("button", { name: "Start import" }).click();
+  await expect(toastWith(page, "Import started")).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Import of gazette-${stamp}.xml (WordPress)` })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Finished" })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole("row", { name: "Comments 1" })).toBeVisible();
+
+  // The report, downloaded as the screen offers it.
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download the report" }).click();
+  const report = JSON.parse((await (await download).createReadStream()).read().toString()) as { redirects: { from: string; to: string }[] };
+  expect(report.redirects.length).toBeGreaterThanOrEqual(6);
+  expect(report.redirects).toEqual(expect.arrayContaining([expect.objectContaining({ from: "/?p=101", to: `/article/river-rises-${stamp}` })]));
+
+  // Every old address answers 301 to a page that answers 200: what `npm run import -- check-redirects` says.
+  const checked = await checkRedirects(baseURL!, report.redirects);
+  expect(checked.failures).toEqual([]);
+  expect(checked.ok).toBe(report.redirects.length);
+
+  // The story, as a reader sees it: its imported featured image, text, the link to the other story
+  // rewritten to its new address, the tag; the page at its address.
+  await page.goto(`/2023/03/river-rises-${stamp}/`);
+  await expect(page).toHaveURL(new RegExp(`/article/river-rises-${stamp}$`));
+  await expect(page.getByRole("heading", { level: 1, name: `River rises ${stamp}` })).toBeVisible();
+  await expect(page.getByRole("img", { name: "The river over its banks" })).toHaveAttribute("src", /\/media\/images\//);
+  await expect(page.getByRole("link", { name: "where to find sandbags" })).toHaveAttribute("href", `/article/sandbags-${stamp}`);
+  await expect(page.locator("article").getByText("Stay safe, everyone.")).toBeVisible();
+  expect(await page.content()).not.toContain(`${base}/wp-content/uploads/2023/03/street.jpg`);
+  await page.screenshot({ path: test.info().outputPath("imported-story-1280.png") });
+  await page.goto(`/tag/flood-watch-${stamp}`);
+  await expect(page.getByRole("link", { name: `River rises ${stamp}` }).first()).toBeVisible();
+  const feed = await page.request.get(`/tag/flood-watch-${stamp}/rss.xml`);
+  expect(await feed.text()).toContain(`Where to find sandbags ${stamp}`);
+  await page.goto(`/?page_id=201`);
+  await expect(page).toHaveURL(new RegExp(`/ethics-${stamp}$`));
+  await expect(page.getByText("We correct our errors.")).toBeVisible();
+});
+
+test("an export with a DOCTYPE is refused, and an editor may not import", async ({ page, baseURL }) => {
+  await signInAsAdmin(page);
+  await page.goto("/admin/import");
+  await waitForHydration(page.getByRole("button", { name: "Upload and run a dry run" }));
+  const xxe = `<?xml version="1.0"?>\n<!DOCTYPE rss [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<rss xmlns:wp="http://wordpress.org/export/1.2/"><channel><title>&xxe;</title></channel></rss>`;
+  await page.getByLabel("Export file (.xml or .json)").setInputFiles({ name: "evil.xml", mimeType: "text/xml", buffer: Buffer.from(xxe) });
+  await page.getByRole("button", { name: "Upload and run a dry run" }).click();
+  await expect(page.getByText(/DOCTYPE/).first()).toBeVisible({ timeout: 30_000 });
+
+  const editor = await accountWithRole(baseURL, "import-editor", "editor");
+  expect((await editor.context.get("/admin/import")).status()).toBe(403);
+  const upload = await editor.context.post("/api/admin/imports", { multipart: { file: { name: "x.xml", mimeType: "text/xml", buffer: Buffer.from(xxe) } }, headers: { Accept: "application/json" } });
+  expect(upload.status()).toBe(403);
+  await editor.context.dispose();
+});
