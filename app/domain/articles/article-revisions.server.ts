@@ -196,7 +196,7 @@ export async function listRevisions(db: Db, articleId: string): Promise<Revision
 }
 
 /** Word diff from the current text to the revision's, or null when it would take too long to compute (very different long texts). */
-function compareText(current: string, revision: string): FieldComparison {
+export function compareText(current: string, revision: string): FieldComparison {
   if (current === revision) return { changed: false };
   const changes = diffWords(current, revision, { timeout: 1000 });
   if (!changes) return { changed: true, parts: null };
