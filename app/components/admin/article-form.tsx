@@ -54,7 +54,7 @@ export function statusLabel(status: ArticleStatusName, publishedAt: Date | strin
 /** The form's answer from its action: a failure (400/404), absent after a redirect. */
 export type ArticleFormActionData = ArticleFormFailure | undefined;
 
-function FieldError({ id, message }: { id: string; message?: string }) {
+export function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null;
   return (
     <p id={id} className="text-sm text-red-700">

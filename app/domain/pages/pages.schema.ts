@@ -35,8 +35,8 @@ export const pageFormSchema = z.object({
   footerPosition: z
     .string()
     .trim()
-    .transform((value) => (value === "" ? "0" : value))
-    .pipe(z.coerce.number("Use a whole number.").int("Use a whole number.").min(0, "Use 0 or more.").max(FOOTER_POSITION_MAX, `Use at most ${FOOTER_POSITION_MAX}.`)),
+    .regex(/^\d{0,3}$/, `Use a whole number from 0 to ${FOOTER_POSITION_MAX}.`)
+    .transform((value) => (value === "" ? 0 : Number(value))),
 });
 
 export const REQUIRED_PAGE_FIELDS = ["title", "slug", "content"] as const;

@@ -151,7 +151,17 @@ const revisionSourceColumns = {
   footerPosition: pages.footerPosition,
   publishedAt: pages.publishedAt,
 };
-type PageRevisionSource = { [K in keyof typeof revisionSourceColumns]: (typeof revisionSourceColumns)[K]["_"]["data"] };
+interface PageRevisionSource {
+  id: string;
+  title: string;
+  slug: string;
+  content: string;
+  contentDoc: unknown;
+  status: PageStatus;
+  showInFooter: boolean;
+  footerPosition: number;
+  publishedAt: Date | null;
+}
 
 /** Records a save of `row` inside the transaction that wrote it, keeping the newest REVISIONS_KEPT (decision 0011). */
 async function recordPageRevision(tx: Queryable, row: PageRevisionSource, actor: Actor): Promise<void> {
@@ -261,6 +271,8 @@ export interface SavedPage {
   id: string;
   slug: string;
   status: PageStatus;
+  /** The status before the save (null: a new page). */
+  previousStatus: PageStatus | null;
 }
 
 /**
@@ -315,8 +327,7 @@ export async function savePageFromForm(
       await recordPageRevision(tx, row, actor);
       const kind = !options.id ? "page.create" : before !== "published" && status === "published" ? "page.publish" : "page.update";
       await recordActivity(tx, actor, { kind, objectType: "page", objectId: row.id, objectLabel: row.title, details: { status, slug: row.slug } });
-      // A new page published at once says so too (its creation is the entry; the status is in it).
-      return { id: row.id, slug: row.slug, status: row.status };
+      return { id: row.id, slug: row.slug, status: row.status, previousStatus: before };
     });
   } catch (error) {
     translateWriteError(error);
@@ -336,7 +347,7 @@ export async function unpublishPage(db: Db, id: string, actor: Actor = SYSTEM_AC
     if (!row) return null;
     await recordPageRevision(tx, row, actor);
     await recordActivity(tx, actor, { kind: "page.unpublish", objectType: "page", objectId: id, objectLabel: row.title });
-    return { id: row.id, slug: row.slug, status: row.status };
+    return { id: row.id, slug: row.slug, status: row.status, previousStatus: "published" as const };
   });
   if (saved) return saved;
   if (!(await getPageForEdit(db, id))) throw pageGone();
