@@ -17,11 +17,11 @@ import { formatPublishDate, useSiteTimeZone } from "~/lib/dates";
 import { MISSING_FIELDS, refusalNotice, type Refusal } from "~/lib/forms";
 import { slugify } from "~/lib/slugs";
 import { AdminPageHeader } from "./admin-page-header";
-import { FieldError } from "./article-form";
+import { FieldError } from "./field-error";
 import { HistoryPanel } from "./article-history-panel";
 import { ConfirmDialog } from "./confirm-dialog";
 import { useNoticeToast } from "./use-notice-toast";
-import { StoryField } from "./story-field";
+import { StoryContentField } from "./story-field";
 
 /** A page as the form starts from: a saved page's fields, id and status (edit), or nothing (new). */
 export interface PageFormValues extends PageFormFields {
@@ -152,23 +152,13 @@ export function PageForm({ page, failure }: { page: PageFormValues | null; failu
           <FieldError id="slug-error" message={errors.slug} />
         </div>
 
-        <div className="space-y-2">
-          {/* The story editor's writing area is named by this label (aria-labelledby); before it loads, the textarea is. */}
-          <Label id="content-label" htmlFor="content">
-            Content *
-          </Label>
-          <StoryField
-            labelId="content-label"
-            textareaId="content"
-            storedDoc={shown.contentDoc ?? null}
-            submittedDoc={values?.contentDoc}
-            text={values?.content ?? shown.content ?? ""}
-            invalid={errors.content || errors.contentDoc ? true : undefined}
-            describedBy={errors.content || errors.contentDoc ? "content-error" : undefined}
-            onUploadingChange={(uploading) => setUploads((n) => n + (uploading ? 1 : -1))}
-          />
-          <FieldError id="content-error" message={errors.contentDoc ?? errors.content} />
-        </div>
+        <StoryContentField
+          storedDoc={shown.contentDoc ?? null}
+          submittedDoc={values?.contentDoc}
+          text={values?.content ?? shown.content ?? ""}
+          error={errors.contentDoc ?? errors.content}
+          onUploadingChange={(uploading) => setUploads((n) => n + (uploading ? 1 : -1))}
+        />
 
         <fieldset className="space-y-3 rounded-md border border-slate-200 p-4">
           <legend className="px-1 text-sm font-semibold text-slate-900">Footer</legend>

@@ -204,6 +204,11 @@ export function compareText(current: string, revision: string): FieldComparison 
   return { changed: true, parts };
 }
 
+/** Whether two versions of a story have the same words but not the same document (bold, links, headings…). */
+export function onlyFormattingChanged(current: { content: string; contentDoc: unknown }, revision: { content: string; contentDoc: unknown }): boolean {
+  return JSON.stringify(current.contentDoc ?? null) !== JSON.stringify(revision.contentDoc ?? null) && current.content === revision.content;
+}
+
 const OTHER_FIELDS = [
   ["slug", "Slug"],
   ["categoryId", "Category"],
@@ -241,9 +246,7 @@ export async function compareRevision(db: Db, articleId: string, revisionId: str
   ).map(([, label]) => label);
   // Authors (decision 0015): a revision saved before authors existed (null) restores none of them.
   if (revision.authorIds && revision.authorIds.join(",") !== currentAuthorIds.join(",")) otherChanges.push("Authors");
-  if (JSON.stringify(current.contentDoc ?? null) !== JSON.stringify(revision.contentDoc ?? null) && current.content === revision.content) {
-    otherChanges.push("Formatting of the content");
-  }
+  if (onlyFormattingChanged(current, revision)) otherChanges.push("Formatting of the content");
   return {
     revision: {
       ...summaryOf(revision),

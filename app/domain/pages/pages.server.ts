@@ -6,7 +6,7 @@ import { pageRevisions, pages, type PageStatus } from "~/db/schema";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { checkCapability } from "~/domain/articles/article-access.server";
 import { checkStoryImages } from "~/domain/articles/article-admin.server";
-import { compareText } from "~/domain/articles/article-revisions.server";
+import { compareText, onlyFormattingChanged } from "~/domain/articles/article-revisions.server";
 import { REVISIONS_KEPT, type RevisionComparison, type RevisionSummary } from "~/domain/articles/article-revisions.schema";
 import { storyPlainText } from "~/domain/articles/story-document";
 import { storyDocumentField, storyDocumentSchema, type StoryDocument } from "~/domain/articles/story-document.schema";
@@ -41,6 +41,19 @@ const PAGES_NOT_YOURS = "Your role cannot change pages.";
 const slugTaken = () => new AppError<PageFieldName>("slug_taken", PAGE_SLUG_TAKEN, { field: "slug" });
 
 // ---------------------------------------------------------------- reads
+
+/** The page columns a write returns for its revision. */
+const revisionSourceColumns = {
+  id: pages.id,
+  title: pages.title,
+  slug: pages.slug,
+  content: pages.content,
+  contentDoc: pages.contentDoc,
+  status: pages.status,
+  showInFooter: pages.showInFooter,
+  footerPosition: pages.footerPosition,
+  publishedAt: pages.publishedAt,
+};
 
 export interface AdminPageRow {
   id: string;
@@ -80,18 +93,7 @@ export interface EditablePage extends PageFormFields {
 export async function getPageForEdit(db: Pick<Db, "select">, id: string): Promise<EditablePage | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({
-      id: pages.id,
-      title: pages.title,
-      slug: pages.slug,
-      content: pages.content,
-      contentDoc: pages.contentDoc,
-      status: pages.status,
-      publishedAt: pages.publishedAt,
-      updatedAt: pages.updatedAt,
-      showInFooter: pages.showInFooter,
-      footerPosition: pages.footerPosition,
-    })
+    .select({ ...revisionSourceColumns, updatedAt: pages.updatedAt })
     .from(pages)
     .where(eq(pages.id, id))
     .limit(1);
@@ -139,18 +141,6 @@ export async function listSitemapPages(db: Db): Promise<{ slug: string; lastmod:
 
 // ---------------------------------------------------------------- revisions
 
-/** The page columns a write returns for its revision. */
-const revisionSourceColumns = {
-  id: pages.id,
-  title: pages.title,
-  slug: pages.slug,
-  content: pages.content,
-  contentDoc: pages.contentDoc,
-  status: pages.status,
-  showInFooter: pages.showInFooter,
-  footerPosition: pages.footerPosition,
-  publishedAt: pages.publishedAt,
-};
 interface PageRevisionSource {
   id: string;
   title: string;
@@ -215,9 +205,7 @@ export async function comparePageRevision(db: Db, pageId: string, revisionId: st
   const otherChanges: string[] = [];
   if (revision.slug !== current.slug) otherChanges.push("Slug");
   if (revision.showInFooter !== current.showInFooter || revision.footerPosition !== current.footerPosition) otherChanges.push("Footer");
-  if (JSON.stringify(current.contentDoc ?? null) !== JSON.stringify(revision.contentDoc ?? null) && current.content === revision.content) {
-    otherChanges.push("Formatting of the content");
-  }
+  if (onlyFormattingChanged(current, revision)) otherChanges.push("Formatting of the content");
   return {
     revision: {
       ...summaryOf(revision),

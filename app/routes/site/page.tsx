@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { RouteError } from "~/components/not-found";
 import { renderStoryHtml } from "~/domain/articles/story-html";
-import { findPublicPage, pagePath } from "~/domain/pages/pages.server";
+import { pagePath } from "~/domain/pages/pages.schema";
+import { findPublicPage } from "~/domain/pages/pages.server";
 import { describeArticle, NOINDEX } from "~/lib/seo";
 import { pageMeta } from "~/page-meta";
 import type { Route } from "./+types/page";
