@@ -79,6 +79,8 @@ test.describe("pages", () => {
       // The fixed pages stay where they were.
       await expect(reader.getByRole("contentinfo").getByRole("link", { name: "About Us" })).toBeVisible();
       await expectNoSidewaysScroll(reader, `/${slug} at ${vp.width} px`);
+      // From the top: the sticky header would otherwise be drawn where the footer link scrolled it.
+      await reader.evaluate(() => window.scrollTo(0, 0));
       await reader.screenshot({ path: `/tmp/pages-${vp.name}.png`, fullPage: true });
       // Every page's footer has it (the home page too).
       await reader.goto("/", { waitUntil: "domcontentloaded" });
