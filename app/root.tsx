@@ -22,11 +22,12 @@ import { VIEW_EVENT } from "./lib/page-view-event";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = context;
-  const [{ settings, categories }, user] = await Promise.all([context.siteFrame(), getSessionUser(request, context)]);
+  const [{ settings, categories, footerPages }, user] = await Promise.all([context.siteFrame(), getSessionUser(request, context)]);
   return {
     settings: publicSettings(settings, env.AD_CLIENT_ID),
     breakingNews: activeBreakingNews(settings),
     categories,
+    footerPages,
     publicUrl: env.publicUrl,
     timeZone: env.TIME_ZONE,
     // The signed-in user, if any, and whether they are an admin (checked on every request).

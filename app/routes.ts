@@ -45,6 +45,10 @@ export default [
     route("admin/articles/preview/:id", "routes/admin/article-preview.tsx"),
     route("admin/categories", "routes/admin/categories.tsx"),
     route("admin/tags", "routes/admin/tags.tsx"),
+    route("admin/pages", "routes/admin/pages.tsx"),
+    route("admin/pages/new", "routes/admin/page-new.tsx"),
+    route("admin/pages/edit/:id", "routes/admin/page-edit.tsx"),
+    route("admin/pages/edit/:id/history", "routes/admin/page-history.ts"),
     route("admin/front-page", "routes/admin/front-page.tsx"),
     route("admin/authors", "routes/admin/authors.tsx"),
     route("admin/media", "routes/admin/media.tsx"),
@@ -71,6 +75,9 @@ export default [
     route("cookie-policy", "routes/site/cookie-policy.tsx"),
     route("privacy-policy", "routes/site/privacy-policy.tsx"),
     route("terms-of-service", "routes/site/terms-of-service.tsx"),
+    // Pages written in the back office (issue 29): ranked after every static route above, and no page
+    // may take a slug those use (app/domain/pages/reserved-slugs.ts).
+    route(":slug", "routes/site/page.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -23,7 +23,7 @@ export function ArticlePreviewPage({ article, views, note }: { article: ArticleV
         <ArticleView article={article} views={views} shareUrl={`${root.publicUrl}/article/${article.slug}`} />
         <AdSlot name="article" className="mt-12" />
       </main>
-      <SiteFooter settings={root.settings} categories={root.categories} />
+      <SiteFooter settings={root.settings} categories={root.categories} pages={root.footerPages} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { FacebookIcon, InstagramIcon, LinkedinIcon, XIcon, YoutubeIcon } from "./social-icons";
 import { Link } from "react-router";
 import type { CategorySummary } from "~/domain/categories/categories.schema";
+import { pagePath, type FooterPage } from "~/domain/pages/pages.schema";
 import type { PublicSettings } from "~/domain/settings/settings.schema";
 
 const SOCIAL = [
@@ -40,7 +41,11 @@ function FooterLinks({ title, links }: { title: string; links: { to: string; lab
   );
 }
 
-export function SiteFooter({ settings, categories }: { settings: PublicSettings; categories: CategorySummary[] }) {
+/**
+ * The site's footer. Published pages marked "Show in footer" (issue 29) follow the fixed Company links,
+ * in their footer order.
+ */
+export function SiteFooter({ settings, categories, pages = [] }: { settings: PublicSettings; categories: CategorySummary[]; pages?: readonly FooterPage[] }) {
   const year = new Date().getFullYear();
   const social = SOCIAL.filter((s) => settings.social[s.key]);
   return (
@@ -68,7 +73,7 @@ export function SiteFooter({ settings, categories }: { settings: PublicSettings;
           ) : null}
         </div>
         <FooterLinks title="Categories" links={categories.slice(0, 4).map((c) => ({ to: `/category/${c.slug}`, label: c.name }))} />
-        <FooterLinks title="Company" links={COMPANY} />
+        <FooterLinks title="Company" links={[...COMPANY, ...pages.map((p) => ({ to: pagePath(p.slug), label: p.title }))]} />
         <FooterLinks title="Legal" links={LEGAL} />
       </div>
       <div className="border-t border-slate-800">

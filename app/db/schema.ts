@@ -369,6 +369,60 @@ export const tagSlugRedirects = pgTable(
 
 export type Tag = typeof tags.$inferSelect;
 
+/**
+ * Standalone pages (issue 29): an ethics policy, a masthead, a corrections policy, written in the
+ * story editor and served at /{slug} once published. A slug any route uses is refused
+ * (app/domain/pages/reserved-slugs.ts). `content` is the plain text derived on the server from
+ * `content_doc`, as for articles. Published pages with `show_in_footer` are listed in the site's
+ * footer by `footer_position`.
+ */
+export const pageStatus = pgEnum("page_status", ["draft", "published"]);
+export type PageStatus = (typeof pageStatus.enumValues)[number];
+
+export const pages = pgTable(
+  "pages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    title: text("title").notNull(),
+    slug: text("slug").notNull(),
+    content: text("content").notNull(),
+    contentDoc: jsonb("content_doc"),
+    status: pageStatus("status").notNull().default("draft"),
+    /** When it was first published (kept while unpublished, so a republished page keeps its date). */
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    showInFooter: boolean("show_in_footer").notNull().default(false),
+    footerPosition: integer("footer_position").notNull().default(0),
+    createdById: text("created_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("pages_slug_key").on(t.slug), index("pages_footer_idx").on(t.status, t.showInFooter, t.footerPosition)],
+);
+
+/** A page's saves (like article_revisions, decision 0011): every field as saved, who saved it; the newest REVISIONS_KEPT kept. */
+export const pageRevisions = pgTable(
+  "page_revisions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    pageId: uuid("page_id")
+      .notNull()
+      .references(() => pages.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    slug: text("slug").notNull(),
+    content: text("content").notNull(),
+    contentDoc: jsonb("content_doc"),
+    status: pageStatus("status").notNull(),
+    showInFooter: boolean("show_in_footer").notNull(),
+    footerPosition: integer("footer_position").notNull(),
+    savedById: text("saved_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    savedByName: text("saved_by_name").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("page_revisions_page_created_at_idx").on(t.pageId, t.createdAt.desc())],
+);
+
+export type Page = typeof pages.$inferSelect;
+
 /** What a dated note on a published article says it is. */
 export const articleCorrectionKind = pgEnum("article_correction_kind", ["correction", "update"]);
 

@@ -19,7 +19,7 @@ const SAMPLE_PARAMS: Record<string, string> = { slug: "a-story", id: "42", kind:
 /** A concrete address for a route pattern: its parameters filled in. */
 function sampleOf(pattern: string): string {
   if (pattern === "/") return "/";
-  if (pattern === "*") return "/no-such-page";
+  if (pattern === "*") return "/no/such-page";
   return `/${pattern.replace(/:([\w-]+)/g, (_, name: string) => SAMPLE_PARAMS[name]!).replace(/\*$/, "x/y")}`;
 }
 
@@ -104,7 +104,8 @@ describe("classifyPath", () => {
     expect(classifyPath("/article/a-story.data").params).toEqual({ slug: "a-story" });
     expect(classOf("/rss.xml.data")).toBe("feed");
     // Only the suffix React Router strips: an encoded dot is part of the name.
-    expect(classifyPath("/about%2Edata").pattern).toBe("*");
+    // (One segment: a page's address, issue 29, whose loader answers 404 for no such page.)
+    expect(classifyPath("/about%2Edata")).toMatchObject({ pattern: ":slug", params: { slug: "about.data" } });
   });
 
   test("trailing slashes are ignored", () => {
@@ -116,7 +117,8 @@ describe("classifyPath", () => {
 
   test("a malformed escape stays as sent (and names no page but the 404 one)", () => {
     expect(classifyPath("/article/%E0%A4%A")).toMatchObject({ pathClass: "article page", params: { slug: "%E0%A4%A" } });
-    expect(classifyPath("/%E0%A4%A")).toMatchObject({ pattern: "*", pathname: "/%E0%A4%A" });
+    expect(classifyPath("/%E0%A4%A")).toMatchObject({ pattern: ":slug", pathClass: "reader page", pathname: "/%E0%A4%A" });
+    expect(classifyPath("/a/%E0%A4%A")).toMatchObject({ pattern: "*", pathname: "/a/%E0%A4%A" });
     expect(classOf("/admin/%E0%A4%A")).toBe("admin page");
   });
 
@@ -132,8 +134,10 @@ describe("classifyPath", () => {
     expect(classifyPath("/api/admin/media")).toMatchObject({ pattern: "api/admin/*", pathClass: "admin API" });
     expect(classifyPath("/api/admin/events.data").pathClass).toBe("admin API");
     expect(classifyPath("/api/no-such-call")).toMatchObject({ pattern: "api/*", pathClass: "public API" });
-    expect(classifyPath("/administration-news")).toMatchObject({ pattern: "*", pathClass: "reader page" });
-    expect(classifyPath("/adminx")).toMatchObject({ pattern: "*", pathClass: "reader page" });
+    // One segment is a page's address (issue 29); deeper, the 404 page.
+    expect(classifyPath("/administration-news")).toMatchObject({ pattern: ":slug", pathClass: "reader page" });
+    expect(classifyPath("/adminx")).toMatchObject({ pattern: ":slug", pathClass: "reader page" });
+    expect(classifyPath("/adminx/y")).toMatchObject({ pattern: "*", pathClass: "reader page" });
   });
 
   test("what Express answers before React Router has its own entries", () => {

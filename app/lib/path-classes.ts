@@ -147,6 +147,10 @@ export const ROUTE_PATH_CLASSES = {
   "admin/articles/preview/:id": "admin page",
   "admin/categories": "admin page",
   "admin/tags": "admin page",
+  "admin/pages": "admin page",
+  "admin/pages/new": "admin page",
+  "admin/pages/edit/:id": "admin page",
+  "admin/pages/edit/:id/history": "admin page",
   "admin/authors": "admin page",
   "admin/media": "admin page",
   "admin/comments": "admin page",
@@ -169,6 +173,7 @@ export const ROUTE_PATH_CLASSES = {
   "cookie-policy": "reader page",
   "privacy-policy": "reader page",
   "terms-of-service": "reader page",
+  ":slug": "reader page",
   "*": "reader page",
 } as const satisfies Record<string, PathClass>;
 

@@ -11,6 +11,7 @@ const SCREENS = [
   { label: "Authors", path: "/admin/authors" },
   { label: "Categories", path: "/admin/categories" },
   { label: "Tags", path: "/admin/tags" },
+  { label: "Pages", path: "/admin/pages" },
   { label: "Front page", path: "/admin/front-page" },
   { label: "Media", path: "/admin/media" },
   { label: "Comments", path: "/admin/comments" },
@@ -143,7 +144,7 @@ for (const vp of VIEWPORTS) {
 /** What each role's navigation lists, in order (the issue: an author does not see Settings, Team or Categories). */
 const NAV_BY_ROLE = {
   author: ["Dashboard", "Articles", "New Article", "Media", "Your account"],
-  editor: ["Dashboard", "Articles", "New Article", "Authors", "Categories", "Tags", "Front page", "Media", "Comments", "Activity", "Your account"],
+  editor: ["Dashboard", "Articles", "New Article", "Authors", "Categories", "Tags", "Pages", "Front page", "Media", "Comments", "Activity", "Your account"],
 } as const;
 
 for (const vp of VIEWPORTS) {

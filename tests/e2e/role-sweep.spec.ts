@@ -72,6 +72,10 @@ function probes(ids: Ids): Probe[] {
     { method: "GET", url: "/admin/settings.data", allowed: ADMINS },
     { method: "GET", url: "/admin/categories.data", allowed: EDITORS },
     { method: "GET", url: "/admin/front-page.data", allowed: EDITORS },
+    // Pages (issue 29): editors and admins.
+    { method: "GET", url: "/admin/pages", allowed: EDITORS },
+    { method: "GET", url: "/admin/pages/new", allowed: EDITORS },
+    { method: "GET", url: "/admin/pages.data", allowed: EDITORS },
     // The event stream never ends for those it answers: they are checked apart (streamOpens).
     { method: "GET", url: "/api/admin/events", allowed: BACK_OFFICE, refusalOnly: true },
 
@@ -98,6 +102,7 @@ function probes(ids: Ids): Probe[] {
     write("/admin/front-page", { form: { intent: "pin", articleId: ids.publishedId, placement: "lead", categoryId: "", until: "" } }, EDITORS),
     write("/admin/front-page", { form: { intent: "feature", articleId: ids.publishedId } }, EDITORS),
     write("/admin/front-page", { form: { intent: "explore", explore: "chosen", categoryIds: ids.categoryId } }, EDITORS),
+    write("/admin/pages/new", { form: { intent: "publish", title: "Sweep Page", slug: "sweep-page", content: "A page the sweep must not save.", contentDoc: "", showInFooter: "on", footerPosition: "0" } }, EDITORS),
     // Categories, authors, comments, media: editors.
     write("/admin/categories", { form: { intent: "create", name: "Sweep Category", slug: "sweep-category" } }, EDITORS),
     write("/admin/categories", { form: { intent: "delete", id: ids.categoryId } }, EDITORS),

@@ -1,4 +1,4 @@
-import { Activity, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Tags, Users, X } from "lucide-react";
+import { Activity, BookOpen, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Tags, Users, X } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
@@ -14,6 +14,7 @@ export type AdminScreen =
   | "authors"
   | "categories"
   | "tags"
+  | "pages"
   | "front-page"
   | "media"
   | "comments"
@@ -42,6 +43,7 @@ export const NAV_ITEMS: readonly AdminNavItem[] = [
   { screen: "authors", label: "Authors", to: "/admin/authors", icon: PenLine, capability: "authors.manage" },
   { screen: "categories", label: "Categories", to: "/admin/categories", icon: FolderTree, capability: "categories.manage" },
   { screen: "tags", label: "Tags", to: "/admin/tags", icon: Tags, capability: "tags.manage" },
+  { screen: "pages", label: "Pages", to: "/admin/pages", icon: BookOpen, capability: "pages.manage" },
   { screen: "front-page", label: "Front page", to: "/admin/front-page", icon: Newspaper, capability: "frontPage.manage" },
   { screen: "media", label: "Media", to: "/admin/media", icon: Image, capability: "backOffice" },
   { screen: "comments", label: "Comments", to: "/admin/comments", icon: MessageSquare, capability: "comments.moderate" },

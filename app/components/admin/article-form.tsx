@@ -34,7 +34,8 @@ import { ArticleSettingsPanel, SettingsSection, SettingsSheetButton, settingsAre
 import { AuthorPicker, type AuthorChoice } from "./author-picker";
 import { TagPicker } from "./tag-picker";
 import { PublishActions, PublishStatusLine } from "./publish-actions";
-import { StoryField } from "./story-field";
+import { FieldError } from "./field-error";
+import { StoryContentField } from "./story-field";
 
 export interface ArticleFormValues extends ArticleFormFields {
   /** A saved article's id, status and stored publication time (edit mode). */
@@ -54,14 +55,6 @@ export function statusLabel(status: ArticleStatusName, publishedAt: Date | strin
 /** The form's answer from its action: a failure (400/404), absent after a redirect. */
 export type ArticleFormActionData = ArticleFormFailure | undefined;
 
-function FieldError({ id, message }: { id: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="text-sm text-red-700">
-      {message}
-    </p>
-  );
-}
 
 /** The autosave's indicator: "Saving…", "Saved" (a published story: "Saved for later"), or why it was not saved. */
 function AutosaveIndicator({ status, paused, pending }: { status: AutosaveStatus; paused: boolean; pending: boolean }) {
@@ -366,24 +359,14 @@ export function ArticleForm({
             <FieldError id="excerpt-error" message={errors.excerpt} />
           </div>
 
-          <div className="space-y-2">
-            {/* The story editor's writing area is named by this label (aria-labelledby); before it loads, the textarea is. */}
-            <Label id="content-label" htmlFor="content">
-              Content *
-            </Label>
-            <StoryField
-              labelId="content-label"
-              textareaId="content"
-              storedDoc={article?.contentDoc ?? null}
-              submittedDoc={restored ? undefined : failure?.values?.contentDoc}
-              text={article?.content ?? ""}
-              invalid={errors.content || errors.contentDoc ? true : undefined}
-              describedBy={errors.content || errors.contentDoc ? "content-error" : undefined}
-              onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
-              onEdited={edited}
-            />
-            <FieldError id="content-error" message={errors.contentDoc ?? errors.content} />
-          </div>
+          <StoryContentField
+            storedDoc={article?.contentDoc ?? null}
+            submittedDoc={restored ? undefined : failure?.values?.contentDoc}
+            text={article?.content ?? ""}
+            error={errors.contentDoc ?? errors.content}
+            onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
+            onEdited={edited}
+          />
         </div>
 
         <ArticleSettingsPanel open={settingsOpen} onOpenChange={setSettingsOpen} returnFocus={settingsButton}>

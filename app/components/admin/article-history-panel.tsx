@@ -16,7 +16,7 @@ import { cn } from "~/lib/cn";
 import { formatPublishDate, useSiteTimeZone } from "~/lib/dates";
 import type { Refusal } from "~/lib/forms";
 
-type Answer = ArticleHistoryAnswer | Refusal;
+type Answer<Fields> = ArticleHistoryAnswer<Fields> | Refusal;
 
 /** When a revision was saved, in the site's time zone ("Nov 23, 2026 at 3:04 PM"). */
 const savedAtLabel = (revision: RevisionSummary, timeZone: string) => formatPublishDate(revision.savedAt, timeZone);
@@ -58,11 +58,7 @@ function Comparison({ label, comparison }: { label: string; comparison: FieldCom
   );
 }
 
-/**
- * The edit form's "History": a dialog listing the article's saves (newest first, who and when in the
- * site's time zone). Choosing one shows what differs from the current version; "Restore this version"
- * hands its fields to the form (`onRestore`) without saving anything.
- */
+/** The article form's History: the saves of one article (decision 0011). */
 export function ArticleHistoryPanel({
   articleId,
   restoreDisabled,
@@ -73,17 +69,55 @@ export function ArticleHistoryPanel({
   restoreDisabled?: boolean;
   onRestore: (fields: RevisionFields, revision: RevisionSummary) => void;
 }) {
+  return (
+    <HistoryPanel
+      historyUrl={`/admin/articles/edit/${articleId}/history`}
+      note="Each save of this article, newest first."
+      buttons="Save Draft, Save for later, Update Article"
+      after="“Saved for later” marks changes to a published story that readers did not see."
+      restoreDisabled={restoreDisabled}
+      onRestore={onRestore}
+    />
+  );
+}
+
+/**
+ * The edit form's "History": a dialog listing the saves that `historyUrl` answers (newest first, who
+ * and when in the site's time zone). Choosing one shows what differs from the current version;
+ * "Restore this version" hands its fields to the form (`onRestore`) without saving anything. Articles
+ * and pages (issue 29) both use it, each with its own resource route and fields.
+ */
+export function HistoryPanel<Fields>({
+  historyUrl,
+  note,
+  buttons,
+  after,
+  restoreDisabled,
+  onRestore,
+}: {
+  /** The resource route answering the list and, with `?revision=`, one revision compared. */
+  historyUrl: string;
+  /** The dialog's first sentence: what is listed. */
+  note: string;
+  /** The form's saving buttons, as the note names them. */
+  buttons: string;
+  /** A sentence after the note, if any. */
+  after?: string;
+  /** True while something in the form cannot be replaced (an upload running). */
+  restoreDisabled?: boolean;
+  onRestore: (fields: Fields, revision: RevisionSummary) => void;
+}) {
   const timeZone = useSiteTimeZone();
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState<string | null>(null);
-  const list = useFetcher<Answer>();
-  const compare = useFetcher<Answer>();
+  const list = useFetcher<Answer<Fields>>();
+  const compare = useFetcher<Answer<Fields>>();
   const comparisonHeading = useRef<HTMLHeadingElement>(null);
-  const base = `/admin/articles/edit/${articleId}/history`;
+  const base = historyUrl;
 
   const revisions = list.data && list.data.ok && "revisions" in list.data ? list.data.revisions : null;
   const listError = list.data && !list.data.ok ? list.data.error : null;
-  const comparison: RevisionComparison | null =
+  const comparison: RevisionComparison<Fields> | null =
     compare.data && compare.data.ok && "comparison" in compare.data && compare.data.comparison.revision.id === chosen ? compare.data.comparison : null;
   const compareError = compare.data && !compare.data.ok ? compare.data.error : null;
 
@@ -124,9 +158,8 @@ export function ArticleHistoryPanel({
             <div>
               <Dialog.Title className="text-lg font-semibold text-slate-900">History</Dialog.Title>
               <p id="history-note" className="mt-1 text-sm text-slate-700">
-                Each save of this article, newest first. {REVISIONS_KEPT_NOTE} Restoring a version fills the form; nothing is saved until you
-                press a saving button (Save Draft, Save for later, Update Article). “Saved for later” marks changes to a published story that
-                readers did not see.
+                {note} {REVISIONS_KEPT_NOTE} Restoring a version fills the form; nothing is saved until you press a saving button ({buttons}).
+                {after ? ` ${after}` : null}
               </p>
             </div>
             <Dialog.Close asChild>
@@ -198,7 +231,7 @@ export function ArticleHistoryPanel({
                     </p>
                   </div>
                   <Comparison label="Title" comparison={comparison.changes.title} />
-                  <Comparison label="Excerpt" comparison={comparison.changes.excerpt} />
+                  {comparison.changes.excerpt ? <Comparison label="Excerpt" comparison={comparison.changes.excerpt} /> : null}
                   <Comparison label="Content" comparison={comparison.changes.body} />
                   {comparison.otherChanges.length > 0 ? (
                     <p className="text-sm text-slate-800">Also different: {comparison.otherChanges.join(", ")}.</p>

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type ComponentType } from "react";
-import { Textarea } from "~/components/ui/input";
+import { Label, Textarea } from "~/components/ui/input";
 import { readingMinutes, storyFromPlainText, storyPlainText, wordCount } from "~/domain/articles/story-document";
 import type { StoryDocument } from "~/domain/articles/story-document.schema";
+import { FieldError } from "./field-error";
 import type { StoryEditorProps } from "./story-editor";
 
 /**
@@ -124,5 +125,46 @@ export function StoryField({
         {words} {words === 1 ? "word" : "words"} · {readingMinutes(words)} min read
       </p>
     </>
+  );
+}
+
+/**
+ * The "Content *" field of the article and page forms: its label (which names the editor's writing
+ * area, aria-labelledby; before it loads, the textarea), the StoryField and its error beside it.
+ */
+export function StoryContentField({
+  storedDoc,
+  submittedDoc,
+  text,
+  error,
+  onUploadingChange,
+  onEdited,
+}: {
+  storedDoc: unknown;
+  submittedDoc: string | undefined;
+  text: string;
+  /** The server's message for the story (its document or its text), if it refused it. */
+  error: string | undefined;
+  onUploadingChange: (uploading: boolean) => void;
+  onEdited?: () => void;
+}) {
+  return (
+    <div className="space-y-2">
+      <Label id="content-label" htmlFor="content">
+        Content *
+      </Label>
+      <StoryField
+        labelId="content-label"
+        textareaId="content"
+        storedDoc={storedDoc}
+        submittedDoc={submittedDoc}
+        text={text}
+        invalid={error ? true : undefined}
+        describedBy={error ? "content-error" : undefined}
+        onUploadingChange={onUploadingChange}
+        onEdited={onEdited}
+      />
+      <FieldError id="content-error" message={error} />
+    </div>
   );
 }

@@ -24,6 +24,10 @@ export const ADMIN_NOTICES = {
   "article-sent-back": { kind: "success", title: "Sent back", description: "The author sees your note on the draft." },
   "note-added": { kind: "success", title: "Note added", description: "It shows under the byline on the article page." },
   "note-deleted": { kind: "success", title: "Note deleted", description: "It no longer shows on the article page." },
+  "page-saved": { kind: "success", title: "Page saved", description: "Readers will not see it until it is published." },
+  "page-published": { kind: "success", title: "Page published", description: "Readers see it at its address now." },
+  "page-updated": { kind: "success", title: "Page updated", description: "Readers see the new version now." },
+  "page-unpublished": { kind: "success", title: "Page unpublished", description: "The page is a draft again and no longer public." },
 } as const satisfies Record<string, Notice>;
 
 export type AdminNoticeKey = keyof typeof ADMIN_NOTICES;

@@ -44,6 +44,8 @@ export const CAPABILITIES = {
   "categories.manage": ["admin", "editor"],
   /** Rename, merge and delete tags (/admin/tags). Anyone who may edit a story may tag it, and so create a tag by name. */
   "tags.manage": ["admin", "editor"],
+  /** Write, publish, unpublish and list standalone pages at /{slug} and their footer links (/admin/pages). */
+  "pages.manage": ["admin", "editor"],
   /** Upload images, videos and files (the article form's uploads, the media library's Upload). */
   "media.upload": ["admin", "editor", "author"],
   /** Delete media, publish an article from the media library. */

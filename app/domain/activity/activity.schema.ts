@@ -23,6 +23,10 @@ export const ACTIVITY_KINDS = {
   "tag.rename": "Tag renamed",
   "tag.merge": "Tags merged",
   "tag.delete": "Tag deleted",
+  "page.create": "Page created",
+  "page.update": "Page updated",
+  "page.publish": "Page published",
+  "page.unpublish": "Page unpublished",
   "media.upload": "Media uploaded",
   "media.delete": "Media deleted",
   "comment.delete": "Comment deleted",
@@ -55,4 +59,4 @@ export function isActivityKind(value: unknown): value is ActivityKind {
 }
 
 /** What an entry is about. */
-export type ActivityObjectType = "article" | "author" | "category" | "tag" | "media" | "comment" | "settings" | "account" | "invitation" | "import";
+export type ActivityObjectType = "article" | "author" | "category" | "tag" | "page" | "media" | "comment" | "settings" | "account" | "invitation" | "import";

@@ -169,8 +169,9 @@ function storyImagesOf(doc: StoryDocument | null): Set<string> {
  * another host is blocked by the reader pages' Content-Security-Policy (a broken image), and feeds
  * and newsletters would have readers load it from a stranger. An image already in the saved story was
  * checked when it was added (a story saved before this rule keeps its images until they are replaced).
+ * Pages (issue 29) are held to the same rule through this function.
  */
-async function checkStoryImages(storage: Storage, doc: StoryDocument | null, previous?: EditableArticle) {
+export async function checkStoryImages(storage: Storage, doc: StoryDocument | null, previous?: { contentDoc: StoryDocument | null }) {
   const known = storyImagesOf(previous?.contentDoc ?? null);
   for (const src of storyImagesOf(doc)) {
     if (known.has(src)) continue;

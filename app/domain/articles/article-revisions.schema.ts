@@ -35,13 +35,13 @@ export interface DiffPart {
 /** One compared field: unchanged, its word diff, or too different to show word by word. */
 export type FieldComparison = { changed: false } | { changed: true; parts: DiffPart[] } | { changed: true; parts: null };
 
-/** What the History panel shows for a chosen revision. */
-export interface RevisionComparison {
-  revision: RevisionSummary & { fields: RevisionFields };
-  changes: { title: FieldComparison; excerpt: FieldComparison; body: FieldComparison };
+/** What the History panel shows for a chosen revision (an article's, or a page's with its own fields and no excerpt). */
+export interface RevisionComparison<Fields = RevisionFields> {
+  revision: RevisionSummary & { fields: Fields };
+  changes: { title: FieldComparison; excerpt?: FieldComparison; body: FieldComparison };
   /** Other fields that differ from the current version, by their form label ("Slug", "Category", …). */
   otherChanges: string[];
 }
 
 /** What the History resource route answers: the list, or one revision compared with the current version. */
-export type ArticleHistoryAnswer = { ok: true; revisions: RevisionSummary[] } | { ok: true; comparison: RevisionComparison };
+export type ArticleHistoryAnswer<Fields = RevisionFields> = { ok: true; revisions: RevisionSummary[] } | { ok: true; comparison: RevisionComparison<Fields> };

@@ -196,12 +196,17 @@ export async function listRevisions(db: Db, articleId: string): Promise<Revision
 }
 
 /** Word diff from the current text to the revision's, or null when it would take too long to compute (very different long texts). */
-function compareText(current: string, revision: string): FieldComparison {
+export function compareText(current: string, revision: string): FieldComparison {
   if (current === revision) return { changed: false };
   const changes = diffWords(current, revision, { timeout: 1000 });
   if (!changes) return { changed: true, parts: null };
   const parts: DiffPart[] = changes.map((c) => ({ value: c.value, side: c.added ? "revision" : c.removed ? "current" : "both" }));
   return { changed: true, parts };
+}
+
+/** Whether two versions of a story have the same words but not the same document (bold, links, headings…). */
+export function onlyFormattingChanged(current: { content: string; contentDoc: unknown }, revision: { content: string; contentDoc: unknown }): boolean {
+  return JSON.stringify(current.contentDoc ?? null) !== JSON.stringify(revision.contentDoc ?? null) && current.content === revision.content;
 }
 
 const OTHER_FIELDS = [
@@ -241,9 +246,7 @@ export async function compareRevision(db: Db, articleId: string, revisionId: str
   ).map(([, label]) => label);
   // Authors (decision 0015): a revision saved before authors existed (null) restores none of them.
   if (revision.authorIds && revision.authorIds.join(",") !== currentAuthorIds.join(",")) otherChanges.push("Authors");
-  if (JSON.stringify(current.contentDoc ?? null) !== JSON.stringify(revision.contentDoc ?? null) && current.content === revision.content) {
-    otherChanges.push("Formatting of the content");
-  }
+  if (onlyFormattingChanged(current, revision)) otherChanges.push("Formatting of the content");
   return {
     revision: {
       ...summaryOf(revision),

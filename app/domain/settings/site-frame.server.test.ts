@@ -32,4 +32,14 @@ describe("the site frame (settings and navigation of every page)", () => {
     changes.emit("change", { table: "*", op: "RECONNECT" });
     expect((await frame()).settings.siteName).toBe("Third name");
   });
+
+  test("keeps the footer's pages (issue 29) until a notice names the pages table", async () => {
+    const changes = new EventEmitter<{ change: [ChangeEvent] }>();
+    const frame = createSiteFrame(db, changes);
+    expect((await frame()).footerPages).toEqual([]);
+    await db.execute(sql`insert into pages (title, slug, content, status, show_in_footer) values ('Masthead', 'masthead', 'Editors', 'published', true)`);
+    expect((await frame()).footerPages).toEqual([]);
+    changes.emit("change", { table: "pages", op: "INSERT" });
+    expect((await frame()).footerPages).toEqual([{ title: "Masthead", slug: "masthead" }]);
+  });
 });

@@ -2,17 +2,21 @@ import type { Db } from "~/db/client.server";
 import type { WebsiteSettings } from "~/db/schema";
 import type { CategorySummary } from "~/domain/categories/categories.schema";
 import { listCategoriesForNav } from "~/domain/categories/categories.server";
+import type { FooterPage } from "~/domain/pages/pages.schema";
+import { listFooterPages } from "~/domain/pages/pages.server";
 import type { ChangeEvent } from "~/lib/change-feed.server";
 import { getSettings } from "./settings.server";
 
-/** What every page's frame shows: the settings (name, logo, banner, footer) and the navigation's categories. */
+/** What every page's frame shows: the settings (name, logo, banner, footer), the navigation's categories and the footer's pages. */
 export interface SiteFrame {
   settings: WebsiteSettings;
   categories: CategorySummary[];
+  /** Published pages listed in the footer (issue 29), in their order. */
+  footerPages: FooterPage[];
 }
 
 /** The tables the frame is read from; a change notice naming one (or a lost connection: "*") reads it again. */
-const FRAME_TABLES = new Set(["website_settings", "categories", "*"]);
+const FRAME_TABLES = new Set(["website_settings", "categories", "pages", "*"]);
 
 /** A category by its address, from the kept frame (null: no such category): no query of its own. */
 export async function frameCategory(siteFrame: () => Promise<SiteFrame>, slug: string): Promise<CategorySummary | null> {
@@ -32,7 +36,11 @@ export function createSiteFrame(db: Db, changes: { on(event: "change", listener:
   });
   return () => {
     if (kept) return kept;
-    const reading = Promise.all([getSettings(db), listCategoriesForNav(db)]).then(([settings, categories]) => ({ settings, categories }));
+    const reading = Promise.all([getSettings(db), listCategoriesForNav(db), listFooterPages(db)]).then(([settings, categories, footerPages]) => ({
+      settings,
+      categories,
+      footerPages,
+    }));
     kept = reading;
     reading.catch(() => {
       if (kept === reading) kept = null;

@@ -22,6 +22,7 @@ function objectLink(row: ActivityRow): string | null {
   if (row.objectType === "author") return "/admin/authors";
   if (row.objectType === "category") return "/admin/categories";
   if (row.objectType === "tag") return "/admin/tags";
+  if (row.objectType === "page") return `/admin/pages/edit/${row.objectId}`;
   if (row.objectType === "comment") return "/admin/comments";
   if (row.objectType === "settings") return "/admin/settings";
   return null;

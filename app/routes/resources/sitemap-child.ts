@@ -7,6 +7,7 @@ import {
   parseArticleSitemapFile,
 } from "~/domain/articles/feeds.server";
 import { listPublicTagsForSitemap } from "~/domain/tags/tags.server";
+import { listSitemapPages, pagePath } from "~/domain/pages/pages.server";
 import { urlsetDocument, xmlResponse, type SitemapUrl } from "~/domain/articles/feed-xml.server";
 import type { Route } from "./+types/sitemap-child";
 
@@ -20,8 +21,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   let urls: SitemapUrl[];
   if (params.file === "pages.xml") {
     // The home page changes with every article; the static pages with the settings they show.
-    const { home, staticPages } = await pagesLastChange(context.db);
-    urls = [url("/", home), ...STATIC_PATHS.map((p) => url(p, staticPages))];
+    // Published pages (issue 29) with their own last change: one small query of a handful of rows.
+    const [{ home, staticPages }, pages] = await Promise.all([pagesLastChange(context.db), listSitemapPages(context.db)]);
+    urls = [url("/", home), ...STATIC_PATHS.map((p) => url(p, staticPages)), ...pages.map((p) => url(pagePath(encodeURIComponent(p.slug)), p.lastmod))];
   } else if (params.file === "categories.xml") {
     urls = (await listSitemapCategories(context.db)).map((c) => url(`/category/${encodeURIComponent(c.slug)}`, c.lastmod && new Date(c.lastmod)));
   } else if (params.file === "authors.xml") {

@@ -54,7 +54,7 @@ export default function SiteLayout() {
         {content}
       </div>
       <HydrateLater>
-        <SiteFooter settings={root.settings} categories={root.categories} />
+        <SiteFooter settings={root.settings} categories={root.categories} pages={root.footerPages} />
       </HydrateLater>
     </>
   );
