@@ -23,6 +23,10 @@ export const ACTIVITY_KINDS = {
   "tag.rename": "Tag renamed",
   "tag.merge": "Tags merged",
   "tag.delete": "Tag deleted",
+  "redirect.create": "Redirect added",
+  "redirect.update": "Redirect changed",
+  "redirect.delete": "Redirect deleted",
+  "redirect.import": "Redirects imported",
   "media.upload": "Media uploaded",
   "media.delete": "Media deleted",
   "comment.delete": "Comment deleted",
@@ -53,4 +57,4 @@ export function isActivityKind(value: unknown): value is ActivityKind {
 }
 
 /** What an entry is about. */
-export type ActivityObjectType = "article" | "author" | "category" | "tag" | "media" | "comment" | "settings" | "account" | "invitation";
+export type ActivityObjectType = "article" | "author" | "category" | "tag" | "redirect" | "media" | "comment" | "settings" | "account" | "invitation";
