@@ -52,6 +52,8 @@ export const CAPABILITIES = {
   /** Choose the home page's lead and top stories, a category page's first story, and Explore Topics (/admin/front-page). */
   "frontPage.manage": ["admin", "editor"],
   "settings.manage": ["admin"],
+  /** Old addresses and where they lead (/admin/redirects): every public address of the site is at stake. */
+  "redirects.manage": ["admin"],
   "team.manage": ["admin"],
   "activity.view": ["admin", "editor"],
 } as const satisfies Record<string, readonly Role[]>;
