@@ -23,7 +23,7 @@ export interface ParsedCsv {
 export function parseRedirectsCsv(text: string): ParsedCsv {
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { bom: true, info: true, relax_column_count: true, skip_empty_lines: true, trim: true, to_line: MAX_CSV_LINES + 1 }) as unknown as typeof records;
+    records = parse(text, { bom: true, info: true, record_delimiter: ["\r\n", "\n", "\r"], relax_column_count: true, skip_empty_lines: true, trim: true, to_line: MAX_CSV_LINES + 1 }) as unknown as typeof records;
   } catch (error) {
     const line = (error as { lines?: number }).lines ?? 1;
     return { rows: [], problems: [{ line, reason: `This is not valid CSV: ${(error as Error).message.replace(/^Invalid [^:]*: /, "")}` }] };

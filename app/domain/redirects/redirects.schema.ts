@@ -28,9 +28,11 @@ const pathField = (required: string, invalid: string, normalize: (value: string)
   z
     .string()
     .trim()
-    .min(1, required)
-    .max(MAX_REDIRECT_PATH_LENGTH, `An address must be at most ${MAX_REDIRECT_PATH_LENGTH} characters.`)
-    .refine((value) => normalize(value) !== null, invalid)
+    .superRefine((value, ctx) => {
+      if (value === "") ctx.addIssue({ code: "custom", message: required });
+      else if (value.length > MAX_REDIRECT_PATH_LENGTH) ctx.addIssue({ code: "custom", message: `An address must be at most ${MAX_REDIRECT_PATH_LENGTH} characters.` });
+      else if (normalize(value) === null) ctx.addIssue({ code: "custom", message: invalid });
+    })
     .transform((value) => normalize(value)!);
 
 /** The add and edit form: the old address, the new one, and the status. */

@@ -106,6 +106,19 @@ async function chainProblems(q: Queryable, added: ReadonlyMap<string, string>, s
   return problems;
 }
 
+/** Whether following the new rows alone from `from` comes back to `from` (it is in a loop, not only leading into one). */
+function leadsBackTo(edges: ReadonlyMap<string, string>, from: string): boolean {
+  let target = edges.get(from);
+  for (let hop = 0; target !== undefined && hop <= edges.size; hop++) {
+    if (!isLocalTarget(target)) return false;
+    const keys = redirectKeysOf(target);
+    if (keys.includes(from)) return true;
+    const next = keys.find((key) => edges.has(key));
+    target = next === undefined ? undefined : edges.get(next);
+  }
+  return false;
+}
+
 const invalid = (field: RedirectFieldName, message: string) => new AppError<RedirectFieldName>("invalid_input", message, { field });
 
 /** The server's own rules for one redirect (the form's schema checked the rest): refused with the field it concerns. */
@@ -297,11 +310,16 @@ async function addRedirects(tx: Queryable, rows: readonly RedirectRowInput[], so
   }
 
   // Loops and long chains, through what is stored and what this adds (rows in a loop together are all skipped).
-  const edges = new Map([...wanted].map(([from, want]) => [from, want.toPath]));
-  const problems = await chainProblems(tx, edges, replacing.map((r) => r.id));
-  for (const [from, problem] of problems) {
-    result.skipped.push({ index: wanted.get(from)!.index, fromPath: from, reason: problem.kind === "loop" ? makesLoop(from, problem.through) : TOO_MANY_HOPS });
-    wanted.delete(from);
+  // A row that only led into others' loop is checked again once those are out.
+  for (let pass = 0; pass < MAX_REDIRECT_HOPS; pass++) {
+    const edges = new Map([...wanted].map(([from, want]) => [from, want.toPath]));
+    const problems = await chainProblems(tx, edges, replacing.map((r) => r.id));
+    const own = [...problems].filter(([from, problem]) => problem.kind === "too-long" || pass === MAX_REDIRECT_HOPS - 1 || leadsBackTo(edges, from));
+    for (const [from, problem] of own.length > 0 ? own : [...problems]) {
+      result.skipped.push({ index: wanted.get(from)!.index, fromPath: from, reason: problem.kind === "loop" ? makesLoop(from, problem.through) : TOO_MANY_HOPS });
+      wanted.delete(from);
+    }
+    if (problems.size === 0 || own.length === problems.size) break;
   }
   result.skipped.sort((a, b) => a.index - b.index);
 
