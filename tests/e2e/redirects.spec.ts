@@ -54,6 +54,8 @@ test("an admin adds a redirect, lands on the new address from the old one, sees 
   const imported = await page.request.get(`/e2e-import-b-${stamp}`, { maxRedirects: 0 });
   expect([imported.status(), imported.headers()["location"]]).toEqual([302, "https://example.org/b"]);
 
+  // The toasts (5 s) slide in from beyond the window's edge: measured once they are gone.
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 10_000 });
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: width < 1024 ? 844 : 900 });
     await expectNoSidewaysScroll(page, `/admin/redirects at ${width}px`);

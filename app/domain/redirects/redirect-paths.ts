@@ -9,7 +9,8 @@ export const MAX_REDIRECT_PATH_LENGTH = 2048;
 const CANONICAL_PATH = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
 /** What encodeURIComponent escapes although a path segment may hold it as it is. */
 const ALLOWED_IN_SEGMENT = /%(24|26|2B|2C|3B|3D|3A|40)/g;
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Whether a text holds a control character (U+0000–U+001F, U+007F): no address does. */
+const hasControl = (text: string) => [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 
 /** One segment, percent-encoded one way: decoded, then encoded with upper-case escapes; null for a malformed escape. */
 function canonicalSegment(segment: string): string | null {
@@ -57,7 +58,7 @@ export function normalizeRedirectPath(input: string): string | null {
     const url = new URL(text);
     text = `${url.pathname}${url.search}`;
   }
-  if (!text.startsWith("/") || text.startsWith("//") || CONTROL.test(text)) return null;
+  if (!text.startsWith("/") || text.startsWith("//") || hasControl(text)) return null;
   const fragment = text.indexOf("#");
   if (fragment !== -1) text = text.slice(0, fragment);
   const queryAt = text.indexOf("?");
@@ -74,7 +75,7 @@ export function normalizeRedirectPath(input: string): string | null {
  */
 export function normalizeRedirectTarget(input: string): string | null {
   const text = input.trim();
-  if (text === "" || CONTROL.test(text)) return null;
+  if (text === "" || hasControl(text)) return null;
   let target: string;
   if (text.startsWith("/") && !text.startsWith("//") && !text.startsWith("/\\")) {
     const url = new URL(text, "http://local.invalid");

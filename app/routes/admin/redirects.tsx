@@ -262,7 +262,7 @@ export default function AdminRedirects({ loaderData }: Route.ComponentProps) {
           {search ? "No redirect matches this search." : "No redirects yet. Add one above, or import a CSV file."}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+        <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Redirects, newest first, with their hits</caption>
             <thead className="bg-slate-50 text-slate-800">
