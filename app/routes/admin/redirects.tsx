@@ -280,8 +280,8 @@ export default function AdminRedirects({ loaderData }: Route.ComponentProps) {
                 const refused = refusedFor(row.id);
                 return (
                   <tr key={row.id} className="align-top">
-                    <td className="px-4 py-3 font-mono text-xs break-all text-slate-900 max-md:px-2">{row.fromPath}</td>
-                    <td className="px-4 py-3 font-mono text-xs break-all text-slate-900 max-md:px-2">{row.toPath}</td>
+                    <td className="min-w-36 px-4 py-3 font-mono text-xs break-all text-slate-900 max-md:px-2">{row.fromPath}</td>
+                    <td className="min-w-36 px-4 py-3 font-mono text-xs break-all text-slate-900 max-md:px-2">{row.toPath}</td>
                     <td className="px-4 py-3 tabular-nums max-md:px-2">{row.statusCode}</td>
                     <td className="px-4 py-3 text-right tabular-nums max-md:px-2" data-testid="redirect-hits">
                       {row.hits}
