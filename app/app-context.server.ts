@@ -1,6 +1,7 @@
 import type { Db } from "~/db/client.server";
 import type { Auth } from "~/domain/accounts/auth.server";
 import type { PreviewLinks } from "~/domain/articles/preview-links.server";
+import type { RedirectTable } from "~/domain/redirects/redirect-table.server";
 import type { KnownDevices } from "~/domain/accounts/known-devices.server";
 import type { CommentSpamRules } from "~/domain/comments/comment-spam.server";
 import type { StoryMemo } from "~/domain/articles/story-memo.server";
@@ -34,6 +35,11 @@ export interface AppServices {
   storyMemo: StoryMemo;
   /** The comment form's spam rules and its signed "shown at" stamps (app/domain/comments/comment-spam.server.ts). */
   commentSpam: CommentSpamRules;
+  /**
+   * The redirects this process answers before routing (decision 0040): a screen that changes them
+   * reloads it before answering, so the writer's next request meets the change. Absent in tests.
+   */
+  redirects?: RedirectTable;
 }
 
 declare module "react-router" {

@@ -30,6 +30,7 @@ export default [
   route("api/admin/articles/:id/preview-link", "routes/resources/article-preview-link.ts"),
   route("api/admin/imports", "routes/resources/import-upload.ts"),
   route("api/admin/imports/:id/report", "routes/resources/import-report.ts"),
+  route("api/admin/redirects.csv", "routes/resources/redirects-export.ts"),
 
   // A draft's preview through a signed, expiring link (no account needed; never cached or indexed).
   route("preview/:token", "routes/preview/shared-preview.tsx"),
@@ -55,6 +56,7 @@ export default [
     route("admin/comments", "routes/admin/comments.tsx"),
     route("admin/settings", "routes/admin/settings.tsx"),
     route("admin/import", "routes/admin/import.tsx"),
+    route("admin/redirects", "routes/admin/redirects.tsx"),
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/team", "routes/admin/team.tsx"),
     route("admin/profile", "routes/admin/profile.tsx"),

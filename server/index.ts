@@ -10,6 +10,7 @@ import { loadEnv, type Env } from "../app/lib/env.server";
 import { createLogger, logConsoleOutput, type Logger } from "../app/lib/logger.server";
 import { mountAppBuild, preloadAppBuild } from "./app-build";
 import { cacheDoor } from "./cache-door";
+import { redirectDoor } from "./redirect-door";
 import { closeHttpServer, listen, readyMessage } from "./http-server";
 import { createLifecycle, SHUTDOWN_GRACE_MS } from "./lifecycle";
 import { mediaRouter } from "./media-route";
@@ -61,7 +62,7 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   const dev = env.NODE_ENV === "development";
   // The app (the React Router build) loads while a worker waits to hear where the database is.
   preloadAppBuild(dev);
-  const { services, cache, health } = await startRequestServices({ env, log, lifecycle, databaseUrl: await databaseUrl, shared });
+  const { services, cache, health, redirects } = await startRequestServices({ env, log, lifecycle, databaseUrl: await databaseUrl, shared });
   const publicOrigin = new URL(env.publicUrl).origin;
 
   const app = express();
@@ -79,8 +80,10 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   const onPageView: PageViewCounter = (viewed, articleSlug) => services.views.record(viewed, undefined, articleSlug);
   // Fresh cached pages are answered where requests arrive, before Express (server/cache-door.ts).
   const door = cache ? cacheDoor({ cache, writeSecurityHeaders, onPageView }) : () => false;
+  // Old addresses are answered first, before the cache and routing (decision 0040).
+  const redirectsFirst = redirectDoor({ table: redirects, writeSecurityHeaders, onHit: (id) => services.views.recordRedirectHit(id) });
   const server = http.createServer((req, res) => {
-    if (!door(req, res)) app(req, res);
+    if (!redirectsFirst(req, res) && !door(req, res)) app(req, res);
   });
   // A client that asks before sending a large body (Expect: 100-continue) hears 413 before it sends it.
   server.on("checkContinue", (req, res) => answerExpectContinue(req, res, () => server.emit("request", req, res)));

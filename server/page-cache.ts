@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
-import { articleTag, authorTag, categoryTag, FEEDS_TAG, HOME_TAG, MAX_STORY_TAGS, moreFromTag, SITE_TAG, SITEMAPS_TAG, STORIES_TAG, storyTag, tagTag } from "../app/lib/cache-tags.server";
+import { articleTag, authorTag, categoryTag, FEEDS_TAG, HOME_TAG, MAX_STORY_TAGS, moreFromTag, REDIRECTS_TAG, SITE_TAG, SITEMAPS_TAG, STORIES_TAG, storyTag, tagTag } from "../app/lib/cache-tags.server";
 import type { ChangeEvent } from "../app/lib/change-feed.server";
 import { NoncedBody } from "./nonced-body";
 
@@ -77,6 +77,8 @@ function cacheTagsOf(match: { pattern: string; params: Record<string, string> })
  * - a change to drafts or scheduled stories alone touches no cached page;
  * - a story pin (decision 0034) drops the home page when a lead or top-story pin changed, and the
  *   pages of the categories whose pin changed: nothing else shows pins;
+ * - a change to redirects (decision 0040) drops their answers (REDIRECTS_TAG: a CDN's; each process
+ *   reloads its table of them, answered before the cache, so no cached page is touched);
  * - a change to the home page's own settings alone (the welcome banner's switch, Explore Topics:
  *   migration 0024) drops the home page;
  * - anything else (categories, settings, authors, a notice too big to name its stories, a lost
@@ -87,6 +89,7 @@ export function cacheChangeOf(event: ChangeEvent): { drop: string[]; stale: stri
   if (event.table === "story_pins" && event.pins && Array.isArray(event.pins.categories)) {
     return { drop: [...(event.pins.home ? [HOME_TAG] : []), ...event.pins.categories.map(categoryTag)], stale: [] };
   }
+  if (event.table === "redirects") return { drop: [REDIRECTS_TAG], stale: [] };
   if (event.table === "website_settings" && event.homeOnly === true) return { drop: [HOME_TAG], stale: [] };
   const stories = event.public;
   if (!stories) return { drop: [SITE_TAG], stale: [] };

@@ -12,6 +12,7 @@ import { createKnownDevices } from "../app/domain/accounts/known-devices.server"
 import { upcomingPinEnds } from "../app/domain/front-page/front-page.server";
 import { activeBreakingNews } from "../app/domain/settings/breaking-news.schema";
 import { createSiteFrame } from "../app/domain/settings/site-frame.server";
+import { RedirectTable } from "../app/domain/redirects/redirect-table.server";
 import { categoryTag, HOME_TAG } from "../app/lib/cache-tags.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
 import type { Env } from "../app/lib/env.server";
@@ -198,6 +199,11 @@ export async function startRequestServices({
   });
   await clearWhenBannerExpires();
   await clearWhenPinsEnd();
+  // Old addresses answered before routing (decision 0040), read again when a notice names them.
+  const redirects = new RedirectTable(db, log);
+  redirects.watch(changes);
+  await redirects.reload();
+  lifecycle.onShutdown("redirects", async () => redirects.stop());
 
   const { sessionSecret, mailer, auth } = shared?.accounts ?? (await openAccounts(env, db, log));
 
@@ -225,6 +231,7 @@ export async function startRequestServices({
     commentSpam,
     siteFrame,
     storyMemo,
+    redirects,
   };
-  return { services, cache, health };
+  return { services, cache, health, redirects };
 }

@@ -367,6 +367,31 @@ export const tagSlugRedirects = pgTable(
   (t) => [index("tag_slug_redirects_tag_idx").on(t.tagId)],
 );
 
+/**
+ * Old addresses answered with a redirect before routing (issue 29, decision 0040): `from_path` is
+ * normalized by `normalizeRedirectPath` (app/domain/redirects/redirect-paths.ts), one row per address;
+ * `to_path` a local path or an absolute http(s) URL. `hits`/`last_hit_at` are added by the view
+ * recorder's flush (an UPDATE naming only them sends no change notice: migration 0029).
+ */
+export const redirects = pgTable(
+  "redirects",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    fromPath: text("from_path").notNull(),
+    toPath: text("to_path").notNull(),
+    statusCode: integer("status_code").notNull().default(301),
+    hits: bigint("hits", { mode: "number" }).notNull().default(0),
+    lastHitAt: timestamp("last_hit_at", { withTimezone: true }),
+    /** Who made it: "manual" (the back office, its CSV import) or "import:<id>" (the WordPress/Ghost importer). */
+    source: text("source").notNull().default("manual"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("redirects_from_path_key").on(t.fromPath), check("redirects_status_code_check", sql`${t.statusCode} in (301, 302)`)],
+);
+
+export type Redirect = typeof redirects.$inferSelect;
+
 export type Tag = typeof tags.$inferSelect;
 
 /**

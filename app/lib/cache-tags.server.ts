@@ -16,6 +16,12 @@ export const FEEDS_TAG = "feeds";
 /** The sitemap index and its children, and the news sitemap. */
 export const SITEMAPS_TAG = "sitemaps";
 
+/**
+ * Every redirect answered before routing (decision 0040; server/redirect-door.ts): no page carries it,
+ * so a redirects notice drops nothing here, and a CDN purges the redirect answers by it.
+ */
+export const REDIRECTS_TAG = "redirects";
+
 /** A page showing more stories than it names (MAX_STORY_TAGS): any change to a public story drops it. */
 export const STORIES_TAG = "stories";
 /** The most story tags a page names (a Cache-Tag header stays a few kilobytes). */

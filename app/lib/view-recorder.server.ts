@@ -9,6 +9,8 @@ import { classifyPath, type PathMatch } from "./path-classes";
 /** Caps on what waits in memory for the database (reached only while it is unavailable). */
 export const MAX_PENDING_PAGE_VIEWS = 100_000;
 export const MAX_PENDING_ARTICLES = 10_000;
+/** Distinct redirects whose hits wait in memory at once (the table's own size bounds them too). */
+export const MAX_PENDING_REDIRECTS = 100_000;
 
 /** The article slug a page path shows, if it is an article page (a slug that cannot exist is none). */
 export function articleSlugFromPath(path: string): string | null {
@@ -51,6 +53,8 @@ export class ViewRecorder {
   /** Each path's newest group (a load in the same millisecond adds to it). */
   private newest = new Map<string, PageViewGroup>();
   private articleViews = new Map<string, number>();
+  /** Hits of redirects answered before routing (decision 0040), by redirect id: how many, and the latest. */
+  private redirectHits = new Map<number, { n: number; at: number }>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   /** Counts the flushes that took the buffers, so a read can tell whether one overlapped it. */
@@ -76,6 +80,25 @@ export class ViewRecorder {
     }
     if (articleSlug) this.addArticleViews(articleSlug, 1);
     if (this.pageViews.length >= this.maxBuffered) void this.flush();
+  }
+
+  /**
+   * Records one answer of a redirect (server/redirect-door.ts): written with the page views, as
+   * `hits = hits + n` and the latest time, so no request waits for a query and processes never lose one.
+   */
+  recordRedirectHit(id: number, at = Date.now()) {
+    const pending = this.redirectHits.get(id);
+    if (pending) {
+      pending.n++;
+      if (at > pending.at) pending.at = at;
+    } else if (this.redirectHits.size < MAX_PENDING_REDIRECTS) {
+      this.redirectHits.set(id, { n: 1, at });
+    }
+  }
+
+  /** Hits of a redirect not yet written to the database. */
+  pendingRedirectHits(id: number) {
+    return this.redirectHits.get(id)?.n ?? 0;
   }
 
   /** Page views not yet written to the database. */
@@ -124,14 +147,16 @@ export class ViewRecorder {
   /** Writes everything buffered so far. Concurrent calls share one write. */
   async flush(): Promise<void> {
     if (this.flushing) await this.flushing;
-    if (this.pageViews.length === 0 && this.articleViews.size === 0) return;
+    if (this.pageViews.length === 0 && this.articleViews.size === 0 && this.redirectHits.size === 0) return;
     const pageViews = this.pageViews;
     const articleViews = this.articleViews;
+    const redirectHits = this.redirectHits;
     this.pageViews = [];
     this.newest = new Map();
     this.articleViews = new Map();
+    this.redirectHits = new Map();
     this.flushesStarted++;
-    this.flushing = this.write(pageViews, articleViews)
+    this.flushing = this.write(pageViews, articleViews, redirectHits)
       .catch((error) => {
         if (isDataException(error)) {
           // Values the database refuses would fail every retry and hold back every later view.
@@ -144,6 +169,11 @@ export class ViewRecorder {
         this.pageViews = newestViews(pageViews.concat(this.pageViews), MAX_PENDING_PAGE_VIEWS);
         this.newest = new Map(this.pageViews.map((group) => [group.path, group]));
         for (const [slug, n] of articleViews) this.addArticleViews(slug, n);
+        for (const [id, hits] of redirectHits) {
+          const pending = this.redirectHits.get(id);
+          if (pending) this.redirectHits.set(id, { n: pending.n + hits.n, at: Math.max(pending.at, hits.at) });
+          else if (this.redirectHits.size < MAX_PENDING_REDIRECTS) this.redirectHits.set(id, hits);
+        }
       })
       .finally(() => {
         this.flushing = null;
@@ -152,8 +182,16 @@ export class ViewRecorder {
   }
 
   // sql.param keeps each array one parameter; a bare array in drizzle's sql`` is expanded into a list.
-  private async write(pageViews: PageViewGroup[], articleViews: Map<string, number>) {
+  private async write(pageViews: PageViewGroup[], articleViews: Map<string, number>, redirectHits: Map<number, { n: number; at: number }>) {
     await this.db.transaction(async (tx) => {
+      if (redirectHits.size > 0) {
+        // Names neither address nor status: the redirects' change notice stays silent (migration 0029).
+        const ids = [...redirectHits.keys()];
+        await tx.execute(sql`
+          update redirects set hits = redirects.hits + v.n, last_hit_at = greatest(redirects.last_hit_at, v.at)
+          from unnest(${sql.param(ids)}::bigint[], ${sql.param(ids.map((id) => redirectHits.get(id)!.n))}::int[], ${sql.param(ids.map((id) => new Date(redirectHits.get(id)!.at).toISOString()))}::timestamptz[]) as v(id, n, at)
+          where redirects.id = v.id`);
+      }
       if (articleViews.size > 0) {
         const slugs = [...articleViews.keys()];
         const counts = slugs.map((slug) => articleViews.get(slug)!);

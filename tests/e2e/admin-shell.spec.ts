@@ -17,6 +17,7 @@ const SCREENS = [
   { label: "Comments", path: "/admin/comments" },
   { label: "Activity", path: "/admin/activity" },
   { label: "Team", path: "/admin/team" },
+  { label: "Redirects", path: "/admin/redirects" },
   { label: "Settings", path: "/admin/settings" },
   { label: "Your account", path: "/admin/profile" },
 ] as const;

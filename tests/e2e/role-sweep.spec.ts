@@ -70,6 +70,10 @@ function probes(ids: Ids): Probe[] {
     { method: "GET", url: "/admin/team.data", allowed: ADMINS },
     { method: "GET", url: "/admin/activity.data", allowed: EDITORS },
     { method: "GET", url: "/admin/settings.data", allowed: ADMINS },
+    // Redirects (issue 29): every public address is at stake, admins only; the export too.
+    { method: "GET", url: "/admin/redirects", allowed: ADMINS },
+    { method: "GET", url: "/admin/redirects.data", allowed: ADMINS },
+    { method: "GET", url: "/api/admin/redirects.csv", allowed: ADMINS },
     { method: "GET", url: "/admin/categories.data", allowed: EDITORS },
     { method: "GET", url: "/admin/front-page.data", allowed: EDITORS },
     // Pages (issue 29): editors and admins.

@@ -1,4 +1,4 @@
-import { Activity, BookOpen, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Tags, Users, X } from "lucide-react";
+import { Activity, BookOpen, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Signpost, Tags, Users, X } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
@@ -20,6 +20,7 @@ export type AdminScreen =
   | "comments"
   | "activity"
   | "team"
+  | "redirects"
   | "settings"
   | "import"
   | "profile";
@@ -49,6 +50,7 @@ export const NAV_ITEMS: readonly AdminNavItem[] = [
   { screen: "comments", label: "Comments", to: "/admin/comments", icon: MessageSquare, capability: "comments.moderate" },
   { screen: "activity", label: "Activity", to: "/admin/activity", icon: Activity, capability: "activity.view" },
   { screen: "team", label: "Team", to: "/admin/team", icon: Users, capability: "team.manage" },
+  { screen: "redirects", label: "Redirects", to: "/admin/redirects", icon: Signpost, capability: "redirects.manage" },
   { screen: "settings", label: "Settings", to: "/admin/settings", icon: Settings, capability: "settings.manage" },
   { screen: "import", label: "Import", to: "/admin/import", icon: FileUp, capability: "import.run" },
   { screen: "profile", label: "Your account", to: "/admin/profile", icon: KeyRound, capability: "backOffice" },

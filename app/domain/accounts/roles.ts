@@ -56,6 +56,8 @@ export const CAPABILITIES = {
   "settings.manage": ["admin"],
   /** Import a WordPress or Ghost site (/admin/import): writes stories, people and redirects in bulk. */
   "import.run": ["admin"],
+  /** Old addresses and where they lead (/admin/redirects): every public address of the site is at stake. */
+  "redirects.manage": ["admin"],
   "team.manage": ["admin"],
   "activity.view": ["admin", "editor"],
 } as const satisfies Record<string, readonly Role[]>;

@@ -27,6 +27,10 @@ export const ACTIVITY_KINDS = {
   "page.update": "Page updated",
   "page.publish": "Page published",
   "page.unpublish": "Page unpublished",
+  "redirect.create": "Redirect added",
+  "redirect.update": "Redirect changed",
+  "redirect.delete": "Redirect deleted",
+  "redirect.import": "Redirects imported",
   "media.upload": "Media uploaded",
   "media.delete": "Media deleted",
   "comment.delete": "Comment deleted",
@@ -59,4 +63,4 @@ export function isActivityKind(value: unknown): value is ActivityKind {
 }
 
 /** What an entry is about. */
-export type ActivityObjectType = "article" | "author" | "category" | "tag" | "page" | "media" | "comment" | "settings" | "account" | "invitation" | "import";
+export type ActivityObjectType = "article" | "author" | "category" | "tag" | "page" | "redirect" | "media" | "comment" | "settings" | "account" | "invitation" | "import";
