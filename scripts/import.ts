@@ -108,7 +108,7 @@ async function main(): Promise<number> {
     }, 2000);
     let row;
     try {
-      row = await runImport({ db, storage: storageFromEnv(env), log, allowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS }, id, { id: null, name: "Import (command line)" });
+      row = await runImport({ db, storage: storageFromEnv(env), log, allowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS, publicUrl: env.publicUrl }, id, { id: null, name: "Import (command line)" });
     } catch (error) {
       if (error instanceof ImportBusyError) {
         err(error.message);

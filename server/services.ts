@@ -71,7 +71,7 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   lifecycle.onShutdown("publishing scheduler", stopScheduler);
   // The background jobs (notification e-mails), run here only: one runner per site (decision 0032).
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
-  const importing = importTasks({ db, storage, log, allowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS, dataDir: env.dataDir });
+  const importing = importTasks({ db, storage, log, allowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS, publicUrl: env.publicUrl, dataDir: env.dataDir });
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,

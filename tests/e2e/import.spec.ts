@@ -107,7 +107,7 @@ test("an admin imports a WordPress export: dry run, import with progress, report
   await expect(page).toHaveURL(new RegExp(`/article/river-rises-${stamp}$`));
   await expect(page.getByRole("heading", { level: 1, name: `River rises ${stamp}` })).toBeVisible();
   await expect(page.getByRole("img", { name: "The river over its banks" })).toHaveAttribute("src", /\/media\/images\//);
-  await expect(page.getByRole("link", { name: "where to find sandbags" })).toHaveAttribute("href", `/article/sandbags-${stamp}`);
+  await expect(page.getByRole("link", { name: "where to find sandbags" })).toHaveAttribute("href", new RegExp(`^http://localhost:\\d+/article/sandbags-${stamp}$`));
   await expect(page.locator("article").getByText("Stay safe, everyone.")).toBeVisible();
   expect(await page.content()).not.toContain(`${base}/wp-content/uploads/2023/03/street.jpg`);
   await page.screenshot({ path: test.info().outputPath("imported-story-1280.png") });

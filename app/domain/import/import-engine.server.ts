@@ -50,6 +50,11 @@ export interface ImportServices {
   log: Logger;
   /** IMPORT_ALLOW_PRIVATE_HOSTS=1: images may be fetched from loopback and private addresses (tests, an intranet). */
   allowPrivateHosts: boolean;
+  /**
+   * The site's own origin (PUBLIC_URL): a link between imported stories points at its new address on
+   * it (a story's links are absolute, decision 0010).
+   */
+  publicUrl: string;
   /** Aborted at shutdown: the run stops between two stories and leaves the import "waiting" (resumed at the next start). */
   signal?: AbortSignal;
 }
@@ -322,20 +327,20 @@ async function takenSlugs(db: Db, slugs: string[]): Promise<{ articles: Set<stri
   const bases = [...new Set(slugs)];
   for (let i = 0; i < bases.length; i += 1000) {
     const chunk = bases.slice(i, i + 1000);
-    // A slug and its "-N" forms: the prefix match finds both in one probe per chunk.
+    // One text parameter (slugs never hold a newline), split by PostgreSQL: a slug and its "-N" forms.
+    const list = chunk.join("\n");
     const a = await db.execute<{ slug: string }>(
-      sql`select slug from articles where slug = any(${chunk}::text[]) or slug ~ ('^(' || array_to_string(${chunk.map(escapeRegex)}::text[], '|') || ')-[0-9]+$')`,
+      sql`select slug from articles where slug = any(string_to_array(${list}, E'\n')) or substring(slug from '^(.*)-[0-9]+$') = any(string_to_array(${list}, E'\n'))`,
     );
     for (const r of a.rows) result.articles.add(r.slug);
     const p = await db.execute<{ slug: string }>(
-      sql`select slug from pages where slug = any(${chunk}::text[]) or slug ~ ('^(' || array_to_string(${chunk.map(escapeRegex)}::text[], '|') || ')-[0-9]+$')`,
+      sql`select slug from pages where slug = any(string_to_array(${list}, E'\n')) or substring(slug from '^(.*)-[0-9]+$') = any(string_to_array(${list}, E'\n'))`,
     );
     for (const r of p.rows) result.pages.add(r.slug);
   }
   return result;
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 // ---------------------------------------------------------------- people and topics
 
@@ -537,8 +542,8 @@ async function storyDocumentOf(ctx: StoryContext, post: ImportPost): Promise<Sto
     image: (src) => images.get(src) ?? null,
     link: (href) => {
       const old = oldPathOf(href, plan.site.baseUrl);
-      if (!old) return href;
-      return plan.linkMap.get(withoutTrailingSlash(old)) ?? href;
+      const moved = old ? plan.linkMap.get(withoutTrailingSlash(old)) : undefined;
+      return moved ? new URL(moved, ctx.services.publicUrl).href : href;
     },
   });
 }

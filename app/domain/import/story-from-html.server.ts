@@ -1089,7 +1089,7 @@ const altFor = (alt: string, caption: string) => clip(squash(alt), MAX_ALT) || c
  * as it was). Each image's src becomes what `map.image` returns: an array replaces the image by
  * those images (a gallery placeholder), null means the image could not be had: the image becomes a
  * paragraph linking to the original address, with its alt text or caption (or the address) as the
- * link's text — except a `wp-attachment:` / `wp-gallery:` placeholder, which is simply dropped. A
+ * link's text and the caption after it — except a `wp-attachment:` / `wp-gallery:` placeholder, which is simply dropped. A
  * returned src the schema would refuse counts as null. Every link goes through `map.link`; a result
  * that is not an http(s)/mailto address loses its link (the text stays). Images left without alt
  * text get their caption, else "Image". The result always passes `storyDocumentSchema`.
@@ -1128,12 +1128,14 @@ export function rewriteStoryUrls(doc: StoryDocument, map: StoryUrlMap): StoryDoc
     const one = found ? made(found) : null;
     if (one) return [one];
     if (placeholder) return [];
-    // Could not be had: a link to the original keeps its place.
+    // Could not be had: a link to the original keeps its place, and its caption stays beside it.
     const text = clip(squash(alt) || squash(caption) || squash(src), MAX_TEXT);
     if (text === "") return [];
     const mapped = map.link(src);
     const href = typeof mapped === "string" && mapped.trim().length <= MAX_URL && isAllowedLinkHref(mapped) ? mapped.trim() : null;
-    return [{ type: "paragraph", content: [{ type: "text", text, ...(href ? { marks: [{ type: "link", attrs: { href } }] } : {}) }] }];
+    const linked: StoryInline = { type: "text", text, ...(href ? { marks: [{ type: "link", attrs: { href } }] } : {}) };
+    const captionText = squash(caption) && squash(caption) !== text ? clip(squash(caption), MAX_TEXT) : "";
+    return [{ type: "paragraph", content: captionText ? [linked, { type: "text", text: ` — ${captionText}` }] : [linked] }];
   };
 
   const items = (list: StoryListItem[]): StoryListItem[] =>
