@@ -285,7 +285,7 @@ export default function AdminImport({ loaderData }: Route.ComponentProps) {
               <tbody className="divide-y divide-slate-200">
                 {imports.map((row) => (
                   <tr key={row.id}>
-                    <td className="px-4 py-2 break-all">
+                    <td className="min-w-40 px-4 py-2 break-all">
                       <Link to={`/admin/import?id=${row.id}`} className="text-brand-700 underline" aria-current={row.id === selected?.id ? "true" : undefined}>
                         {row.fileName}
                       </Link>
