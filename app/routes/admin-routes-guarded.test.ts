@@ -70,6 +70,7 @@ const ROLE_TABLE: Record<string, { loader?: Role[]; action?: Role[] }> = {
   "admin/media": { loader: BACK_OFFICE, action: BACK_OFFICE },
   "admin/settings": { loader: ADMINS, action: ADMINS },
   "admin/redirects": { loader: ADMINS, action: ADMINS },
+  "admin/import": { loader: ADMINS, action: ADMINS },
   "admin/activity": { loader: EDITORS },
   "admin/team": { loader: ADMINS, action: ADMINS },
   "admin/profile": { loader: BACK_OFFICE, action: BACK_OFFICE },
@@ -77,6 +78,8 @@ const ROLE_TABLE: Record<string, { loader?: Role[]; action?: Role[] }> = {
   "api/admin/articles/:id/preview-link": { loader: BACK_OFFICE, action: BACK_OFFICE },
   "api/admin/events": { loader: BACK_OFFICE, action: BACK_OFFICE },
   "api/admin/redirects.csv": { loader: ADMINS },
+  "api/admin/imports": { loader: ADMINS, action: ADMINS },
+  "api/admin/imports/:id/report": { loader: ADMINS },
   "api/admin/uploads/:kind": { loader: BACK_OFFICE, action: BACK_OFFICE },
 };
 
@@ -130,6 +133,7 @@ describe("every admin route module guards its own loader and action", () => {
         "admin/media",
         "admin/settings",
         "admin/redirects",
+        "admin/import",
         "admin/activity",
         "admin/team",
         "admin/profile",
@@ -137,6 +141,8 @@ describe("every admin route module guards its own loader and action", () => {
         "api/admin/articles/:id/preview-link",
         "api/admin/events",
         "api/admin/redirects.csv",
+        "api/admin/imports",
+        "api/admin/imports/:id/report",
         "api/admin/uploads/:kind",
       ].sort(),
     );

@@ -168,18 +168,19 @@ export function PageForm({ page, failure }: { page: PageFormValues | null; failu
           </label>
           <div className="space-y-1">
             <Label htmlFor="footerPosition">Footer position</Label>
-            <Input
-              id="footerPosition"
-              name="footerPosition"
-              type="number"
-              inputMode="numeric"
-              min={0}
-              max={FOOTER_POSITION_MAX}
-              defaultValue={footerPosition}
-              className="w-28"
-              aria-invalid={invalid("footerPosition")}
-              aria-describedby={describedBy("footerPosition", "footerPosition-hint")}
-            />
+            <div className="w-28">
+              <Input
+                id="footerPosition"
+                name="footerPosition"
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={FOOTER_POSITION_MAX}
+                defaultValue={footerPosition}
+                aria-invalid={invalid("footerPosition")}
+                aria-describedby={describedBy("footerPosition", "footerPosition-hint")}
+              />
+            </div>
             {errors.footerPosition ? null : (
               <p id="footerPosition-hint" className="text-xs text-slate-600">
                 Lower numbers come first, after the Company links. Only published pages are listed.
