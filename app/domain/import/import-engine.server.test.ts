@@ -246,7 +246,7 @@ describe("bad files and runs", () => {
     // `a` was running when its process died: its heartbeat is old.
     await fx.t.db.update(imports).set({ status: "running", heartbeatAt: sql`now() - interval '5 minutes'` }).where(eq(imports.id, a));
     await expect(runImport(services, b, ACTOR)).rejects.toBeInstanceOf(ImportBusyError);
-    expect(await importsToResume(fx.t.db)).toEqual(expect.arrayContaining([a, b]));
+    expect((await importsToResume(fx.t.db)).map((r) => r.id)).toEqual(expect.arrayContaining([a, b]));
     const resumed = await runImport(services, a, ACTOR);
     expect(resumed!.status).toBe("done");
     expect((await runImport(services, b, ACTOR))!.status).toBe("done");

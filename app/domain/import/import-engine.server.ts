@@ -141,13 +141,17 @@ export class ImportBusyError extends Error {
 }
 
 /** Imports to (re)start when the site starts: waiting ones, and running ones whose runner is gone. */
-export async function importsToResume(db: Db): Promise<string[]> {
+export async function importsToResume(db: Db): Promise<{ id: string; runAt: Date }[]> {
   const rows = await db
-    .select({ id: imports.id })
+    .select({ id: imports.id, status: imports.status, heartbeatAt: imports.heartbeatAt })
     .from(imports)
-    .where(sql`${imports.status} = 'waiting' or (${imports.status} = 'running' and ${imports.heartbeatAt} < now() - make_interval(secs => ${IMPORT_HEARTBEAT_STALE_MS / 1000}))`)
+    .where(sql`${imports.status} in ('waiting', 'running')`)
     .orderBy(imports.createdAt);
-  return rows.map((r) => r.id);
+  // A running one is taken over once its heartbeat is stale (its runner may have just stopped).
+  return rows.map((r) => ({
+    id: r.id,
+    runAt: new Date(r.status === "running" && r.heartbeatAt ? Math.max(Date.now(), r.heartbeatAt.getTime() + IMPORT_HEARTBEAT_STALE_MS + 1000) : Date.now()),
+  }));
 }
 
 // ---------------------------------------------------------------- notes
@@ -829,26 +833,33 @@ function redirectRows(plan: Plan, topics: Topics): { fromPath: string; toPath: s
 }
 
 /**
- * Which old addresses lead to a page that answers: a tag, category or author page exists only with a
- * public story, so only their addresses with one get a redirect (the others would lead to a 404).
+ * Which old addresses lead to a page that answers 200 now: a story or page only while it is public, a
+ * tag or author page only with a public story (a category page always answers). The others would lead
+ * to a 404, so they get no redirect (the report says which).
  */
 async function liveRedirects(db: Db, rows: { fromPath: string; toPath: string }[]) {
   const live: typeof rows = [];
   const check = new Map<string, boolean>();
+  const probe = (kind: string, slug: string) => {
+    switch (kind) {
+      case "article":
+        return sql`select 1 from articles a where a.slug = ${slug} and a.status = 'published' and a.published_at <= now()`;
+      case "tag":
+        return sql`select 1 from tags t join article_tags at on at.tag_id = t.id join articles a on a.id = at.article_id where t.slug = ${slug} and a.status = 'published' and a.published_at <= now() limit 1`;
+      case "author":
+        return sql`select 1 from authors au join article_authors aa on aa.author_id = au.id join articles a on a.id = aa.article_id where au.slug = ${slug} and a.status = 'published' and a.published_at <= now() limit 1`;
+      default:
+        return sql`select 1 from pages p where p.slug = ${slug} and p.status = 'published'`;
+    }
+  };
   for (const row of rows) {
-    const m = /^\/(tag|author)\/([^/]+)/.exec(row.toPath);
+    const m = /^\/(article|tag|author)\/([^/]+)/.exec(row.toPath) ?? /^\/()([^/.]+)$/.exec(row.toPath);
     if (!m) {
       live.push(row);
       continue;
     }
     const key = `${m[1]}:${m[2]}`;
-    if (!check.has(key)) {
-      const result =
-        m[1] === "tag"
-          ? await db.execute(sql`select 1 from tags t join article_tags at on at.tag_id = t.id join articles a on a.id = at.article_id where t.slug = ${m[2]} and a.status = 'published' and a.published_at <= now() limit 1`)
-          : await db.execute(sql`select 1 from authors au join article_authors aa on aa.author_id = au.id join articles a on a.id = aa.article_id where au.slug = ${m[2]} and a.status = 'published' and a.published_at <= now() limit 1`);
-      check.set(key, result.rows.length > 0);
-    }
+    if (!check.has(key)) check.set(key, (await db.execute(probe(m[1]!, m[2]!))).rows.length > 0);
     if (check.get(key)) live.push(row);
   }
   return live;
@@ -874,6 +885,14 @@ export async function runImport(services: ImportServices, id: string, actor: Act
   if (!row) return null;
   const notes = createNotes(db, id);
   const summary: ImportSummary = { ...emptySummary(), ...(row.dryRun ? { dryRun: true } : {}) };
+  // Beats while it runs, whatever one step takes (a slow image, a long reading): only a stopped
+  // runner's import goes stale and may be taken over.
+  const heart = setInterval(() => {
+    db.update(imports)
+      .set({ heartbeatAt: sql`now()` })
+      .where(and(eq(imports.id, id), eq(imports.status, "running")))
+      .catch((error: unknown) => log.warn({ err: error, importId: id }, "an import's heartbeat was not written"));
+  }, IMPORT_HEARTBEAT_STALE_MS / 4);
   try {
     await beat(db, id, { phase: "reading" });
     const plan = await readPlan(db, row.kind, row.filePath, notes, summary);
@@ -950,6 +969,8 @@ export async function runImport(services: ImportServices, id: string, actor: Act
       .where(eq(imports.id, id))
       .returning();
     return failed ?? null;
+  } finally {
+    clearInterval(heart);
   }
 }
 

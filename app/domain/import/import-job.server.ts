@@ -55,7 +55,7 @@ export function importTasks(services: Omit<ImportServices, "signal"> & { dataDir
 
 /** At start: the imports a stop cut off (or that never began) are queued again. */
 export async function resumeImports(db: Db): Promise<number> {
-  const ids = await importsToResume(db);
-  for (const id of ids) await enqueueImport(db, id);
-  return ids.length;
+  const waiting = await importsToResume(db);
+  for (const { id, runAt } of waiting) await enqueueImport(db, id, runAt);
+  return waiting.length;
 }
