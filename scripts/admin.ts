@@ -5,7 +5,7 @@ import { createAuth } from "../app/domain/accounts/auth.server";
 import { isAppError } from "../app/lib/app-error";
 import { loadEnv } from "../app/lib/env.server";
 import { createMailer } from "../app/lib/mail.server";
-import { openCliDatabase } from "./cli-database";
+import { openCliDatabase, runCommand } from "./cli";
 import { EXIT_USAGE, parseAdminArgs, runAdminCommand, USAGE, type ParsedCommand } from "./admin-commands";
 
 // `npm run admin -- create|grant|revoke|list`: account administration against the server's own
@@ -60,10 +60,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? `Error: ${error.message}` : error);
-    process.exit(1);
-  },
-);
+runCommand(main);

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { isAppError } from "../app/lib/app-error";
 import { loadEnv } from "../app/lib/env.server";
 import { createLogger } from "../app/lib/logger.server";
 import { storageFromEnv } from "../app/lib/storage-from-env.server";
@@ -9,6 +8,7 @@ import { createBackup, restoreBackup } from "../server/backup";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../server/embedded-db";
 import { removeRelocatedCluster } from "../server/postgres-placement";
 import { loadBackupKey, loadSecrets, readSecrets, writeSecrets } from "../server/secrets";
+import { runCommand } from "./cli";
 
 // `npm run backup -- <file>` and `npm run restore -- <file>` (decisions 0021 and 0036), on the
 // server's own configuration (DATA_DIR or DATABASE_URL, local media or S3). A backup runs while the
@@ -150,10 +150,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`Error: ${isAppError(error) || error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  },
-);
+runCommand(main);

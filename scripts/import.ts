@@ -10,7 +10,7 @@ import { isAppError } from "../app/lib/app-error";
 import { loadEnv } from "../app/lib/env.server";
 import { storageFromEnv } from "../app/lib/storage-from-env.server";
 import { checkRedirects } from "../app/domain/import/check-redirects.server";
-import { openCliDatabase } from "./cli-database";
+import { openCliDatabase, runCommand } from "./cli";
 
 // `npm run import -- wordpress <export.xml> [--media-dir <folder>] [--dry-run]`,
 // `npm run import -- ghost <export.json> [--dry-run]` and `npm run import -- check-redirects <report.json>`:
@@ -142,10 +142,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? `Error: ${error.message}` : error);
-    process.exit(1);
-  },
-);
+runCommand(main);

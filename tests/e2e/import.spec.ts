@@ -1,8 +1,6 @@
 import { readFile } from "node:fs/promises";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import sharp from "sharp";
 import { checkRedirects } from "../../app/domain/import/check-redirects.server";
+import { startOldSite } from "../setup/old-site";
 import { accountWithRole } from "./accounts";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { expect, expectNoSidewaysScroll, test, waitForHydration } from "./fixtures";
@@ -12,27 +10,14 @@ import { expect, expectNoSidewaysScroll, test, waitForHydration } from "./fixtur
 // answers 200. The old site's images come from a loopback server of this test (the e2e server runs
 // with IMPORT_ALLOW_PRIVATE_HOSTS=1).
 
-let oldSite: http.Server;
+let oldSite: Awaited<ReturnType<typeof startOldSite>>;
 let base: string;
 
 test.beforeAll(async () => {
-  const photo = await sharp({ create: { width: 800, height: 450, channels: 3, background: { r: 30, g: 90, b: 160 } } })
-    .jpeg()
-    .withExif({ IFD0: { Copyright: "Old photographer", ImageDescription: "GPS 51.5N" } })
-    .toBuffer();
-  oldSite = http.createServer((req, res) => {
-    if (req.url?.endsWith(".jpg")) {
-      res.writeHead(200, { "content-type": "image/jpeg", "content-length": photo.length });
-      res.end(photo);
-    } else {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise<void>((resolve) => oldSite.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(oldSite.address() as AddressInfo).port}`;
+  oldSite = await startOldSite({ width: 800, height: 450 });
+  base = oldSite.base;
 });
-test.afterAll(() => new Promise<void>((resolve) => oldSite.close(() => resolve())));
+test.afterAll(() => oldSite.close());
 
 function wxr(stamp: string) {
   const site = base;

@@ -175,6 +175,15 @@ describe("autosave", () => {
 });
 
 describe("comparing and restoring", () => {
+  it("names changed tags and hands the revision's tags to the form (issue 29)", async () => {
+    const created = await save({ title: "Tagged", slug: "cmp-tagged", tags: "Floods, Weather" });
+    await save({ title: "Tagged", slug: "cmp-tagged", tags: "Weather" }, created.id);
+    const [oldest] = (await listRevisions(fx.t.db, created.id)).toReversed();
+    const comparison = await compareRevision(fx.t.db, created.id, oldest!.id, TZ);
+    expect(comparison.otherChanges).toContain("Tags");
+    expect(comparison.revision.fields.tags).toEqual(["Floods", "Weather"]);
+  });
+
   it("compares a revision with the current version and restoring it by saving stores it again as a new revision", async () => {
     const created = await save({ title: "Original title", slug: "cmp-original", excerpt: "Old excerpt", content: "The quick brown fox." });
     await save({ title: "New title", slug: "cmp-new", excerpt: "Old excerpt", content: "The slow brown fox jumps." }, created.id);

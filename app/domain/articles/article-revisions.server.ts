@@ -228,7 +228,7 @@ const OTHER_FIELDS = [
  */
 export async function compareRevision(db: Db, articleId: string, revisionId: string, timeZone: string): Promise<RevisionComparison> {
   if (!isUuid(revisionId) || !isUuid(articleId)) throw revisionGone();
-  const [[current], [revision], currentAuthorIds] = await Promise.all([
+  const [[current], [revision], currentAuthorIds, currentTagNames] = await Promise.all([
     db.select(revisionSourceColumns).from(articles).where(eq(articles.id, articleId)).limit(1),
     db
       .select()
@@ -236,6 +236,7 @@ export async function compareRevision(db: Db, articleId: string, revisionId: str
       .where(and(eq(articleRevisions.id, revisionId), eq(articleRevisions.articleId, articleId)))
       .limit(1),
     authorIdsOf(db, articleId),
+    tagNamesOf(db, articleId),
   ]);
   if (!current) throw articleGone();
   if (!revision) throw revisionGone();
@@ -246,6 +247,8 @@ export async function compareRevision(db: Db, articleId: string, revisionId: str
   ).map(([, label]) => label);
   // Authors (decision 0015): a revision saved before authors existed (null) restores none of them.
   if (revision.authorIds && revision.authorIds.join(",") !== currentAuthorIds.join(",")) otherChanges.push("Authors");
+  // Tags (issue 29): likewise, a revision saved before tags existed (null) leaves the form's tags as they are.
+  if (revision.tagNames && revision.tagNames.join("\n") !== currentTagNames.join("\n")) otherChanges.push("Tags");
   if (onlyFormattingChanged(current, revision)) otherChanges.push("Formatting of the content");
   return {
     revision: {
@@ -265,6 +268,7 @@ export async function compareRevision(db: Db, articleId: string, revisionId: str
         videoUrl: revision.videoUrl,
         publishAt: publishAt(revision.publishedAt),
         ...(revision.authorIds ? { authorIds: revision.authorIds } : {}),
+        ...(revision.tagNames ? { tags: revision.tagNames } : {}),
       },
     },
     changes: {

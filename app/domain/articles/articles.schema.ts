@@ -302,7 +302,7 @@ export interface ArticleFormFields {
   publishAt: string;
   /** The chosen authors' ids in byline order (absent: none; revisions do not keep them). */
   authorIds?: string[];
-  /** The tags' names in order (absent: none; revisions do not keep them). */
+  /** The tags' names in order (absent: none, or a revision saved before tags existed). */
   tags?: string[];
 }
 

@@ -1,6 +1,4 @@
 import fs from "node:fs/promises";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { count, eq, sql } from "drizzle-orm";
@@ -9,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { articleAuthors, articles, articleTags, authors, comments, importedRows, imports, storyPins, tags } from "~/db/schema";
 import sharp from "~/lib/sharp.server";
 import { setUpArticleFixture } from "../../../tests/setup/article-fixture";
+import { startOldSite } from "../../../tests/setup/old-site";
 import { createImport, getImport, ImportBusyError, importReport, importsToResume, runImport, type ImportServices, type ImportSummary } from "./import-engine.server";
 import { readWordPressExport } from "./wordpress-reader.server";
 
@@ -122,31 +121,15 @@ describe("WordPress's theme unit test data", () => {
 });
 
 describe("images from the old site", () => {
-  let server: http.Server;
+  let oldSite: Awaited<ReturnType<typeof startOldSite>>;
   let base: string;
-  let requests: string[];
 
   beforeAll(async () => {
-    requests = [];
-    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 40, b: 40 } } })
-      .jpeg()
-      .withExif({ IFD0: { Copyright: "Old Site Photographer", ImageDescription: "taken at 51.5N 0.1W" } })
-      .toBuffer();
-    server = http.createServer((req, res) => {
-      requests.push(req.url ?? "");
-      if (req.url?.endsWith(".jpg")) {
-        res.writeHead(200, { "content-type": "image/jpeg", "content-length": photo.length });
-        res.end(photo);
-      } else {
-        res.writeHead(404);
-        res.end();
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    expect((await sharp(photo).metadata()).exif).toBeDefined();
+    oldSite = await startOldSite();
+    base = oldSite.base;
+    expect((await sharp(oldSite.photo).metadata()).exif).toBeDefined();
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => oldSite.close());
 
   const wxr = (site: string, offset = 0) => `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
@@ -198,12 +181,12 @@ Read <a href="${site}/2024/01/calm/">the calm before</a> and <a href="https://el
   it("refuses loopback and private addresses unless allowed", async () => {
     const file = path.join(work, "private.xml");
     await fs.writeFile(file, wxr(base, 1000).replaceAll("storm", "gale").replaceAll("calm", "lull").replaceAll(".jpg", "-2.jpg").replaceAll(".png", "-2.png"));
-    const served = requests.length;
+    const served = oldSite.requests.length;
     const { row } = await importFile("wordpress", file, { services: { allowPrivateHosts: false } });
     expect(row.status).toBe("done");
     const report = (await importReport(fx.t.db, row.id))!;
     expect(report.notes.some((n) => n.kind === "media" && n.message.includes("private or local address"))).toBe(true);
-    expect(requests.length).toBe(served);
+    expect(oldSite.requests.length).toBe(served);
   });
 });
 

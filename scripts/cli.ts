@@ -52,3 +52,14 @@ export async function openCliDatabase(env: Env, log: Logger, options: { mayCreat
   }
   return { databaseUrl, db, pool, stop };
 }
+
+/** Runs a command's `main` and exits with the code it answers; a throw prints "Error: …" and exits 1. */
+export function runCommand(main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}
