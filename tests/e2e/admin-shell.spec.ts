@@ -19,6 +19,7 @@ const SCREENS = [
   { label: "Team", path: "/admin/team" },
   { label: "Redirects", path: "/admin/redirects" },
   { label: "Settings", path: "/admin/settings" },
+  { label: "Import", path: "/admin/import" },
   { label: "Your account", path: "/admin/profile" },
 ] as const;
 

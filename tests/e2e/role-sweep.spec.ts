@@ -76,6 +76,11 @@ function probes(ids: Ids): Probe[] {
     { method: "GET", url: "/api/admin/redirects.csv", allowed: ADMINS },
     { method: "GET", url: "/admin/categories.data", allowed: EDITORS },
     { method: "GET", url: "/admin/front-page.data", allowed: EDITORS },
+    // Tags (issue 29): editors and admins; the import: admins only.
+    { method: "GET", url: "/admin/tags", allowed: EDITORS },
+    { method: "GET", url: "/admin/tags.data", allowed: EDITORS },
+    { method: "GET", url: "/admin/import", allowed: ADMINS },
+    { method: "GET", url: "/admin/import.data", allowed: ADMINS },
     // Pages (issue 29): editors and admins.
     { method: "GET", url: "/admin/pages", allowed: EDITORS },
     { method: "GET", url: "/admin/pages/new", allowed: EDITORS },
@@ -107,6 +112,10 @@ function probes(ids: Ids): Probe[] {
     write("/admin/front-page", { form: { intent: "feature", articleId: ids.publishedId } }, EDITORS),
     write("/admin/front-page", { form: { intent: "explore", explore: "chosen", categoryIds: ids.categoryId } }, EDITORS),
     write("/admin/pages/new", { form: { intent: "publish", title: "Sweep Page", slug: "sweep-page", content: "A page the sweep must not save.", contentDoc: "", showInFooter: "on", footerPosition: "0" } }, EDITORS),
+    // Tags: editors rename, merge and delete. Imports write a whole site: admins.
+    write("/admin/tags", { form: { intent: "delete", id: "5b0c7a5e-3f7e-4a53-9d8e-1f0b3d7c2a11" } }, EDITORS),
+    write("/admin/import", { form: { intent: "start", id: "5b0c7a5e-3f7e-4a53-9d8e-1f0b3d7c2a11" } }, ADMINS),
+    write("/api/admin/imports", { multipart: { file: { name: "export.xml", mimeType: "text/xml", buffer: Buffer.from('<rss xmlns:wp="http://wordpress.org/export/1.2/"><channel><title>Sweep</title></channel></rss>') } } }, ADMINS),
     // Categories, authors, comments, media: editors.
     write("/admin/categories", { form: { intent: "create", name: "Sweep Category", slug: "sweep-category" } }, EDITORS),
     write("/admin/categories", { form: { intent: "delete", id: ids.categoryId } }, EDITORS),
