@@ -1,7 +1,7 @@
 import { FacebookIcon, InstagramIcon, LinkedinIcon, XIcon, YoutubeIcon } from "./social-icons";
 import { Link } from "react-router";
 import type { CategorySummary } from "~/domain/categories/categories.schema";
-import { pagePath, type FooterPage } from "~/domain/pages/pages.schema";
+import { pagePath, type FooterPage } from "~/domain/pages/page-path";
 import type { PublicSettings } from "~/domain/settings/settings.schema";
 
 const SOCIAL = [

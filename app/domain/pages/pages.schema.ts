@@ -41,14 +41,7 @@ export const pageFormSchema = z.object({
 
 export const REQUIRED_PAGE_FIELDS = ["title", "slug", "content"] as const;
 
-/** The public address of a page. */
-export const pagePath = (slug: string) => `/${slug}`;
-
-/** A page as the footer links it. */
-export interface FooterPage {
-  title: string;
-  slug: string;
-}
+export { pagePath, type FooterPage } from "./page-path";
 
 /** A page's fields as the form holds them (what "Restore this version" loads into the form). */
 export interface PageFormFields {

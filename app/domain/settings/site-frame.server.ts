@@ -2,7 +2,7 @@ import type { Db } from "~/db/client.server";
 import type { WebsiteSettings } from "~/db/schema";
 import type { CategorySummary } from "~/domain/categories/categories.schema";
 import { listCategoriesForNav } from "~/domain/categories/categories.server";
-import type { FooterPage } from "~/domain/pages/pages.schema";
+import type { FooterPage } from "~/domain/pages/page-path";
 import { listFooterPages } from "~/domain/pages/pages.server";
 import type { ChangeEvent } from "~/lib/change-feed.server";
 import { getSettings } from "./settings.server";

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { RouteError } from "~/components/not-found";
 import { renderStoryHtml } from "~/domain/articles/story-html";
-import { pagePath } from "~/domain/pages/pages.schema";
+import { pagePath } from "~/domain/pages/page-path";
 import { findPublicPage } from "~/domain/pages/pages.server";
 import { describeArticle, NOINDEX } from "~/lib/seo";
 import { pageMeta } from "~/page-meta";
