@@ -7,6 +7,7 @@ CREATE TABLE "imports" (
 	"file_name" text NOT NULL,
 	"file_path" text NOT NULL,
 	"media_dir" text,
+	"skip_media" boolean DEFAULT false NOT NULL,
 	"dry_run" boolean DEFAULT false NOT NULL,
 	"status" text DEFAULT 'waiting' NOT NULL,
 	"phase" text,

@@ -19,8 +19,8 @@ import { openCliDatabase, runCommand } from "./cli";
 // job runner or by the same command again, and nothing is imported twice.
 
 const USAGE = `Usage:
-  npm run import -- wordpress <export.xml> [--media-dir <folder with wp-content/uploads>] [--dry-run] [--report <file>]
-  npm run import -- ghost <export.json> [--dry-run] [--report <file>]
+  npm run import -- wordpress <export.xml> [--media-dir <folder with wp-content/uploads> | --skip-media] [--dry-run] [--report <file>]
+  npm run import -- ghost <export.json> [--skip-media] [--dry-run] [--report <file>]
   npm run import -- check-redirects <report.json> [--url <site address>]`;
 
 const out = (line: string) => console.log(line);
@@ -40,7 +40,7 @@ async function main(): Promise<number> {
     parsed = parseArgs({
       args: process.argv.slice(2),
       allowPositionals: true,
-      options: { "media-dir": { type: "string" }, "dry-run": { type: "boolean" }, report: { type: "string" }, url: { type: "string" }, help: { type: "boolean" } },
+      options: { "media-dir": { type: "string" }, "skip-media": { type: "boolean" }, "dry-run": { type: "boolean" }, report: { type: "string" }, url: { type: "string" }, help: { type: "boolean" } },
     });
   } catch (error) {
     err(`Error: ${(error as Error).message}\n\n${USAGE}`);
@@ -86,7 +86,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const log = pino({ level: env.LOG_LEVEL === "info" ? "warn" : env.LOG_LEVEL }, pino.destination(2));
-  const database = await openCliDatabase(env, log, { mayCreate: true, poolSize: 4 }, err);
+  const database = await openCliDatabase(env, log, { mayCreate: true, poolSize: 6 }, err);
   if (!database) return 1;
   const { db } = database;
   try {
@@ -100,7 +100,7 @@ async function main(): Promise<number> {
           .from(imports)
           .where(and(eq(imports.filePath, filePath), eq(imports.kind, kind), eq(imports.dryRun, false), inArray(imports.status, ["waiting", "running"])))
           .limit(1);
-    const id = unfinished?.id ?? (await createImport(db, { kind, fileName: path.basename(filePath), filePath, mediaDir, dryRun, createdById: null }));
+    const id = unfinished?.id ?? (await createImport(db, { kind, fileName: path.basename(filePath), filePath, mediaDir, skipMedia: Boolean(parsed.values["skip-media"]), dryRun, createdById: null }));
     if (unfinished) out(`Going on with the import of ${path.basename(filePath)} a stop cut off (${id}).`);
 
     const progress = setInterval(() => {

@@ -839,6 +839,8 @@ export const imports = pgTable(
     fileName: text("file_name").notNull(),
     filePath: text("file_path").notNull(),
     mediaDir: text("media_dir"),
+    /** Images are not taken: each stays a link to the original (`--skip-media`). */
+    skipMedia: boolean("skip_media").notNull().default(false),
     dryRun: boolean("dry_run").notNull().default(false),
     status: text("status", { enum: ["waiting", "running", "done", "failed"] }).notNull().default("waiting"),
     /** What it is doing now ("reading", "people and topics", "stories", "links"). */

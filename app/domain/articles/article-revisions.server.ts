@@ -106,6 +106,16 @@ export async function recordRevision(tx: Writer, row: RevisionSource, actor: Act
 }
 
 /**
+ * The first revisions of articles just written whose authors and tags the caller knows (an import
+ * writes thousands): one insert, nothing read back and nothing to prune.
+ */
+export async function recordFirstRevisions(tx: Writer, rows: (RevisionSource & { authorIds: string[]; tagNames: string[] })[], actor: Actor): Promise<void> {
+  if (rows.length === 0) return;
+  const values = await Promise.all(rows.map(async (row) => ({ ...(await fieldsOf(tx, row)), savedById: actor.id, savedByName: actor.name, autosave: false })));
+  await tx.insert(articleRevisions).values(values);
+}
+
+/**
  * Records an autosave of `row` without a revision per keystroke: when the article's newest revision
  * is an autosave by the same person written within AUTOSAVE_COALESCE_MS, that revision takes the new
  * fields and time; otherwise one autosave revision is added. (The article's row is locked by the

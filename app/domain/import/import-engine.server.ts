@@ -18,7 +18,7 @@ import {
 } from "~/db/schema";
 import type { Actor } from "~/domain/accounts/actor";
 import { recordActivity } from "~/domain/activity/activity.server";
-import { recordRevision, revisionSourceColumns } from "~/domain/articles/article-revisions.server";
+import { recordFirstRevisions, revisionSourceColumns } from "~/domain/articles/article-revisions.server";
 import { storyPlainText } from "~/domain/articles/story-document";
 import type { StoryDocument, StoryImage } from "~/domain/articles/story-document.schema";
 import { joinNames } from "~/domain/authors/byline";
@@ -91,6 +91,11 @@ const emptySummary = (): ImportSummary => ({
   skipped: 0,
 });
 
+/** Posts written together, in one transaction (a failing batch is written again story by story). */
+const STORY_BATCH = 25;
+/** Writes under way at once (each a transaction on its own connection). */
+const STORY_CONCURRENCY = 2;
+
 export const IMPORT_RUNNING = "Another import is running. Wait until it ends, then start this one.";
 
 /** A "running" import whose heartbeat is older than this was cut off (a restart, a crash) and may be taken over. */
@@ -100,7 +105,7 @@ export const IMPORT_HEARTBEAT_STALE_MS = 60_000;
 
 export async function createImport(
   db: Db,
-  input: { kind: ImportSourceKind; fileName: string; filePath: string; mediaDir: string | null; dryRun: boolean; createdById: string | null },
+  input: { kind: ImportSourceKind; fileName: string; filePath: string; mediaDir: string | null; skipMedia?: boolean; dryRun: boolean; createdById: string | null },
 ): Promise<string> {
   const [row] = await db.insert(imports).values(input).returning({ id: imports.id });
   return row!.id;
@@ -484,6 +489,10 @@ interface StoryContext {
   notes: Notes;
   summary: ImportSummary;
   actor: Actor;
+  /** Tag slug → id, filled as stories need them (tagIdsOf). */
+  tagIds: Map<string, string>;
+  /** Published stories that were sticky on the old site, pinned once all are written. */
+  sticky: { articleId: string; what: string }[];
 }
 
 const whatOf = (post: ImportPost) => `${post.kind} ${post.sourceId} “${(post.title || "untitled").slice(0, 80)}”`;
@@ -655,15 +664,27 @@ function commentRows(post: ImportPost, articleId: string, stored: Map<string, { 
 }
 
 /** Writes one post as an article, in one transaction with everything that belongs to it. */
-async function writeArticle(ctx: StoryContext, post: ImportPost, planned: PlannedStory) {
+/** A post made ready to be written: its article row, bylines, tags and comments, nothing written yet. */
+interface PreparedArticle {
+  post: ImportPost;
+  planned: PlannedStory;
+  values: typeof articles.$inferInsert & { id: string };
+  authorIds: string[];
+  tagNames: string[];
+  comments: (typeof comments.$inferInsert)[];
+  freshComments: { sourceId: string; id: string }[];
+  sticky: boolean;
+}
+
+/** Converts a post (its body, images, byline, tags, comments) into what writeArticles writes. */
+async function prepareArticle(ctx: StoryContext, post: ImportPost, planned: PlannedStory): Promise<PreparedArticle> {
   const { services, plan, topics, notes, summary, actor } = ctx;
-  const { db } = services;
   const doc = await storyDocumentOf(ctx, post);
   const featured = await featuredImageOf(ctx, post);
   const { status, publishedAt } = statusOf(post, notes);
   let categoryId: string | null = null;
   const primary = post.categorySlugs[0];
-  if (primary) categoryId = (plan.site.kind === "ghost" ? await ghostCategory(db, topics, primary, false, summary) : topics.categories.get(primary))?.id || null;
+  if (primary) categoryId = (plan.site.kind === "ghost" ? await ghostCategory(services.db, topics, primary, false, summary) : topics.categories.get(primary))?.id || null;
   const bylines = post.authorSourceIds.map((id) => topics.authors.get(id)).filter((a): a is NonNullable<typeof a> => Boolean(a && a.id));
   const missing = post.authorSourceIds.filter((id) => !topics.authors.get(id));
   if (missing.length > 0) notes.add("changed", whatOf(post), `Author ${missing.join(", ")} is not in the export: left off the byline.`);
@@ -672,65 +693,122 @@ async function writeArticle(ctx: StoryContext, post: ImportPost, planned: Planne
   else if (post.title.trim().length > 300) notes.add("changed", whatOf(post), "Its title is longer than 300 characters: cut.");
   if (post.seoTitle || post.seoDescription) notes.add("changed", whatOf(post), "Its SEO title and description were not kept: the site makes them from the title and excerpt.");
   const excerpt = post.excerpt ? plainTextFromHtml(post.excerpt).slice(0, 1000) || null : null;
-  const tagNames = tagNamesOf(ctx, post);
-  const topPinned = post.sticky && status === "published";
-
-  await db.transaction(async (tx) => {
-    let slug = planned.slug;
-    for (let n = 2; (await tx.select({ id: articles.id }).from(articles).where(eq(articles.slug, slug))).length > 0; n++) slug = `${planned.slug}-${n}`;
-    const [row] = await tx
-      .insert(articles)
-      .values({
-        title,
-        slug,
-        excerpt,
-        content: storyPlainText(doc),
-        contentDoc: doc,
-        featuredImage: featured?.url ?? null,
-        featuredImageAlt: featured?.alt ?? null,
-        featuredImageCaption: featured?.caption ?? null,
-        authorName: bylines.length > 0 ? joinNames(bylines.map((a) => a.name)).slice(0, 120) : DEFAULT_AUTHOR_NAME,
-        categoryId,
-        status,
-        publishedAt,
-        createdAt: publishedAt ?? (post.modifiedAt ? new Date(post.modifiedAt) : new Date()),
-        createdById: actor.id,
-      })
-      .returning(revisionSourceColumns);
-    const article = row!;
-    if (bylines.length > 0) {
-      const unique = [...new Map(bylines.map((a) => [a.id, a])).values()];
-      await tx.insert(articleAuthors).values(unique.map((a, position) => ({ articleId: article.id, authorId: a.id, position })));
-    }
-    if (tagNames.length > 0) {
-      const found = await findOrCreateTagsQuietly(tx, tagNames);
-      await tx.insert(articleTags).values(found.map((tagId, position) => ({ articleId: article.id, tagId, position })));
-    }
-    const { rows, fresh } = commentRows(post, article.id, new Map(), notes, summary);
-    for (let i = 0; i < rows.length; i += 1000) await tx.insert(comments).values(rows.slice(i, i + 1000));
-    summary.comments += rows.length;
-    await rememberComments(tx, plan.source, fresh);
-    if (topPinned) {
-      const [{ n }] = (await tx.execute<{ n: number }>(sql`select count(*)::int as n from story_pins where placement = 'top'`)).rows as [{ n: number }];
-      if (n < MAX_TOP_PINS) {
-        await tx.insert(storyPins).values({ placement: "top", articleId: article.id, position: n, createdById: actor.id }).onConflictDoNothing();
-      } else notes.add("changed", whatOf(post), `Sticky on the old site, but the home page already holds ${MAX_TOP_PINS} pinned top stories: not pinned.`);
-    }
-    await recordRevision(tx, article, actor);
-    const path = `/article/${article.slug}`;
-    await rememberRow(tx, plan.source, "post", post.sourceId, article.id, path);
-    planned.path = path;
-  });
-  summary.posts++;
+  const unique = [...new Map(bylines.map((a) => [a.id, a])).values()];
+  const id = randomUUID();
+  const { rows, fresh } = commentRows(post, id, new Map(), notes, summary);
+  return {
+    post,
+    planned,
+    values: {
+      id,
+      title,
+      slug: planned.slug,
+      excerpt,
+      content: storyPlainText(doc),
+      contentDoc: doc,
+      featuredImage: featured?.url ?? null,
+      featuredImageAlt: featured?.alt ?? null,
+      featuredImageCaption: featured?.caption ?? null,
+      authorName: unique.length > 0 ? joinNames(unique.map((a) => a.name)).slice(0, 120) : DEFAULT_AUTHOR_NAME,
+      categoryId,
+      status,
+      publishedAt,
+      createdAt: publishedAt ?? (post.modifiedAt ? new Date(post.modifiedAt) : new Date()),
+      createdById: actor.id,
+    },
+    authorIds: unique.map((a) => a.id),
+    tagNames: tagNamesOf(ctx, post),
+    comments: rows,
+    freshComments: fresh,
+    sticky: post.sticky && status === "published",
+  };
 }
 
-/** Tag ids for these names, made when missing (an import makes many: no activity line per tag). */
-async function findOrCreateTagsQuietly(tx: Tx, names: string[]): Promise<string[]> {
-  const wanted = names.map((name) => ({ name, slug: slugify(name) }));
-  await tx.insert(tags).values(wanted).onConflictDoNothing({ target: tags.slug });
-  const found = await tx.select({ id: tags.id, slug: tags.slug }).from(tags).where(inArray(tags.slug, wanted.map((w) => w.slug)));
-  const bySlug = new Map(found.map((t) => [t.slug, t.id]));
-  return [...new Set(wanted.map((w) => bySlug.get(w.slug)).filter((id): id is string => Boolean(id)))];
+/**
+ * Writes prepared posts in one transaction: each article with its bylines, tags, comments, first
+ * revision and what it became, all or nothing. Many at once, because PostgreSQL's per-statement work
+ * (the change notices, the summaries' triggers) and each round trip then count once per batch; a batch
+ * that fails is written again story by story (writeBatch), so one bad story does not hold back the rest.
+ */
+async function writeArticles(ctx: StoryContext, batch: PreparedArticle[]) {
+  const { services, plan, actor } = ctx;
+  await services.db.transaction(async (tx) => {
+    await relaxedCommit(tx);
+    // A planned slug taken since the plan (another writer, a rare race): the next free one.
+    const wanted = batch.map((b) => b.values.slug!);
+    const taken = new Set(
+      (await tx.execute<{ slug: string }>(sql`select slug from articles where slug = any(string_to_array(${wanted.join("\n")}, E'\n'))`)).rows.map((r) => r.slug),
+    );
+    for (const b of batch) {
+      let slug = b.planned.slug;
+      for (let n = 2; taken.has(slug) && n < 1000; n++) slug = `${b.planned.slug}-${n}`;
+      if (slug !== b.planned.slug) {
+        const [free] = (await tx.execute<{ slug: string }>(sql`select ${slug}::text as slug where not exists (select 1 from articles where slug = ${slug})`)).rows;
+        if (!free) throw new Error(`no free address for ${b.planned.slug}`);
+      }
+      b.values.slug = slug;
+      taken.add(slug);
+    }
+    const written = await tx.insert(articles).values(batch.map((b) => b.values)).returning(revisionSourceColumns);
+    const byId = new Map(written.map((row) => [row.id, row]));
+    const bylines = batch.flatMap((b) => b.authorIds.map((authorId, position) => ({ articleId: b.values.id, authorId, position })));
+    if (bylines.length > 0) await tx.insert(articleAuthors).values(bylines);
+    const tagRows: { articleId: string; tagId: string; position: number }[] = [];
+    const names = batch.flatMap((b) => b.tagNames);
+    if (names.length > 0) {
+      await tagIdsOf(ctx, tx, names);
+      for (const b of batch) {
+        const ids = [...new Set(b.tagNames.map((name) => ctx.tagIds.get(slugify(name))).filter((id): id is string => Boolean(id)))];
+        ids.forEach((tagId, position) => tagRows.push({ articleId: b.values.id, tagId, position }));
+      }
+      if (tagRows.length > 0) await tx.insert(articleTags).values(tagRows);
+    }
+    const commentRowsAll = batch.flatMap((b) => b.comments);
+    for (let i = 0; i < commentRowsAll.length; i += 1000) await tx.insert(comments).values(commentRowsAll.slice(i, i + 1000));
+    await rememberComments(tx, plan.source, batch.flatMap((b) => b.freshComments));
+    await recordFirstRevisions(
+      tx,
+      batch.map((b) => ({ ...byId.get(b.values.id)!, authorIds: b.authorIds, tagNames: b.tagNames })),
+      actor,
+    );
+    await tx
+      .insert(importedRows)
+      .values(batch.map((b) => ({ source: plan.source, sourceType: "post", sourceId: b.post.sourceId, targetId: b.values.id, targetPath: `/article/${b.values.slug}` })))
+      .onConflictDoNothing();
+  });
+  for (const b of batch) {
+    b.planned.path = `/article/${b.values.slug}`;
+    if (b.sticky) ctx.sticky.push({ articleId: b.values.id, what: whatOf(b.post) });
+    ctx.summary.posts++;
+    ctx.summary.comments += b.comments.length;
+  }
+}
+
+/**
+ * Tag ids for these names in order, made when missing (an import makes many: no activity line per tag),
+ * remembered for the rest of the run: a tag costs its queries once, not once per story. A story that
+ * fails forgets them all (a tag it made was rolled back with it).
+ */
+async function tagIdsOf(ctx: StoryContext, tx: Tx, names: string[]): Promise<string[]> {
+  // (Called for a batch's names together: one insert and one read for the tags it has not seen.)
+  const wanted = [...new Map(names.map((name) => [slugify(name), name])).entries()];
+  const missing = wanted.filter(([slug]) => !ctx.tagIds.has(slug));
+  if (missing.length > 0) {
+    await tx.insert(tags).values(missing.map(([slug, name]) => ({ name, slug }))).onConflictDoNothing({ target: tags.slug });
+    const found = await tx.select({ id: tags.id, slug: tags.slug }).from(tags).where(inArray(tags.slug, missing.map(([slug]) => slug)));
+    for (const tag of found) ctx.tagIds.set(tag.slug, tag.id);
+  }
+  return wanted.map(([slug]) => ctx.tagIds.get(slug)).filter((id): id is string => Boolean(id));
+}
+
+/**
+ * An import's transactions commit without waiting for the disk (PostgreSQL's synchronous_commit off,
+ * for this transaction only): ten thousand stories would otherwise wait ten thousand flushes. A crash
+ * can lose the last few commits, never half of one, and what they wrote is not in imported_rows
+ * either: the resumed run writes them again.
+ */
+async function relaxedCommit(tx: Tx) {
+  await tx.execute(sql`set local synchronous_commit to off`);
 }
 
 async function rememberComments(tx: Tx | Db, source: string, fresh: { sourceId: string; id: string }[]) {
@@ -770,6 +848,7 @@ async function writePage(ctx: StoryContext, post: ImportPost, planned: PlannedSt
   const title = (post.title.trim() || "Untitled").slice(0, 300);
   if (post.comments.length > 0) notes.add("changed", whatOf(post), `${post.comments.length} comment(s) on a page: pages take no comments, left out.`);
   await services.db.transaction(async (tx) => {
+    await relaxedCommit(tx);
     const page = await createImportedPage(tx, {
       title,
       slug: planned.slug,
@@ -783,6 +862,23 @@ async function writePage(ctx: StoryContext, post: ImportPost, planned: PlannedSt
     planned.path = path;
   });
   summary.pages++;
+}
+
+/** Sticky posts as pinned top stories, in the file's order, as long as the home page has room. */
+async function pinStickyStories(ctx: StoryContext) {
+  if (ctx.sticky.length === 0) return;
+  await ctx.services.db.transaction(async (tx) => {
+    const [{ n }] = (await tx.execute<{ n: number }>(sql`select count(*)::int as n from story_pins where placement = 'top'`)).rows as [{ n: number }];
+    let position = n;
+    for (const story of ctx.sticky) {
+      if (position >= MAX_TOP_PINS) {
+        ctx.notes.add("changed", story.what, `Sticky on the old site, but the home page already holds ${MAX_TOP_PINS} pinned top stories: not pinned.`);
+        continue;
+      }
+      const added = await tx.insert(storyPins).values({ placement: "top", articleId: story.articleId, position, createdById: ctx.actor.id }).onConflictDoNothing().returning({ id: storyPins.id });
+      if (added.length > 0) position++;
+    }
+  });
 }
 
 // ---------------------------------------------------------------- redirects
@@ -838,31 +934,30 @@ function redirectRows(plan: Plan, topics: Topics): { fromPath: string; toPath: s
  * to a 404, so they get no redirect (the report says which).
  */
 async function liveRedirects(db: Db, rows: { fromPath: string; toPath: string }[]) {
-  const live: typeof rows = [];
-  const check = new Map<string, boolean>();
-  const probe = (kind: string, slug: string) => {
-    switch (kind) {
-      case "article":
-        return sql`select 1 from articles a where a.slug = ${slug} and a.status = 'published' and a.published_at <= now()`;
-      case "tag":
-        return sql`select 1 from tags t join article_tags at on at.tag_id = t.id join articles a on a.id = at.article_id where t.slug = ${slug} and a.status = 'published' and a.published_at <= now() limit 1`;
-      case "author":
-        return sql`select 1 from authors au join article_authors aa on aa.author_id = au.id join articles a on a.id = aa.article_id where au.slug = ${slug} and a.status = 'published' and a.published_at <= now() limit 1`;
-      default:
-        return sql`select 1 from pages p where p.slug = ${slug} and p.status = 'published'`;
-    }
-  };
+  // The addresses' slugs by kind, each kind answered by one query.
+  const kindOf = (to: string) => /^\/(article|tag|author)\/([^/]+)/.exec(to) ?? /^\/()([^/.]+)$/.exec(to);
+  const wanted = new Map<string, Set<string>>();
   for (const row of rows) {
-    const m = /^\/(article|tag|author)\/([^/]+)/.exec(row.toPath) ?? /^\/()([^/.]+)$/.exec(row.toPath);
-    if (!m) {
-      live.push(row);
-      continue;
-    }
-    const key = `${m[1]}:${m[2]}`;
-    if (!check.has(key)) check.set(key, (await db.execute(probe(m[1]!, m[2]!))).rows.length > 0);
-    if (check.get(key)) live.push(row);
+    const m = kindOf(row.toPath);
+    if (m) (wanted.get(m[1]!) ?? wanted.set(m[1]!, new Set()).get(m[1]!)!).add(m[2]!);
   }
-  return live;
+  const answering = new Set<string>();
+  for (const [kind, slugs] of wanted) {
+    const list = [...slugs].join("\n");
+    const query =
+      kind === "article"
+        ? sql`select a.slug from articles a where a.slug = any(string_to_array(${list}, E'\n')) and a.status = 'published' and a.published_at <= now()`
+        : kind === "tag"
+          ? sql`select t.slug from tags t where t.slug = any(string_to_array(${list}, E'\n')) and exists (select 1 from article_tags at join articles a on a.id = at.article_id where at.tag_id = t.id and a.status = 'published' and a.published_at <= now())`
+          : kind === "author"
+            ? sql`select au.slug from authors au where au.slug = any(string_to_array(${list}, E'\n')) and exists (select 1 from article_authors aa join articles a on a.id = aa.article_id where aa.author_id = au.id and a.status = 'published' and a.published_at <= now())`
+            : sql`select p.slug from pages p where p.slug = any(string_to_array(${list}, E'\n')) and p.status = 'published'`;
+    for (const r of (await db.execute<{ slug: string }>(query)).rows) answering.add(`${kind}:${r.slug}`);
+  }
+  return rows.filter((row) => {
+    const m = kindOf(row.toPath);
+    return !m || answering.has(`${m[1]}:${m[2]}`);
+  });
 }
 
 // ---------------------------------------------------------------- the run
@@ -901,14 +996,51 @@ export async function runImport(services: ImportServices, id: string, actor: Act
     const topics = await importTopics(db, plan, row.dryRun, notes, summary);
     await notes.flush();
 
-    const media = row.dryRun ? null : createMediaImporter({ db, storage: services.storage, source: plan.source, mediaDir: row.mediaDir, allowPrivateHosts: services.allowPrivateHosts });
-    const ctx: StoryContext = { services, importRow: row, plan, topics, media, notes, summary, actor };
+    const media = row.dryRun || row.skipMedia ? null : createMediaImporter({ db, storage: services.storage, source: plan.source, mediaDir: row.mediaDir, allowPrivateHosts: services.allowPrivateHosts });
+    const ctx: StoryContext = { services, importRow: row, plan, topics, media, notes, summary, actor, tagIds: new Map(), sticky: [] };
+    if (row.skipMedia && !row.dryRun) notes.add("media", "every story", "Images were not taken (--skip-media): each links to its original address.");
     await beat(db, id, { phase: "stories", summary });
     const importedPosts = await knownRows(db, plan.source, "post");
     let done = 0;
     let lastBeat = Date.now();
+    // Posts are prepared one by one (converted, images taken) and written STORY_BATCH at a time, up to
+    // STORY_CONCURRENCY writes at once: while PostgreSQL writes one batch, the next is prepared.
+    const inFlight = new Set<Promise<void>>();
+    const failed = (record: ImportPost, error: unknown) => {
+      // One story that cannot be written is reported; the others go on (its transaction wrote nothing).
+      ctx.tagIds.clear();
+      summary.skipped++;
+      notes.add("skipped", whatOf(record), `Not imported: ${(error as Error).message}`);
+      log.warn({ err: error, importId: id, post: record.sourceId }, "an imported story could not be written");
+    };
+    const writeBatch = async (batch: PreparedArticle[]) => {
+      try {
+        await writeArticles(ctx, batch);
+      } catch (error) {
+        // Tags the failed transaction made were rolled back with it.
+        ctx.tagIds.clear();
+        if (batch.length === 1) failed(batch[0]!.post, error);
+        // Story by story: only the one that fails stays out.
+        else for (const one of batch) await writeBatch([one]);
+        return;
+      }
+    };
+    const run = async (work: Promise<void>) => {
+      const task = work.finally(() => inFlight.delete(task));
+      inFlight.add(task);
+      if (inFlight.size >= STORY_CONCURRENCY) await Promise.race(inFlight);
+    };
+    let batch: PreparedArticle[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const full = batch;
+      batch = [];
+      await run(writeBatch(full).then(() => void (done += full.length)));
+    };
     for await (const record of readExport(row.kind, row.filePath)) {
       if (services.signal?.aborted) {
+        batch = [];
+        await Promise.all(inFlight);
         await notes.flush();
         const [paused] = await db.update(imports).set({ status: "waiting", done, summary }).where(eq(imports.id, id)).returning();
         return paused ?? null;
@@ -919,27 +1051,39 @@ export async function runImport(services: ImportServices, id: string, actor: Act
       try {
         if (planned.imported) {
           summary.unchanged++;
-          if (!row.dryRun && record.kind === "post") {
-            const known = importedPosts.get(record.sourceId);
-            if (known) await addNewComments(ctx, record, known.id);
-          }
+          const known = record.kind === "post" && !row.dryRun ? importedPosts.get(record.sourceId) : undefined;
+          if (known) await run(addNewComments(ctx, record, known.id).catch((error: unknown) => failed(record, error)));
+          done++;
         } else if (row.dryRun) {
           dryRunStory(ctx, record);
-        } else if (record.kind === "post") await writeArticle(ctx, record, planned);
-        else await writePage(ctx, record, planned);
+          done++;
+        } else if (record.kind === "page") {
+          await run(
+            writePage(ctx, record, planned).then(
+              () => void done++,
+              (error: unknown) => {
+                failed(record, error);
+                done++;
+              },
+            ),
+          );
+        } else {
+          batch.push(await prepareArticle(ctx, record, planned));
+          if (batch.length >= STORY_BATCH) await flush();
+        }
       } catch (error) {
-        // One story that cannot be written is reported; the others go on (its transaction wrote nothing).
-        summary.skipped++;
-        notes.add("skipped", whatOf(record), `Not imported: ${(error as Error).message}`);
-        log.warn({ err: error, importId: id, post: record.sourceId }, "an imported story could not be written");
+        failed(record, error);
+        done++;
       }
-      done++;
-      if (Date.now() - lastBeat > 1000 || done === plan.total) {
+      if (Date.now() - lastBeat > 1000) {
         lastBeat = Date.now();
         await notes.flush();
         await beat(db, id, { done, summary });
       }
     }
+    await flush();
+    await Promise.all(inFlight);
+    if (!row.dryRun) await pinStickyStories(ctx);
 
     await beat(db, id, { phase: "links", done, summary });
     const wanted = redirectRows(plan, topics);

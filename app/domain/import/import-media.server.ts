@@ -164,13 +164,18 @@ export function createMediaImporter(options: MediaImporterOptions) {
   const seen = new Map<string, Promise<ImportedImage>>();
   const rule = UPLOAD_RULES.image;
 
-  async function importOne(url: string): Promise<ImportedImage> {
-    const [known] = await db
-      .select({ path: importedRows.targetPath })
+  // What earlier runs of this source imported, read once (a first import reads nothing).
+  let imported: Promise<Map<string, string>> | null = null;
+  const importedBefore = () =>
+    (imported ??= db
+      .select({ url: importedRows.sourceId, path: importedRows.targetPath })
       .from(importedRows)
-      .where(and(eq(importedRows.source, source), eq(importedRows.sourceType, "media"), eq(importedRows.sourceId, url)))
-      .limit(1);
-    if (known?.path) return { ok: true, url: known.path };
+      .where(and(eq(importedRows.source, source), eq(importedRows.sourceType, "media")))
+      .then((rows) => new Map(rows.filter((r) => r.path).map((r) => [r.url, r.path!]))));
+
+  async function importOne(url: string): Promise<ImportedImage> {
+    const known = (await importedBefore()).get(url);
+    if (known) return { ok: true, url: known };
 
     const tempFile = await newUploadPart(storage);
     try {
