@@ -47,7 +47,8 @@ export async function importBench(judge: (ok: boolean) => string): Promise<boole
     // each image stays a link to the original).
     const dataDir = path.join(dir, "data");
     const started = performance.now();
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/import.ts"), "wordpress", file, "--skip-media", "--report", path.join(dir, "report.json")], {
+    // The same command line as package.json's "import" script (its heap capped: the import streams).
+    const child = spawn(process.execPath, ["--max-old-space-size=256", "--import", "tsx", path.join(ROOT, "scripts/import.ts"), "wordpress", file, "--skip-media", "--report", path.join(dir, "report.json")], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn", SEED_DEMO: "0" },
       stdio: ["ignore", "pipe", "pipe"],

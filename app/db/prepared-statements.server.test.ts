@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../tests/setup/test-database";
 import { createDb } from "./client.server";
-import { MAX_NAMED_PER_CONNECTION, NAME_AFTER_RUNS, PLAN_EACH_TIME, statementNameOf } from "./prepared-statements.server";
+import { MAX_NAMED_PER_CONNECTION, MAX_NAMED_TEXT_LENGTH, NAME_AFTER_RUNS, PLAN_EACH_TIME, statementNameOf } from "./prepared-statements.server";
 import { categories } from "./schema";
 
 const t = await createTestDatabase();
@@ -21,6 +21,12 @@ describe("prepared statements", () => {
     expect(name).toMatch(/^fp_[\w-]{22}$/);
     expect(statementNameOf(text)).toBe(name);
     expect(statementNameOf(`${text} `)).toBeNull();
+  });
+
+  it("never names nor keeps a bulk write's long text (an import's batches would fill memory)", () => {
+    const text = `insert into probe values ${Array.from({ length: 800 }, (_, i) => `($${i + 1})`).join(", ")} -- ${Math.random()}`;
+    expect(text.length).toBeGreaterThan(MAX_NAMED_TEXT_LENGTH);
+    for (let run = 1; run <= NAME_AFTER_RUNS + 2; run++) expect(statementNameOf(text)).toBeNull();
   });
 
   it("never names a text that asks to be planned each time", () => {

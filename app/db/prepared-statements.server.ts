@@ -12,6 +12,11 @@ export const NAME_AFTER_RUNS = 3;
 export const MAX_NAMED_PER_CONNECTION = 200;
 /** How many texts are counted before the count starts afresh (bounds this process's memory). */
 const MAX_COUNTED_TEXTS = 5_000;
+/**
+ * A longer text is a bulk write (an import's hundreds of rows, each row its own placeholders): never
+ * named, nor kept to be counted. Kept, 5,000 such texts held hundreds of megabytes (issue 29's import).
+ */
+export const MAX_NAMED_TEXT_LENGTH = 4_000;
 
 /**
  * Written into a statement whose best plan depends on its values, it keeps that statement unnamed, so
@@ -27,7 +32,7 @@ const seen = new Map<string, number | string>();
 
 /** The statement name of `text` once it has been seen often enough, else null. */
 export function statementNameOf(text: string): string | null {
-  if (text.includes(PLAN_EACH_TIME)) return null;
+  if (text.length > MAX_NAMED_TEXT_LENGTH || text.includes(PLAN_EACH_TIME)) return null;
   const known = seen.get(text);
   if (typeof known === "string") return known;
   const runs = (known ?? 0) + 1;
