@@ -228,6 +228,14 @@ function ourSlug(raw: string, fallback: string): string {
 
 // ---------------------------------------------------------------- the plan (first reading)
 
+/**
+ * A copy of a string that owns its characters. What the parser hands over may be a slice of a much
+ * larger string (a whole chunk of the file); kept for the whole run, each slice would keep its chunk:
+ * 10,000 stories' titles held some hundred megabytes.
+ */
+const own = (text: string): string => Buffer.from(text, "utf8").toString("utf8");
+const ownOrNull = (text: string | null): string | null => (text === null ? null : own(text));
+
 interface PlannedStory {
   kind: "post" | "page";
   sourceId: string;
@@ -270,15 +278,21 @@ async function readPlan(db: Db, kind: ImportSourceKind, file: string, notes: Not
         plan.terms.push(record);
         break;
       case "attachment":
-        plan.attachments.set(record.sourceId, { url: record.url, alt: record.alt, caption: record.caption, title: record.title, parent: record.parentSourceId });
+        plan.attachments.set(own(record.sourceId), {
+          url: own(record.url),
+          alt: ownOrNull(record.alt),
+          caption: ownOrNull(record.caption),
+          title: ownOrNull(record.title),
+          parent: ownOrNull(record.parentSourceId),
+        });
         break;
       case "post":
         posts.push({
           kind: record.kind,
-          sourceId: record.sourceId,
-          title: record.title,
-          slug: record.slug,
-          link: record.link,
+          sourceId: own(record.sourceId),
+          title: own(record.title.slice(0, 300)),
+          slug: own(record.slug),
+          link: ownOrNull(record.link),
           status: record.status,
           passwordProtected: record.passwordProtected,
         });
