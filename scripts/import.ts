@@ -104,7 +104,7 @@ async function main(): Promise<number> {
     if (unfinished) out(`Going on with the import of ${path.basename(filePath)} a stop cut off (${id}).`);
 
     const progress = setInterval(() => {
-      void getImport(db, id).then((row) => row?.phase && err(`${row.phase}: ${row.done} of ${row.total} heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB`));
+      void getImport(db, id).then((row) => row?.phase && err(`${row.phase}: ${row.done} of ${row.total}`));
     }, 2000);
     let row;
     try {
