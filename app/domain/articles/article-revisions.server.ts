@@ -1,7 +1,7 @@
 import { diffWords } from "diff";
 import { and, asc, desc, eq, notInArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { articleAuthors, articleRevisions, articles, articleTags, tags, type ArticleStatus } from "~/db/schema";
+import { articleAuthors, articleRevisions, articles, articleTags, pageRevisions, tags, type ArticleStatus } from "~/db/schema";
 import type { Actor } from "~/domain/accounts/actor";
 import { AppError } from "~/lib/app-error";
 import { toDateTimeLocal } from "~/lib/dates";
@@ -85,16 +85,22 @@ const fieldsOf = async (tx: Writer, { id, authorIds, tagNames, ...fields }: Revi
   tagNames: tagNames ?? (await tagNamesOf(tx, id)),
 });
 
-/** Keeps the newest REVISIONS_KEPT revisions of an article (run in the transaction that added one). */
-async function pruneRevisions(tx: Writer, articleId: string) {
-  const kept = tx
-    .select({ id: articleRevisions.id })
-    .from(articleRevisions)
-    .where(eq(articleRevisions.articleId, articleId))
-    .orderBy(desc(articleRevisions.createdAt), desc(articleRevisions.id))
-    .limit(REVISIONS_KEPT);
-  await tx.delete(articleRevisions).where(and(eq(articleRevisions.articleId, articleId), notInArray(articleRevisions.id, kept)));
+/**
+ * Keeps the newest REVISIONS_KEPT revisions of one story or page in a revisions table (run in the
+ * transaction that added one): `owner` is the table's column naming the story or page.
+ */
+export async function keepNewestRevisions(
+  tx: Writer,
+  table: typeof articleRevisions | typeof pageRevisions,
+  owner: typeof articleRevisions.articleId | typeof pageRevisions.pageId,
+  ownerId: string,
+) {
+  const kept = tx.select({ id: table.id }).from(table).where(eq(owner, ownerId)).orderBy(desc(table.createdAt), desc(table.id)).limit(REVISIONS_KEPT);
+  await tx.delete(table).where(and(eq(owner, ownerId), notInArray(table.id, kept)));
 }
+
+/** Keeps the newest REVISIONS_KEPT revisions of an article. */
+const pruneRevisions = (tx: Writer, articleId: string) => keepNewestRevisions(tx, articleRevisions, articleRevisions.articleId, articleId);
 
 /**
  * Records a save of `row` by `actor` — call it inside the transaction that wrote the article, so a

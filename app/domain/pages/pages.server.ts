@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, like, ne, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, like, ne, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { isForeignKeyViolation, isUniqueViolation } from "~/db/pg-errors";
@@ -6,7 +6,7 @@ import { pageRevisions, pages, type PageStatus } from "~/db/schema";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { checkCapability } from "~/domain/articles/article-access.server";
 import { checkStoryImages } from "~/domain/articles/article-admin.server";
-import { compareText, onlyFormattingChanged } from "~/domain/articles/article-revisions.server";
+import { compareText, keepNewestRevisions, onlyFormattingChanged } from "~/domain/articles/article-revisions.server";
 import { REVISIONS_KEPT, type RevisionComparison, type RevisionSummary } from "~/domain/articles/article-revisions.schema";
 import { storyPlainText } from "~/domain/articles/story-document";
 import { storyDocumentField, storyDocumentSchema, type StoryDocument } from "~/domain/articles/story-document.schema";
@@ -157,13 +157,7 @@ interface PageRevisionSource {
 async function recordPageRevision(tx: Queryable, row: PageRevisionSource, actor: Actor): Promise<void> {
   const { id, publishedAt: _publishedAt, ...fields } = row;
   await tx.insert(pageRevisions).values({ pageId: id, ...fields, savedById: actor.id, savedByName: actor.name });
-  const kept = tx
-    .select({ id: pageRevisions.id })
-    .from(pageRevisions)
-    .where(eq(pageRevisions.pageId, id))
-    .orderBy(desc(pageRevisions.createdAt), desc(pageRevisions.id))
-    .limit(REVISIONS_KEPT);
-  await tx.delete(pageRevisions).where(and(eq(pageRevisions.pageId, id), notInArray(pageRevisions.id, kept)));
+  await keepNewestRevisions(tx, pageRevisions, pageRevisions.pageId, id);
 }
 
 const summaryOf = (row: { id: string; title: string; status: PageStatus; savedByName: string; createdAt: Date }): RevisionSummary => ({
