@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { publiclyVisibleSql } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/pg-errors";
 import {
@@ -30,7 +31,7 @@ import type { Logger } from "~/lib/logger.server";
 import { slugify } from "~/lib/slugs";
 import type { Storage } from "~/lib/storage.server";
 import { createMediaImporter, type MediaImporter } from "./import-media.server";
-import type { ImportAuthor, ImportPost, ImportRecord, ImportSite, ImportSourceKind, ImportTerm } from "./import-records";
+import type { ImportAuthor, ImportPost, ImportSite, ImportSourceKind, ImportTerm } from "./import-records";
 import { ImportFileError } from "./import-records";
 import { readExport } from "./read-export.server";
 import { plainTextFromHtml, rewriteStoryUrls, storyFromHtml } from "./story-from-html.server";
@@ -344,21 +345,22 @@ async function readPlan(db: Db, kind: ImportSourceKind, file: string, notes: Not
   return { ...plan, site, source };
 }
 
+/**
+ * `= any(…)` of these slugs as one text parameter that PostgreSQL splits (slugs never hold a newline):
+ * Drizzle would spread a JS array into one placeholder per value.
+ */
+const anySlug = (slugs: readonly string[]) => sql`any(string_to_array(${slugs.join("\n")}, E'\n'))`;
+
 /** Slugs already used by articles and pages among these (and every slug they could be suffixed to). */
 async function takenSlugs(db: Db, slugs: string[]): Promise<{ articles: Set<string>; pages: Set<string> }> {
   const result = { articles: new Set<string>(), pages: new Set<string>() };
   const bases = [...new Set(slugs)];
   for (let i = 0; i < bases.length; i += 1000) {
     const chunk = bases.slice(i, i + 1000);
-    // One text parameter (slugs never hold a newline), split by PostgreSQL: a slug and its "-N" forms.
-    const list = chunk.join("\n");
-    const a = await db.execute<{ slug: string }>(
-      sql`select slug from articles where slug = any(string_to_array(${list}, E'\n')) or substring(slug from '^(.*)-[0-9]+$') = any(string_to_array(${list}, E'\n'))`,
-    );
+    // A slug and its "-N" forms.
+    const a = await db.execute<{ slug: string }>(sql`select slug from articles where slug = ${anySlug(chunk)} or substring(slug from '^(.*)-[0-9]+$') = ${anySlug(chunk)}`);
     for (const r of a.rows) result.articles.add(r.slug);
-    const p = await db.execute<{ slug: string }>(
-      sql`select slug from pages where slug = any(string_to_array(${list}, E'\n')) or substring(slug from '^(.*)-[0-9]+$') = any(string_to_array(${list}, E'\n'))`,
-    );
+    const p = await db.execute<{ slug: string }>(sql`select slug from pages where slug = ${anySlug(chunk)} or substring(slug from '^(.*)-[0-9]+$') = ${anySlug(chunk)}`);
     for (const r of p.rows) result.pages.add(r.slug);
   }
   return result;
@@ -459,14 +461,8 @@ async function importTopics(db: Db, plan: Plan, dryRun: boolean, notes: Notes, s
     topics.categories.set(term.slug, { id: category.id, slug: category.slug });
     if (top !== term) topics.childCategoryTags.set(term.slug, term.name);
   }
-  // Ghost has no categories: the primary tag names one (found by name, or made).
-  if (plan.site.kind === "ghost") {
-    for (const term of plan.terms.filter((t) => t.kind === "tag")) {
-      topics.tags.set(term.slug, term.name);
-    }
-  } else {
-    for (const term of plan.terms.filter((t) => t.kind === "tag")) topics.tags.set(term.slug, term.name);
-  }
+  // (Ghost has no categories: a story's primary tag names one, found or made by ghostCategory.)
+  for (const term of plan.terms.filter((t) => t.kind === "tag")) topics.tags.set(term.slug, term.name);
   return topics;
 }
 
@@ -525,11 +521,17 @@ function statusOf(post: ImportPost, notes: Notes): { status: "draft" | "schedule
   return { status: "draft", publishedAt: null };
 }
 
+/** A story's HTML as a document (its images and links still the old site's), what could not be converted noted. */
+function convertBody(ctx: StoryContext, post: ImportPost) {
+  const converted = storyFromHtml(post.html, { source: ctx.plan.site.kind, baseUrl: ctx.plan.site.baseUrl });
+  for (const what of converted.unconverted) ctx.notes.add("unconverted", whatOf(post), `Kept as text: ${what}`);
+  return converted;
+}
+
 /** The story's document, its images imported and its links to the old site pointing at the new addresses. */
 async function storyDocumentOf(ctx: StoryContext, post: ImportPost): Promise<StoryDocument> {
   const { plan, notes, media } = ctx;
-  const converted = storyFromHtml(post.html, { source: plan.site.kind, baseUrl: plan.site.baseUrl });
-  for (const what of converted.unconverted) notes.add("unconverted", whatOf(post), `Kept as text: ${what}`);
+  const converted = convertBody(ctx, post);
 
   const images = new Map<string, { src: string; alt?: string; caption?: string } | StoryImage[] | null>();
   const attachmentImage = async (id: string) => {
@@ -751,7 +753,7 @@ async function writeArticles(ctx: StoryContext, batch: PreparedArticle[]) {
     // A planned slug taken since the plan (another writer, a rare race): the next free one.
     const wanted = batch.map((b) => b.values.slug!);
     const taken = new Set(
-      (await tx.execute<{ slug: string }>(sql`select slug from articles where slug = any(string_to_array(${wanted.join("\n")}, E'\n'))`)).rows.map((r) => r.slug),
+      (await tx.execute<{ slug: string }>(sql`select slug from articles where slug = ${anySlug(wanted)}`)).rows.map((r) => r.slug),
     );
     for (const b of batch) {
       let slug = b.planned.slug;
@@ -957,15 +959,15 @@ async function liveRedirects(db: Db, rows: { fromPath: string; toPath: string }[
   }
   const answering = new Set<string>();
   for (const [kind, slugs] of wanted) {
-    const list = [...slugs].join("\n");
+    const list = anySlug([...slugs]);
     const query =
       kind === "article"
-        ? sql`select a.slug from articles a where a.slug = any(string_to_array(${list}, E'\n')) and a.status = 'published' and a.published_at <= now()`
+        ? sql`select a.slug from articles a where a.slug = ${list} and ${publiclyVisibleSql("a")}`
         : kind === "tag"
-          ? sql`select t.slug from tags t where t.slug = any(string_to_array(${list}, E'\n')) and exists (select 1 from article_tags at join articles a on a.id = at.article_id where at.tag_id = t.id and a.status = 'published' and a.published_at <= now())`
+          ? sql`select t.slug from tags t where t.slug = ${list} and exists (select 1 from article_tags at join articles a on a.id = at.article_id where at.tag_id = t.id and ${publiclyVisibleSql("a")})`
           : kind === "author"
-            ? sql`select au.slug from authors au where au.slug = any(string_to_array(${list}, E'\n')) and exists (select 1 from article_authors aa join articles a on a.id = aa.article_id where aa.author_id = au.id and a.status = 'published' and a.published_at <= now())`
-            : sql`select p.slug from pages p where p.slug = any(string_to_array(${list}, E'\n')) and p.status = 'published'`;
+            ? sql`select au.slug from authors au where au.slug = ${list} and exists (select 1 from article_authors aa join articles a on a.id = aa.article_id where aa.author_id = au.id and ${publiclyVisibleSql("a")})`
+            : sql`select p.slug from pages p where p.slug = ${list} and p.status = 'published'`;
     for (const r of (await db.execute<{ slug: string }>(query)).rows) answering.add(`${kind}:${r.slug}`);
   }
   return rows.filter((row) => {
@@ -1134,8 +1136,7 @@ export async function runImport(services: ImportServices, id: string, actor: Act
 
 /** A dry run's look at one story: converted, counted and noted, nothing written. */
 function dryRunStory(ctx: StoryContext, post: ImportPost) {
-  const converted = storyFromHtml(post.html, { source: ctx.plan.site.kind, baseUrl: ctx.plan.site.baseUrl });
-  for (const what of converted.unconverted) ctx.notes.add("unconverted", whatOf(post), `Kept as text: ${what}`);
+  const converted = convertBody(ctx, post);
   statusOf(post, ctx.notes);
   tagNamesOf(ctx, post);
   ctx.summary.images += converted.images.length + (post.featuredImage ? 1 : 0);
@@ -1188,4 +1189,3 @@ export async function importReport(db: Db, id: string): Promise<ImportReport | n
   };
 }
 
-export type { ImportRecord };
