@@ -548,6 +548,10 @@ export const websiteSettings = pgTable(
     showWelcomeBanner: boolean("show_welcome_banner").notNull().default(true),
     /** The categories "Explore Topics" shows, in order (null: every category, by name). */
     exploreCategoryIds: uuid("explore_category_ids").array(),
+    /** The newsroom's postal address, in every newsletter's footer (issue 30; CAN-SPAM). */
+    postalAddress: text("postal_address").notNull().default(""),
+    /** E-mail domains the newsletter sign-up refuses (issue 30). */
+    newsletterBlockedDomains: text("newsletter_blocked_domains").array().notNull().default(sql`'{}'::text[]`),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("website_settings_single_row", sql`${t.id} = 1`)],
@@ -898,6 +902,148 @@ export const importedRows = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ name: "imported_rows_pk", columns: [t.source, t.sourceType, t.sourceId] })],
+);
+
+// ---------------------------------------------------------------- newsletters (issue 30)
+
+/** A newsletter: "Stories" are sent per article when an editor chooses; a "Digest" on its schedule. */
+export const newsletters = pgTable(
+  "newsletters",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    description: text("description").notNull().default(""),
+    isPublic: boolean("is_public").notNull().default(true),
+    senderName: text("sender_name"),
+    replyTo: text("reply_to"),
+    kind: text("kind", { enum: ["stories", "digest"] }).notNull().default("stories"),
+    digestFrequency: text("digest_frequency", { enum: ["daily", "weekly"] }),
+    /** 0 = Sunday … 6 = Saturday (weekly digests). */
+    digestWeekday: integer("digest_weekday"),
+    /** "HH:MM" on the site's wall clock. */
+    digestTime: text("digest_time"),
+    /** A digest's categories (null: every category). */
+    digestCategoryIds: uuid("digest_category_ids").array(),
+    /** "Track opens and clicks" (off by default): an open pixel and signed link redirects. */
+    trackEngagement: boolean("track_engagement").notNull().default(false),
+    position: integer("position").notNull().default(0),
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    lastDigestAt: timestamp("last_digest_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("newsletters_slug_key").on(t.slug)],
+);
+
+/** A reader who signed up (or was imported with consent). One row per address, whatever the newsletters. */
+export const subscribers = pgTable(
+  "subscribers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    name: text("name"),
+    status: text("status", { enum: ["pending", "active", "unsubscribed", "bounced", "complained"] }).notNull().default("pending"),
+    /** Signs this subscriber's confirm, preferences and unsubscribe links; a new value voids the old links. */
+    tokenKey: text("token_key").notNull(),
+    /** The consent record: where ("/article/x", "/newsletter", "import") and when. */
+    consentSource: text("consent_source"),
+    consentAt: timestamp("consent_at", { withTimezone: true }),
+    /** The article whose form they signed up on (the article list counts them). */
+    signupArticleId: uuid("signup_article_id").references((): AnyPgColumn => articles.id, { onDelete: "set null" }),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("subscribers_email_key").on(sql`lower(${t.email})`),
+    index("subscribers_status_created_at_idx").on(t.status, t.createdAt.desc()),
+    index("subscribers_signup_article_idx").on(t.signupArticleId).where(sql`${t.signupArticleId} is not null`),
+  ],
+);
+
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    subscriberId: uuid("subscriber_id")
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    newsletterId: uuid("newsletter_id")
+      .notNull()
+      .references(() => newsletters.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: "subscriptions_pk", columns: [t.subscriberId, t.newsletterId] }), index("subscriptions_newsletter_idx").on(t.newsletterId, t.subscriberId)],
+);
+
+/** A person erased at their request: only the hash of the address, so an import cannot add them back. */
+export const subscriberTombstones = pgTable("subscriber_tombstones", {
+  emailHash: text("email_hash").primaryKey(),
+  createdAt: createdAt(),
+});
+
+/** The newsletters an article goes to when it becomes public ("Send by e-mail"). */
+export const articleNewsletters = pgTable(
+  "article_newsletters",
+  {
+    articleId: uuid("article_id")
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    newsletterId: uuid("newsletter_id")
+      .notNull()
+      .references(() => newsletters.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ name: "article_newsletters_pk", columns: [t.articleId, t.newsletterId] })],
+);
+
+/** One send of a newsletter: a story's (once per story and newsletter) or a digest's. */
+export const newsletterSends = pgTable(
+  "newsletter_sends",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    newsletterId: uuid("newsletter_id")
+      .notNull()
+      .references(() => newsletters.id, { onDelete: "cascade" }),
+    articleId: uuid("article_id").references((): AnyPgColumn => articles.id, { onDelete: "set null" }),
+    kind: text("kind", { enum: ["story", "digest"] }).notNull(),
+    status: text("status", { enum: ["queued", "sending", "sent", "cancelled", "failed", "skipped"] }).notNull().default("queued"),
+    subject: text("subject").notNull(),
+    createdById: text("created_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    recipients: integer("recipients").notNull().default(0),
+    /** Why it was skipped or failed ("no stories since the last digest"). */
+    note: text("note"),
+  },
+  (t) => [
+    uniqueIndex("newsletter_sends_story_once").on(t.newsletterId, t.articleId).where(sql`${t.kind} = 'story'`),
+    index("newsletter_sends_newsletter_created_at_idx").on(t.newsletterId, t.createdAt.desc()),
+  ],
+);
+
+/** Each recipient of a send, frozen when it starts, with what happened to their message. */
+export const sendRecipients = pgTable(
+  "send_recipients",
+  {
+    sendId: uuid("send_id")
+      .notNull()
+      .references(() => newsletterSends.id, { onDelete: "cascade" }),
+    subscriberId: uuid("subscriber_id").notNull(),
+    email: text("email").notNull(),
+    status: text("status", { enum: ["queued", "sending", "sent", "deferred", "bounced", "complained", "failed", "cancelled"] }).notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    /** In flight when the sending process was killed: it may have gone twice. */
+    mayBeDuplicate: boolean("may_be_duplicate").notNull().default(false),
+    openedAt: timestamp("opened_at", { withTimezone: true }),
+    clickedAt: timestamp("clicked_at", { withTimezone: true }),
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ name: "send_recipients_pk", columns: [t.sendId, t.subscriberId] }), index("send_recipients_send_status_idx").on(t.sendId, t.status)],
 );
 
 // ---------------------------------------------------------------- relations
