@@ -114,3 +114,8 @@ CREATE INDEX "send_recipients_send_status_idx" ON "send_recipients" USING btree 
 -- The site's postal address (CAN-SPAM: every newsletter's footer) and the sign-up form's blocked domains.
 ALTER TABLE "website_settings" ADD COLUMN "postal_address" text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "website_settings" ADD COLUMN "newsletter_blocked_domains" text[] DEFAULT '{}' NOT NULL;
+--> statement-breakpoint
+-- A site always has one public Stories newsletter, named after the site (issue 30): the one its sign-up
+-- forms offer until the newsroom makes more. An existing site takes its name; a new one the seed's.
+INSERT INTO "newsletters" ("name", "slug", "description", "kind", "is_public", "position")
+SELECT coalesce((SELECT "site_name" FROM "website_settings" WHERE "id" = 1), 'Frontpage'), 'stories', 'Our latest stories, as they are published.', 'stories', true, 0;

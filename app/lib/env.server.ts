@@ -34,6 +34,29 @@ export const envSchema = z.object({
   PUBLIC_URL: opt(url(["http:", "https:"])),
   SMTP_URL: opt(url(["smtp:", "smtps:"])),
   MAIL_FROM: opt(z.string()).default("Frontpage <no-reply@localhost>"),
+  /** How newsletters leave (issue 30): "smtp" (NEWSLETTER_SMTP_URL, else SMTP_URL), "ses" (Amazon SES v2), "outbox" (files in DATA_DIR/outbox). Unset: smtp when an SMTP URL is set, else outbox. */
+  NEWSLETTER_TRANSPORT: opt(z.enum(["smtp", "ses", "outbox"], { error: "must be smtp, ses or outbox" })),
+  NEWSLETTER_SMTP_URL: opt(url(["smtp:", "smtps:"])),
+  /** The newsletters' From address (default: MAIL_FROM's). */
+  NEWSLETTER_FROM: opt(z.string()),
+  /** At most this many newsletter messages a second, over every process. */
+  NEWSLETTER_RATE: opt(
+    z.coerce.number({ error: "must be a number of messages a second" }).int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(100_000, { error: "must be at most 100000" }),
+  ).default(1000),
+  /** SMTP connections the newsletter transport keeps open (messages in flight at once). */
+  NEWSLETTER_SMTP_POOL: opt(
+    z.coerce.number({ error: "must be a number of connections" }).int({ error: "must be a whole number" }).min(1).max(50, { error: "must be at most 50" }),
+  ).default(5),
+  /** DKIM signing of newsletters sent by SMTP (all three or none). */
+  DKIM_DOMAIN: opt(z.string()),
+  DKIM_SELECTOR: opt(z.string()),
+  DKIM_PRIVATE_KEY: opt(z.string()),
+  /** Amazon SES (NEWSLETTER_TRANSPORT=ses): its region, keys, and its own sending rate. */
+  SES_REGION: opt(z.string()).default("us-east-1"),
+  SES_ACCESS_KEY_ID: opt(z.string()),
+  SES_SECRET_ACCESS_KEY: opt(z.string()),
+  SES_ENDPOINT: opt(url(["http:", "https:"])),
+  SES_RATE: opt(z.coerce.number({ error: "must be a number of messages a second" }).int().min(1).max(10_000)).default(14),
   S3_BUCKET: opt(z.string()),
   S3_REGION: opt(z.string()).default("us-east-1"),
   S3_ENDPOINT: opt(url(["http:", "https:"])),
@@ -116,6 +139,14 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (env.S3_BUCKET && !(env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY)) {
     throw new AppError("invalid_config", "Invalid environment variable S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when S3_BUCKET is set");
   }
+  if (env.NEWSLETTER_TRANSPORT === "ses" && !(env.SES_ACCESS_KEY_ID && env.SES_SECRET_ACCESS_KEY)) {
+    throw new AppError("invalid_config", "Invalid environment variable SES_ACCESS_KEY_ID: SES_ACCESS_KEY_ID and SES_SECRET_ACCESS_KEY are required when NEWSLETTER_TRANSPORT=ses");
+  }
+  if (env.NEWSLETTER_TRANSPORT === "smtp" && !(env.NEWSLETTER_SMTP_URL || env.SMTP_URL)) {
+    throw new AppError("invalid_config", "Invalid environment variable NEWSLETTER_SMTP_URL: NEWSLETTER_SMTP_URL or SMTP_URL is required when NEWSLETTER_TRANSPORT=smtp");
+  }
+  const dkim = [env.DKIM_DOMAIN, env.DKIM_SELECTOR, env.DKIM_PRIVATE_KEY].filter(Boolean).length;
+  if (dkim > 0 && dkim < 3) throw new AppError("invalid_config", "Invalid environment variable DKIM_PRIVATE_KEY: DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY go together");
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
   const workers = env.WEB_CONCURRENCY ?? (env.NODE_ENV === "production" ? os.availableParallelism() : 1);
   return { ...env, dataDir: path.resolve(env.DATA_DIR), publicUrl, workers };

@@ -53,6 +53,14 @@ export const CAPABILITIES = {
   "comments.moderate": ["admin", "editor"],
   /** Choose the home page's lead and top stories, a category page's first story, and Explore Topics (/admin/front-page). */
   "frontPage.manage": ["admin", "editor"],
+  /** Create, edit and archive newsletters, see their sends and cancel one (/admin/newsletters). */
+  "newsletters.manage": ["admin", "editor"],
+  /** Send a story by e-mail ("Send by e-mail" in the publish panel, "Send test e-mail"). Authors cannot. */
+  "newsletters.send": ["admin", "editor"],
+  /** Search and read the subscriber list (/admin/subscribers). */
+  "subscribers.view": ["admin", "editor"],
+  /** Import and export subscribers as CSV, erase a person (GDPR): every address at stake. */
+  "subscribers.manage": ["admin"],
   "settings.manage": ["admin"],
   /** Import a WordPress or Ghost site (/admin/import): writes stories, people and redirects in bulk. */
   "import.run": ["admin"],
