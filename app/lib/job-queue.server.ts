@@ -65,11 +65,24 @@ export interface JobQueue {
  * this process, on a small pool of its own. Start it once per site: in the process that runs the
  * scheduler (server/services.ts).
  */
-export async function startJobQueue(options: { connectionString: string; log: Logger; tasks: TaskList; concurrency?: number; pollIntervalMs?: number }): Promise<JobQueue> {
+export async function startJobQueue(options: {
+  connectionString: string;
+  log: Logger;
+  tasks: TaskList;
+  /**
+   * Recurring tasks, graphile-worker's crontab lines ("* * * * * newsletter-digests": minute, hour, day,
+   * month, weekday, task; UTC). The queue keeps when each last ran in PostgreSQL, so one runner fires
+   * each tick once, and a tick missed while nothing ran is not made up (graphile-worker's default).
+   */
+  cron?: readonly string[];
+  concurrency?: number;
+  pollIntervalMs?: number;
+}): Promise<JobQueue> {
   const { connectionString, log, tasks } = options;
   const runner: Runner = await run({
     connectionString,
     taskList: tasks,
+    crontab: (options.cron ?? []).join("\n"),
     concurrency: options.concurrency ?? 2,
     maxPoolSize: (options.concurrency ?? 2) + 2,
     // LISTEN/NOTIFY wakes the runner at once; polling is only the fallback for jobs whose time comes.
