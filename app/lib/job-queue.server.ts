@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { Logger as WorkerLogger, run, runMigrations, type Runner, type TaskList } from "graphile-worker";
+import { Logger as WorkerLogger, parseCrontab, run, runMigrations, type Runner, type TaskList } from "graphile-worker";
 import type { Db } from "~/db/client.server";
 import type { Logger } from "./logger.server";
 
@@ -82,7 +82,7 @@ export async function startJobQueue(options: {
   const runner: Runner = await run({
     connectionString,
     taskList: tasks,
-    crontab: (options.cron ?? []).join("\n"),
+    parsedCronItems: parseCrontab((options.cron ?? []).join("\n")),
     concurrency: options.concurrency ?? 2,
     maxPoolSize: (options.concurrency ?? 2) + 2,
     // LISTEN/NOTIFY wakes the runner at once; polling is only the fallback for jobs whose time comes.
