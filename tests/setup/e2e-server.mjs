@@ -31,6 +31,28 @@ if (fs.readdirSync(dataDir).length > 0) {
   console.error(`e2e-server: ${dataDir} is not empty; the e2e server needs a fresh data directory`);
   process.exit(1);
 }
+// Newsletters to a real SMTP server (tests/setup/smtp-sink.ts, issue 30) when a spec asks for it with
+// E2E_SMTP_SINK_DIR: every accepted message is saved there as <n>.eml (stats in stats.json), on port
+// E2E_SMTP_SINK_PORT (default E2E_PORT + 1000); E2E_SMTP_SINK_ARGS adds the sink's answers, e.g.
+// "--reject bounce@example.com --defer slow@example.com:1". Without it, newsletters go to the outbox.
+let sink = null;
+let newsletterSmtpUrl = process.env.NEWSLETTER_SMTP_URL ?? "";
+if (process.env.E2E_SMTP_SINK_DIR) {
+  const sinkDir = process.env.E2E_SMTP_SINK_DIR;
+  const sinkPort = process.env.E2E_SMTP_SINK_PORT ?? String(Number(port) + 1000);
+  const extra = (process.env.E2E_SMTP_SINK_ARGS ?? "").split(/\s+/).filter(Boolean);
+  sink = spawn(process.execPath, ["--import", "tsx", "tests/setup/smtp-sink.ts", "--port", sinkPort, "--keep-dir", sinkDir, "--stats-file", path.join(sinkDir, "stats.json"), ...extra], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise((resolve, reject) => {
+    sink.stdout.once("data", resolve);
+    sink.once("exit", (code) => reject(new Error(`e2e-server: the SMTP sink exited (${code})`)));
+  });
+  newsletterSmtpUrl = `smtp://127.0.0.1:${sinkPort}`;
+  process.on("exit", () => sink.kill("SIGTERM"));
+}
+
 // One process, the server itself (no npm or tsx CLI in between to relay, or escalate, our signal).
 const server = spawn(process.execPath, ["--enable-source-maps", "build/node/index.js"], {
   cwd: root,
@@ -58,6 +80,7 @@ const server = spawn(process.execPath, ["--enable-source-maps", "build/node/inde
     IMPORT_ALLOW_PRIVATE_HOSTS: "1",
     DATABASE_URL: "",
     PUBLIC_URL: "",
+    NEWSLETTER_SMTP_URL: newsletterSmtpUrl,
     // One process: a journey's reads see its writes at once and live counts are exact at once; the
     // cluster (decision 0027) has its own journey in tests/e2e/cluster.spec.ts.
     WEB_CONCURRENCY: "1",

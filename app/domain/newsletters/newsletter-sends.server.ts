@@ -313,7 +313,7 @@ const RECORD_AND_CLAIM = `
     update send_recipients s set status = 'sending', attempts = s.attempts + 1
     from (
       select subscriber_id from send_recipients
-      where send_id = $1 and (status = 'queued' or (status = 'deferred' and next_attempt_at <= now()))
+      where send_id = $1 and status in ('queued', 'deferred') and (status = 'queued' or next_attempt_at <= now())
         and exists (select 1 from newsletter_sends where id = $1 and status = 'sending')
       limit $6
       for update skip locked
@@ -360,13 +360,15 @@ interface Engine {
   /** Stops claiming in every send under way; they record what is in flight and continue at the next start. */
   stop(): void;
   stopping: boolean;
+  /** NEWSLETTER_RATE over every send of this process. */
+  bucket: TokenBucket;
 }
 
 /**
  * Runs one send as far as it can go now: to its end, to its next deferred recipient's time (the job
  * comes back then), or to a pause while the transport is down (the job comes back a little later).
  */
-export async function runSend(deps: NewsletterDeps, sendId: string, engine: Engine = { stop() {}, stopping: false }): Promise<void> {
+export async function runSend(deps: NewsletterDeps, sendId: string, engine: Engine = { stop() {}, stopping: false, bucket: new TokenBucket(deps.transport.rate) }): Promise<void> {
   const { db, log } = deps;
   const pool = (db as unknown as { $client: pg.Pool }).$client;
   const client = await pool.connect();
@@ -448,7 +450,7 @@ async function deliver(deps: NewsletterDeps, client: pg.PoolClient, sendId: stri
     return wait === null ? { ...base, status: "failed", error: delivery.error, nextAttemptAt: null } : { ...base, status: "deferred", error: delivery.error, nextAttemptAt: new Date(Date.now() + wait) };
   };
 
-  const bucket = new TokenBucket(transport.rate);
+  const { bucket } = engine;
   const window = Math.max(1, transport.concurrency);
   const finished: Outcome[] = [];
   let outstanding = 0;
@@ -569,6 +571,7 @@ async function sendTestEmail(deps: NewsletterDeps, payload: { newsletterId: stri
 export function newsletterTasks(deps: NewsletterDeps): { tasks: TaskList; cron: string[]; stop: () => void } {
   const engine: Engine = {
     stopping: false,
+    bucket: new TokenBucket(deps.transport.rate),
     stop() {
       this.stopping = true;
     },

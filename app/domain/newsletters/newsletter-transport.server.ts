@@ -97,6 +97,9 @@ const mailOf = (message: NewsletterMessage): Mail.Options => ({
   html: message.html,
   text: message.text,
   headers: message.headers,
+  // Base64 is encoded natively; nodemailer's quoted-printable, in JavaScript, cost ~2 ms a message of
+  // CPU (measured): at 500 messages a second that is a core's worth (decision 0043).
+  textEncoding: "base64",
 });
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
