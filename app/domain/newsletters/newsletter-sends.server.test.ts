@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { and, eq, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -315,4 +316,65 @@ describe("test e-mail", () => {
     const [logged] = await fx.t.db.select().from(auditEvents).where(and(eq(auditEvents.kind, "newsletter.test"), eq(auditEvents.objectId, letter.id)));
     expect(logged!.details).toMatchObject({ to: "tester@example.org" });
   });
+});
+
+describe("kill -9", () => {
+  it("a process killed mid-send and a new one started: everyone gets it once, but at most the pool's size twice, and those are listed", async () => {
+    const letter = await newsletter();
+    const N = 400;
+    await fx.t.db.execute(sql`
+      with made as (
+        insert into subscribers (email, status, token_key)
+        select 'killed-' || g || '@example.org', 'active', md5(g::text) from generate_series(1, ${N}) g
+        returning id
+      )
+      insert into subscriptions (subscriber_id, newsletter_id) select id, ${letter.id}::uuid from made`);
+    const article = await draftFor("killed-story", []);
+    await publish(article.id, "killed-story");
+    // A send with no job: the child process delivers it, as the queue's process would.
+    const [send] = await fx.t.db.insert(newsletterSends).values({ newsletterId: letter.id, articleId: article.id, kind: "story", subject: "Killed" }).returning();
+    const before = sink.stats().accepted;
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        `import { runSend } from "./app/domain/newsletters/newsletter-sends.server.ts";
+         import { createNewsletterTransport } from "./app/domain/newsletters/newsletter-transport.server.ts";
+         import { createDb } from "./app/db/client.server.ts";
+         import { loadEnv } from "./app/lib/env.server.ts";
+         import pino from "pino";
+         const env = loadEnv(${JSON.stringify({ NEWSLETTER_SMTP_URL: sink.url, NEWSLETTER_SMTP_POOL: String(POOL), NEWSLETTER_RATE: "200", MAIL_FROM: "Frontpage <desk@example.org>", PUBLIC_URL, NODE_ENV: "test" })});
+         const { db } = createDb(${JSON.stringify(fx.t.url)});
+         const log = pino({ level: "silent" });
+         await runSend({ db, log, env, transport: createNewsletterTransport(env, log), secret: ${JSON.stringify(SECRET)} }, ${JSON.stringify(send!.id)});`,
+      ],
+      { cwd: process.cwd(), stdio: "ignore" },
+    );
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    // Halfway, by the sink's count: SIGKILL, no chance to tidy up.
+    await waitFor(() => sink.stats().accepted - before, (n) => n >= N / 2, 60_000);
+    child.kill("SIGKILL");
+    await exited;
+    const inFlight = (await recipientsOf(send!.id)).filter((r) => r.status === "sending").length;
+    expect(inFlight).toBeLessThanOrEqual(POOL);
+    expect(await sendStatus(send!.id)).toBe("sending");
+
+    // Started again (the queue's process here): the job is back at once, and the send finishes.
+    expect(await resumeSends(fx.t.db)).toBeGreaterThanOrEqual(1);
+    expect(await waitFor(() => sendStatus(send!.id), (s) => s === "sent", 60_000)).toBe("sent");
+    let twice = 0;
+    for (let i = 1; i <= N; i++) {
+      const got = sink.receivedBy(`killed-${i}@example.org`);
+      expect(got, `killed-${i}`).toBeGreaterThanOrEqual(1);
+      twice += got - 1;
+    }
+    expect(twice).toBeLessThanOrEqual(POOL);
+    const [summary] = await sendsOfNewsletter(fx.t.db, letter.id);
+    expect(summary!.accepted).toBe(N);
+    expect(summary!.mayBeDuplicate).toBe(inFlight);
+    expect(summary!.mayBeDuplicate).toBeGreaterThanOrEqual(twice);
+  }, 120_000);
 });
