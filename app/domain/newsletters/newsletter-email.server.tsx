@@ -86,7 +86,8 @@ export async function emailSiteOf(db: Db, publicUrl: string, timeZone: string = 
     // Gmail and Outlook show no SVG: such a logo gives way to the site's name.
     logoUrl: logo && !/\.svg(?:$|[?#])/i.test(logo) ? logo : null,
     accentColor: SITE_ACCENT_COLOR,
-    postalAddress: settings.postalAddress.trim(),
+    // (getSettings' defaults, before the settings row exists, carry no address.)
+    postalAddress: (settings.postalAddress ?? "").trim(),
     timeZone,
   };
 }
@@ -382,6 +383,7 @@ async function renderEmail(subject: string, element: ReactNode, nonce: string): 
 }
 
 /** A subject line: one line, no control characters (a header). */
+// eslint-disable-next-line no-control-regex -- the control characters are what it finds
 const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
 
 /** A story's e-mail: its title as the subject, its featured image, byline and date, its body, and the footer. */
