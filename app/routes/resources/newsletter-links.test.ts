@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { articles, categories, newsletters, newsletterSends, sendRecipients, websiteSettings } from "~/db/schema";
-import { digestStoriesOf, digestWindowOf, emailSiteOf, emailStoryOfArticle, personalizeEmail, storyEmail } from "~/domain/newsletters/newsletter-email.server";
+import { digestSendEmail, digestStoriesOf, digestWindowOf, emailSiteOf, emailStoryOfArticle, personalizeEmail, storyEmail } from "~/domain/newsletters/newsletter-email.server";
 import { trackingToken } from "~/domain/newsletters/newsletter-tracking.server";
 import { newsletterById, type Newsletter } from "~/domain/newsletters/newsletters.server";
 import { loader as clickRoute } from "~/routes/resources/newsletter-click";
@@ -229,6 +229,22 @@ describe("a digest in the browser", () => {
     // The story outside the window (published before the previous digest) is not in it.
     expect(html).not.toContain("Old match");
     expect(html).toBe((await (await get(viewRoute, `/newsletter/view/${sent.id}`, { id: sent.id })).text()));
+  });
+
+  it("the send engine's digest e-mail is the view's, and says when there is no story to send", async () => {
+    const digest = await newsletter({ name: "Night Digest", digestCategoryIds: [sportId] });
+    const sent = await send(digest.id, { createdAt: hoursAgo(4) });
+    const { email, stories } = await digestSendEmail(t.db, sent, digest, ORIGIN, "America/New_York");
+    // Its first digest: the day before the send (Cup final, 5 hours ago), not what came after it (Derby draw).
+    expect(stories).toBe(1);
+    expect(email.subject).toMatch(/^Night Digest: /);
+    expect(email.html).toContain("Cup final");
+    expect(email.html).not.toContain("Derby draw");
+    expect(email.html).toContain(`href="${ORIGIN}/newsletter/view/${sent.id}"`);
+    const view = await (await get(viewRoute, `/newsletter/view/${sent.id}`, { id: sent.id })).text();
+    expect(view).toBe(personalizeEmail(email, { unsubscribeUrl: `${ORIGIN}/newsletter`, preferencesUrl: `${ORIGIN}/newsletter` }).html);
+    const next = await send(digest.id, { createdAt: hoursAgo(3.9) });
+    expect((await digestSendEmail(t.db, next, digest, ORIGIN)).stories).toBe(0);
   });
 
   it("an unknown send, a story's send, a cancelled or skipped digest, or a malformed id is 404", async () => {
