@@ -415,3 +415,13 @@ export function subscriberTasks(deps: SubscriberTaskDeps): { tasks: TaskList; cr
 export async function signupChoices(db: Db): Promise<NewsletterChoice[]> {
   return (await publicNewsletters(db)).map((n) => ({ id: n.id, name: n.name, description: n.description }));
 }
+
+/** The names of the newsletters (not archived) with "Track opens and clicks" on: the privacy policy lists them. */
+export async function trackingNewsletterNames(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ name: newsletters.name })
+    .from(newsletters)
+    .where(and(isNull(newsletters.archivedAt), eq(newsletters.trackEngagement, true)))
+    .orderBy(asc(newsletters.position), asc(newsletters.createdAt));
+  return rows.map((r) => r.name);
+}
