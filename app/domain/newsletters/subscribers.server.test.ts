@@ -6,9 +6,7 @@ import { DEFAULT_SETTINGS } from "~/domain/settings/settings.schema";
 import { createFormTimer } from "~/lib/form-timer.server";
 import type { MailMessage } from "~/lib/mail.server";
 import { saveArticle, setUpArticleFixture } from "../../../tests/setup/article-fixture";
-import { action as signupAction } from "~/routes/site/newsletter";
 import { subscriberToken } from "./subscriber-tokens.server";
-import { SIGNUP_ANSWER } from "./subscribers.schema";
 import {
   BLOCKED_DOMAIN,
   CHOOSE_NEWSLETTER,
@@ -97,42 +95,6 @@ describe("signing up", () => {
     expect(await subscriberOf("home@example.org")).toMatchObject({ consentSource: "/", signupArticleId: null });
     await signUp(fx.t.db, input("odd@example.org", { source: "/article/no-such-story" }), noFill);
     expect(await subscriberOf("odd@example.org")).toMatchObject({ consentSource: "/newsletter", signupArticleId: null });
-  });
-
-  it("every state of an address gets the same answer from the route; what differs is the e-mail queued (or none)", async () => {
-    const form = (email: string, ipAddress: string) => {
-      const body = new URLSearchParams({ email, source: "/newsletter", website: "", formStarted: "" });
-      return new Request("http://localhost/newsletter", { method: "POST", body, headers: { "x-frontpage-client-ip": ipAddress } });
-    };
-    const context = { db: fx.t.db, log, commentSpam: { ...noFill, intervalSeconds: 0 } } as never;
-    const answer = async (email: string) => {
-      const result = (await signupAction({ request: form(email, `198.51.100.${++ip % 250}`), context, params: {} } as never)) as { data: unknown; init: { status?: number } | null };
-      return { body: result.data, status: result.init?.status ?? 200 };
-    };
-    const states = ["pending", "active", "unsubscribed", "bounced", "complained"] as const;
-    for (const status of states) {
-      await signUp(fx.t.db, input(`${status}@example.org`), noFill);
-      await fx.t.db.update(subscribers).set({ status }).where(eq(subscribers.email, `${status}@example.org`));
-    }
-    await fx.t.db.execute(sql`delete from graphile_worker._private_jobs`);
-    const answers = [await answer("brand-new@example.org"), ...(await Promise.all(states.map((s) => answer(`${s}@example.org`))))];
-    for (const a of answers) expect(a).toEqual({ body: { ok: true, message: SIGNUP_ANSWER }, status: 200 });
-
-    const idOf = async (email: string) => (await subscriberOf(email))!.id;
-    const jobs = await mailJobs();
-    expect(jobs).toHaveLength(4);
-    expect(jobs).toEqual(
-      expect.arrayContaining([
-        { subscriber: await idOf("brand-new@example.org"), kind: "confirm" },
-        { subscriber: await idOf("pending@example.org"), kind: "confirm" },
-        { subscriber: await idOf("unsubscribed@example.org"), kind: "confirm" },
-        { subscriber: await idOf("active@example.org"), kind: "already subscribed" },
-      ]),
-    );
-    // Nothing about the address changed for the active, bounced and complained ones; the unsubscribed one waits for the link.
-    expect((await subscriberOf("active@example.org"))!.status).toBe("active");
-    expect((await subscriberOf("unsubscribed@example.org"))!.status).toBe("unsubscribed");
-    expect((await subscriberOf("bounced@example.org"))!.status).toBe("bounced");
   });
 
   it("a malformed or blank address is a field error with the comment form's wording; nothing is stored", async () => {
