@@ -156,3 +156,16 @@ test("without JavaScript, a reader signs up under an article, confirms by the e-
   await expect(page.getByRole("status")).toHaveText("You're unsubscribed.");
   await context.close();
 });
+
+test("with JavaScript, the article's sign-up answers in place: the reader stays on the story", async ({ page, request }) => {
+  const articlePath = await someArticlePath(request);
+  const email = uniqueEmail("newsletter-script");
+  await page.goto(articlePath, { waitUntil: "networkidle" });
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  const form = page.getByRole("region", { name: "Get our newsletter" });
+  await form.getByLabel("Email address").fill(email);
+  await form.getByRole("button", { name: "Subscribe" }).click();
+  await wait(form.getByRole("status")).toHaveText(ANSWER);
+  expect(new URL(page.url()).pathname).toBe(articlePath);
+  expect(await subscriberRow(email)).toMatchObject({ status: "pending", consent_source: articlePath });
+});
