@@ -16,7 +16,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test
 const ORIGIN = "https://news.example";
 const SECRET = "a-session-secret-of-at-least-32-characters!";
 let t: TestDatabase;
-const context = () => ({ db: t.db, env: { publicUrl: ORIGIN, TIME_ZONE: "America/New_York" }, sessionSecret: SECRET });
+const context = () => ({ db: t.db, env: { publicUrl: ORIGIN, TIME_ZONE: "America/New_York" }, subscriberSecret: SECRET });
 
 async function get(loader: (args: never) => Promise<Response>, path: string, params: Record<string, string>) {
   return loader({ params, context: context(), request: new Request(`${ORIGIN}${path}`) } as never);
