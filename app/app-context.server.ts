@@ -25,8 +25,6 @@ export interface AppServices {
   storage: Storage;
   views: ViewRecorder;
   changes: ChangeFeed;
-  /** The site's session secret: the newsletters' signed links (subscriber links, open and click tracking) derive their keys from it. */
-  sessionSecret: string;
   /** Signed, expiring links to a draft's preview (app/domain/articles/preview-links.server.ts). */
   previewLinks: PreviewLinks;
   /** Browsers that signed in to an account before (the account-wide sign-in slowdown spares them). */
@@ -37,6 +35,12 @@ export interface AppServices {
   storyMemo: StoryMemo;
   /** The comment form's spam rules and its signed "shown at" stamps (app/domain/comments/comment-spam.server.ts). */
   commentSpam: CommentSpamRules;
+  /**
+   * The key newsletter subscribers' links are signed with (the session secret): their confirm,
+   * preferences and unsubscribe links (subscriber-tokens.server.ts) and a tracked e-mail's open pixel
+   * and click redirect (newsletter-tracking.server.ts), each through a key derived for its purpose.
+   */
+  subscriberSecret: string;
   /**
    * The redirects this process answers before routing (decision 0040): a screen that changes them
    * reloads it before answering, so the writer's next request meets the change. Absent in tests.

@@ -115,6 +115,12 @@ CREATE INDEX "send_recipients_send_status_idx" ON "send_recipients" USING btree 
 ALTER TABLE "website_settings" ADD COLUMN "postal_address" text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "website_settings" ADD COLUMN "newsletter_blocked_domains" text[] DEFAULT '{}' NOT NULL;
 --> statement-breakpoint
+-- What readers see of the newsletters (the sign-up forms' choices, /newsletter, the privacy policy's
+-- tracking list) is in cached pages: a change to it is announced like any content. A digest's
+-- last_digest_at and updated_at alone stay silent, so sending never flushes the page cache.
+CREATE TRIGGER newsletters_notify_change AFTER INSERT OR DELETE OR UPDATE OF name, slug, description, is_public, kind, track_engagement, position, archived_at ON newsletters
+  FOR EACH STATEMENT EXECUTE FUNCTION frontpage_notify_change();
+--> statement-breakpoint
 -- A site always has one public Stories newsletter, named after the site (issue 30): the one its sign-up
 -- forms offer until the newsroom makes more. An existing site takes its name; a new one the seed's.
 INSERT INTO "newsletters" ("name", "slug", "description", "kind", "is_public", "position")

@@ -7,6 +7,7 @@ import { startPublishingScheduler } from "../app/domain/articles/scheduler.serve
 import { createStoryMemo } from "../app/domain/articles/story-memo.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { notificationEmailTasks } from "../app/domain/notifications/notification-email.server";
+import { subscriberTasks } from "../app/domain/newsletters/subscribers.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
 import { createKnownDevices } from "../app/domain/accounts/known-devices.server";
 import { upcomingPinEnds } from "../app/domain/front-page/front-page.server";
@@ -73,6 +74,9 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   lifecycle.onShutdown("publishing scheduler", stopScheduler);
   // The background jobs (notification e-mails), run here only: one runner per site (decision 0032).
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
+  // Newsletter sign-ups' e-mails (their links signed with the session secret) and the hourly expiry of unconfirmed ones.
+  const subscriberSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
+  const subscribing = subscriberTasks({ db, mailer, publicUrl: env.publicUrl, secret: subscriberSecret, log });
   const importing = importTasks({ db, storage, log, allowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS, publicUrl: env.publicUrl, dataDir: env.dataDir });
   // Newsletters (issue 30, decision 0043): one transport (its SMTP pool) for every send of this process;
   // the subscribers' links are signed with the session secret.
@@ -83,7 +87,7 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
     log,
     env,
     transport: newsletterTransport,
-    secret: env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret,
+    secret: subscriberSecret,
   });
   // Sends a stop or a crash interrupted get their job back now (graphile-worker would free a dead
   // runner's job only after 4 hours); before the queue starts, so no runner holds one yet.
@@ -92,8 +96,8 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
-    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...newsletters.tasks },
-    cron: newsletters.cron,
+    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks },
+    cron: [...subscribing.cron, ...newsletters.cron],
   });
   lifecycle.onShutdown("job queue", () => jobs.stop());
   // Runs before the queue's stop: a send under way stops claiming, records what is in flight and
@@ -247,10 +251,10 @@ export async function startRequestServices({
     storage,
     views,
     changes,
-    sessionSecret,
     previewLinks: createPreviewLinks(sessionSecret, (articleId) => previewKeyOf(db, articleId)),
     knownDevices: createKnownDevices(sessionSecret),
     commentSpam,
+    subscriberSecret: sessionSecret,
     siteFrame,
     storyMemo,
     redirects,

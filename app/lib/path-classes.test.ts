@@ -76,17 +76,25 @@ describe("the path table and the route table", () => {
     }
   });
 
-  test("whatever is personal is never cached, and only back-office screens, previews and newsletter links are not counted", () => {
+  test("whatever is personal is never cached, and only back-office screens, previews and subscribers' links are not counted", () => {
     for (const [name, rules] of Object.entries(PATH_CLASSES)) {
       if (rules.personal === "always" || rules.adminGate !== "none") expect(rules.cacheable, name).toBe(false);
       if (rules.adminGate !== "none") expect(rules.personal, name).toBe("always");
-      expect(rules.countedAsPageView, name).toBe(!name.startsWith("admin") && name !== "shared preview" && name !== "newsletter link");
+      expect(rules.countedAsPageView, name).toBe(!name.startsWith("admin") && name !== "shared preview" && name !== "subscriber link");
     }
   });
 });
 
 describe("classifyPath", () => {
   const classOf = (path: string) => classifyPath(path).pathClass;
+
+  test("newsletter pages: /newsletter is a cached reader page; a subscriber's links are personal, uncounted, and take a POST naming no origin", () => {
+    expect(classifyPath("/newsletter").rules).toMatchObject({ cacheable: true, countedAsPageView: true, changesPages: false });
+    for (const path of ["/newsletter/confirm/x.y", "/newsletter/preferences/x.y", "/newsletter/unsubscribe/x.y?send=1"]) {
+      expect(classifyPath(path).pathClass, path).toBe("subscriber link");
+      expect(classifyPath(path).rules, path).toMatchObject({ cacheable: false, countedAsPageView: false, personal: "always", signedInChangesNameTheSite: false });
+    }
+  });
 
   test("matches case-insensitively and percent-decoded, as React Router does", () => {
     expect(classOf("/ADMIN/Settings")).toBe("admin page");

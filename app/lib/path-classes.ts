@@ -106,10 +106,17 @@ export const PATH_CLASSES = {
   /** A draft's preview through a signed link: public, but personal (no-store), never cached or counted, nothing changed by it. */
   "shared preview": { ...publicRules, personal: "always", countedAsPageView: false },
   /**
-   * A newsletter e-mail's links (issue 30): the open pixel and the signed click redirect of one
-   * recipient, and a digest's page in the browser. Personal (no-store), never cached or counted.
+   * /newsletter (issue 30): a reader page in the page cache; its POST (every sign-up form's) is one
+   * reader's answer, and changes no page.
    */
-  "newsletter link": { ...publicRules, personal: "always", countedAsPageView: false },
+  "newsletter page": { ...publicRules, cacheable: true },
+  /**
+   * A newsletter subscriber's own signed links (confirm, preferences, unsubscribe; an e-mail's open
+   * pixel and click redirect) and a digest's page in the browser: personal (no-store), never cached or
+   * counted. The one-click unsubscribe (RFC 8058) is a mail provider's POST with no
+   * cookie, Origin or Referer: accepted as any anonymous POST is, and by a signed-in program too.
+   */
+  "subscriber link": { ...publicRules, personal: "always", countedAsPageView: false, signedInChangesNameTheSite: false },
   /** The health check, answered by Express. */
   health: { ...publicRules, personal: "never" },
 } as const satisfies Record<string, PathRules>;
@@ -145,9 +152,9 @@ export const ROUTE_PATH_CLASSES = {
   "api/admin/imports/:id/report": "admin API",
   "api/admin/redirects.csv": "admin API",
   "preview/:token": "shared preview",
-  "newsletter/open/:token": "newsletter link",
-  "newsletter/click/:token": "newsletter link",
-  "newsletter/view/:id": "newsletter link",
+  "newsletter/open/:token": "subscriber link",
+  "newsletter/click/:token": "subscriber link",
+  "newsletter/view/:id": "subscriber link",
   admin: "admin page",
   "admin/articles": "admin page",
   "admin/articles/new": "admin page",
@@ -183,6 +190,10 @@ export const ROUTE_PATH_CLASSES = {
   "cookie-policy": "reader page",
   "privacy-policy": "reader page",
   "terms-of-service": "reader page",
+  newsletter: "newsletter page",
+  "newsletter/confirm/:token": "subscriber link",
+  "newsletter/preferences/:token": "subscriber link",
+  "newsletter/unsubscribe/:token": "subscriber link",
   ":slug": "reader page",
   "*": "reader page",
 } as const satisfies Record<string, PathClass>;

@@ -87,7 +87,7 @@ test.describe("every public page without JavaScript", () => {
     const newest = await newestArticle();
     await expectServerRendered(request, "/", {
       heading: "Stay Informed, Stay Connected",
-      content: ["Top Stories", newest.title, "Explore Topics", "Latest Stories", "Never miss a story"],
+      content: ["Top Stories", newest.title, "Explore Topics", "Latest Stories", "Get our newsletter"],
     });
   });
 

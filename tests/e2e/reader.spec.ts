@@ -129,13 +129,15 @@ test.describe("the reader site", () => {
       "1000000003",
     ]);
 
-    // The closing call to action, after everything else.
-    const cta = main.locator("section", { has: page.getByRole("heading", { name: "Never miss a story" }) });
+    // The closing call to action, after everything else: the newsletter sign-up (issue 30) and the ways into the site.
+    const cta = main.locator("section", { has: page.getByRole("heading", { name: "Get our newsletter" }) });
+    await expect(cta.getByLabel("Email address")).toBeVisible();
+    await expect(cta.getByRole("button", { name: "Subscribe" })).toBeVisible();
     await expect(cta).toBeVisible();
     await expect(cta.getByRole("link", { name: "Read the latest news" })).toHaveAttribute("href", "/category/news");
     await expect(cta.getByRole("link", { name: "Contact the newsroom" })).toHaveAttribute("href", "/contact");
     const lastHeading = await main.getByRole("heading", { level: 2 }).last().textContent();
-    expect(lastHeading).toBe("Never miss a story");
+    expect(lastHeading).toBe("Get our newsletter");
   });
 
   test("article cards date their story as 'MMM d, yyyy' in New York time", async ({ page }) => {

@@ -81,7 +81,7 @@ describe("digest sends", () => {
     expect(send!.createdAt.toISOString()).toBe(clock.toISOString());
     // What the e-mail (and its browser view) will hold: the day's stories, newest first.
     const window = await digestWindowOf(fx.t.db, send!, letter);
-    expect((await digestStoriesOf(fx.t.db, letter, window.since, window.until)).map((s) => s.title)).toEqual(["Story digest-this-morning", "Story digest-yesterday"]);
+    expect((await digestStoriesOf(fx.t.db, letter, window.since, window.until, "https://news.example.org")).map((s) => s.title)).toEqual(["Story digest-this-morning", "Story digest-yesterday"]);
     const [after] = await fx.t.db.select().from(newsletters).where(eq(newsletters.id, letter.id));
     expect(after!.lastDigestAt!.toISOString()).toBe(clock.toISOString());
 

@@ -79,7 +79,7 @@ export async function runDueDigests(deps: DigestDeps): Promise<{ queued: string[
       .limit(1);
     const days = newsletter.digestFrequency === "weekly" ? 7 : 1;
     const since = previous?.createdAt ?? new Date(now.getTime() - days * 86_400_000);
-    const stories = await digestStoriesOf(db, newsletter, since, now);
+    const stories = await digestStoriesOf(db, newsletter, since, now, env.publicUrl);
     const site = await emailSiteOf(db, env.publicUrl, env.TIME_ZONE);
     const outcome = await db.transaction(async (tx) => {
       // Another runner may have made this digest since we read it: only one moves last_digest_at.

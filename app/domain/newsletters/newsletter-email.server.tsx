@@ -86,7 +86,8 @@ export async function emailSiteOf(db: Db, publicUrl: string, timeZone: string = 
     // Gmail and Outlook show no SVG: such a logo gives way to the site's name.
     logoUrl: logo && !/\.svg(?:$|[?#])/i.test(logo) ? logo : null,
     accentColor: SITE_ACCENT_COLOR,
-    postalAddress: settings.postalAddress.trim(),
+    // (getSettings' defaults, before the settings row exists, carry no address.)
+    postalAddress: (settings.postalAddress ?? "").trim(),
     timeZone,
   };
 }
@@ -148,11 +149,10 @@ export const DIGEST_MAX_STORIES = 20;
 
 /**
  * A digest's stories: public ones published after `since` (null: no lower bound) and up to `until`,
- * newest first, at most 20, of the newsletter's categories when it chose some. The send engine and
- * the digest's browser view read the same.
+ * newest first, at most 20, of the newsletter's categories when it chose some, with absolute addresses
+ * on `publicUrl`. The send engine and the digest's browser view read the same (digestSendEmail).
  */
-export async function digestStoriesOf(db: Db, newsletter: Newsletter, since: Date | null, until: Date, publicUrl?: string): Promise<EmailStory[]> {
-  const base = publicUrl ?? "";
+export async function digestStoriesOf(db: Db, newsletter: Newsletter, since: Date | null, until: Date, publicUrl: string): Promise<EmailStory[]> {
   const chosen = newsletter.digestCategoryIds?.filter(isUuid) ?? [];
   const rows = await db
     .select(storyColumns)
@@ -168,7 +168,7 @@ export async function digestStoriesOf(db: Db, newsletter: Newsletter, since: Dat
     )
     .orderBy(desc(articles.publishedAt), desc(articles.id))
     .limit(DIGEST_MAX_STORIES);
-  return rows.map((row) => emailStoryOf(row, base));
+  return rows.map((row) => emailStoryOf(row, publicUrl));
 }
 
 /**
@@ -382,6 +382,7 @@ async function renderEmail(subject: string, element: ReactNode, nonce: string): 
 }
 
 /** A subject line: one line, no control characters (a header). */
+// eslint-disable-next-line no-control-regex -- the control characters are what it finds
 const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
 
 /** A story's e-mail: its title as the subject, its featured image, byline and date, its body, and the footer. */
@@ -472,6 +473,24 @@ export function personalizeEmail(
   return { subject: email.subject, html, text };
 }
 
+/**
+ * A digest send's e-mail, as the send engine sends it and its browser view shows it: the stories of
+ * its window (digestWindowOf), its "View in your browser" at /newsletter/view/{send id}, dated by the
+ * send's creation. `stories` 0: nothing to send (the engine records the send as skipped).
+ */
+export async function digestSendEmail(
+  db: Db,
+  send: { id: string; newsletterId: string; createdAt: Date },
+  newsletter: Newsletter,
+  publicUrl: string,
+  timeZone?: string,
+): Promise<{ email: NewsletterEmail; stories: number }> {
+  const [site, window] = await Promise.all([emailSiteOf(db, publicUrl, timeZone), digestWindowOf(db, send, newsletter)]);
+  const stories = await digestStoriesOf(db, newsletter, window.since, window.until, publicUrl);
+  const email = await digestEmail(site, newsletter, stories, `${publicUrl}/newsletter/view/${send.id}`, send.createdAt);
+  return { email, stories: stories.length };
+}
+
 // ---------------------------------------------------------------- a digest in the browser
 
 /**
@@ -489,8 +508,6 @@ export async function digestSendPage(db: Db, sendId: string, publicUrl: string, 
   if (!send || send.kind !== "digest" || send.status === "cancelled" || send.status === "skipped") return null;
   const newsletter = await newsletterById(db, send.newsletterId);
   if (!newsletter) return null;
-  const [site, window] = await Promise.all([emailSiteOf(db, publicUrl, timeZone), digestWindowOf(db, send, newsletter)]);
-  const stories = await digestStoriesOf(db, newsletter, window.since, window.until, publicUrl);
-  const email = await digestEmail(site, newsletter, stories, `${publicUrl}/newsletter/view/${send.id}`, send.createdAt);
+  const { email } = await digestSendEmail(db, send, newsletter, publicUrl, timeZone);
   return personalizeEmail(email, { unsubscribeUrl: `${publicUrl}/newsletter`, preferencesUrl: `${publicUrl}/newsletter` }).html;
 }

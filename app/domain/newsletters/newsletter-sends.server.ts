@@ -11,11 +11,9 @@ import { AppError } from "~/lib/app-error";
 import type { Env } from "~/lib/env.server";
 import { enqueueJob } from "~/lib/job-queue.server";
 import type { Logger } from "~/lib/logger.server";
-import { newsletterDigestTasks } from "./newsletter-digests.server";
+import { NO_NEW_STORIES, newsletterDigestTasks } from "./newsletter-digests.server";
 import {
-  digestEmail,
-  digestStoriesOf,
-  digestWindowOf,
+  digestSendEmail,
   emailSiteOf,
   emailStoryOfArticle,
   personalizeEmail,
@@ -337,21 +335,20 @@ interface LoadedSend {
 /** The e-mail of a send, rendered once: null when there is nothing to send any more (the story was deleted). */
 async function renderSend(deps: NewsletterDeps, send: LoadedSend, newsletter: Newsletter): Promise<NewsletterEmail | null> {
   const { db, env } = deps;
-  const site = await emailSiteOf(db, env.publicUrl, env.TIME_ZONE);
   if (send.kind === "story") {
+    const site = await emailSiteOf(db, env.publicUrl, env.TIME_ZONE);
     const story = send.articleId ? await emailStoryOfArticle(db, send.articleId, env.publicUrl) : null;
     return story ? storyEmail(site, newsletter, story) : null;
   }
-  const window = await digestWindowOf(db, send, newsletter);
-  const stories = await digestStoriesOf(db, newsletter, window.since, window.until, env.publicUrl);
-  if (stories.length === 0) return null;
-  return digestEmail(site, newsletter, stories, `${env.publicUrl}/newsletter/view/${send.id}`, send.createdAt);
+  // The same e-mail the digest's browser view shows (decision 0042).
+  const digest = await digestSendEmail(db, send, newsletter, env.publicUrl, env.TIME_ZONE);
+  return digest.stories > 0 ? digest.email : null;
 }
 
-/** Ends a send that cannot go (its story deleted): the recipients not yet sent are cancelled. */
-async function failSend(db: Db, sendId: string, note: string): Promise<void> {
+/** Ends a send that cannot go (its story deleted: failed; a digest's stories all gone: skipped): the recipients not yet sent are cancelled. */
+async function endSend(db: Db, sendId: string, status: "failed" | "skipped", note: string): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.execute(sql`update newsletter_sends set status = 'failed', finished_at = now(), note = ${note} where id = ${sendId}::uuid and status in ('queued', 'sending')`);
+    await tx.execute(sql`update newsletter_sends set status = ${status}, finished_at = now(), note = ${note} where id = ${sendId}::uuid and status in ('queued', 'sending')`);
     await tx.execute(sql`update send_recipients set status = 'cancelled' where send_id = ${sendId}::uuid and status in ('queued', 'deferred', 'sending')`);
   });
 }
@@ -420,7 +417,8 @@ async function deliver(deps: NewsletterDeps, client: pg.PoolClient, sendId: stri
   const newsletter = await newsletterById(db, row.newsletterId);
   const email = newsletter ? await renderSend(deps, row, newsletter) : null;
   if (!newsletter || !email) {
-    await failSend(db, sendId, row.kind === "story" ? "The story no longer exists." : "No new stories since the last digest");
+    if (row.kind === "story") await endSend(db, sendId, "failed", "The story no longer exists.");
+    else await endSend(db, sendId, "skipped", NO_NEW_STORIES);
     log.warn({ sendId }, "newsletter send ended: nothing left to send");
     return;
   }

@@ -40,6 +40,32 @@ const optionalOwnImage = (label: string) =>
     .refine((v) => !v || (OWN_IMAGE_URL.test(v) && !v.includes("..")), `${label} must be an image uploaded here`)
     .transform((v) => v || null);
 
+/** A domain as the blocked sign-up domains hold it: lower case, no "@" or "*." in front, a dot inside. */
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
+export const MAX_BLOCKED_DOMAINS = 500;
+
+/** "Blocked sign-up domains": one a line (blank lines ignored), each a domain; the newsletter sign-up refuses them and their subdomains. */
+const blockedDomains = z
+  .string()
+  .max(MAX_BLOCKED_DOMAINS * 254, "Blocked sign-up domains is too long")
+  .transform((text, ctx) => {
+    const domains: string[] = [];
+    for (const line of text.split(/\r?\n/)) {
+      const domain = line.trim().toLowerCase().replace(/^\*\./, "").replace(/^@/, "").replace(/\.$/, "");
+      if (!domain) continue;
+      if (!DOMAIN.test(domain)) {
+        ctx.addIssue({ code: "custom", message: `Blocked sign-up domains: "${line.trim().slice(0, 80)}" is not a domain (one a line, like example.com)` });
+        return z.NEVER;
+      }
+      if (!domains.includes(domain)) domains.push(domain);
+    }
+    if (domains.length > MAX_BLOCKED_DOMAINS) {
+      ctx.addIssue({ code: "custom", message: `Blocked sign-up domains may list at most ${MAX_BLOCKED_DOMAINS} domains` });
+      return z.NEVER;
+    }
+    return domains;
+  });
+
 export const settingsFormSchema = z.object({
   siteName: z.string().trim().min(1, "Site name is required").max(100, "Site name must be at most 100 characters"),
   siteTagline: optionalText("Tagline", 200),
@@ -65,6 +91,13 @@ export const settingsFormSchema = z.object({
   linkedinUrl: optionalHttpUrl("LinkedIn URL"),
   youtubeUrl: optionalHttpUrl("YouTube URL"),
   /**
+   * The newsroom's postal address (issue 30): in every newsletter's footer (CAN-SPAM). Left out of a
+   * call entirely: it stays as it is.
+   */
+  postalAddress: z.string().trim().max(500, "Postal address must be at most 500 characters").optional(),
+  /** The domains the newsletter sign-up refuses (issue 30). Left out of a call: they stay as they are. */
+  newsletterBlockedDomains: blockedDomains.optional(),
+  /**
    * "Show the welcome banner" (issue 27): a checkbox, "on" when ticked and "" when not (formValues
    * reads an unticked box as ""). Left out of a call entirely: the setting stays as it is.
    */
@@ -79,7 +112,7 @@ export type SettingsField = keyof SettingsFormInput;
 export const SETTINGS_FIELDS = Object.keys(settingsFormSchema.shape) as SettingsField[];
 
 /** The tab each field lives on, so a refused save can show the tab holding the problem. */
-export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | "contact" | "social"> = {
+export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | "contact" | "social" | "newsletters"> = {
   siteName: "general",
   siteTagline: "general",
   siteDescription: "general",
@@ -94,6 +127,8 @@ export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | 
   linkedinUrl: "social",
   youtubeUrl: "social",
   showWelcomeBanner: "general",
+  postalAddress: "newsletters",
+  newsletterBlockedDomains: "newsletters",
 };
 
 /** The settings a public page may show (everything but internal bookkeeping). */

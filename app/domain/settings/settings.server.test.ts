@@ -57,6 +57,22 @@ describe("settingsFormSchema", () => {
     expect(errorsOf({ logoUrl: "/media/images/../secret" })).toEqual({ logoUrl: "Logo must be an image uploaded here" });
     expect(errorsOf({ logoUrl: "/media/images/123-abc.png" })).toEqual({});
   });
+
+  test("the newsletters' postal address is at most 500 characters; blocked sign-up domains are domains, one a line", () => {
+    expect(errorsOf({ postalAddress: "x".repeat(501) })).toEqual({ postalAddress: "Postal address must be at most 500 characters" });
+    expect(settingsFormSchema.parse({ ...valid, postalAddress: " 1 Quay Street\nPortsmouth " }).postalAddress).toBe("1 Quay Street\nPortsmouth");
+    expect(settingsFormSchema.parse({ ...valid, newsletterBlockedDomains: "Spam.Example\r\n\n@mailinator.com\n*.temp.test\nspam.example" }).newsletterBlockedDomains).toEqual([
+      "spam.example",
+      "mailinator.com",
+      "temp.test",
+    ]);
+    expect(errorsOf({ newsletterBlockedDomains: "good.example\nnot a domain" })).toEqual({
+      newsletterBlockedDomains: 'Blocked sign-up domains: "not a domain" is not a domain (one a line, like example.com)',
+    });
+    expect(errorsOf({ newsletterBlockedDomains: "localhost" })).toHaveProperty("newsletterBlockedDomains");
+    // Left out, both keep what is saved.
+    expect(settingsFormSchema.parse(valid).newsletterBlockedDomains).toBeUndefined();
+  });
 });
 
 describe("updateSettings", () => {

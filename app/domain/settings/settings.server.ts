@@ -23,6 +23,8 @@ export async function getSettings(db: Pick<Db, "select">): Promise<WebsiteSettin
       breakingNewsExpiresAt: null,
       showWelcomeBanner: true,
       exploreCategoryIds: null,
+      postalAddress: "",
+      newsletterBlockedDomains: [],
       updatedAt: new Date(0),
     }
   );
@@ -65,7 +67,7 @@ export async function updateSettings(db: Db, input: SettingsUpdate, actor: Actor
       .onConflictDoUpdate({ target: websiteSettings.id, set: values })
       .returning();
     // The names of the fields that changed (settings hold no secrets, but the log keeps names only).
-    const changed = (Object.keys(input) as (keyof SettingsUpdate)[]).filter((key) => input[key] !== undefined && (before as Record<string, unknown>)[key] !== input[key]);
+    const changed = (Object.keys(input) as (keyof SettingsUpdate)[]).filter((key) => input[key] !== undefined && JSON.stringify((before as Record<string, unknown>)[key]) !== JSON.stringify(input[key]));
     await recordActivity(tx, actor, { kind: "settings.update", objectType: "settings", objectLabel: "Website settings", details: { changed } });
     return row!;
   });

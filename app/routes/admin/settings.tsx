@@ -31,6 +31,7 @@ const TABS = [
   { value: "branding", label: "Branding" },
   { value: "contact", label: "Contact" },
   { value: "social", label: "Social Media" },
+  { value: "newsletters", label: "Newsletters" },
 ] as const;
 type TabValue = (typeof TABS)[number]["value"];
 
@@ -41,7 +42,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireCapability(request, context, "settings.manage");
   const settings = await getSettings(context.db);
   const values = Object.fromEntries(
-    SETTINGS_FIELDS.filter((key) => key !== "showWelcomeBanner").map((key) => [key, (settings as Record<string, unknown>)[key] ?? ""]),
+    SETTINGS_FIELDS.filter((key) => key !== "showWelcomeBanner").map((key) => {
+      const value = (settings as Record<string, unknown>)[key];
+      // The blocked domains are a list, edited one a line.
+      return [key, Array.isArray(value) ? value.join("\n") : (value ?? "")];
+    }),
   ) as Record<Exclude<SettingsField, "showWelcomeBanner">, string>;
   return data({ values, showWelcomeBanner: settings.showWelcomeBanner }, { headers: { "Cache-Control": "no-store" } });
 }
@@ -114,7 +119,7 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
 
       <fetcher.Form ref={formRef} method="post" noValidate onSubmit={submit} className="mt-6">
         <Tabs.Root value={tab} onValueChange={(value) => setTab(value as TabValue)}>
-          <Tabs.List aria-label="Settings sections" className="grid w-full grid-cols-2 gap-1 rounded-md bg-slate-100 p-1 sm:grid-cols-4">
+          <Tabs.List aria-label="Settings sections" className="grid w-full grid-cols-2 gap-1 rounded-md bg-slate-100 p-1 sm:grid-cols-5">
             {TABS.map((t) => (
               <Tabs.Trigger
                 key={t.value}
@@ -186,6 +191,27 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
             <SettingsInput name="instagramUrl" label="Instagram" type="url" placeholder="https://instagram.com/yourhandle" defaultValue={values.instagramUrl} error={errors.instagramUrl} />
             <SettingsInput name="linkedinUrl" label="LinkedIn" type="url" placeholder="https://linkedin.com/company/yourcompany" defaultValue={values.linkedinUrl} error={errors.linkedinUrl} />
             <SettingsInput name="youtubeUrl" label="YouTube" type="url" placeholder="https://youtube.com/@yourchannel" defaultValue={values.youtubeUrl} error={errors.youtubeUrl} />
+          </Tabs.Content>
+
+          <Tabs.Content value="newsletters" forceMount className={`mt-4 ${tabContent}`}>
+            <h2 className="text-xl font-semibold text-slate-900">Newsletters</h2>
+            <SettingsTextarea
+              name="postalAddress"
+              label="Postal address"
+              rows={3}
+              defaultValue={values.postalAddress}
+              error={errors.postalAddress}
+              maxLength={500}
+              hint="Shown in the footer of every newsletter e-mail, as anti-spam laws (CAN-SPAM) require."
+            />
+            <SettingsTextarea
+              name="newsletterBlockedDomains"
+              label="Blocked sign-up domains"
+              rows={5}
+              defaultValue={values.newsletterBlockedDomains}
+              error={errors.newsletterBlockedDomains}
+              hint="One domain a line, like example.com. Sign-ups from these domains and their subdomains are refused."
+            />
           </Tabs.Content>
         </Tabs.Root>
 

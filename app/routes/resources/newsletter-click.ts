@@ -11,7 +11,7 @@ const NO_STORE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url).searchParams.get("u") ?? "";
-  const recipient = isTrackableUrl(url) ? trackedRecipientOf(context.sessionSecret, "click", params.token, url) : null;
+  const recipient = isTrackableUrl(url) ? trackedRecipientOf(context.subscriberSecret, "click", params.token, url) : null;
   if (!recipient) return new Response("Not found", { status: 404, headers: { ...NO_STORE, "Content-Type": "text/plain; charset=utf-8" } });
   await recordEngagement(context.db, "click", recipient);
   return new Response(null, { status: 302, headers: { ...NO_STORE, Location: url, "Referrer-Policy": "no-referrer" } });

@@ -11,7 +11,7 @@ const NO_STORE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
  * kept by a cache (each open of the e-mail asks again); a forged or edited one is a 404.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const recipient = trackedRecipientOf(context.sessionSecret, "open", params.token.replace(/\.gif$/i, ""));
+  const recipient = trackedRecipientOf(context.subscriberSecret, "open", params.token.replace(/\.gif$/i, ""));
   if (!recipient) return new Response("Not found", { status: 404, headers: { ...NO_STORE, "Content-Type": "text/plain; charset=utf-8" } });
   await recordEngagement(context.db, "open", recipient);
   return new Response(PIXEL, { headers: { ...NO_STORE, "Content-Type": "image/gif", "Content-Length": String(PIXEL.length) } });

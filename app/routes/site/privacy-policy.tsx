@@ -3,9 +3,56 @@ import { Link } from "react-router";
 import { ExternalLink } from "~/components/static/external-link";
 import { LegalPage, type LegalSection } from "~/components/static/legal-page";
 import { COMPANY, useScrollToTopOnOpen, useSiteContacts, type SiteContacts } from "~/components/static/site-contacts";
+import { PENDING_SIGNUP_DAYS } from "~/domain/newsletters/subscribers.schema";
+import { trackingNewsletterNames } from "~/domain/newsletters/subscribers.server";
 import { pageMeta } from "~/page-meta";
 import { rootDataFromMatches } from "~/root";
 import type { Route } from "./+types/privacy-policy";
+
+/** What the newsletter section says is read from what is stored: which newsletters track opens and clicks. */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { trackingNewsletters: await trackingNewsletterNames(context.db) };
+}
+
+/** And list them by name ("A", "A and B", "A, B and C"). */
+function names(list: string[]): string {
+  return list.length <= 1 ? (list[0] ?? "") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+}
+
+/** The newsletters (issue 30): what a subscriber's record holds, tracking, unsubscribing, how long unconfirmed sign-ups stay. */
+function newsletterSection(c: SiteContacts, tracking: string[]): LegalSection {
+  return {
+    id: "newsletters",
+    title: "Newsletters",
+    content: (
+      <>
+        <p>If you sign up for one of our <Link to="/newsletter">newsletters</Link>, we keep:</p>
+        <ul>
+          <li>your e-mail address, and your name if you gave it;</li>
+          <li>which newsletters you receive;</li>
+          <li>when and where you gave your consent: the page whose form you used, and when you confirmed your address;</li>
+          <li>for each e-mail we send you, a record of its delivery: when it was sent, and whether it was refused by your mail server (a bounce) or reported as spam.</li>
+        </ul>
+        {tracking.length > 0 ? (
+          <p>
+            {names(tracking)} {tracking.length === 1 ? "records" : "record"} when you open one of {tracking.length === 1 ? "its" : "their"} e-mails (with a small image in
+            the message) and which of its links you click (the links pass through our site first). Our other newsletters record neither.
+          </p>
+        ) : (
+          <p>None of our newsletters records whether you open its e-mails or which links you click: there is no tracking image, and links go straight to where they point.</p>
+        )}
+        <p>
+          We ask you to confirm your address before we send you anything. A sign-up that is not confirmed within {PENDING_SIGNUP_DAYS} days is deleted.
+          Every newsletter e-mail has an &ldquo;Unsubscribe&rdquo; link that works in one click (so does your mail app&rsquo;s unsubscribe button) and a
+          &ldquo;Manage preferences&rdquo; link to choose your newsletters. Once you unsubscribe we keep your address only to make sure we never e-mail you
+          again; ask us at <a href={`mailto:${c.privacyEmail}`}>{c.privacyEmail}</a> to erase it, and we keep only a one-way fingerprint of it, so that
+          it cannot be added back to our lists by mistake.
+        </p>
+        <p>We do not sell or rent our subscriber lists. Our newsletters are sent through our e-mail service provider, which handles your address only to deliver them.</p>
+      </>
+    ),
+  };
+}
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const siteName = rootDataFromMatches(matches)?.settings.siteName ?? "Frontpage";
@@ -16,7 +63,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   });
 };
 
-function privacySections(c: SiteContacts): LegalSection[] {
+function privacySections(c: SiteContacts, trackingNewsletters: string[]): LegalSection[] {
   return [
     {
       id: "information-we-collect",
@@ -219,6 +266,8 @@ function privacySections(c: SiteContacts): LegalSection[] {
         </p>
       ),
     },
+    // After "How to Exercise Your Rights" (section 9): the sections above keep their numbers, which the text cites.
+    newsletterSection(c, trackingNewsletters),
     {
       id: "children",
       title: "Children's Privacy",
@@ -293,7 +342,7 @@ function privacySections(c: SiteContacts): LegalSection[] {
   ];
 }
 
-export default function PrivacyPolicy() {
+export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
   useScrollToTopOnOpen();
   const contacts = useSiteContacts();
   return (
@@ -308,7 +357,7 @@ export default function PrivacyPolicy() {
           information when you read our website, comment on articles or contact us.
         </p>
       }
-      sections={privacySections(contacts)}
+      sections={privacySections(contacts, loaderData.trackingNewsletters)}
     />
   );
 }

@@ -1,0 +1,73 @@
+import { eq, sql } from "drizzle-orm";
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import { subscribers } from "~/db/schema";
+import { SIGNUP_ANSWER } from "~/domain/newsletters/subscribers.schema";
+import { SUBSCRIBER_MAIL_TASK, signUp, type SignupInput } from "~/domain/newsletters/subscribers.server";
+import { createFormTimer } from "~/lib/form-timer.server";
+import { createTestDatabase } from "../../../tests/setup/test-database";
+import { action as signupAction } from "./newsletter";
+
+// POST /newsletter, the action every sign-up form posts to: one answer for every address (issue 30).
+
+const t = await createTestDatabase();
+const log = pino({ level: "silent" });
+const noFill = { minFillSeconds: 0, formTimer: createFormTimer("a-session-secret-of-at-least-32-characters!") };
+let ip = 0;
+const input = (email: string): SignupInput => ({ email, newsletterIds: [], source: "/newsletter", honeypot: "", formStarted: "", clientIp: `192.0.2.${++ip}` });
+const subscriberOf = async (email: string) => (await t.db.select().from(subscribers).where(eq(subscribers.email, email)))[0];
+const mailJobs = async () =>
+  (
+    await t.db.execute<{ subscriber: string; kind: string }>(
+      sql`select j.payload->>'subscriberId' as subscriber, j.payload->>'kind' as kind from graphile_worker._private_jobs j
+          join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = ${SUBSCRIBER_MAIL_TASK} order by j.id`,
+    )
+  ).rows;
+
+describe("POST /newsletter", () => {
+  it("every state of an address gets the same answer from the route; what differs is the e-mail queued (or none)", async () => {
+    const form = (email: string, ipAddress: string) => {
+      const body = new URLSearchParams({ email, source: "/newsletter", website: "", formStarted: "" });
+      return new Request("http://localhost/newsletter", { method: "POST", body, headers: { "x-frontpage-client-ip": ipAddress } });
+    };
+    const context = { db: t.db, log, commentSpam: { ...noFill, intervalSeconds: 0 } } as never;
+    const answer = async (email: string) => {
+      const result = (await signupAction({ request: form(email, `198.51.100.${++ip % 250}`), context, params: {} } as never)) as { data: unknown; init: { status?: number } | null };
+      return { body: result.data, status: result.init?.status ?? 200 };
+    };
+    const states = ["pending", "active", "unsubscribed", "bounced", "complained"] as const;
+    for (const status of states) {
+      await signUp(t.db, input(`${status}@example.org`), noFill);
+      await t.db.update(subscribers).set({ status }).where(eq(subscribers.email, `${status}@example.org`));
+    }
+    await t.db.execute(sql`delete from graphile_worker._private_jobs`);
+    const answers = [await answer("brand-new@example.org"), ...(await Promise.all(states.map((s) => answer(`${s}@example.org`))))];
+    for (const a of answers) expect(a).toEqual({ body: { ok: true, message: SIGNUP_ANSWER }, status: 200 });
+
+    const idOf = async (email: string) => (await subscriberOf(email))!.id;
+    const jobs = await mailJobs();
+    expect(jobs).toHaveLength(4);
+    expect(jobs).toEqual(
+      expect.arrayContaining([
+        { subscriber: await idOf("brand-new@example.org"), kind: "confirm" },
+        { subscriber: await idOf("pending@example.org"), kind: "confirm" },
+        { subscriber: await idOf("unsubscribed@example.org"), kind: "confirm" },
+        { subscriber: await idOf("active@example.org"), kind: "already subscribed" },
+      ]),
+    );
+    // Nothing about the address changed for the active, bounced and complained ones; the unsubscribed one waits for the link.
+    expect((await subscriberOf("active@example.org"))!.status).toBe("active");
+    expect((await subscriberOf("unsubscribed@example.org"))!.status).toBe("unsubscribed");
+    expect((await subscriberOf("bounced@example.org"))!.status).toBe("bounced");
+  });
+
+
+  it("a malformed address is answered 400 with the field's error and what was typed", async () => {
+    const body = new URLSearchParams({ email: "nope", source: "/newsletter" });
+    const request = new Request("http://localhost/newsletter", { method: "POST", body });
+    const context = { db: t.db, log, commentSpam: { ...noFill, intervalSeconds: 0 } } as never;
+    const result = (await signupAction({ request, context, params: {} } as never)) as { data: unknown; init: { status?: number } | null };
+    expect(result.init?.status).toBe(400);
+    expect(result.data).toMatchObject({ ok: false, fieldErrors: { email: "Please enter a valid e-mail address." }, values: { email: "nope" } });
+  });
+});
