@@ -255,3 +255,13 @@ export function readNewsletterForm(formData: FormData): { values: Record<string,
 export function newsletterTransportOf(env: { NEWSLETTER_TRANSPORT?: "smtp" | "ses" | "outbox"; NEWSLETTER_SMTP_URL?: string; SMTP_URL?: string }): "smtp" | "ses" | "outbox" {
   return env.NEWSLETTER_TRANSPORT ?? (env.NEWSLETTER_SMTP_URL || env.SMTP_URL ? "smtp" : "outbox");
 }
+
+/**
+ * The "Send by e-mail" choice a submitted article form carries: the ticked newsletters when the form
+ * has the field (its marker `newsletterChoice`, or any `newsletterIds`), else undefined (the form of a
+ * role that cannot send has none: the choice stays as it is).
+ */
+export function newsletterChoiceOf(formData: FormData): string[] | undefined {
+  if (!formData.has("newsletterChoice") && !formData.has("newsletterIds")) return undefined;
+  return formData.getAll("newsletterIds").filter((v): v is string => typeof v === "string" && v !== "");
+}
