@@ -226,6 +226,7 @@ export async function startRequestServices({
     storage,
     views,
     changes,
+    sessionSecret,
     previewLinks: createPreviewLinks(sessionSecret, (articleId) => previewKeyOf(db, articleId)),
     knownDevices: createKnownDevices(sessionSecret),
     commentSpam,

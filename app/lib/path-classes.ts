@@ -105,6 +105,11 @@ export const PATH_CLASSES = {
   assets: { ...publicRules, personal: "never" },
   /** A draft's preview through a signed link: public, but personal (no-store), never cached or counted, nothing changed by it. */
   "shared preview": { ...publicRules, personal: "always", countedAsPageView: false },
+  /**
+   * A newsletter e-mail's links (issue 30): the open pixel and the signed click redirect of one
+   * recipient, and a digest's page in the browser. Personal (no-store), never cached or counted.
+   */
+  "newsletter link": { ...publicRules, personal: "always", countedAsPageView: false },
   /** The health check, answered by Express. */
   health: { ...publicRules, personal: "never" },
 } as const satisfies Record<string, PathRules>;
@@ -141,6 +146,9 @@ export const ROUTE_PATH_CLASSES = {
   "api/admin/redirects.csv": "admin API",
   "api/admin/subscribers.csv": "admin API",
   "preview/:token": "shared preview",
+  "newsletter/open/:token": "newsletter link",
+  "newsletter/click/:token": "newsletter link",
+  "newsletter/view/:id": "newsletter link",
   admin: "admin page",
   "admin/articles": "admin page",
   "admin/articles/new": "admin page",
