@@ -3,7 +3,7 @@ import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { FieldError } from "~/components/admin/field-error";
-import { WEEKDAYS, type NewsletterFieldName } from "~/domain/newsletters/newsletter-admin.schema";
+import { OUTBOX_NOTICE, WEEKDAYS, type NewsletterFieldName } from "~/domain/newsletters/newsletter-admin.schema";
 
 /** What the form starts from: a stored newsletter, or what was just refused. */
 export interface NewsletterFormValues {
@@ -171,3 +171,31 @@ export function NewsletterForm({
     </Form>
   );
 }
+
+/** A refused form's values as the form shows them again. */
+export function formValuesOfRefusal(values: Partial<Record<string, string>> | undefined): NewsletterFormValues {
+  if (!values) return EMPTY_NEWSLETTER;
+  return {
+    name: values.name ?? "",
+    description: values.description ?? "",
+    isPublic: values.isPublic === "on",
+    senderName: values.senderName ?? "",
+    replyTo: values.replyTo ?? "",
+    kind: values.kind === "digest" ? "digest" : "stories",
+    digestFrequency: values.digestFrequency === "weekly" ? "weekly" : "daily",
+    digestWeekday: values.digestWeekday || "1",
+    digestTime: values.digestTime ?? "",
+    digestCategoryIds: (values.digestCategoryIds ?? "").split(",").filter(Boolean),
+    trackEngagement: values.trackEngagement === "on",
+  };
+}
+
+/** The screens' notice when newsletters are written to the outbox folder instead of being sent. */
+export function OutboxNotice() {
+  return (
+    <p role="note" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+      {OUTBOX_NOTICE}
+    </p>
+  );
+}
+

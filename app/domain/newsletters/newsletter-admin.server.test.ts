@@ -18,7 +18,6 @@ import {
   archiveNewsletter,
   createNewsletter,
   listNewslettersForAdmin,
-  newsletterTransportOf,
   readNewsletterForm,
   setArticleNewsletters,
   storyNewsletterChoices,
@@ -66,12 +65,6 @@ describe("the newsletter form's rules", () => {
     expect(() => parseForm(newsletterFormSchema, { name: "X", description: "", isPublic: "", senderName: "", replyTo: "a@b.co", kind: "stories", digestFrequency: "", digestWeekday: "", digestTime: "", trackEngagement: "on" })).not.toThrow();
   });
 
-  it("the transport is the environment's, else SMTP when an SMTP URL is set, else the outbox", () => {
-    expect(newsletterTransportOf({})).toBe("outbox");
-    expect(newsletterTransportOf({ SMTP_URL: "smtp://localhost:25" })).toBe("smtp");
-    expect(newsletterTransportOf({ NEWSLETTER_SMTP_URL: "smtp://localhost:25" })).toBe("smtp");
-    expect(newsletterTransportOf({ NEWSLETTER_TRANSPORT: "ses", SMTP_URL: "smtp://localhost:25" })).toBe("ses");
-  });
 });
 
 describe("newsletters in the back office", () => {

@@ -251,11 +251,6 @@ export function readNewsletterForm(formData: FormData): { values: Record<string,
   };
 }
 
-/** Whether newsletters leave by SMTP, SES or the outbox folder, as the send engine decides it from the environment. */
-export function newsletterTransportOf(env: { NEWSLETTER_TRANSPORT?: "smtp" | "ses" | "outbox"; NEWSLETTER_SMTP_URL?: string; SMTP_URL?: string }): "smtp" | "ses" | "outbox" {
-  return env.NEWSLETTER_TRANSPORT ?? (env.NEWSLETTER_SMTP_URL || env.SMTP_URL ? "smtp" : "outbox");
-}
-
 /**
  * The "Send by e-mail" choice a submitted article form carries: the ticked newsletters when the form
  * has the field (its marker `newsletterChoice`, or any `newsletterIds`), else undefined (the form of a

@@ -2,20 +2,20 @@ import { useEffect } from "react";
 import { data, redirect, useActionData, useFetcher, useNavigation } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
-import { NewsletterForm } from "~/components/admin/newsletter-form";
+import { formValuesOfRefusal, NewsletterForm, OutboxNotice } from "~/components/admin/newsletter-form";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { newsletterScheduleLabel, SEND_STATE_LABELS, type NewsletterFieldName } from "~/domain/newsletters/newsletter-admin.schema";
-import { archiveNewsletter, newsletterForAdmin, newsletterTransportOf, readNewsletterForm, updateNewsletter } from "~/domain/newsletters/newsletter-admin.server";
+import { archiveNewsletter, newsletterForAdmin, readNewsletterForm, updateNewsletter } from "~/domain/newsletters/newsletter-admin.server";
 import { cancelSend, sendsOfNewsletter } from "~/domain/newsletters/newsletter-sends.server";
+import { newsletterTransportKind } from "~/domain/newsletters/newsletter-transport.server";
 import { AppError } from "~/lib/app-error";
 import { formatPublishDate } from "~/lib/dates";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
 import { backOfficeMeta } from "~/page-meta";
-import { formValuesOfRefusal, OutboxNotice } from "./newsletters";
 import type { Route } from "./+types/newsletter";
 
 type NewsletterActionData = { ok: true; intent: string; message: string } | (Refusal<NewsletterFieldName> & { intent: string });
@@ -32,7 +32,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const when = (date: Date | null) => (date ? formatPublishDate(date, timeZone) : null);
   const categoryNames = new Map(categories.map((c) => [c.id, c.name]));
   return {
-    outbox: newsletterTransportOf(context.env) === "outbox",
+    outbox: newsletterTransportKind(context.env) === "outbox",
     categories: categories.map(({ id, name }) => ({ id, name })),
     newsletter: {
       id: newsletter.id,

@@ -2,14 +2,15 @@ import { useEffect } from "react";
 import { data, Link, useActionData, useFetcher, useNavigation } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
-import { EMPTY_NEWSLETTER, NewsletterForm, type NewsletterFormValues } from "~/components/admin/newsletter-form";
+import { formValuesOfRefusal, NewsletterForm, OutboxNotice } from "~/components/admin/newsletter-form";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { listCategories } from "~/domain/categories/categories.server";
-import { newsletterScheduleLabel, OUTBOX_NOTICE, type NewsletterFieldName } from "~/domain/newsletters/newsletter-admin.schema";
-import { archiveNewsletter, createNewsletter, listNewslettersForAdmin, newsletterTransportOf, readNewsletterForm } from "~/domain/newsletters/newsletter-admin.server";
+import { newsletterScheduleLabel, type NewsletterFieldName } from "~/domain/newsletters/newsletter-admin.schema";
+import { archiveNewsletter, createNewsletter, listNewslettersForAdmin, readNewsletterForm } from "~/domain/newsletters/newsletter-admin.server";
+import { newsletterTransportKind } from "~/domain/newsletters/newsletter-transport.server";
 import { AppError } from "~/lib/app-error";
 import { formatPublishDate } from "~/lib/dates";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
@@ -23,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [rows, categories] = await Promise.all([listNewslettersForAdmin(context.db), listCategories(context.db)]);
   const timeZone = context.env.TIME_ZONE;
   return {
-    outbox: newsletterTransportOf(context.env) === "outbox",
+    outbox: newsletterTransportKind(context.env) === "outbox",
     categories: categories.map(({ id, name }) => ({ id, name })),
     newsletters: rows.map((n) => ({
       id: n.id,
@@ -63,32 +64,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => backOfficeMeta(matches, { title: "Newsletters", path: "/admin/newsletters" });
-
-/** A refused form's values as the form shows them again. */
-export function formValuesOfRefusal(values: Partial<Record<string, string>> | undefined): NewsletterFormValues {
-  if (!values) return EMPTY_NEWSLETTER;
-  return {
-    name: values.name ?? "",
-    description: values.description ?? "",
-    isPublic: values.isPublic === "on",
-    senderName: values.senderName ?? "",
-    replyTo: values.replyTo ?? "",
-    kind: values.kind === "digest" ? "digest" : "stories",
-    digestFrequency: values.digestFrequency === "weekly" ? "weekly" : "daily",
-    digestWeekday: values.digestWeekday || "1",
-    digestTime: values.digestTime ?? "",
-    digestCategoryIds: (values.digestCategoryIds ?? "").split(",").filter(Boolean),
-    trackEngagement: values.trackEngagement === "on",
-  };
-}
-
-export function OutboxNotice() {
-  return (
-    <p role="note" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-      {OUTBOX_NOTICE}
-    </p>
-  );
-}
 
 export default function AdminNewsletters({ loaderData }: Route.ComponentProps) {
   const { newsletters, categories, outbox } = loaderData;
