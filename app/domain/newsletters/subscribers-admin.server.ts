@@ -7,22 +7,19 @@ import type { Actor } from "~/domain/accounts/actor";
 import { checkCapability } from "~/domain/articles/article-access.server";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { newTokenKey } from "./subscriber-tokens.server";
+import { CONSENT_REQUIRED, SUBSCRIBERS_PAGE_SIZE, type SubscriberState } from "./subscribers-admin.schema";
 import { emailHash, type SubscriberCsvRow, type SubscriberExportRow } from "./subscribers-csv.server";
 
 // The newsroom's side of subscribers (issue 30): /admin/subscribers' list, the CSV import and export,
 // the erasure of a person (GDPR), the dashboard's card and the sign-ups each article's form brought.
 
-export const SUBSCRIBER_STATES = ["pending", "active", "unsubscribed", "bounced", "complained"] as const;
-export type SubscriberState = (typeof SUBSCRIBER_STATES)[number];
-export const SUBSCRIBERS_PAGE_SIZE = 50;
-export const CONSENT_REQUIRED = "Tick “These people agreed to receive it”: only people who agreed may be imported.";
+export { CONSENT_REQUIRED, isSubscriberState, SUBSCRIBER_STATES, SUBSCRIBERS_PAGE_SIZE, type SubscriberState } from "./subscribers-admin.schema";
 export const SUBSCRIBER_GONE = "This subscriber no longer exists.";
 
 const MANAGE_REFUSED = "Only admins may import, export or delete subscribers.";
 /** Rows per INSERT of an import (each subscriber row is 8 parameters; PostgreSQL takes at most 65,535). */
 const CHUNK = 2000;
 
-export const isSubscriberState = (value: string): value is SubscriberState => (SUBSCRIBER_STATES as readonly string[]).includes(value);
 
 export interface SubscriberFilter {
   search?: string;

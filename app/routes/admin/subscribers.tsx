@@ -11,16 +11,14 @@ import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { can } from "~/domain/accounts/roles";
 import { listNewslettersForAdmin } from "~/domain/newsletters/newsletter-admin.server";
+import { deleteSubscriber, importSubscribers, listSubscribers, type SubscriberImportReport } from "~/domain/newsletters/subscribers-admin.server";
 import {
   CONSENT_REQUIRED,
-  deleteSubscriber,
-  importSubscribers,
   isSubscriberState,
-  listSubscribers,
+  SUBSCRIBER_STATE_LABELS,
   SUBSCRIBER_STATES,
   SUBSCRIBERS_PAGE_SIZE,
-  type SubscriberImportReport,
-} from "~/domain/newsletters/subscribers-admin.server";
+} from "~/domain/newsletters/subscribers-admin.schema";
 import { parseSubscribersCsv } from "~/domain/newsletters/subscribers-csv.server";
 import { AppError } from "~/lib/app-error";
 import { formatPublishDate } from "~/lib/dates";
@@ -31,7 +29,7 @@ import type { Route } from "./+types/subscribers";
 
 export type SubscribersActionData = { ok: true; intent: string; message: string; report?: SubscriberImportReport } | (Refusal<"file" | "consent"> & { intent: string });
 
-const STATE_LABELS: Record<string, string> = { pending: "Pending", active: "Active", unsubscribed: "Unsubscribed", bounced: "Bounced", complained: "Complained" };
+const STATE_LABELS: Record<string, string> = SUBSCRIBER_STATE_LABELS;
 
 /** The list's filters as read from the address. */
 function filterOf(url: URL) {

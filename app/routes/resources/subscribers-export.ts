@@ -1,6 +1,7 @@
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapabilityApi } from "~/domain/accounts/guard.server";
-import { exportSubscribers, isSubscriberState } from "~/domain/newsletters/subscribers-admin.server";
+import { isSubscriberState } from "~/domain/newsletters/subscribers-admin.schema";
+import { exportSubscribers } from "~/domain/newsletters/subscribers-admin.server";
 import { subscribersToCsv } from "~/domain/newsletters/subscribers-csv.server";
 import type { Route } from "./+types/subscribers-export";
 
