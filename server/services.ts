@@ -21,6 +21,8 @@ import { createFormTimer } from "../app/lib/form-timer.server";
 import { startJobQueue } from "../app/lib/job-queue.server";
 import { importTasks, resumeImports } from "../app/domain/import/import-job.server";
 import { createMailer } from "../app/lib/mail.server";
+import { createNewsletterTransport } from "../app/domain/newsletters/newsletter-transport.server";
+import { newsletterTasks, resumeSends } from "../app/domain/newsletters/newsletter-sends.server";
 import { storageFromEnv } from "../app/lib/storage-from-env.server";
 import { cleanUploadParts, scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
 import { ViewRecorder } from "../app/lib/view-recorder.server";
@@ -72,12 +74,31 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   // The background jobs (notification e-mails), run here only: one runner per site (decision 0032).
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
   const importing = importTasks({ db, storage, log, allowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS, publicUrl: env.publicUrl, dataDir: env.dataDir });
+  // Newsletters (issue 30, decision 0043): one transport (its SMTP pool) for every send of this process;
+  // the subscribers' links are signed with the session secret.
+  const newsletterTransport = createNewsletterTransport(env, log);
+  lifecycle.onShutdown("newsletter transport", () => newsletterTransport.close());
+  const newsletters = newsletterTasks({
+    db,
+    log,
+    env,
+    transport: newsletterTransport,
+    secret: env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret,
+  });
+  // Sends a stop or a crash interrupted get their job back now (graphile-worker would free a dead
+  // runner's job only after 4 hours); before the queue starts, so no runner holds one yet.
+  const resumedSends = await resumeSends(db);
+  if (resumedSends > 0) log.info({ sends: resumedSends }, "resuming newsletter sends a stop interrupted");
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
-    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks },
+    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...newsletters.tasks },
+    cron: newsletters.cron,
   });
   lifecycle.onShutdown("job queue", () => jobs.stop());
+  // Runs before the queue's stop: a send under way stops claiming, records what is in flight and
+  // continues at the next start.
+  lifecycle.onShutdown("newsletter sends", async () => newsletters.stop());
   // Runs before the queue's stop (steps run in reverse): an import under way pauses between two stories.
   lifecycle.onShutdown("imports", async () => importing.stop());
   // Imports a stop cut off (or a crash) go on where they stopped.

@@ -297,8 +297,7 @@ function emailBody(ctx: RenderContext): StoryRenderer<ReactNode> {
     embed: (target) => (
       <div style={s.embed}>
         <A ctx={ctx} href={target.url} style={{ fontWeight: 700 }}>
-          {target.provider === "youtube" ? "▶ " : ""}
-          {embedLinkText(target.provider)}
+          {`${target.provider === "youtube" ? "▶ " : ""}${embedLinkText(target.provider)}`}
         </A>
         <br />
         <span style={s.embedUrl}>{target.url}</span>
@@ -316,10 +315,7 @@ function Figure({ src, alt, caption, credit, creditPrefix = "" }: { src: string;
           {caption}
           {caption && credit ? (creditPrefix ? " — " : " ") : null}
           {credit ? (
-            <span style={s.credit}>
-              {creditPrefix}
-              {credit}
-            </span>
+            <span style={s.credit}>{`${creditPrefix}${credit}`}</span>
           ) : null}
         </p>
       ) : null}
@@ -357,9 +353,7 @@ function Frame({ ctx, newsletter, subject, preview, viewUrl, children }: { ctx: 
           <Section style={s.content}>{children}</Section>
           <Section style={s.footer}>
             <Hr style={{ ...s.hr, margin: "0 0 16px" }} />
-            <p style={s.footerP}>
-              You are receiving this because you subscribed to {newsletter.name} at {site.name}.
-            </p>
+            <p style={s.footerP}>{`You are receiving this because you subscribed to ${newsletter.name} at ${site.name}.`}</p>
             <p style={s.footerP}>
               <Link href={ctx.marks.unsubscribe} target="_blank" style={{ color: MUTED, textDecoration: "underline" }}>
                 Unsubscribe
@@ -411,7 +405,7 @@ export async function storyEmail(site: EmailSite, newsletter: Newsletter, story:
       {keyed(walkStory(story.document, emailBody(ctx)))}
       <p style={{ margin: "8px 0 0" }}>
         <A ctx={ctx} href={story.url} style={{ ...s.button, backgroundColor: site.accentColor }}>
-          Read it on {site.name}
+          {`Read it on ${site.name}`}
         </A>
       </p>
     </Frame>

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { isUuid } from "~/lib/ids";
@@ -18,12 +18,12 @@ export interface TrackedRecipient {
   subscriberId: string;
 }
 
-const keys = new Map<string, Buffer>();
-/** The purpose's own key (kept per secret: a send signs a link per recipient and address). */
-function keyOf(secret: string): Buffer {
+const keys = new Map<string, KeyObject>();
+/** The purpose's own key (kept per secret, as a key object: a send signs a link per recipient and address). */
+function keyOf(secret: string): KeyObject {
   let key = keys.get(secret);
   if (!key) {
-    key = createHmac("sha256", secret).update("frontpage newsletter tracking v1").digest();
+    key = createSecretKey(createHmac("sha256", secret).update("frontpage newsletter tracking v1").digest());
     if (keys.size > 8) keys.clear();
     keys.set(secret, key);
   }
@@ -44,8 +44,10 @@ export function trackedRecipientOf(secret: string, purpose: TrackingPurpose, tok
   const [sendId, subscriberId, signature, ...rest] = token.split(".");
   if (!sendId || !subscriberId || !signature || rest.length > 0 || !isUuid(sendId) || !isUuid(subscriberId)) return null;
   const recipient = { sendId, subscriberId };
-  const given = Buffer.from(signature, "base64url");
-  const expected = signatureOf(secret, purpose, recipient, url);
+  // Compared as written (not decoded): a base64url text's last character has spare bits, and an
+  // edited one must not pass for the original.
+  const given = Buffer.from(signature);
+  const expected = Buffer.from(signatureOf(secret, purpose, recipient, url).toString("base64url"));
   return given.length === expected.length && timingSafeEqual(given, expected) ? recipient : null;
 }
 
