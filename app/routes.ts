@@ -31,6 +31,7 @@ export default [
   route("api/admin/imports", "routes/resources/import-upload.ts"),
   route("api/admin/imports/:id/report", "routes/resources/import-report.ts"),
   route("api/admin/redirects.csv", "routes/resources/redirects-export.ts"),
+  route("api/admin/subscribers.csv", "routes/resources/subscribers-export.ts"),
 
   // A newsletter e-mail's open pixel and signed click redirect (only in a newsletter that tracks), and
   // a digest's "View in your browser" (issue 30; never cached or counted).
@@ -63,6 +64,10 @@ export default [
     route("admin/settings", "routes/admin/settings.tsx"),
     route("admin/import", "routes/admin/import.tsx"),
     route("admin/redirects", "routes/admin/redirects.tsx"),
+    // Newsletters (issue 30): the lists, their sends, and the people who receive them.
+    route("admin/newsletters", "routes/admin/newsletters.tsx"),
+    route("admin/newsletters/:id", "routes/admin/newsletter.tsx"),
+    route("admin/subscribers", "routes/admin/subscribers.tsx"),
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/team", "routes/admin/team.tsx"),
     route("admin/profile", "routes/admin/profile.tsx"),

@@ -15,6 +15,8 @@ const SCREENS = [
   { label: "Front page", path: "/admin/front-page" },
   { label: "Media", path: "/admin/media" },
   { label: "Comments", path: "/admin/comments" },
+  { label: "Newsletters", path: "/admin/newsletters" },
+  { label: "Subscribers", path: "/admin/subscribers" },
   { label: "Activity", path: "/admin/activity" },
   { label: "Team", path: "/admin/team" },
   { label: "Redirects", path: "/admin/redirects" },

@@ -85,6 +85,12 @@ function probes(ids: Ids): Probe[] {
     { method: "GET", url: "/admin/pages", allowed: EDITORS },
     { method: "GET", url: "/admin/pages/new", allowed: EDITORS },
     { method: "GET", url: "/admin/pages.data", allowed: EDITORS },
+    // Newsletters (issue 30): editors and admins; the subscriber list too, its export admins only.
+    { method: "GET", url: "/admin/newsletters", allowed: EDITORS },
+    { method: "GET", url: "/admin/newsletters.data", allowed: EDITORS },
+    { method: "GET", url: "/admin/subscribers", allowed: EDITORS },
+    { method: "GET", url: "/admin/subscribers.data", allowed: EDITORS },
+    { method: "GET", url: "/api/admin/subscribers.csv", allowed: ADMINS },
     // The event stream never ends for those it answers: they are checked apart (streamOpens).
     { method: "GET", url: "/api/admin/events", allowed: BACK_OFFICE, refusalOnly: true },
 
@@ -130,6 +136,13 @@ function probes(ids: Ids): Probe[] {
     // The team: admins only (an editor cannot make themselves an admin, nor invite one).
     write("/admin/team", { form: { intent: "invite", email: "sweep-invite@example.com", role: "admin" } }, ADMINS),
     write("/admin/team", { form: { intent: "role", userId: "sweep-nobody", role: "admin" } }, ADMINS),
+    // Newsletters (issue 30): editors manage them and send stories by e-mail (an author's "Send by e-mail"
+    // or test e-mail is refused); importing and erasing subscribers is admins' alone.
+    write("/admin/newsletters", { form: { intent: "create", name: "Sweep Letter", description: "", isPublic: "on", senderName: "", replyTo: "", kind: "stories" } }, EDITORS),
+    write("/admin/articles/new", { form: { ...articleFields(ids, "sweep-mailed"), intent: "draft", newsletterChoice: "1" } }, EDITORS),
+    write("/admin/articles/new", { form: { ...articleFields(ids, "sweep-test-mail"), intent: "test-email", testEmailTo: "sweep@example.com" } }, EDITORS),
+    write("/admin/subscribers", { form: { intent: "delete", id: "5b0c7a5e-3f7e-4a53-9d8e-1f0b3d7c2a11" } }, ADMINS),
+    write("/admin/subscribers", { multipart: { intent: "import", consent: "on", file: { name: "people.csv", mimeType: "text/csv", buffer: Buffer.from("email\nsweep-import@example.com\n") } } }, ADMINS),
     // Settings: admins only.
     write("/admin/settings", { form: { siteName: "Hijacked", siteTagline: "x", siteDescription: "x", footerText: "x", contactEmail: "intruder@example.com" } }, ADMINS),
   ];

@@ -1,4 +1,4 @@
-import { Activity, BookOpen, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Signpost, Tags, Users, X } from "lucide-react";
+import { Activity, BookOpen, Mail, Contact, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Signpost, Tags, Users, X } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
@@ -21,6 +21,8 @@ export type AdminScreen =
   | "activity"
   | "team"
   | "redirects"
+  | "newsletters"
+  | "subscribers"
   | "settings"
   | "import"
   | "profile";
@@ -48,6 +50,8 @@ export const NAV_ITEMS: readonly AdminNavItem[] = [
   { screen: "front-page", label: "Front page", to: "/admin/front-page", icon: Newspaper, capability: "frontPage.manage" },
   { screen: "media", label: "Media", to: "/admin/media", icon: Image, capability: "backOffice" },
   { screen: "comments", label: "Comments", to: "/admin/comments", icon: MessageSquare, capability: "comments.moderate" },
+  { screen: "newsletters", label: "Newsletters", to: "/admin/newsletters", icon: Mail, capability: "newsletters.manage" },
+  { screen: "subscribers", label: "Subscribers", to: "/admin/subscribers", icon: Contact, capability: "subscribers.view" },
   { screen: "activity", label: "Activity", to: "/admin/activity", icon: Activity, capability: "activity.view" },
   { screen: "team", label: "Team", to: "/admin/team", icon: Users, capability: "team.manage" },
   { screen: "redirects", label: "Redirects", to: "/admin/redirects", icon: Signpost, capability: "redirects.manage" },

@@ -36,6 +36,7 @@ import { TagPicker } from "./tag-picker";
 import { PublishActions, PublishStatusLine } from "./publish-actions";
 import { FieldError } from "./field-error";
 import { StoryContentField } from "./story-field";
+import { SendByEmailSection, type StoryNewsletterOption } from "./send-by-email";
 
 export interface ArticleFormValues extends ArticleFormFields {
   /** A saved article's id, status and stored publication time (edit mode). */
@@ -89,6 +90,8 @@ export function ArticleForm({
   review = null,
   sendBackFailure,
   after,
+  newsletters = null,
+  signups = null,
 }: {
   mode: "create" | "edit";
   article: ArticleFormValues | null;
@@ -114,6 +117,10 @@ export function ArticleForm({
   sendBackFailure?: string;
   /** Shown below the form (the edit page's correction and update notes). */
   after?: ReactNode;
+  /** "Send by e-mail" (issue 30): the newsletters to choose, for a role that may send; null hides it. */
+  newsletters?: StoryNewsletterOption[] | null;
+  /** How many confirmed sign-ups this story's form brought (edit mode). */
+  signups?: number | null;
 }) {
   const saved = article;
   // After a refused save the submitted values are shown again (what the server received).
@@ -307,6 +314,7 @@ export function ArticleForm({
                 timeZone={timeZone}
                 busy={uploads > 0}
                 failure={failure}
+                newsletters={newsletters}
                 onIntent={(intent) => {
                   submittingForm.current = true;
                   void submit({ intent }, { method: "post" });
@@ -389,6 +397,12 @@ export function ArticleForm({
               </div>
             ) : null}
 
+            {signups !== null ? (
+              <p className="text-sm text-slate-700" data-testid="article-signups">
+                Newsletter sign-ups from this story: {signups}
+              </p>
+            ) : null}
+
             {mode === "edit" && canPublish ? (
               <div className="space-y-1">
                 <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
@@ -408,6 +422,12 @@ export function ArticleForm({
               </div>
             ) : null}
           </SettingsSection>
+
+          {newsletters ? (
+            <SettingsSection title="Send by e-mail">
+              <SendByEmailSection options={newsletters} alreadyPublic={status === "published"} timeZone={timeZone} formRef={formRef} />
+            </SettingsSection>
+          ) : null}
 
           <SettingsSection title="Address">
             <div className="space-y-2">

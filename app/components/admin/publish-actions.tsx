@@ -8,6 +8,7 @@ import { formatPublishDate } from "~/lib/dates";
 import { ConfirmDialog } from "./confirm-dialog";
 import { PreviewShareLink } from "./preview-share-link";
 import { PublishPanel, readPublishFacts, type PublishPanelFacts } from "./publish-panel";
+import type { StoryNewsletterOption } from "./send-by-email";
 
 /** The texts of the confirmations of "Unpublish…" and "Discard changes" (decision 0033). */
 export const UNPUBLISH_PROMPT = {
@@ -89,6 +90,7 @@ export function PublishActions({
   busy,
   failure,
   onIntent,
+  newsletters = null,
 }: {
   mode: "create" | "edit";
   status: ArticleStatusName | undefined;
@@ -107,6 +109,8 @@ export function PublishActions({
   busy: boolean;
   /** The action's last refusal (its identity changes with each answer): the panel closes to show it. */
   failure: unknown;
+  /** "Send by e-mail" (issue 30): shown in the publish panel too, for a role that may send. */
+  newsletters?: readonly StoryNewsletterOption[] | null;
   /** Submits an intent without the form's fields ("unpublish", "discard-pending"). */
   onIntent: (intent: "unpublish" | "discard-pending") => void;
 }) {
@@ -231,6 +235,7 @@ export function PublishActions({
           reschedule={scheduled}
           initialPublishAt={publishAt}
           timeZone={timeZone}
+          newsletters={newsletters}
           submitting={submitting && (submittedIntent === "publish" || submittedIntent === "schedule")}
           busy={busy}
         />

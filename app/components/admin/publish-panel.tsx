@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { publishBlockers, type PublishBlocker } from "~/domain/articles/articles.schema";
 import { formatPublishDate, fromDateTimeLocal, toDateTimeLocal } from "~/lib/dates";
+import { PublishPanelNewsletters, type StoryNewsletterOption } from "./send-by-email";
 
 /** What the panel read of the form when it opened: where the story will be and what blocks it. */
 export interface PublishPanelFacts {
@@ -62,6 +63,7 @@ export function PublishPanel({
   timeZone,
   submitting,
   busy,
+  newsletters = null,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -77,6 +79,8 @@ export function PublishPanel({
   submitting: boolean;
   /** An upload is running or the form is otherwise busy: nothing can be confirmed yet. */
   busy: boolean;
+  /** "Send by e-mail" (issue 30): the newsletters, for a role that may send (the boxes tick the form's own). */
+  newsletters?: readonly StoryNewsletterOption[] | null;
 }) {
   const ids = useId();
   const [choice, setChoice] = useState<"now" | "schedule">("now");
@@ -155,6 +159,8 @@ export function PublishPanel({
           <p className="mt-4 rounded-md bg-slate-50 p-3 text-sm text-slate-900" data-testid="publish-outcome">
             {publishOutcome(facts, choice === "schedule" && at && !timeProblem ? formatPublishDate(at, timeZone) : null)}
           </p>
+
+          {newsletters ? <PublishPanelNewsletters options={newsletters} formId={formId} timeZone={timeZone} /> : null}
 
           {facts.blockers.length > 0 ? (
             <div role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="publish-blockers">

@@ -72,4 +72,4 @@ export function isActivityKind(value: unknown): value is ActivityKind {
 }
 
 /** What an entry is about. */
-export type ActivityObjectType = "article" | "author" | "category" | "tag" | "page" | "redirect" | "media" | "comment" | "settings" | "account" | "invitation" | "import";
+export type ActivityObjectType = "article" | "author" | "category" | "tag" | "page" | "redirect" | "media" | "comment" | "settings" | "account" | "invitation" | "import" | "newsletter" | "subscriber";

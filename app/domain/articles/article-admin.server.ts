@@ -45,6 +45,7 @@ import { recordSlugRedirect, removeSlugRedirect, slugRedirectOwner } from "./slu
 import { storyPlainText } from "./story-document";
 import { storyDocumentField, type StoryBlock, type StoryDocument } from "./story-document.schema";
 import { storyImageNotOwn } from "./story-urls";
+import { SEND_BY_EMAIL_FORBIDDEN, setArticleNewsletters } from "~/domain/newsletters/newsletter-admin.server";
 
 /**
  * The form's input as saved: the story's document is parsed and checked (story-document.schema),
@@ -240,6 +241,12 @@ export interface SaveOptions {
   takeOverSlug?: boolean;
   /** Who saves (the revision names them); the system when no one signed in does (the seed, scripts). */
   actor?: Actor;
+  /**
+   * "Send by e-mail" (issue 30): the newsletters the story goes to when it becomes public, written in the
+   * save's transaction (before its publish hook reads them). Undefined: the choice stays as it is.
+   * Only a role with newsletters.send may give it (403 otherwise, before anything is written).
+   */
+  newsletterIds?: readonly string[];
 }
 
 function columns(input: ArticleInput) {
@@ -349,6 +356,7 @@ export async function createArticle(
 ): Promise<SavedArticle> {
   const actor = options.actor ?? SYSTEM_ACTOR;
   if (publication.status !== "draft") checkCapability(actor, "articles.publish");
+  if (options.newsletterIds !== undefined) checkCapability(actor, "newsletters.send", SEND_BY_EMAIL_FORBIDDEN);
   checkFeaturedImageText(input);
   await checkSlugFree(db, input.slug);
   await checkCategory(db, input.categoryId);
@@ -369,6 +377,7 @@ export async function createArticle(
         .returning(revisionSourceColumns);
       await setArticleAuthors(tx, row!.id, authorIds);
       const tagged = input.tags?.length ? await setArticleTags(tx, row!.id, input.tags, actor) : [];
+      if (options.newsletterIds !== undefined) await setArticleNewsletters(tx, row!.id, options.newsletterIds, actor);
       await recordRevision(tx, row!, actor);
       await recordActivity(tx, actor, {
         kind: "article.create",
@@ -425,6 +434,7 @@ async function writeUpdate(
   onlyIf?: { check: (previous: EditableArticle) => void; status: ArticleStatus },
 ): Promise<SavedArticle> {
   const actor = options.actor ?? SYSTEM_ACTOR;
+  if (options.newsletterIds !== undefined) checkCapability(actor, "newsletters.send", SEND_BY_EMAIL_FORBIDDEN);
   checkFeaturedImageText(input);
   const previous = await getArticleForEdit(db, id);
   if (!previous) throw articleGone();
@@ -482,6 +492,8 @@ async function writeUpdate(
       // The tags as chosen (issue 29); the audit entry names them when they changed.
       const tagsChanged = input.tags !== undefined && !sameNames(input.tags, previous.tags);
       if (input.tags !== undefined) await setArticleTags(tx, id, input.tags, actor);
+      // "Send by e-mail" (issue 30): never by an autosave, which saves the story's text only.
+      if (options.newsletterIds !== undefined && !onlyIf) await setArticleNewsletters(tx, id, options.newsletterIds, actor);
       // The story itself now holds what was typed: its pending version ("Save for later") is applied.
       await tx.delete(articlePendingVersions).where(eq(articlePendingVersions.articleId, id));
       await record(tx, row);
@@ -562,9 +574,11 @@ export async function saveArticleFromForm(
   db: Db,
   storage: Storage,
   values: Record<ArticleFieldName, string>,
-  options: { id?: string; timeZone: string; now?: Date; actor?: Actor },
+  options: { id?: string; timeZone: string; now?: Date; actor?: Actor; newsletterIds?: readonly string[] },
 ): Promise<SavedArticle> {
   const actor = options.actor ?? SYSTEM_ACTOR;
+  // "Send by e-mail" from a role that may not send: refused before anything is read or written.
+  if (options.newsletterIds !== undefined) checkCapability(actor, "newsletters.send", SEND_BY_EMAIL_FORBIDDEN);
   if (values.intent === "discard-pending") {
     if (!options.id) throw new AppError("invalid_input", "There are no changes to discard: this story is not saved yet.");
     return discardPendingVersion(db, options.id, actor);
@@ -585,7 +599,12 @@ export async function saveArticleFromForm(
   // Taking over another story's old address breaks that story's link, and "Show as updated" changes a
   // public story's date: publishing decisions, which a role that cannot publish does not make.
   const mayPublish = holdsCapability(actor, "articles.publish");
-  const saveOptions: SaveOptions = { showAsUpdated: showAsUpdated && mayPublish, takeOverSlug: takeOverSlug && mayPublish, actor };
+  const saveOptions: SaveOptions = {
+    showAsUpdated: showAsUpdated && mayPublish,
+    takeOverSlug: takeOverSlug && mayPublish,
+    actor,
+    ...(options.newsletterIds !== undefined ? { newsletterIds: options.newsletterIds } : {}),
+  };
   const saved = options.id
     ? await updateArticle(db, storage, options.id, input, decide, saveOptions)
     : await createArticle(db, storage, input, decide(null), saveOptions);
@@ -604,7 +623,7 @@ function publishAtOf(actor: Actor, asked: Date | null, previous: { publishedAt: 
 }
 
 /** The submitted form parsed by the save schema, with "Publish at" read in `timeZone` (an AppError when it breaks a rule). */
-function readArticleForm(values: Record<ArticleFieldName, string>, timeZone: string) {
+export function readArticleForm(values: Record<ArticleFieldName, string>, timeZone: string) {
   const { publishAt: publishAtText, intent, showAsUpdated, takeOverSlug, ...input } = parseForm(articleSaveSchema, values, {
     required: REQUIRED_ARTICLE_FIELDS,
   });

@@ -25,6 +25,7 @@ function objectLink(row: ActivityRow): string | null {
   if (row.objectType === "page") return `/admin/pages/edit/${row.objectId}`;
   if (row.objectType === "comment") return "/admin/comments";
   if (row.objectType === "settings") return "/admin/settings";
+  if (row.objectType === "newsletter") return `/admin/newsletters/${row.objectId}`;
   return null;
 }
 

@@ -27,6 +27,9 @@ import { getReviewState, sendBack } from "~/domain/articles/review.server";
 import { AppError } from "~/lib/app-error";
 import { toDateTimeLocal } from "~/lib/dates";
 import { formValues, refuse } from "~/lib/forms";
+import { newsletterChoiceOf, SEND_BY_EMAIL_FORBIDDEN, storyNewsletterChoices } from "~/domain/newsletters/newsletter-admin.server";
+import { sendTestEmailOfForm } from "~/domain/newsletters/newsletter-test-email.server";
+import { signupsByArticle } from "~/domain/newsletters/subscribers-admin.server";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/article-edit";
 
@@ -35,7 +38,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "backOffice");
   await orForbidden(openableArticle(context.db, params.id, actorOfUser(user)));
   const canFeature = can(user.role, "frontPage.manage");
-  const [article, categories, notes, authors, review, pending, featured, tags] = await Promise.all([
+  const canSend = can(user.role, "newsletters.send");
+  const [article, categories, notes, authors, review, pending, featured, tags, newsletters, signups] = await Promise.all([
     getArticleForEdit(context.db, params.id),
     listCategories(context.db),
     listArticleNotesForAdmin(context.db, params.id),
@@ -44,6 +48,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     getPendingVersion(context.db, params.id),
     canFeature ? frontPagePlacementOf(context.db, params.id) : null,
     listTagChoices(context.db),
+    canSend ? storyNewsletterChoices(context.db, params.id) : null,
+    signupsByArticle(context.db, [params.id]),
   ]);
   // Spec: a failed load shows "Error" / "Failed to load article" and returns to the list.
   if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
@@ -66,6 +72,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     review,
     // What the role may do here (the server refuses the rest): publish, schedule, unpublish, notes, send back.
     canPublish: can(user.role, "articles.publish"),
+    // "Send by e-mail" (issue 30): editors and admins only; each newsletter with the story's send to it, once made.
+    newsletters: newsletters?.map((n) => ({ id: n.id, name: n.name, chosen: n.chosen, send: n.send ? { status: n.send.status, at: n.send.at.toISOString() } : null })) ?? null,
+    // Confirmed sign-ups from this story's form (whatever they did since).
+    signups: signups.get(params.id) ?? 0,
     // "Feature on the front page" (decision 0034): where the story is pinned on the home page, for editors and admins.
     feature: canFeature ? { placement: featured, isPublic: article.status === "published" && publishedAt !== null && publishedAt.getTime() <= Date.now() } : null,
     // New at each load: the form starts again from what was just saved (Save Draft and Unpublish stay on this page).
@@ -76,6 +86,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const actor = actorOf(await requireCapability(request, context, "backOffice"));
   const formData = await request.formData();
+  // "Send by e-mail" is for roles that may send (issue 30): an author's form has no such field, and a
+  // request that carries one anyway is refused whatever else it asks, before anything is written.
+  const newsletterIds = newsletterChoiceOf(formData);
+  if (newsletterIds !== undefined && !can(actor.role, "newsletters.send")) return refuse(new AppError("forbidden", SEND_BY_EMAIL_FORBIDDEN));
+  // "Send test e-mail": the form's story as it is now (saved or not), to one address; nothing is saved.
+  if (formData.get("intent") === "test-email") {
+    try {
+      const sent = await sendTestEmailOfForm(context.db, actor, formData, { publicUrl: context.env.publicUrl, timeZone: context.env.TIME_ZONE });
+      context.log.info({ articleId: params.id, newsletter: sent.newsletterName }, "test e-mail queued");
+      return { ok: true as const, testEmail: sent.to };
+    } catch (error) {
+      return refuse(error, { testEmailTo: String(formData.get("testEmailTo") ?? ""), intent: "test-email" });
+    }
+  }
   // Correction notes go with publishing rights (decision 0017).
   if ((formData.get("intent") === ADD_NOTE_INTENT || formData.get("intent") === DELETE_NOTE_INTENT) && !can(actor.role, "articles.publish")) {
     return refuse(new AppError("forbidden", "Your role cannot add or delete correction notes."));
@@ -135,7 +159,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
   }
   try {
-    const article = await saveArticleFromForm(context.db, context.storage, values, { id: params.id, timeZone: context.env.TIME_ZONE, actor });
+    const article = await saveArticleFromForm(context.db, context.storage, values, { id: params.id, timeZone: context.env.TIME_ZONE, actor, newsletterIds });
     context.log.info({ articleId: article.id, slug: article.slug, status: article.status }, "article updated");
     if (values.intent === SUBMIT_INTENT) return redirect(withNotice(`/admin/articles/edit/${article.id}`, "article-submitted"));
     if (values.intent === "save-for-later") return redirect(withNotice(`/admin/articles/edit/${article.id}`, "article-saved-for-later"));
@@ -152,7 +176,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
  * remount the form and drop the link.
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, formAction, defaultShouldRevalidate }) =>
-  formData?.get("intent") === "autosave" || formAction?.endsWith("/preview-link") ? false : defaultShouldRevalidate;
+  formData?.get("intent") === "autosave" || formData?.get("intent") === "test-email" || formAction?.endsWith("/preview-link") ? false : defaultShouldRevalidate;
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
   backOfficeMeta(matches, { title: "Edit Article", path: `/admin/articles/edit/${params.id}` });
@@ -160,7 +184,7 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
 /** Whether an answer of the action concerns the notes panel rather than the article form. */
 const isNoteAnswer = (answer: object | undefined) => {
   const intent = answer && "values" in answer ? (answer.values as { intent?: string } | undefined)?.intent : undefined;
-  return intent === ADD_NOTE_INTENT || intent === DELETE_NOTE_INTENT || intent === SEND_BACK_INTENT;
+  return intent === ADD_NOTE_INTENT || intent === DELETE_NOTE_INTENT || intent === SEND_BACK_INTENT || intent === "test-email";
 };
 
 /** A refused "Send back" (a missing note): its message, shown beside the note. */
@@ -183,6 +207,8 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
       tags={loaderData.tags}
       failure={isNoteAnswer(actionData) || (actionData && actionData.ok) ? undefined : (actionData as ArticleFormActionData)}
       canPublish={loaderData.canPublish}
+      newsletters={loaderData.newsletters}
+      signups={loaderData.signups}
       pending={loaderData.pending}
       featureToggle={
         loaderData.feature ? <FrontPageFeatureToggle articleId={article.id} placement={loaderData.feature.placement} isPublic={loaderData.feature.isPublic} /> : null

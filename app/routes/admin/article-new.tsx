@@ -10,16 +10,21 @@ import { getAuthorForUser, listAuthorChoices } from "~/domain/authors/authors.se
 import { listCategories } from "~/domain/categories/categories.server";
 import { listTagChoices } from "~/domain/tags/tags.server";
 import { refuse } from "~/lib/forms";
+import { AppError } from "~/lib/app-error";
+import { newsletterChoiceOf, SEND_BY_EMAIL_FORBIDDEN, storyNewsletterChoices } from "~/domain/newsletters/newsletter-admin.server";
+import { sendTestEmailOfForm } from "~/domain/newsletters/newsletter-test-email.server";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/article-new";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "articles.create");
-  const [categories, authors, own, tags] = await Promise.all([
+  const canSend = can(user.role, "newsletters.send");
+  const [categories, authors, own, tags, newsletters] = await Promise.all([
     listCategories(context.db),
     listAuthorChoices(context.db),
     getAuthorForUser(context.db, user.id),
     listTagChoices(context.db),
+    canSend ? storyNewsletterChoices(context.db, null) : null,
   ]);
   // A new article is the signed-in user's own, when they have an author record (decision 0015).
   return {
@@ -28,14 +33,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tags: tags.map(({ name }) => ({ name })),
     defaultAuthorIds: own ? [own.id] : [],
     canPublish: can(user.role, "articles.publish"),
+    // "Send by e-mail" (issue 30): editors and admins only.
+    newsletters: newsletters?.map((n) => ({ id: n.id, name: n.name, chosen: false, send: null })) ?? null,
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = actorOf(await requireCapability(request, context, "articles.create"));
-  const values = articleFormValues(await request.formData());
+  const formData = await request.formData();
+  // "Send by e-mail" and "Send test e-mail" are for roles that may send (issue 30): refused before anything is written.
+  const newsletterIds = newsletterChoiceOf(formData);
+  if (newsletterIds !== undefined && !can(actor.role, "newsletters.send")) return refuse(new AppError("forbidden", SEND_BY_EMAIL_FORBIDDEN));
+  if (formData.get("intent") === "test-email") {
+    try {
+      const sent = await sendTestEmailOfForm(context.db, actor, formData, { publicUrl: context.env.publicUrl, timeZone: context.env.TIME_ZONE });
+      context.log.info({ newsletter: sent.newsletterName }, "test e-mail queued");
+      return { ok: true as const, testEmail: sent.to };
+    } catch (error) {
+      return refuse(error, { testEmailTo: String(formData.get("testEmailTo") ?? ""), intent: "test-email" });
+    }
+  }
+  const values = articleFormValues(formData);
   try {
-    const article = await saveArticleFromForm(context.db, context.storage, values, { timeZone: context.env.TIME_ZONE, actor });
+    const article = await saveArticleFromForm(context.db, context.storage, values, { timeZone: context.env.TIME_ZONE, actor, newsletterIds });
     context.log.info({ articleId: article.id, slug: article.slug, status: article.status }, "article created");
     if (values.intent === SUBMIT_INTENT) return redirect(withNotice(`/admin/articles/edit/${article.id}`, "article-submitted"));
     return redirect(pathAfterArticleSave(article, "article-created"));
@@ -53,5 +73,6 @@ export default function NewArticle({ loaderData, actionData }: Route.ComponentPr
       tags={loaderData.tags}
       defaultAuthorIds={loaderData.defaultAuthorIds}
       canPublish={loaderData.canPublish}
-      failure={actionData} />;
+      newsletters={loaderData.newsletters}
+      failure={actionData && "testEmail" in actionData ? undefined : actionData} />;
 }

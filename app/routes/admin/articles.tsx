@@ -28,6 +28,7 @@ import { formatCount, formatQuantity } from "~/lib/numbers";
 import { AppError } from "~/lib/app-error";
 import { formValues, refuse, type Refusal } from "~/lib/forms";
 import { backOfficeMeta } from "~/page-meta";
+import { signupsByArticle } from "~/domain/newsletters/subscribers-admin.server";
 import type { Route } from "./+types/articles";
 
 /** A stacked card's cell label on phones (from the cell's data-label). */
@@ -58,6 +59,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     mineOf: mine ? user.id : undefined,
   };
   const { rows, total } = await listAdminArticles(context.db, page, ADMIN_ARTICLES_PAGE_SIZE, filter, user.id);
+  // Confirmed newsletter sign-ups each story's form brought (issue 30).
+  const signups = await signupsByArticle(context.db, rows.map((a) => a.id));
   const pageCount = pageCountOrRedirect(request.url, page, total, ADMIN_ARTICLES_PAGE_SIZE);
   const query = new URLSearchParams(
     Object.entries({ q, status, category, author, mine: mine ? "1" : null }).filter((e): e is [string, string] => Boolean(e[1])),
@@ -71,6 +74,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       categoryName: a.categoryName,
       authorNames: a.authorNames.join(", "),
       views: a.views,
+      signups: signups.get(a.id) ?? 0,
       hasVideo: a.hasVideo,
       createdAt: a.createdAt.toISOString(),
       date: formatCardDate(a.createdAt, timeZone),
@@ -337,7 +341,14 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                       Updated <time dateTime={article.updatedAt}>{article.updated}</time>
                     </span>
                   </td>
-                  <td data-label="Views" className={`px-3 py-3 text-right text-slate-800 tabular-nums max-md:py-1 max-md:text-left ${LABEL}`}>{formatCount(article.views)}</td>
+                  <td data-label="Views" className={`px-3 py-3 text-right text-slate-800 tabular-nums max-md:py-1 max-md:text-left ${LABEL}`}>
+                    {formatCount(article.views)}
+                    {article.signups > 0 ? (
+                      <span className="block text-xs text-slate-600 max-md:inline max-md:before:content-['_·_']" data-testid="article-signups">
+                        {article.signups === 1 ? "1 sign-up" : `${formatCount(article.signups)} sign-ups`}
+                      </span>
+                    ) : null}
+                  </td>
                   <td className="px-3 py-3 max-md:py-1">
                     <div className="flex justify-end gap-1 max-md:justify-start">
                       {article.canEdit ? (

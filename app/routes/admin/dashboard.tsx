@@ -5,6 +5,8 @@ import { DashboardActivity } from "~/components/admin/dashboard-activity";
 import { useDashboardLiveRefresh } from "~/components/admin/dashboard-live-refresh";
 import { DashboardLinks } from "~/components/admin/dashboard-links";
 import { DashboardStatCards } from "~/components/admin/dashboard-stat-cards";
+import { DashboardSubscribersCard } from "~/components/admin/dashboard-subscribers-card";
+import { subscriberCounts } from "~/domain/newsletters/subscribers-admin.server";
 import { DashboardViewCards } from "~/components/admin/dashboard-view-cards";
 import { DashboardWork } from "~/components/admin/dashboard-work";
 import { Button } from "~/components/ui/button";
@@ -27,11 +29,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "backOffice");
   const timeZone = context.env.TIME_ZONE;
   const canPublish = can(user.role, "articles.publish");
-  const [stats, settings, work] = await Promise.all([
+  const [stats, settings, work, subscribers] = await Promise.all([
     getDashboardStats(context.db, { timeZone }),
     getSettings(context.db),
     // The work lists by role: an author's own stories; an editor's review queue (decision 0017) and schedule.
     getDashboardWork(context.db, { id: user.id, role: user.role }),
+    subscriberCounts(context.db),
   ]);
   const now = new Date();
   const breakingNews = activeBreakingNews(settings, now);
@@ -45,6 +48,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     breakingNews,
     defaultExpiresAt,
     canPublish,
+    // Newsletter subscribers (issue 30): the card leads to the list for those who may read it.
+    subscribers: { ...subscribers, linked: can(user.role, "subscribers.view") },
   };
 }
 
@@ -117,6 +122,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <DashboardWork lists={work} timeZone={timeZone} />
       <DashboardStatCards stats={stats} timeZone={timeZone} />
       <DashboardViewCards stats={stats} timeZone={timeZone} />
+      <DashboardSubscribersCard {...loaderData.subscribers} />
       <DashboardActivity activity={stats.activity} timeZone={timeZone} />
       {loaderData.canPublish ? (
         <BreakingNewsCard current={loaderData.breakingNews} timeZone={timeZone} defaultExpiresAt={loaderData.defaultExpiresAt} />

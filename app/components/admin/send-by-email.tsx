@@ -1,0 +1,186 @@
+import { useEffect, useId, useState, type RefObject } from "react";
+import { useFetcher } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Input, Label } from "~/components/ui/input";
+import { toast } from "~/components/ui/toaster";
+import { formatPublishDate } from "~/lib/dates";
+import { FieldError } from "./field-error";
+
+/** A newsletter as the article form offers it, with the story's send to it once made. */
+export interface StoryNewsletterOption {
+  id: string;
+  name: string;
+  chosen: boolean;
+  send: { status: string; at: string } | null;
+}
+
+/** "Sent to {newsletter} on {date}", "Sending…", or the send's state: the sentence of a made send. */
+export function sendLine(option: StoryNewsletterOption, timeZone: string): string | null {
+  if (!option.send) return null;
+  if (option.send.status === "queued" || option.send.status === "sending") return "Sending…";
+  const on = formatPublishDate(new Date(option.send.at), timeZone);
+  if (option.send.status === "sent") return `Sent to ${option.name} on ${on}`;
+  if (option.send.status === "cancelled") return `Sending to ${option.name} was cancelled on ${on}`;
+  return `Sending to ${option.name} failed on ${on}`;
+}
+
+/** Whether a newsletter's box cannot change: the story went to it (or is going), or the story is already public (it is sent only as it becomes public). */
+const lockedOf = (option: StoryNewsletterOption, alreadyPublic: boolean) => option.send !== null || alreadyPublic;
+
+/**
+ * "Send by e-mail" in the story's settings (issue 30; editors and admins): the newsletters not archived
+ * as checkboxes of the article form (`newsletterIds`, with the marker `newsletterChoice` that says the
+ * field was there), saved with the story; and "Send test e-mail", which sends the form's story as it is
+ * now to one address, through its own request (nothing is saved).
+ */
+export function SendByEmailSection({
+  options,
+  alreadyPublic,
+  timeZone,
+  formRef,
+  action,
+}: {
+  options: readonly StoryNewsletterOption[];
+  /** The story is public already: a newsletter chosen now would not be sent. */
+  alreadyPublic: boolean;
+  timeZone: string;
+  formRef: RefObject<HTMLFormElement | null>;
+  /** Where the form posts (the page's own action). */
+  action?: string;
+}) {
+  const ids = useId();
+  const tester = useFetcher<{ ok: true; testEmail: string } | { ok: false; error: string; fieldErrors?: { testEmailTo?: string } }>({ key: "test-email" });
+  const [address, setAddress] = useState("");
+  useEffect(() => {
+    if (tester.state !== "idle" || !tester.data) return;
+    if (tester.data.ok) toast.success(`Test e-mail sent to ${tester.data.testEmail}`);
+    else toast.error("Error", tester.data.error);
+  }, [tester.state, tester.data]);
+  const addressError = tester.state === "idle" && tester.data && !tester.data.ok ? tester.data.fieldErrors?.testEmailTo : undefined;
+
+  function sendTest() {
+    const data = new FormData(formRef.current ?? undefined);
+    data.set("intent", "test-email");
+    data.set("testEmailTo", address);
+    tester.submit(data, { method: "post", ...(action ? { action } : {}) });
+  }
+
+  return (
+    <div className="space-y-3" data-testid="send-by-email">
+      <input type="hidden" name="newsletterChoice" value="1" />
+      {options.length === 0 ? (
+        <p className="text-sm text-slate-700">No newsletter to send to.</p>
+      ) : (
+        <fieldset className="space-y-2" aria-describedby={`${ids}-hint`}>
+          <legend className="text-sm font-medium text-slate-800">Newsletters</legend>
+          {options.map((option) => {
+            const line = sendLine(option, timeZone);
+            const locked = lockedOf(option, alreadyPublic);
+            return (
+              <div key={option.id}>
+                <label className="flex items-center gap-2 text-sm text-slate-800">
+                  <input
+                    type="checkbox"
+                    name="newsletterIds"
+                    value={option.id}
+                    defaultChecked={option.chosen}
+                    disabled={locked}
+                    data-newsletter-choice={option.id}
+                    className="size-4 rounded border-slate-300"
+                  />
+                  {option.name}
+                </label>
+                {/* A disabled box is not posted: the server keeps a made send's choice by itself. */}
+                {line ? <p className="ml-6 text-xs text-slate-600">{line}</p> : null}
+              </div>
+            );
+          })}
+          <p id={`${ids}-hint`} className="text-xs text-slate-600">
+            {alreadyPublic
+              ? "This story is already public: a story is e-mailed only when it becomes public."
+              : "Sent once, when the story becomes public (now or at its scheduled time)."}
+          </p>
+        </fieldset>
+      )}
+      <div className="space-y-1.5 border-t border-slate-200 pt-3">
+        <Label htmlFor={`${ids}-test`}>Send test e-mail</Label>
+        <div className="flex gap-2">
+          {/* No name: the address is not one of the story's fields (the button posts it on its own). */}
+          <Input
+            id={`${ids}-test`}
+            type="email"
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") {
+                e.preventDefault();
+                sendTest();
+              }
+            }}
+            placeholder="you@example.com"
+            autoComplete="email"
+            aria-invalid={addressError ? true : undefined}
+            aria-describedby={addressError ? `${ids}-test-error` : `${ids}-test-hint`}
+          />
+          <Button type="button" variant="outline" onClick={sendTest} disabled={tester.state !== "idle"}>
+            Send test
+          </Button>
+        </div>
+        {addressError ? (
+          <FieldError id={`${ids}-test-error`} message={addressError} />
+        ) : (
+          <p id={`${ids}-test-hint`} className="text-xs text-slate-600">
+            The story as the form holds it now, saved or not.
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The publish panel's copy of the choice: the same newsletters, whose boxes tick the article form's own
+ * (so the form posts one choice, whichever was used).
+ */
+export function PublishPanelNewsletters({ options, formId, timeZone }: { options: readonly StoryNewsletterOption[]; formId: string; timeZone: string }) {
+  const boxOf = (id: string) => document.querySelector<HTMLInputElement>(`#${formId} input[data-newsletter-choice="${id}"]`);
+  const [checked, setChecked] = useState<Record<string, boolean>>({});
+  useEffect(() => {
+    setChecked(Object.fromEntries(options.map((o) => [o.id, boxOf(o.id)?.checked ?? o.chosen])));
+    // Read once as the panel opens (it is mounted per opening).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  if (options.length === 0) return null;
+  return (
+    <fieldset className="mt-4 space-y-2 rounded-md border border-slate-200 p-3" data-testid="publish-send-by-email">
+      <legend className="px-1 text-sm font-semibold text-slate-900">Send by e-mail</legend>
+      {options.map((option) => {
+        const line = sendLine(option, timeZone);
+        return (
+          <div key={option.id}>
+            <label className="flex items-center gap-2 text-sm text-slate-800">
+              <input
+                type="checkbox"
+                checked={checked[option.id] ?? option.chosen}
+                disabled={option.send !== null}
+                onChange={(e) => {
+                  const value = e.target.checked;
+                  setChecked((c) => ({ ...c, [option.id]: value }));
+                  const box = boxOf(option.id);
+                  if (box && box.checked !== value) {
+                    box.checked = value;
+                    // The form learns of the change (unsaved edits) as if the box itself was ticked.
+                    box.dispatchEvent(new Event("change", { bubbles: true }));
+                  }
+                }}
+                className="size-4 rounded border-slate-300"
+              />
+              {option.name}
+            </label>
+            {line ? <p className="ml-6 text-xs text-slate-600">{line}</p> : null}
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}
