@@ -17,7 +17,8 @@ import {
   signupsByArticle,
   subscriberCounts,
 } from "./subscribers-admin.server";
-import { emailHash, parseSubscribersCsv, SUBSCRIBER_CSV_COLUMNS, subscribersToCsv } from "./subscribers-csv.server";
+import { parseSubscribersCsv, SUBSCRIBER_CSV_COLUMNS, subscribersToCsv } from "./subscribers-csv.server";
+import { emailHash } from "./subscribers.server";
 
 let t: TestDatabase;
 beforeAll(async () => {

@@ -8,7 +8,8 @@ import { checkCapability } from "~/domain/articles/article-access.server";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { newTokenKey } from "./subscriber-tokens.server";
 import { CONSENT_REQUIRED, SUBSCRIBERS_PAGE_SIZE, type SubscriberState } from "./subscribers-admin.schema";
-import { emailHash, type SubscriberCsvRow, type SubscriberExportRow } from "./subscribers-csv.server";
+import { type SubscriberCsvRow, type SubscriberExportRow } from "./subscribers-csv.server";
+import { emailHash } from "./subscribers.server";
 
 // The newsroom's side of subscribers (issue 30): /admin/subscribers' list, the CSV import and export,
 // the erasure of a person (GDPR), the dashboard's card and the sign-ups each article's form brought.

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { isEmailAddress } from "./newsletter-admin.schema";
 
@@ -10,13 +9,6 @@ export const MAX_SUBSCRIBER_CSV_LINES = 200_000;
 
 export const SUBSCRIBER_CSV_HEADER_MISSING = "The first line must name the columns: an address column (email, e-mail or address), and optionally name and newsletters.";
 
-/**
- * The hash a deleted person leaves behind (subscriber_tombstones): sha256 of the lower-cased, trimmed
- * address, in hex. Nothing else of theirs is kept; an import compares against it.
- */
-export function emailHash(email: string): string {
-  return createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
-}
 
 export interface SubscriberCsvRow {
   line: number;
