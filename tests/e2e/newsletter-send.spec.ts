@@ -104,6 +104,8 @@ test("an editor's story with Send by e-mail reaches a subscriber once with one-c
   expect((await query<{ status: string }>(`select status from subscribers where email = $1`, [leaving]))[0]!.status).toBe("unsubscribed");
   // The send counts the unsubscribe it caused.
   const [firstSend] = await sendOf(firstSlug);
+  // The mail names its send, so a bounce or complaint notice (SES through SNS) finds the recipient.
+  expect(mail!.headers).toMatch(new RegExp(`^X-Frontpage-Send: ${firstSend!.id}$`, "m"));
   expect((await query(`select 1 from send_recipients where send_id = $1 and unsubscribed_at is not null`, [firstSend!.id])).length).toBe(1);
 
   // 3. Updating, unpublishing and republishing the first story sends nothing more.

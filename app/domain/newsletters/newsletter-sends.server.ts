@@ -433,7 +433,7 @@ async function deliver(deps: NewsletterDeps, client: pg.PoolClient, sendId: stri
       preferencesUrl,
       ...(newsletter.trackEngagement ? { tracking: { secret, sendId, subscriberId: recipient.subscriber_id } } : {}),
     });
-    return { to: recipient.email, from, replyTo: newsletter.replyTo, subject: personal.subject, html: personal.html, text: personal.text, headers: listUnsubscribeHeaders(unsubscribeUrl, fromAddress) };
+    return { to: recipient.email, from, replyTo: newsletter.replyTo, subject: personal.subject, html: personal.html, text: personal.text, headers: { ...listUnsubscribeHeaders(unsubscribeUrl, fromAddress), "X-Frontpage-Send": sendId }, sendId };
   };
 
   const delays = deps.retryDelaysMs ?? RETRY_DELAYS_MS;

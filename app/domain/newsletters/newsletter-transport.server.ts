@@ -70,6 +70,11 @@ export interface NewsletterMessage {
   html: string;
   text: string;
   headers: Record<string, string>;
+  /**
+   * The send it belongs to: the X-Frontpage-Send header, and SES's message tag "frontpage-send", so a
+   * bounce or complaint notice (api/newsletter/sns) finds the send's recipient row.
+   */
+  sendId?: string;
 }
 
 export type Delivery =
@@ -183,6 +188,7 @@ function sesTransport(env: TransportEnv, log: Logger): NewsletterTransport {
             FromEmailAddress: `${message.from.name.replace(/["\\]/g, "")} <${message.from.address}>`,
             Destination: { ToAddresses: [message.to] },
             Content: { Raw: { Data: raw.toString("base64") } },
+            ...(message.sendId ? { EmailTags: [{ Name: "frontpage-send", Value: message.sendId }] } : {}),
           }),
         });
       } catch (error) {
