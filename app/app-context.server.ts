@@ -35,6 +35,8 @@ export interface AppServices {
   storyMemo: StoryMemo;
   /** The comment form's spam rules and its signed "shown at" stamps (app/domain/comments/comment-spam.server.ts). */
   commentSpam: CommentSpamRules;
+  /** The key newsletter subscribers' links are signed with (the session secret; app/domain/newsletters/subscriber-tokens.server.ts). */
+  subscriberSecret: string;
   /**
    * The redirects this process answers before routing (decision 0040): a screen that changes them
    * reloads it before answering, so the writer's next request meets the change. Absent in tests.

@@ -79,6 +79,12 @@ export default [
     route("cookie-policy", "routes/site/cookie-policy.tsx"),
     route("privacy-policy", "routes/site/privacy-policy.tsx"),
     route("terms-of-service", "routes/site/terms-of-service.tsx"),
+    // Newsletters (issue 30): the sign-up page (every sign-up form posts here), then each subscriber's
+    // own signed links: personal, never cached, counted or indexed.
+    route("newsletter", "routes/site/newsletter.tsx"),
+    route("newsletter/confirm/:token", "routes/site/newsletter-confirm.tsx"),
+    route("newsletter/preferences/:token", "routes/site/newsletter-preferences.tsx"),
+    route("newsletter/unsubscribe/:token", "routes/site/newsletter-unsubscribe.tsx"),
     // Pages written in the back office (issue 29): ranked after every static route above, and no page
     // may take a slug those use (app/domain/pages/reserved-slugs.ts).
     route(":slug", "routes/site/page.tsx"),

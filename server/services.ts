@@ -7,6 +7,7 @@ import { startPublishingScheduler } from "../app/domain/articles/scheduler.serve
 import { createStoryMemo } from "../app/domain/articles/story-memo.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { notificationEmailTasks } from "../app/domain/notifications/notification-email.server";
+import { subscriberTasks } from "../app/domain/newsletters/subscribers.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
 import { createKnownDevices } from "../app/domain/accounts/known-devices.server";
 import { upcomingPinEnds } from "../app/domain/front-page/front-page.server";
@@ -71,11 +72,14 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   lifecycle.onShutdown("publishing scheduler", stopScheduler);
   // The background jobs (notification e-mails), run here only: one runner per site (decision 0032).
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
+  // Newsletter sign-ups' e-mails (their links signed with the session secret) and the hourly expiry of unconfirmed ones.
+  const subscribing = subscriberTasks({ db, mailer, publicUrl: env.publicUrl, secret: env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret, log });
   const importing = importTasks({ db, storage, log, allowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS, publicUrl: env.publicUrl, dataDir: env.dataDir });
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
-    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks },
+    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks },
+    cron: [...subscribing.cron],
   });
   lifecycle.onShutdown("job queue", () => jobs.stop());
   // Runs before the queue's stop (steps run in reverse): an import under way pauses between two stories.
@@ -229,6 +233,7 @@ export async function startRequestServices({
     previewLinks: createPreviewLinks(sessionSecret, (articleId) => previewKeyOf(db, articleId)),
     knownDevices: createKnownDevices(sessionSecret),
     commentSpam,
+    subscriberSecret: sessionSecret,
     siteFrame,
     storyMemo,
     redirects,

@@ -45,7 +45,8 @@ export function createMailer(options: { smtpUrl?: string; from: string; log: Log
   };
 }
 
-function escapeHtml(value: string): string {
+/** Text made safe inside HTML (the mails' HTML parts). */
+export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 

@@ -110,6 +110,17 @@ export const PATH_CLASSES = {
   assets: { ...publicRules, personal: "never" },
   /** A draft's preview through a signed link: public, but personal (no-store), never cached or counted, nothing changed by it. */
   "shared preview": { ...publicRules, personal: "always", countedAsPageView: false },
+  /**
+   * /newsletter (issue 30): a reader page in the page cache; its POST (every sign-up form's) is one
+   * reader's answer, and changes no page.
+   */
+  "newsletter page": { ...publicRules, cacheable: true },
+  /**
+   * A newsletter subscriber's own signed links (confirm, preferences, unsubscribe): personal (no-store),
+   * never cached or counted. The one-click unsubscribe (RFC 8058) is a mail provider's POST with no
+   * cookie, Origin or Referer: accepted as any anonymous POST is, and by a signed-in program too.
+   */
+  "subscriber link": { ...publicRules, personal: "always", countedAsPageView: false, signedInChangesNameTheSite: false },
   /** The health check, answered by Express. */
   health: { ...publicRules, personal: "never" },
 } as const satisfies Record<string, PathRules>;
@@ -181,6 +192,10 @@ export const ROUTE_PATH_CLASSES = {
   "cookie-policy": "reader page",
   "privacy-policy": "reader page",
   "terms-of-service": "reader page",
+  newsletter: "newsletter page",
+  "newsletter/confirm/:token": "subscriber link",
+  "newsletter/preferences/:token": "subscriber link",
+  "newsletter/unsubscribe/:token": "subscriber link",
   ":slug": "reader page",
   "*": "reader page",
 } as const satisfies Record<string, PathClass>;

@@ -23,6 +23,8 @@ export async function getSettings(db: Pick<Db, "select">): Promise<WebsiteSettin
       breakingNewsExpiresAt: null,
       showWelcomeBanner: true,
       exploreCategoryIds: null,
+      postalAddress: "",
+      newsletterBlockedDomains: [],
       updatedAt: new Date(0),
     }
   );

@@ -7,6 +7,7 @@ import { ArticleTags } from "~/components/article-tags";
 import { StoryCardsSection } from "~/components/article-card";
 import { CommentsSection } from "~/components/comments/comment-thread";
 import { HydrateLater } from "~/components/hydrate-later";
+import { NewsletterSignup } from "~/components/newsletter-signup";
 import { RouteError } from "~/components/not-found";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
 import { listRecirculation } from "~/domain/articles/recirculation.server";
@@ -14,6 +15,7 @@ import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
 import { getArticleTags } from "~/domain/tags/tags.server";
 import { COMMENT_FIELDS, COMMENT_GUARD_FIELDS, JUST_POSTED_PARAM, justPostedOf, justPostedPath } from "~/domain/comments/comments.schema";
 import { listArticleComments, postComment } from "~/domain/comments/comments.server";
+import { signupChoices } from "~/domain/newsletters/subscribers.server";
 import { AppError } from "~/lib/app-error";
 import { moreFromTag, noteShown, noteStories } from "~/lib/cache-tags.server";
 import { clientIpOf } from "~/lib/client-address.server";
@@ -48,10 +50,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const olderThan = url.searchParams.get("older-than") ?? undefined;
   // ?comment=<id> or ?comment=held: where a comment posted without JavaScript lands (see the action).
   const justPosted = justPostedOf(url.searchParams.get(JUST_POSTED_PARAM));
-  const [page, { moreFromCategory, related }, tags] = await Promise.all([
+  const [page, { moreFromCategory, related }, tags, newsletters] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan }),
     listRecirculation(context.db, article, context.storyMemo),
     getArticleTags(context.db, article.id),
+    signupChoices(context.db),
   ]);
   // The page goes from the cache when one of these stories changes, and goes stale when one is
   // published in its category ("More from" shows the newest: decision 0028).
@@ -64,6 +67,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     olderThreads: page.olderThreads,
     // The comment form's signed "shown at" stamp (a minimum fill time; a cached page's is older, never younger).
     commentFormStarted: context.commentSpam.formTimer.issue(),
+    /** The newsletter sign-up at the end of the story (issue 30): the public newsletters. */
+    newsletters,
     commentCount: page.total,
     olderPage: Boolean(olderThan),
     moreFromCategory,
@@ -149,7 +154,7 @@ function useLiveViews(path: string, initial: number) {
 }
 
 export default function ArticlePage({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related, justPosted, tags } = loaderData;
+  const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related, justPosted, tags, newsletters, commentFormStarted } = loaderData;
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
   const publicUrl = matches[0].data.publicUrl;
@@ -157,6 +162,11 @@ export default function ArticlePage({ loaderData, actionData, matches }: Route.C
     <main className="mx-auto w-full max-w-4xl flex-1 px-4 py-8">
       <ArticleView article={article} views={views} shareUrl={`${publicUrl}${path}`} />
       <ArticleTags tags={tags} />
+
+      {/* The newsletter sign-up at the end of the story; its form shares the page's "shown at" stamp with the comment form. */}
+      <HydrateLater>
+        <NewsletterSignup className="mt-12" newsletters={newsletters} source={path} formStarted={commentFormStarted} />
+      </HydrateLater>
 
       <AdSlot name="article" className="mt-12" />
 

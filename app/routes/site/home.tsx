@@ -1,10 +1,12 @@
-import { BookOpen, Cpu, Film, Globe, GraduationCap, Newspaper, Tag, Trophy, type LucideIcon } from "lucide-react";
+import { Cpu, Film, Globe, GraduationCap, Newspaper, Tag, Trophy, type LucideIcon } from "lucide-react";
 import { Link, useRouteLoaderData } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
 import { ArticleCard, CardGrid } from "~/components/article-card";
 import { HydrateLater } from "~/components/hydrate-later";
+import { NewsletterSignup } from "~/components/newsletter-signup";
 import { Button } from "~/components/ui/button";
 import { exploreCategoriesOf, homePageStories } from "~/domain/front-page/front-page.server";
+import { signupChoices } from "~/domain/newsletters/subscribers.server";
 import { noteStories } from "~/lib/cache-tags.server";
 import { pageMeta } from "~/page-meta";
 import { homeJsonLd } from "~/lib/structured-data";
@@ -34,17 +36,28 @@ export function categoryIcon(slug: string): LucideIcon {
  * welcome banner and the Explore Topics choice come with the site's frame, read once per process.
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  const [articles, { settings, categories }] = await Promise.all([homePageStories(context.db, HOME_ARTICLE_COUNT), context.siteFrame()]);
+  const [articles, { settings, categories }, newsletters] = await Promise.all([
+    homePageStories(context.db, HOME_ARTICLE_COUNT),
+    context.siteFrame(),
+    signupChoices(context.db),
+  ]);
   noteStories(context, articles);
   // Null when every category shows (the navigation's, already in the root's data).
   const explore = settings.exploreCategoryIds ? exploreCategoriesOf(categories, settings.exploreCategoryIds) : null;
-  return { articles, showWelcomeBanner: settings.showWelcomeBanner, explore };
+  return {
+    articles,
+    showWelcomeBanner: settings.showWelcomeBanner,
+    explore,
+    // The closing call to action: the newsletter sign-up, with its form's signed "shown at" stamp.
+    newsletters,
+    signupFormStarted: context.commentSpam.formTimer.issue(),
+  };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { path: "/", structuredData: (site) => homeJsonLd(site) });
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { articles, showWelcomeBanner, explore } = loaderData;
+  const { articles, showWelcomeBanner, explore, newsletters, signupFormStarted } = loaderData;
   const root = useRouteLoaderData("root") as RootData;
   const categories = explore ?? root.categories;
   const top = articles.slice(0, TOP_STRIP);
@@ -127,21 +140,23 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
           <AdSlot name="home-bottom" />
 
-          <section className="rounded-2xl bg-slate-900 px-6 py-12 text-center text-white">
-            <BookOpen className="mx-auto h-10 w-10 text-amber-400" aria-hidden="true" />
-            <h2 className="mt-4 font-serif text-3xl font-bold">Never miss a story</h2>
-            <p className="mx-auto mt-3 max-w-xl text-slate-300">
-              Explore every section, join the conversation in the comments, or tell us what you want us to cover next.
-            </p>
-            <div className="mt-6 flex flex-wrap justify-center gap-3">
-              <Button asChild size="lg" variant="accent">
+          {/* The closing call to action: the newsletter sign-up (issue 30), and the ways into the site. */}
+          <NewsletterSignup
+            tone="dark"
+            newsletters={newsletters}
+            source="/"
+            formStarted={signupFormStarted}
+            description="Never miss a story: the news that matters, in your inbox. No spam, and you can unsubscribe in one click."
+          >
+            <div className="mt-8 flex flex-wrap justify-center gap-3">
+              <Button asChild size="lg" variant="outline-light">
                 <Link to="/category/news">Read the latest news</Link>
               </Button>
               <Button asChild size="lg" variant="outline-light">
                 <Link to="/contact">Contact the newsroom</Link>
               </Button>
             </div>
-          </section>
+          </NewsletterSignup>
         </HydrateLater>
       </div>
     </main>
