@@ -15,14 +15,15 @@
  *
  * What a verified notification does: a permanent bounce marks the subscriber `bounced` (and the send's
  * recipient row, when the mail names its send: the `X-Frontpage-Send` header or the `frontpage-send`
- * SES message tag); a transient one is only logged; a complaint marks the subscriber `complained` and
- * ends every subscription they had.
+ * SES message tag); a transient one is only logged; a complaint marks the subscriber `complained`, which
+ * unsubscribes them from everything (part of the readers' unsubscribeSubscriber).
  */
 import { createVerify, X509Certificate } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { sendRecipients, subscribers, subscriptions } from "~/db/schema";
+import { sendRecipients, subscribers } from "~/db/schema";
 import type { Logger } from "~/lib/logger.server";
+import { unsubscribeSubscriber } from "./subscribers.server";
 
 /** The header (and, for SES's v2 API, the message tag) that names the send a newsletter e-mail belongs to. */
 export const SEND_HEADER = "X-Frontpage-Send";
@@ -244,11 +245,17 @@ export interface SesOutcome {
 const addressesOf = (list: { emailAddress?: string }[] | undefined) =>
   [...new Set((list ?? []).map((r) => r.emailAddress?.trim().toLowerCase()).filter((a): a is string => Boolean(a)))].slice(0, 100);
 
+/** The subscriber with this address (any case), or null. */
+async function subscriberIdByEmail(db: Db, address: string): Promise<string | null> {
+  const [row] = await db.select({ id: subscribers.id }).from(subscribers).where(eq(sql`lower(${subscribers.email})`, address));
+  return row?.id ?? null;
+}
+
 /**
  * Applies one SES event (the Message of a verified notification). A permanent bounce: the subscriber
- * `bounced` (one who complained stays `complained`) and their recipient row of the send, when named,
- * `bounced`. A complaint: the subscriber `complained`, unsubscribed from everything (their
- * subscriptions deleted), and the recipient row `complained`. Anything else is only logged.
+ * `bounced` (unsubscribeSubscriber's rule: one who complained stays `complained`) and their recipient
+ * row of the send, when named, `bounced`. A complaint: the subscriber `complained`, which unsubscribes
+ * them from everything, and the recipient row `complained`. Anything else is only logged.
  */
 export async function applySesEvent(db: Db, text: string, log: Logger): Promise<SesOutcome> {
   let event: SesEvent;
@@ -260,59 +267,31 @@ export async function applySesEvent(db: Db, text: string, log: Logger): Promise<
   }
   const type = event.notificationType ?? event.eventType;
   const sendId = sendIdOfMail(event.mail);
-  if (type === "Bounce") {
-    const addresses = addressesOf(event.bounce?.bouncedRecipients);
-    if (event.bounce?.bounceType !== "Permanent") {
+  if (type === "Bounce" || type === "Complaint") {
+    const permanent = type === "Bounce" && event.bounce?.bounceType === "Permanent";
+    const addresses = addressesOf(type === "Bounce" ? event.bounce?.bouncedRecipients : event.complaint?.complainedRecipients);
+    if (type === "Bounce" && !permanent) {
       log.info({ bounceType: event.bounce?.bounceType, bounceSubType: event.bounce?.bounceSubType, recipients: addresses.length, sendId }, "transient SES bounce: nothing changed");
       return { kind: "transient bounce", subscribers: 0 };
     }
-    const diagnostics = new Map((event.bounce.bouncedRecipients ?? []).map((r) => [r.emailAddress?.trim().toLowerCase(), r.diagnosticCode]));
+    const status = type === "Bounce" ? "bounced" : "complained";
+    const diagnostics = new Map((event.bounce?.bouncedRecipients ?? []).map((r) => [r.emailAddress?.trim().toLowerCase(), r.diagnosticCode]));
     let changed = 0;
     for (const address of addresses) {
-      changed += await db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(subscribers)
-          .set({ status: sql`case when ${subscribers.status} = 'complained' then ${subscribers.status} else 'bounced' end`, updatedAt: new Date() })
-          .where(eq(sql`lower(${subscribers.email})`, address))
-          .returning({ id: subscribers.id });
-        if (!row) return 0;
-        if (sendId) {
-          const reason = `bounced (SES): ${diagnostics.get(address) ?? event.bounce?.bounceSubType ?? "permanent"}`.slice(0, 1000);
-          await tx
-            .update(sendRecipients)
-            .set({ status: "bounced", lastError: reason, nextAttemptAt: null })
-            .where(and(eq(sendRecipients.sendId, sendId), eq(sendRecipients.subscriberId, row.id)));
-        }
-        return 1;
-      });
+      const id = await subscriberIdByEmail(db, address);
+      if (!id) continue;
+      await unsubscribeSubscriber(db, id, { status });
+      if (sendId) {
+        const reason = status === "bounced" ? `bounced (SES): ${diagnostics.get(address) ?? event.bounce?.bounceSubType ?? "permanent"}`.slice(0, 1000) : undefined;
+        await db
+          .update(sendRecipients)
+          .set(reason ? { status, lastError: reason, nextAttemptAt: null } : { status, nextAttemptAt: null })
+          .where(and(eq(sendRecipients.sendId, sendId), eq(sendRecipients.subscriberId, id)));
+      }
+      changed++;
     }
-    log.info({ recipients: addresses.length, subscribers: changed, sendId }, "permanent SES bounce: subscribers marked bounced");
-    return { kind: "permanent bounce", subscribers: changed };
-  }
-  if (type === "Complaint") {
-    const addresses = addressesOf(event.complaint?.complainedRecipients);
-    let changed = 0;
-    for (const address of addresses) {
-      changed += await db.transaction(async (tx) => {
-        const now = new Date();
-        const [row] = await tx
-          .update(subscribers)
-          .set({ status: "complained", unsubscribedAt: sql`coalesce(${subscribers.unsubscribedAt}, ${now})`, updatedAt: now })
-          .where(eq(sql`lower(${subscribers.email})`, address))
-          .returning({ id: subscribers.id });
-        if (!row) return 0;
-        await tx.delete(subscriptions).where(eq(subscriptions.subscriberId, row.id));
-        if (sendId) {
-          await tx
-            .update(sendRecipients)
-            .set({ status: "complained" })
-            .where(and(eq(sendRecipients.sendId, sendId), eq(sendRecipients.subscriberId, row.id)));
-        }
-        return 1;
-      });
-    }
-    log.info({ recipients: addresses.length, subscribers: changed, sendId, feedback: event.complaint?.complaintFeedbackType }, "SES complaint: subscribers unsubscribed from everything");
-    return { kind: "complaint", subscribers: changed };
+    log.info({ recipients: addresses.length, subscribers: changed, sendId, feedback: event.complaint?.complaintFeedbackType }, `SES ${status === "bounced" ? "permanent bounce" : "complaint"}: subscribers marked ${status}`);
+    return { kind: status === "bounced" ? "permanent bounce" : "complaint", subscribers: changed };
   }
   log.debug({ type }, "SES notification of another kind ignored");
   return { kind: "ignored", subscribers: 0 };
