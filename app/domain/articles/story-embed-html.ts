@@ -1,4 +1,4 @@
-import { embedPlayerUrl, type EmbedTarget } from "./story-urls";
+import { embedPlayerUrl, type EmbedProvider, type EmbedTarget } from "./story-urls";
 
 /**
  * An embed on the reader page as a click-to-load player, with no JavaScript of ours and nothing of
@@ -37,6 +37,9 @@ const PROVIDERS = {
     frameTitle: "Post on X (press Show post to load it from X)",
   },
 } as const;
+
+/** The words of the plain link to an embed's original ("Watch on YouTube"): the page's figcaption and the newsletter e-mail's link. */
+export const embedLinkText = (provider: EmbedProvider): string => PROVIDERS[provider].open;
 
 // The placeholder's own look (a dark player box for YouTube, a light card for X). Inline in the
 // srcdoc: the frame's document cannot see the page's stylesheet. Contrast kept at WCAG AA.
