@@ -25,6 +25,8 @@ export interface AppServices {
   storage: Storage;
   views: ViewRecorder;
   changes: ChangeFeed;
+  /** The site's session secret: the newsletters' signed links (subscriber links, open and click tracking) derive their keys from it. */
+  sessionSecret: string;
   /** Signed, expiring links to a draft's preview (app/domain/articles/preview-links.server.ts). */
   previewLinks: PreviewLinks;
   /** Browsers that signed in to an account before (the account-wide sign-in slowdown spares them). */

@@ -34,6 +34,12 @@ export default [
   route("api/admin/imports/:id/report", "routes/resources/import-report.ts"),
   route("api/admin/redirects.csv", "routes/resources/redirects-export.ts"),
 
+  // A newsletter e-mail's open pixel and signed click redirect (only in a newsletter that tracks), and
+  // a digest's "View in your browser" (issue 30; never cached or counted).
+  route("newsletter/open/:token", "routes/resources/newsletter-open.ts"),
+  route("newsletter/click/:token", "routes/resources/newsletter-click.ts"),
+  route("newsletter/view/:id", "routes/resources/newsletter-view.ts"),
+
   // A draft's preview through a signed, expiring link (no account needed; never cached or indexed).
   route("preview/:token", "routes/preview/shared-preview.tsx"),
 

@@ -22,6 +22,8 @@ import { createFormTimer } from "../app/lib/form-timer.server";
 import { startJobQueue } from "../app/lib/job-queue.server";
 import { importTasks, resumeImports } from "../app/domain/import/import-job.server";
 import { createMailer } from "../app/lib/mail.server";
+import { createNewsletterTransport } from "../app/domain/newsletters/newsletter-transport.server";
+import { newsletterTasks, resumeSends } from "../app/domain/newsletters/newsletter-sends.server";
 import { storageFromEnv } from "../app/lib/storage-from-env.server";
 import { cleanUploadParts, scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
 import { ViewRecorder } from "../app/lib/view-recorder.server";
@@ -75,13 +77,31 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   // Newsletter sign-ups' e-mails (their links signed with the session secret) and the hourly expiry of unconfirmed ones.
   const subscribing = subscriberTasks({ db, mailer, publicUrl: env.publicUrl, secret: env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret, log });
   const importing = importTasks({ db, storage, log, allowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS, publicUrl: env.publicUrl, dataDir: env.dataDir });
+  // Newsletters (issue 30, decision 0043): one transport (its SMTP pool) for every send of this process;
+  // the subscribers' links are signed with the session secret.
+  const newsletterTransport = createNewsletterTransport(env, log);
+  lifecycle.onShutdown("newsletter transport", () => newsletterTransport.close());
+  const newsletters = newsletterTasks({
+    db,
+    log,
+    env,
+    transport: newsletterTransport,
+    secret: env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret,
+  });
+  // Sends a stop or a crash interrupted get their job back now (graphile-worker would free a dead
+  // runner's job only after 4 hours); before the queue starts, so no runner holds one yet.
+  const resumedSends = await resumeSends(db);
+  if (resumedSends > 0) log.info({ sends: resumedSends }, "resuming newsletter sends a stop interrupted");
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
-    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks },
-    cron: [...subscribing.cron],
+    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks },
+    cron: [...subscribing.cron, ...newsletters.cron],
   });
   lifecycle.onShutdown("job queue", () => jobs.stop());
+  // Runs before the queue's stop: a send under way stops claiming, records what is in flight and
+  // continues at the next start.
+  lifecycle.onShutdown("newsletter sends", async () => newsletters.stop());
   // Runs before the queue's stop (steps run in reverse): an import under way pauses between two stories.
   lifecycle.onShutdown("imports", async () => importing.stop());
   // Imports a stop cut off (or a crash) go on where they stopped.
@@ -230,6 +250,7 @@ export async function startRequestServices({
     storage,
     views,
     changes,
+    sessionSecret,
     previewLinks: createPreviewLinks(sessionSecret, (articleId) => previewKeyOf(db, articleId)),
     knownDevices: createKnownDevices(sessionSecret),
     commentSpam,

@@ -76,11 +76,11 @@ describe("the path table and the route table", () => {
     }
   });
 
-  test("whatever is personal is never cached, and only back-office screens and previews are not counted", () => {
+  test("whatever is personal is never cached, and only back-office screens, previews and newsletter links are not counted", () => {
     for (const [name, rules] of Object.entries(PATH_CLASSES)) {
       if (rules.personal === "always" || rules.adminGate !== "none") expect(rules.cacheable, name).toBe(false);
       if (rules.adminGate !== "none") expect(rules.personal, name).toBe("always");
-      expect(rules.countedAsPageView, name).toBe(!name.startsWith("admin") && name !== "shared preview");
+      expect(rules.countedAsPageView, name).toBe(!name.startsWith("admin") && name !== "shared preview" && name !== "newsletter link");
     }
   });
 });

@@ -121,6 +121,11 @@ export const PATH_CLASSES = {
    * cookie, Origin or Referer: accepted as any anonymous POST is, and by a signed-in program too.
    */
   "subscriber link": { ...publicRules, personal: "always", countedAsPageView: false, signedInChangesNameTheSite: false },
+  /**
+   * A newsletter e-mail's links (issue 30): the open pixel and the signed click redirect of one
+   * recipient, and a digest's page in the browser. Personal (no-store), never cached or counted.
+   */
+  "newsletter link": { ...publicRules, personal: "always", countedAsPageView: false },
   /** The health check, answered by Express. */
   health: { ...publicRules, personal: "never" },
 } as const satisfies Record<string, PathRules>;
@@ -157,6 +162,9 @@ export const ROUTE_PATH_CLASSES = {
   "api/admin/imports/:id/report": "admin API",
   "api/admin/redirects.csv": "admin API",
   "preview/:token": "shared preview",
+  "newsletter/open/:token": "newsletter link",
+  "newsletter/click/:token": "newsletter link",
+  "newsletter/view/:id": "newsletter link",
   admin: "admin page",
   "admin/articles": "admin page",
   "admin/articles/new": "admin page",

@@ -37,6 +37,7 @@ import { checkCapability, checkMayDelete, checkMayEdit, holdsCapability, readOwn
 import { CLEARED_REVIEW, submitForReview } from "./review.server";
 import type { ActivityKind } from "~/domain/activity/activity.schema";
 import { recordActivity } from "~/domain/activity/activity.server";
+import { queueStorySends } from "~/domain/newsletters/newsletter-sends.server";
 import { notifyPublished } from "~/domain/notifications/notifications.server";
 import { recordAutosave, recordPendingRevision, recordRevision, revisionSourceColumns, type RevisionSource } from "./article-revisions.server";
 import { type PendingFields } from "./pending-versions.server";
@@ -377,7 +378,11 @@ export async function createArticle(
         details: { status: row!.status, ...(tagged.length ? { tags: tagged.map((t) => t.name) } : {}) },
       });
       // Published at once with someone else's byline: they hear of it as of any other publication.
-      if (row!.status === "published") await notifyPublished(tx, { id: row!.id, title: row!.title, slug: row!.slug }, actor.id);
+      if (row!.status === "published") {
+        await notifyPublished(tx, { id: row!.id, title: row!.title, slug: row!.slug }, actor.id);
+        // "Send by e-mail" (issue 30): once per newsletter, in the transaction that makes it public.
+        await queueStorySends(tx, { id: row!.id }, actor.id);
+      }
       return savedOf(row!);
     });
   } catch (error) {
@@ -491,7 +496,11 @@ async function writeUpdate(
           details: { status: row.status, ...(tagsChanged ? { tags: input.tags, tagsBefore: previous.tags } : {}) },
         });
       }
-      if (saveKind(stored.status, row.status) === "article.publish") await notifyPublished(tx, { id, title: row.title, slug: row.slug }, actor.id);
+      if (saveKind(stored.status, row.status) === "article.publish") {
+        await notifyPublished(tx, { id, title: row.title, slug: row.slug }, actor.id);
+        // "Send by e-mail" (issue 30): once per newsletter ever; a republish finds it sent and adds nothing.
+        await queueStorySends(tx, { id }, actor.id);
+      }
       return savedOf(row);
     });
   } catch (error) {

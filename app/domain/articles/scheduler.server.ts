@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { SYSTEM_ACTOR } from "~/domain/accounts/actor";
 import type { Db } from "~/db/client.server";
+import { queueStorySends } from "~/domain/newsletters/newsletter-sends.server";
 import { notifyPublished } from "~/domain/notifications/notifications.server";
 import type { Logger } from "~/lib/logger.server";
 
@@ -26,7 +27,8 @@ export async function publishDueArticles(db: Db, limit = BATCH): Promise<{ id: s
   );
   if (!due.rows[0]?.due) return [];
   // Each publication is written to the audit trail by the system, in the same statement (decision 0017),
-  // and its people are told "'{title}' was published" in the same transaction (issue 27).
+  // its people are told "'{title}' was published" in the same transaction (issue 27), and its newsletters
+  // are queued (issue 30).
   return db.transaction(async (tx) => {
     const result = await tx.execute<{ id: string; slug: string; title: string }>(sql`
       with published as (
@@ -46,7 +48,11 @@ export async function publishDueArticles(db: Db, limit = BATCH): Promise<{ id: s
         from published
       )
       select id, slug, title from published`);
-    for (const article of result.rows) await notifyPublished(tx, article, null);
+    for (const article of result.rows) {
+      await notifyPublished(tx, article, null);
+      // Its "Send by e-mail" newsletters go now, once (issue 30): queued in this same transaction.
+      await queueStorySends(tx, article, null);
+    }
     return result.rows.map(({ id, slug }) => ({ id, slug }));
   });
 }

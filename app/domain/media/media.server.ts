@@ -13,6 +13,7 @@ import { AppError } from "~/lib/app-error";
 import type { Bucket, Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES, type AcceptedType } from "~/lib/upload-rules";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
+import { queueStorySends } from "~/domain/newsletters/newsletter-sends.server";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { checkCapability } from "../articles/article-access.server";
 import { recordRevision, revisionSourceColumns } from "../articles/article-revisions.server";
@@ -203,6 +204,9 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
       if (byline) await setArticleAuthors(tx, article!.id, [byline.id]);
       await recordRevision(tx, article!, actor);
       await recordActivity(tx, actor, { kind: "article.publish", objectType: "article", objectId: article!.id, objectLabel: article!.title, details: { status: "published", from: "media library" } });
+      // Every path that makes an article public queues its "Send by e-mail" newsletters (issue 30); a
+      // story made here has chosen none yet, so this adds nothing unless that changes.
+      await queueStorySends(tx, { id: article!.id }, actor.id);
       return { id: article!.id, slug: article!.slug };
     });
   } catch (error) {
