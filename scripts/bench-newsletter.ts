@@ -78,9 +78,24 @@ export function memoryOf(pid: number): { hwmMb: number; rssMb: number } | null {
   }
 }
 
-/** The Node processes a process started (a cluster's workers, the demo seeder), not PostgreSQL. */
+/**
+ * The Node processes a process started (a cluster's workers, the demo seeder), not PostgreSQL: read
+ * from /proc, not by running pgrep (forking a program every 200 ms stalls this process's own sending).
+ */
 export function nodeChildrenOf(pid: number): number[] {
-  return spawnSync("pgrep", ["-P", String(pid), "-x", "node"], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean).map(Number);
+  let children: number[];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return children.filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/comm`, "utf8").trim() === "node";
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
@@ -343,7 +358,7 @@ async function follow(sink: SinkProcess, started: number, until: (stats: SinkSta
 }
 
 /** The sink's own ceiling: nodemailer's pool (the app's size) sending one rendered e-mail to `count` addresses, no app in between. */
-async function baselineRate(sink: SinkProcess, email: { subject: string; html: string; text: string; headers: Record<string, string> }, count: number): Promise<number> {
+export async function baselineRate(sink: SinkProcess, email: { subject: string; html: string; text: string; headers: Record<string, string> }, count: number): Promise<number> {
   await sink.reset();
   const transport = nodemailer.createTransport({ url: sink.url, pool: true, maxConnections: POOL, maxMessages: Infinity });
   const started = performance.now();
