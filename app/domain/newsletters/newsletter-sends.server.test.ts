@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { articleNewsletters, articles, auditEvents, newsletters, newsletterSends, sendRecipients, subscribers, subscriptions } from "~/db/schema";
+import { articleNewsletters, articles, auditEvents, newsletters, newsletterSends, sendRecipients, subscribers, subscriptions, websiteSettings } from "~/db/schema";
+import { DEFAULT_SETTINGS } from "~/domain/settings/settings.schema";
 import { unpublishArticle } from "~/domain/articles/article-admin.server";
 import { publishDueArticles } from "~/domain/articles/scheduler.server";
 import { loadEnv } from "~/lib/env.server";
@@ -31,6 +32,8 @@ const envOf = (smtpUrl: string) =>
   loadEnv({ NEWSLETTER_SMTP_URL: smtpUrl, NEWSLETTER_SMTP_POOL: String(POOL), MAIL_FROM: "Frontpage <desk@example.org>", PUBLIC_URL, NODE_ENV: "test" });
 
 beforeAll(async () => {
+  // The site's settings as a set-up site has them (its name, the postal address of every footer).
+  await fx.t.db.insert(websiteSettings).values({ ...DEFAULT_SETTINGS, id: 1, postalAddress: "1 Press Row, Springfield" }).onConflictDoNothing();
   sink = await startSmtpSink({ keep: true });
   const env = envOf(sink.url);
   transport = createNewsletterTransport(env, log);
