@@ -5,6 +5,8 @@ export default [
   route("api/views", "routes/resources/views.ts"),
   route("api/uploads/comment", "routes/resources/comment-upload.ts"),
   route("api/articles/:slug/comments", "routes/resources/article-comments.ts"),
+  // SES's bounce and complaint notifications through Amazon SNS (issue 30): signed, no session.
+  route("api/newsletter/sns", "routes/resources/newsletter-sns.ts"),
   // Feeds and sitemaps (decision 0019).
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("sitemaps/:file", "routes/resources/sitemap-child.ts"),

@@ -7,6 +7,8 @@
  *   npm run bench -- --scale      # also builds 100,000 articles and 1,000,000 comments by SQL in the
  *                                 # bench server's own database, then times every public page kind
  *   npm run bench -- --import     # only the import: a synthetic 10,000-post WXR through `npm run import`
+ *   npm run bench -- --newsletter # only newsletters: a story to 100,000 subscribers through an SMTP sink
+ *                                 # (scripts/bench-newsletter.ts), a kill -9 halfway through a second one
  *
  * Rows:
  * - cached pages (anonymous: the page cache) against node:http serving the same bytes from memory, in
@@ -28,12 +30,14 @@ import autocannon from "autocannon";
 import { ensureBuild, SERVER_ENTRY } from "./ensure-build.mjs";
 import { buildScaleData, connectToDataDir } from "./bench-scale";
 import { importBench } from "./bench-import";
+import { newsletterBench } from "./bench-newsletter";
 import { readerJavaScript } from "./reader-javascript";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SCALE = process.argv.includes("--scale");
 const IMPORT = process.argv.includes("--import");
+const NEWSLETTER = process.argv.includes("--newsletter");
 /** BENCH_ONLY=cached,rendered,js,lighthouse,count,restart,scale: only those parts (while working on one). */
 const ONLY = process.env.BENCH_ONLY?.split(",");
 const wants = (part: string) => !ONLY || ONLY.includes(part);
@@ -473,5 +477,10 @@ async function scaleRun(base: string, dataDir: string) {
 
 if (IMPORT) {
   await importBench(judge);
+} else if (NEWSLETTER) {
+  // The same load and the same rendered requests as the rendered rows above.
+  const ok = await newsletterBench({ judge, load: fastLoad, renderHeaders: { "accept-encoding": "gzip", "user-agent": CHROME, cookie: RENDER_COOKIE } });
+  agent.destroy();
+  console.log(ok ? "\nevery target met" : `\n${missed} target(s) not met`);
 } else await main();
 if (missed > 0) process.exitCode = 1;

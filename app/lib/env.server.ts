@@ -57,6 +57,15 @@ export const envSchema = z.object({
   SES_SECRET_ACCESS_KEY: opt(z.string()),
   SES_ENDPOINT: opt(url(["http:", "https:"])),
   SES_RATE: opt(z.coerce.number({ error: "must be a number of messages a second" }).int().min(1).max(10_000)).default(14),
+  /**
+   * The SNS topic that carries SES's bounce and complaint notifications to /api/newsletter/sns (issue 30);
+   * unset, that endpoint answers 404. Its region is the only one whose signing certificate is fetched.
+   */
+  SES_SNS_TOPIC_ARN: opt(
+    z.string().regex(/^arn:aws(-cn|-us-gov)?:sns:[a-z]{2}(-[a-z]+)+-\d+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/, {
+      error: "must be an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)",
+    }),
+  ),
   S3_BUCKET: opt(z.string()),
   S3_REGION: opt(z.string()).default("us-east-1"),
   S3_ENDPOINT: opt(url(["http:", "https:"])),

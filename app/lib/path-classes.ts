@@ -86,6 +86,11 @@ export const PATH_CLASSES = {
   "view beacon": { ...publicRules, formsOnly: false, signedInChangesNameTheSite: false },
   /** Public API calls, and anything else under /api that no route names. */
   "public API": { ...publicRules, changesPages: true, formsOnly: false },
+  /**
+   * A mail service's notifications (SES bounces and complaints through SNS): JSON sent as text/plain by
+   * a program with no session or Origin, proved by its signature; it changes subscribers, no page.
+   */
+  "mail notifications": { ...publicRules, personal: "always", formsOnly: false, signedInChangesNameTheSite: false },
   /** Posting a comment (JSON form): it changes its article's page only. */
   "comment post": { ...publicRules, changesPages: "its article", formsOnly: false },
   /** RSS, sitemap, robots.txt: public documents, cached like pages. */
@@ -131,6 +136,7 @@ export const ROUTE_PATH_CLASSES = {
   "api/views": "view beacon",
   "api/uploads/comment": "comment upload",
   "api/articles/:slug/comments": "comment post",
+  "api/newsletter/sns": "mail notifications",
   "sitemap.xml": "feed",
   "sitemaps/:file": "feed",
   "news-sitemap.xml": "feed",

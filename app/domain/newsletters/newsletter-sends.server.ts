@@ -488,11 +488,16 @@ async function deliver(deps: NewsletterDeps, client: pg.PoolClient, sendId: stri
       wake = null;
       continue;
     }
-    const result = await client.query<Claimed>({
-      name: "newsletter-record-and-claim",
-      text: RECORD_AND_CLAIM,
-      values: [sendId, batch.map((o) => o.subscriberId), batch.map((o) => o.status), batch.map((o) => o.error), batch.map((o) => o.nextAttemptAt), Math.max(room, 0)],
-    });
+    // Unnamed, so planned for this send's id each time: a named statement's generic plan (PostgreSQL's
+    // choice after five runs) scans every send's recipients, and a second send of 100,000 crawled.
+    const result = await client.query<Claimed>(RECORD_AND_CLAIM, [
+      sendId,
+      batch.map((o) => o.subscriberId),
+      batch.map((o) => o.status),
+      batch.map((o) => o.error),
+      batch.map((o) => o.nextAttemptAt),
+      Math.max(room, 0),
+    ]);
     outstanding += result.rows.length - batch.length;
     for (const recipient of result.rows) void deliverOne(recipient);
     if (result.rows.length === 0 && finished.length === 0) {
