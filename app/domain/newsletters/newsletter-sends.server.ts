@@ -1,3 +1,4 @@
+import { PLAN_EACH_TIME } from "~/db/prepared-statements.server";
 import { performance } from "node:perf_hooks";
 import { eq, sql } from "drizzle-orm";
 import type { TaskList } from "graphile-worker";
@@ -289,7 +290,7 @@ interface Outcome {
  * from every later send); a recipient whose subscriber left (unsubscribed, erased) since the list was
  * frozen comes back inactive and is not sent to.
  */
-const RECORD_AND_CLAIM = `
+const RECORD_AND_CLAIM = `${PLAN_EACH_TIME}
   with results as (
     select * from unnest($2::uuid[], $3::text[], $4::text[], $5::timestamptz[]) as r(subscriber_id, status, error, next_at)
   ), recorded as (
@@ -488,8 +489,8 @@ async function deliver(deps: NewsletterDeps, client: pg.PoolClient, sendId: stri
       wake = null;
       continue;
     }
-    // Unnamed, so planned for this send's id each time: a named statement's generic plan (PostgreSQL's
-    // choice after five runs) scans every send's recipients, and a second send of 100,000 crawled.
+    // Planned for this send's id each time (PLAN_EACH_TIME): a named statement's generic plan
+    // (PostgreSQL's choice after five runs) scans every send's recipients; a second send of 100,000 crawled.
     const result = await client.query<Claimed>(RECORD_AND_CLAIM, [
       sendId,
       batch.map((o) => o.subscriberId),
