@@ -41,8 +41,8 @@ const SUBSCRIBERS = Number(process.env.BENCH_NEWSLETTER_SUBSCRIBERS ?? 100_000);
 const SEND_TIMEOUT_MS = Number(process.env.BENCH_NEWSLETTER_TIMEOUT_S ?? 900) * 1000;
 /** Messages the baseline sends (its rate settles within a few thousand). */
 const BASELINE_MESSAGES = Number(process.env.BENCH_NEWSLETTER_BASELINE ?? Math.min(SUBSCRIBERS, 20_000));
-/** The site's SMTP pool, as the app reads NEWSLETTER_SMTP_POOL (default 5). */
-const POOL = Number(process.env.NEWSLETTER_SMTP_POOL ?? 5);
+/** The site's SMTP pool, as the app reads NEWSLETTER_SMTP_POOL (default 10). */
+const POOL = Number(process.env.NEWSLETTER_SMTP_POOL ?? 10);
 const SITE_PORT = Number(process.env.BENCH_NEWSLETTER_PORT ?? 3294);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RENDER_WARMUP_SECONDS = Number(process.env.BENCH_RENDER_WARMUP_SECONDS ?? 4);

@@ -1,3 +1,4 @@
+import os from "node:os";
 import cluster, { type Worker } from "node:cluster";
 import type { AddressInfo } from "node:net";
 import { AppError } from "../app/lib/app-error";
@@ -123,5 +124,31 @@ declare module "node:cluster" {
   interface Worker {
     /** Set once it listened: a worker that dies before is a failed start, not one to replace. */
     listening?: boolean;
+  }
+}
+
+/**
+ * How much the primary of a cluster yields the processors to the workers (a nice value, 0–19). At 5 the
+ * kernel gives a busy worker about three times the primary's share when both want a core, and the
+ * primary all of an idle machine: a newsletter send runs at full speed at night and gives way to
+ * readers at a peak (issue 30: pages keep their speed during a send).
+ */
+export const BACKGROUND_NICE = 5;
+
+/** Lowers this process's priority to BACKGROUND_NICE (any user may lower their own); a refusal is logged, not fatal. */
+export function yieldCpuToReaders(log: Logger): void {
+  try {
+    if (os.getPriority() < BACKGROUND_NICE) os.setPriority(BACKGROUND_NICE);
+  } catch (error) {
+    log.warn({ err: error }, "could not lower the primary's CPU priority: background work competes with readers' pages");
+  }
+}
+
+/** Back to normal priority (a worker forked by a lowered primary); only root may raise it, so a refusal is expected elsewhere. */
+export function restoreCpuPriority(): void {
+  try {
+    if (os.getPriority() > 0) os.setPriority(0);
+  } catch {
+    // Not allowed without privileges: the worker shares the primary's priority, as before this rule.
   }
 }

@@ -26,7 +26,7 @@ import { cachedFlag, securityHeaders, securityHeaderWriter } from "./middleware/
 import { publicFilePaths } from "./middleware/static-assets";
 import { answerExpectContinue, createAppHandler, openEventStreams, type PageViewCounter } from "./request-handler";
 import { ROOT } from "./root";
-import { databaseUrlFromPrimary, forkWorkers } from "./cluster";
+import { databaseUrlFromPrimary, forkWorkers, restoreCpuPriority, yieldCpuToReaders } from "./cluster";
 import { demoSeederDatabase, runDemoSeeder } from "./demo-seeder";
 import { startRequestServices, startSiteServices, type SharedServices } from "./services";
 
@@ -46,12 +46,20 @@ lifecycle.start(async () => {
   const seederDatabase = demoSeederDatabase();
   if (seederDatabase) return runDemoSeeder({ env, log, lifecycle, databaseUrl: seederDatabase });
   // A worker of a cluster (decision 0027): the primary owns the database and the jobs and says where it is.
-  if (cluster.isWorker) return serveRequests({ env, log, databaseUrl: databaseUrlFromPrimary(lifecycle.stopping) });
+  if (cluster.isWorker) {
+    // A worker forked again after a crash inherits the primary's lowered priority: back to normal where allowed.
+    restoreCpuPriority();
+    return serveRequests({ env, log, databaseUrl: databaseUrlFromPrimary(lifecycle.stopping) });
+  }
   const workers = env.NODE_ENV === "development" ? 1 : env.workers;
   // Forked first: they load while PostgreSQL starts.
   const workerPool = workers > 1 ? forkWorkers({ count: workers, log, lifecycle }) : null;
   const site = await startSiteServices({ env, log, lifecycle, entry: fileURLToPath(import.meta.url) });
   lifecycle.checkpoint();
+  // The primary now runs only background work (the job queue: newsletters, imports, e-mail; the
+  // scheduler); readers' pages are the workers'. Under load the pages come first (decision 0043).
+  // PostgreSQL and the workers were started before this and keep their priority.
+  if (workerPool) yieldCpuToReaders(log);
   if (!workerPool) return serveRequests({ env, log, databaseUrl: Promise.resolve(site.databaseUrl), shared: site.shared });
   const address = await workerPool.listen(site.databaseUrl);
   log.info(`${readyMessage(address, env)}, ${workers} worker processes`);

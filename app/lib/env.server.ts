@@ -43,10 +43,13 @@ export const envSchema = z.object({
   NEWSLETTER_RATE: opt(
     z.coerce.number({ error: "must be a number of messages a second" }).int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(100_000, { error: "must be at most 100000" }),
   ).default(1000),
-  /** SMTP connections the newsletter transport keeps open (messages in flight at once). */
+  /**
+   * SMTP connections the newsletter transport keeps open: messages in flight at once, and so the most
+   * recipients a crash mid-send can leave "may have been sent twice" (decision 0043).
+   */
   NEWSLETTER_SMTP_POOL: opt(
     z.coerce.number({ error: "must be a number of connections" }).int({ error: "must be a whole number" }).min(1).max(50, { error: "must be at most 50" }),
-  ).default(5),
+  ).default(10),
   /** DKIM signing of newsletters sent by SMTP (all three or none). */
   DKIM_DOMAIN: opt(z.string()),
   DKIM_SELECTOR: opt(z.string()),
