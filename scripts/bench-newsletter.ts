@@ -477,6 +477,7 @@ export async function newsletterBench(deps: NewsletterBenchDeps): Promise<boolea
     const second = await publishStoryWithNewsletter(db, pool, "two");
     const half = Math.floor(SUBSCRIBERS / 2);
     const before = await follow(sink, killStarted, (stats) => stats.accepted >= half, SEND_TIMEOUT_MS);
+    const killedAtSeconds = (performance.now() - killStarted) / 1000;
     const killed = [site.pid!, ...nodeChildrenOf(site.pid!)];
     for (const pid of killed) {
       try {
@@ -507,7 +508,7 @@ export async function newsletterBench(deps: NewsletterBenchDeps): Promise<boolea
     await sleep(1000);
     const final = await sink.stats();
     console.log(
-      `\nkill -9: the site (${killed.length} processes) killed when the sink had ${fmt(atKill)} of ${fmt(SUBSCRIBERS)} (at ${(((before.lastMs ?? 0) / 1000)).toFixed(1)} s); started again in ${restartSeconds.toFixed(1)} s; the send ${secondSend?.status === "sent" && secondSend.started_at && secondSend.finished_at ? `finished ${((secondSend.finished_at.getTime() - secondSend.started_at.getTime()) / 1000).toFixed(1)} s after it started` : `is ${secondSend?.status ?? "missing"}`}; the sink's last message at ${((after.lastMs ?? 0) / 1000).toFixed(1)} s`,
+      `\nkill -9: the site (${killed.length} processes) killed when the sink had ${fmt(atKill)} of ${fmt(SUBSCRIBERS)} (at ${killedAtSeconds.toFixed(1)} s); started again in ${restartSeconds.toFixed(1)} s; the send ${secondSend?.status === "sent" && secondSend.started_at && secondSend.finished_at ? `finished ${((secondSend.finished_at.getTime() - secondSend.started_at.getTime()) / 1000).toFixed(1)} s after it started` : `is ${secondSend?.status ?? "missing"}`}; the sink's last message at ${((after.lastMs ?? 0) / 1000).toFixed(1)} s`,
     );
     console.log(`kill -9: distinct recipients at the sink ${fmt(final.recipients)}  (target ${fmt(SUBSCRIBERS)}: ${check(final.recipients === SUBSCRIBERS && secondSend?.status === "sent")})`);
     console.log(
