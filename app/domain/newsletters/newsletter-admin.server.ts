@@ -187,12 +187,15 @@ export interface StoryNewsletterChoice {
 }
 
 /**
- * What the publish panel offers: each newsletter not archived (and any archived one this story was
+ * What the publish panel offers: each Stories newsletter not archived (and any newsletter this story was
  * already sent to), whether it is chosen, and the story's send to it.
  */
 export async function storyNewsletterChoices(db: Db, articleId: string | null): Promise<StoryNewsletterChoice[]> {
   const [list, chosen, sends] = await Promise.all([
-    db.select({ id: newsletters.id, name: newsletters.name, archivedAt: newsletters.archivedAt }).from(newsletters).orderBy(asc(newsletters.position), asc(newsletters.createdAt)),
+    db
+      .select({ id: newsletters.id, name: newsletters.name, kind: newsletters.kind, archivedAt: newsletters.archivedAt })
+      .from(newsletters)
+      .orderBy(asc(newsletters.position), asc(newsletters.createdAt)),
     articleId && isUuid(articleId)
       ? db.select({ newsletterId: articleNewsletters.newsletterId }).from(articleNewsletters).where(eq(articleNewsletters.articleId, articleId))
       : [],
@@ -206,7 +209,8 @@ export async function storyNewsletterChoices(db: Db, articleId: string | null): 
   const chosenIds = new Set(chosen.map((c) => c.newsletterId));
   const sendOf = new Map(sends.map((s) => [s.newsletterId, { status: s.status, at: s.finishedAt ?? s.createdAt }]));
   return list
-    .filter((n) => !n.archivedAt || sendOf.has(n.id))
+    // A digest goes by itself on its schedule, with every story since the last: it is no story's choice.
+    .filter((n) => (n.kind === "stories" && !n.archivedAt) || sendOf.has(n.id))
     .map((n) => ({ id: n.id, name: n.name, chosen: chosenIds.has(n.id) || sendOf.has(n.id), send: sendOf.get(n.id) ?? null }));
 }
 
@@ -214,7 +218,7 @@ export const SEND_BY_EMAIL_FORBIDDEN = "Your role cannot send stories by e-mail.
 
 /**
  * Replaces the story's "Send by e-mail" choice, inside the article save's transaction (before the
- * transaction's publish hook reads it). Only newsletters not archived may be chosen; a newsletter the
+ * transaction's publish hook reads it). Only Stories newsletters not archived may be chosen; a newsletter the
  * story was already sent to stays chosen whatever the form says (a send is never undone). Refused (403)
  * for a role without newsletters.send.
  */
@@ -223,7 +227,10 @@ export async function setArticleNewsletters(tx: Queryable, articleId: string, ne
   const wanted = [...new Set(newsletterIds)];
   if (!wanted.every(isUuid)) throw new AppError("invalid_input", "Choose newsletters from the list.", { field: "newsletterIds" });
   const usable = wanted.length
-    ? await tx.select({ id: newsletters.id }).from(newsletters).where(and(inArray(newsletters.id, wanted), isNull(newsletters.archivedAt)))
+    ? await tx
+        .select({ id: newsletters.id })
+        .from(newsletters)
+        .where(and(inArray(newsletters.id, wanted), isNull(newsletters.archivedAt), eq(newsletters.kind, "stories")))
     : [];
   const sent = await tx
     .select({ newsletterId: newsletterSends.newsletterId })
@@ -232,7 +239,7 @@ export async function setArticleNewsletters(tx: Queryable, articleId: string, ne
   const sentIds = new Set(sent.map((s) => s.newsletterId));
   const usableIds = new Set(usable.map((u) => u.id));
   if (wanted.some((id) => !sentIds.has(id) && !usableIds.has(id))) {
-    throw new AppError("invalid_input", "A chosen newsletter is archived or no longer exists: reload the page and choose again.", { field: "newsletterIds" });
+    throw new AppError("invalid_input", "A chosen newsletter is archived, is a digest (it goes on its own schedule) or no longer exists: reload the page and choose again.", { field: "newsletterIds" });
   }
   const next = new Set([...usableIds, ...sentIds]);
   await tx.delete(articleNewsletters).where(eq(articleNewsletters.articleId, articleId));

@@ -35,7 +35,7 @@ export async function sendTestEmailOfForm(
   if (!isEmailAddress(to)) throw new AppError("invalid_input", TEST_EMAIL_ADDRESS_INVALID, { field: "testEmailTo" });
   const { input } = readArticleForm({ ...articleFormValues(formData), intent: "draft" }, options.timeZone);
   const chosen = newsletterChoiceOf(formData) ?? [];
-  const usable = await activeNewsletters(db);
+  const usable = (await activeNewsletters(db)).filter((n) => n.kind === "stories");
   const newsletter = usable.find((n) => chosen.includes(n.id)) ?? usable[0];
   if (!newsletter) throw new AppError("invalid_input", "There is no newsletter to send with: create one first.");
   const ids = input.authorIds ?? [];

@@ -5,6 +5,7 @@ import type { Actor } from "~/domain/accounts/actor";
 import { articleForm, saveArticle, setUpArticleFixture, submitArticle, TEST_TIME_ZONE } from "../../../tests/setup/article-fixture";
 import { refusal } from "../../../tests/setup/refusal";
 import { saveArticleFromForm } from "~/domain/articles/article-admin.server";
+import { storyNewsletterChoices } from "./newsletter-admin.server";
 import { sendTestEmailOfForm, TEST_EMAIL_ADDRESS_INVALID, TEST_EMAIL_FORBIDDEN } from "./newsletter-test-email.server";
 
 // The article form's "Send by e-mail" and "Send test e-mail" (issue 30): editors and admins only.
@@ -30,6 +31,20 @@ describe("Send by e-mail on the article form", () => {
     expect(await chosenFor("mailed")).toEqual([await storiesId()]);
     await save({ title: "Mailed again", slug: "mailed", intent: "draft" }, { id: saved.id, actor: editor, newsletterIds: [] });
     expect(await chosenFor("mailed")).toEqual([]);
+  });
+
+  it("a digest is no story's choice: refused with a field message, nothing saved; the form does not offer it", async () => {
+    const [digest] = await fx.t.db
+      .insert(newsletters)
+      .values({ name: "Sunday Digest", slug: "sunday-digest", kind: "digest", digestFrequency: "weekly", digestWeekday: 0, digestTime: "08:00" })
+      .returning({ id: newsletters.id });
+    const refused = await refusal(save({ title: "Digested", slug: "digested", intent: "draft" }, { actor: editor, newsletterIds: [digest!.id] }));
+    expect(refused.status).toBe(400);
+    expect(refused.message).toMatch(/is a digest/);
+    expect(await chosenFor("digested")).toBeNull();
+    const offered = await storyNewsletterChoices(fx.t.db, null);
+    expect(offered.map((n) => n.id)).toContain(await storiesId());
+    expect(offered.map((n) => n.id)).not.toContain(digest!.id);
   });
 
   it("an author's post that carries a choice is refused (403) and nothing is saved, new story or own draft", async () => {
