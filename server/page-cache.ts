@@ -47,6 +47,7 @@ function cacheTagsOf(match: { pattern: string; params: Record<string, string> })
     case "/":
       return [SITE_TAG, HOME_TAG];
     case "article/:slug":
+    case "article/:slug/rss.xml":
       return slug ? [SITE_TAG, articleTag(slug)] : [SITE_TAG];
     case "category/:slug":
       return slug ? [SITE_TAG, categoryTag(slug)] : [SITE_TAG];
@@ -79,6 +80,8 @@ function cacheTagsOf(match: { pattern: string; params: Record<string, string> })
  *   pages of the categories whose pin changed: nothing else shows pins;
  * - a change to redirects (decision 0040) drops their answers (REDIRECTS_TAG: a CDN's; each process
  *   reloads its table of them, answered before the cache, so no cached page is touched);
+ * - a live update (issue 31) drops its story's pages (the page, its update feed) and the sitemaps
+ *   (their latest time): nothing else shows updates;
  * - a change to the home page's own settings alone (the welcome banner's switch, Explore Topics:
  *   migration 0024) drops the home page;
  * - anything else (categories, settings, authors, a notice too big to name its stories, a lost
@@ -89,6 +92,7 @@ export function cacheChangeOf(event: ChangeEvent): { drop: string[]; stale: stri
   if (event.table === "story_pins" && event.pins && Array.isArray(event.pins.categories)) {
     return { drop: [...(event.pins.home ? [HOME_TAG] : []), ...event.pins.categories.map(categoryTag)], stale: [] };
   }
+  if (event.table === "live_updates" && Array.isArray(event.live)) return { drop: [...event.live.map((story) => articleTag(story.slug)), SITEMAPS_TAG], stale: [] };
   if (event.table === "redirects") return { drop: [REDIRECTS_TAG], stale: [] };
   if (event.table === "website_settings" && event.homeOnly === true) return { drop: [HOME_TAG], stale: [] };
   const stories = event.public;

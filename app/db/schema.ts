@@ -110,6 +110,12 @@ export const articles = pgTable(
      * (issue 28). Empty until then, so links made before the column existed keep working.
      */
     previewKey: text("preview_key").notNull().default(""),
+    /**
+     * Live coverage (issue 31, migration 0032): the story is live while `live_started_at` is set and
+     * `live_ended_at` is not. "End live coverage" sets the end (the updates stay); a restart clears it.
+     */
+    liveStartedAt: timestamp("live_started_at", { withTimezone: true }),
+    liveEndedAt: timestamp("live_ended_at", { withTimezone: true }),
     searchVector: tsvector("search_vector").generatedAlwaysAs(ARTICLE_SEARCH_DOCUMENT),
   },
   (t) => [
@@ -467,6 +473,40 @@ export const articleCorrections = pgTable(
     createdByName: text("created_by_name").notNull(),
   },
   (t) => [index("article_corrections_article_created_at_idx").on(t.articleId, t.createdAt.desc())],
+);
+
+/**
+ * A live story's updates (issue 31, migration 0032): newest first under the story. A delete keeps the
+ * row with `deleted_at` set, so a reader's stream can be told to remove it; `version` takes the next
+ * number of the sequence `live_update_versions` at every change (the stream's event id).
+ */
+export const liveUpdates = pgTable(
+  "live_updates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    articleId: uuid("article_id")
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    headline: text("headline"),
+    /** The body as plain text (structured data, RSS, search of the admin): kept with content_doc. */
+    content: text("content").notNull(),
+    contentDoc: jsonb("content_doc").notNull(),
+    authorId: uuid("author_id").references(() => authors.id, { onDelete: "set null" }),
+    keyEvent: boolean("key_event").notNull().default(false),
+    pinned: boolean("pinned").notNull().default(false),
+    createdById: text("created_by_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    editedAt: timestamp("edited_at", { withTimezone: true }),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    version: bigint("version", { mode: "number" })
+      .notNull()
+      .default(sql`nextval('live_update_versions')`),
+  },
+  (t) => [
+    index("live_updates_article_created_idx").on(t.articleId, t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
+    index("live_updates_article_version_idx").on(t.articleId, t.version),
+    uniqueIndex("live_updates_one_pinned_key").on(t.articleId).where(sql`${t.pinned} and ${t.deletedAt} is null`),
+  ],
 );
 
 export const comments = pgTable(

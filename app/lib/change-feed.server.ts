@@ -34,6 +34,11 @@ export interface ChangeEvent {
    * alone shows (the welcome banner's switch, Explore Topics).
    */
   homeOnly?: boolean;
+  /**
+   * For live updates (issue 31, migration 0032): the stories whose updates the statement changed, each
+   * with its newest version. Absent: too many to name, and any page may have changed.
+   */
+  live?: { id: string; slug: string; version: number }[];
 }
 
 /** How long a write waits for its own change notices before it counts them lost (see caughtUp). */

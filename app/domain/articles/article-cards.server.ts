@@ -44,6 +44,8 @@ export const cardColumns = {
   categoryName: categories.name,
   categorySlug: categories.slug,
   authors: bylineColumn,
+  // Live coverage under way (issue 31): the card's "LIVE" badge.
+  live: sql<boolean>`(${articles.liveStartedAt} is not null and ${articles.liveEndedAt} is null)`.mapWith(Boolean),
 };
 
 /** A query of one page of article ids, newest first, its limit and offset given as placeholders. */

@@ -273,6 +273,8 @@ export interface ArticleCard {
   category: { name: string; slug: string } | null;
   /** Its authors in byline order (decision 0015); empty: `authorName` is the byline, unlinked. */
   authors: BylineAuthor[];
+  /** Live coverage is under way (issue 31): the card shows a "LIVE" badge. */
+  live: boolean;
 }
 
 /** A signed link to a draft's preview for someone outside the back office (POST /api/admin/articles/:id/preview-link). */

@@ -77,6 +77,9 @@ export interface ArticleDetail extends ArticleCard, FeaturedImageText {
   contentDoc: unknown;
   /** Its correction and update notes, newest first. */
   corrections: ArticleNote[];
+  /** Live coverage (issue 31): when it started (null: never a live story) and ended (null: live now, when started). */
+  liveStartedAt: Date | null;
+  liveEndedAt: Date | null;
 }
 
 /** What an article page shows with its featured image. */
@@ -94,12 +97,14 @@ const detailColumns = {
   contentDoc: articles.contentDoc,
   modifiedAt: articles.modifiedAt,
   corrections: notesColumn,
+  liveStartedAt: articles.liveStartedAt,
+  liveEndedAt: articles.liveEndedAt,
 };
 
 type SelectedDetail = Omit<ArticleDetail, "category"> & { categoryName: string | null; categorySlug: string | null };
 
-function toDetail({ content, contentDoc, modifiedAt, corrections, featuredImageCaption, featuredImageCredit, ...card }: SelectedDetail): ArticleDetail {
-  return { ...toCard(card), featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, corrections };
+function toDetail({ content, contentDoc, modifiedAt, corrections, featuredImageCaption, featuredImageCredit, liveStartedAt, liveEndedAt, ...card }: SelectedDetail): ArticleDetail {
+  return { ...toCard(card), featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, corrections, liveStartedAt, liveEndedAt };
 }
 
 /** A public article by slug; a draft, a scheduled article or an unknown slug is null (404). */

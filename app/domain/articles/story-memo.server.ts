@@ -19,7 +19,8 @@ export const readEveryTime: StoryMemo = (_key, read) => read();
 
 /** Whether a change notice may change what public stories there are, or their bylines and categories. */
 export function changesPublicStories(event: ChangeEvent): boolean {
-  if (event.table === "comments") return false;
+  // Comments and live updates (issue 31) change no list of stories.
+  if (event.table === "comments" || event.table === "live_updates") return false;
   // A notice that names the public stories it changed: none means only drafts or scheduled stories.
   return event.public === undefined || event.public.ids.length > 0;
 }
