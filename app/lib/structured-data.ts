@@ -158,6 +158,68 @@ export function newsArticleJsonLd(site: SiteFacts, article: ArticleFacts): JsonL
   };
 }
 
+/** One update of a live story as its structured data needs it (the loader's slim copy: no HTML). */
+export interface LiveUpdateFacts {
+  id: string;
+  headline: string | null;
+  /** Its body as plain text. */
+  text: string;
+  author: { name: string; slug: string } | null;
+  createdAt: Date | string;
+  editedAt?: Date | string | null;
+}
+
+/** A live story's coverage: when it started (null: never live) and ended (null: still live). */
+export interface LiveCoverageFacts {
+  startedAt: Date | string;
+  endedAt: Date | string | null;
+}
+
+/** An update's headline: its own, or the start of its text (cut at a word, within Google's limit). */
+export function liveUpdateHeadline(update: { headline: string | null; text: string }, max = HEADLINE_MAX): string {
+  const own = update.headline?.trim();
+  const text = own || update.text.replace(/\s+/g, " ").trim();
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/**
+ * A live story's page (issue 31): the article as a LiveBlogPosting, a subtype of Article that keeps
+ * every field of the NewsArticle, with its coverage times and its newest updates (at most 50, newest
+ * first) as BlogPostings, each at its anchor on the page. Google's live badge reads coverageStartTime,
+ * coverageEndTime (once ended) and the updates' datePublished; the coverage starts at the later of the
+ * live start and the publication (a story made live before it was published was not covered in public).
+ */
+export function liveBlogPostingJsonLd(site: SiteFacts, article: ArticleFacts, coverage: LiveCoverageFacts, updates: readonly LiveUpdateFacts[]): JsonLd {
+  const base = newsArticleJsonLd(site, article);
+  const url = `${site.origin}/article/${article.slug}`;
+  const started = new Date(Math.max(new Date(coverage.startedAt).getTime(), new Date(article.publishedAt).getTime()));
+  const changedAt = (u: LiveUpdateFacts) => new Date(u.editedAt ?? u.createdAt).getTime();
+  const latest = updates.reduce((newest, u) => Math.max(newest, changedAt(u)), new Date(base.dateModified as string).getTime());
+  const liveBlogUpdate = updates.map((u) => ({
+    "@type": "BlogPosting",
+    "@id": `${url}#update-${u.id}`,
+    url: `${url}#update-${u.id}`,
+    headline: liveUpdateHeadline(u),
+    datePublished: iso(u.createdAt),
+    ...(u.editedAt ? { dateModified: iso(u.editedAt) } : {}),
+    articleBody: u.text,
+    author: u.author
+      ? { "@type": "Person", name: u.author.name, url: `${site.origin}/author/${u.author.slug}` }
+      : { "@type": "Organization", name: site.name, url: `${site.origin}/` },
+  }));
+  return {
+    ...base,
+    "@type": "LiveBlogPosting",
+    dateModified: new Date(latest).toISOString(),
+    coverageStartTime: started.toISOString(),
+    ...(coverage.endedAt ? { coverageEndTime: iso(coverage.endedAt) } : {}),
+    liveBlogUpdate,
+  };
+}
+
 export interface AuthorFacts {
   name: string;
   slug: string;
