@@ -16,6 +16,8 @@ export default [
   route("category/:slug/rss.xml", "routes/resources/category-rss.ts"),
   route("author/:slug/rss.xml", "routes/resources/author-rss.ts"),
   route("tag/:slug/rss.xml", "routes/resources/tag-rss.ts"),
+  // A live story's updates (issue 31).
+  route("article/:slug/rss.xml", "routes/resources/article-rss.ts"),
 
   // Accounts (Better Auth's own endpoints live under /api/auth).
   route("api/auth/*", "routes/resources/auth.ts"),

@@ -111,6 +111,8 @@ describe("classifyPath", () => {
     expect(classOf("/admin/login.data")).toBe("admin login");
     expect(classifyPath("/article/a-story.data").params).toEqual({ slug: "a-story" });
     expect(classOf("/rss.xml.data")).toBe("feed");
+    // A live story's feed (issue 31) is a feed, not its article's page.
+    expect(classifyPath("/article/storm-live/rss.xml")).toMatchObject({ pathClass: "feed", params: { slug: "storm-live" } });
     // Only the suffix React Router strips: an encoded dot is part of the name.
     // (One segment: a page's address, issue 29, whose loader answers 404 for no such page.)
     expect(classifyPath("/about%2Edata")).toMatchObject({ pattern: ":slug", params: { slug: "about.data" } });

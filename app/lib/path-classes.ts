@@ -145,6 +145,7 @@ export const ROUTE_PATH_CLASSES = {
   "category/:slug/rss.xml": "feed",
   "author/:slug/rss.xml": "feed",
   "tag/:slug/rss.xml": "feed",
+  "article/:slug/rss.xml": "feed",
   "api/auth/*": "auth API",
   "auth/sign-out": "sign-out",
   "admin/login": "admin login",

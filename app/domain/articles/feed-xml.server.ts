@@ -106,8 +106,8 @@ export function sitemapIndexDocument(children: readonly SitemapUrl[]): string {
   ].join("\n");
 }
 
-/** A Google News sitemap: each article with its publication (site name, language), date and title. */
-export function newsSitemapDocument(siteName: string, items: readonly { loc: string; title: string; publishedAt: Date }[]): string {
+/** A Google News sitemap: each article with its publication (site name, language), date and title; a live story with its newest update as lastmod. */
+export function newsSitemapDocument(siteName: string, items: readonly { loc: string; title: string; publishedAt: Date; lastmod?: Date | null }[]): string {
   return [
     XML_DECLARATION,
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">',
@@ -115,6 +115,8 @@ export function newsSitemapDocument(siteName: string, items: readonly { loc: str
       [
         "  <url>",
         `    <loc>${xmlEscape(item.loc)}</loc>`,
+        // A live story's newest update (issue 31): the news extension has no change date of its own.
+        ...(item.lastmod ? [`    ${lastmodXml(item.lastmod)}`] : []),
         "    <news:news>",
         "      <news:publication>",
         `        <news:name>${xmlEscape(siteName)}</news:name>`,

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, max, sql, type SQL } from "drizzle-orm";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
-import { articles, articleSitemapMonths, articleTags, authors, authorSitemap, categories, media } from "~/db/schema";
+import { articles, articleSitemapMonths, articleTags, authors, authorSitemap, categories, liveUpdates, media } from "~/db/schema";
 import { writtenBy } from "~/domain/authors/authors.server";
 import { getSettings } from "~/domain/settings/settings.server";
 import type { BylineAuthor } from "~/domain/authors/byline";
@@ -150,11 +150,21 @@ export function monthBounds(month: string): { from: Date; to: Date } | null {
 }
 
 /** One part of a month's public articles: address and last change, oldest first (stable parts). */
+/**
+ * When a story that has been live (issue 31) last changed with its updates: the newest post or edit
+ * among them (null: never live, or no update). Asked only of the stories that were live: one probe of
+ * the story's updates each, not every article's.
+ */
+const latestLiveChange = () =>
+  sql<Date | null>`case when ${articles.liveStartedAt} is not null then (select max(coalesce(${liveUpdates.editedAt}, ${liveUpdates.createdAt}))
+    from ${liveUpdates} where ${liveUpdates.articleId} = ${articles.id} and ${liveUpdates.deletedAt} is null) end`;
+
+/** A month's part of the article sitemap; a live story's lastmod is its newest update when that is later than the story's own change. */
 export async function listSitemapArticles(db: Db, month: string, part: number, maxUrls = SITEMAP_MAX_URLS) {
   const bounds = monthBounds(month);
   if (!bounds || !Number.isInteger(part) || part < 1) return [];
   return db
-    .select({ slug: articles.slug, updatedAt: articles.updatedAt })
+    .select({ slug: articles.slug, updatedAt: sql<Date>`greatest(${articles.updatedAt}, ${latestLiveChange()})`.mapWith(articles.updatedAt) })
     .from(articles)
     .where(and(publiclyVisible(), gte(articles.publishedAt, bounds.from), lt(articles.publishedAt, bounds.to)))
     .orderBy(asc(articles.publishedAt), asc(articles.id))
@@ -207,11 +217,18 @@ export async function pagesLastChange(db: Db): Promise<{ home: Date; staticPages
   return { home, staticPages: settings.updatedAt, newestArticle };
 }
 
-/** Google News: the public articles of the last NEWS_SITEMAP_DAYS days, newest first, at most NEWS_SITEMAP_MAX. */
+/** Google News: the public articles of the last NEWS_SITEMAP_DAYS days, newest first, at most NEWS_SITEMAP_MAX; a live story with its newest update's time. */
 export async function listNewsSitemapArticles(db: Db, now = new Date()) {
   const since = new Date(now.getTime() - NEWS_SITEMAP_DAYS * 24 * 60 * 60 * 1000);
   return db
-    .select({ slug: articles.slug, title: articles.title, publishedAt: sql<Date>`${articles.publishedAt}`.mapWith(articles.createdAt) })
+    .select({
+      slug: articles.slug,
+      title: articles.title,
+      publishedAt: sql<Date>`${articles.publishedAt}`.mapWith(articles.createdAt),
+      // A live story's newest update (issue 31): the news sitemap has no field of its own for a change,
+      // so the sitemaps protocol's <lastmod> carries it.
+      lastmod: sql<Date | null>`${latestLiveChange()}`.mapWith(articles.updatedAt),
+    })
     .from(articles)
     .where(and(publiclyVisible(), gte(articles.publishedAt, since)))
     .orderBy(...newestFirst)

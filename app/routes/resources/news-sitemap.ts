@@ -7,6 +7,6 @@ import type { Route } from "./+types/news-sitemap";
 export async function loader({ context }: Route.LoaderArgs) {
   const origin = context.env.publicUrl;
   const [settings, articles] = await Promise.all([getSettings(context.db), listNewsSitemapArticles(context.db)]);
-  const items = articles.map((a) => ({ loc: `${origin}/article/${encodeURIComponent(a.slug)}`, title: a.title, publishedAt: a.publishedAt }));
+  const items = articles.map((a) => ({ loc: `${origin}/article/${encodeURIComponent(a.slug)}`, title: a.title, publishedAt: a.publishedAt, lastmod: a.lastmod }));
   return xmlResponse(newsSitemapDocument(settings.siteName, items));
 }
