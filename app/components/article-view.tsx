@@ -2,6 +2,7 @@ import { imageCropUrl } from "~/lib/image-variants";
 import { preloadImage } from "~/lib/preload-image";
 import { FEATURED_IMAGE_SIZES, FEATURED_IMAGE_WIDTHS } from "~/domain/articles/featured-image-html";
 import { Eye } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
@@ -70,12 +71,26 @@ function StoryBody({ html }: { html: string }) {
   return <div className="story-body" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
+/** The excerpt and the story. */
+function Summary({ article }: { article: ArticleViewData }) {
+  return (
+    <>
+      {article.excerpt ? <p className="mt-8 border-l-4 border-brand-600 pl-4 text-xl italic text-slate-700">{article.excerpt}</p> : null}
+
+      <div className="mt-8">
+        {article.body ? <StoryBody html={article.body.html} /> : <ArticleContent content={article.content} />}
+      </div>
+    </>
+  );
+}
+
 /**
  * The article itself as readers see it on /article/{slug}: image, category, title, byline, the
  * publication date, views, share buttons, video, excerpt and content. The back office's preview
- * shows the same component.
+ * shows the same component. A live story (issue 31) gives its status line ("LIVE", or "Live coverage
+ * has ended"): it goes under the byline, and the summary and story under it are "What we know".
  */
-export function ArticleView({ article, views, shareUrl }: { article: ArticleViewData; views: number; shareUrl: string }) {
+export function ArticleView({ article, views, shareUrl, liveStatus }: { article: ArticleViewData; views: number; shareUrl: string; liveStatus?: ReactNode }) {
   // The page's largest paint: fetched first, ahead of the scripts (React puts this in the <head>).
   if (article.featuredFigureHtml && article.featuredImage) preloadImage(article.featuredImage, FEATURED_IMAGE_WIDTHS, FEATURED_IMAGE_SIZES);
   const timeZone = useSiteTimeZone();
@@ -127,11 +142,18 @@ export function ArticleView({ article, views, shareUrl }: { article: ArticleView
         />
       ) : null}
 
-      {article.excerpt ? <p className="mt-8 border-l-4 border-brand-600 pl-4 text-xl italic text-slate-700">{article.excerpt}</p> : null}
+      {liveStatus}
 
-      <div className="mt-8">
-        {article.body ? <StoryBody html={article.body.html} /> : <ArticleContent content={article.content} />}
-      </div>
+      {liveStatus ? (
+        <section aria-labelledby="what-we-know-heading" className="mt-6">
+          <h2 id="what-we-know-heading" className="font-serif text-2xl font-bold text-slate-900">
+            What we know
+          </h2>
+          <Summary article={article} />
+        </section>
+      ) : (
+        <Summary article={article} />
+      )}
     </article>
   );
 }

@@ -23,7 +23,10 @@ import { formValues, refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
 import { VIEW_EVENT } from "~/lib/page-view-event";
 import { describeArticle, NOINDEX } from "~/lib/seo";
-import { breadcrumbJsonLd, newsArticleJsonLd } from "~/lib/structured-data";
+import { breadcrumbJsonLd, liveBlogPostingJsonLd, newsArticleJsonLd, type LiveUpdateFacts } from "~/lib/structured-data";
+import { LiveStatusLine, LiveUpdates, useLiveCoverage, type LiveCoverageData } from "~/components/live/live-coverage";
+import { getLiveUpdatesPage, latestLiveVersion, listNewestLiveUpdates } from "~/domain/live/live-read.server";
+import { LIVE_FEED_SIZE, OLDER_UPDATES_PARAM } from "~/domain/live/live-updates";
 import type { Route } from "./+types/article";
 
 /**
@@ -50,11 +53,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const olderThan = url.searchParams.get("older-than") ?? undefined;
   // ?comment=<id> or ?comment=held: where a comment posted without JavaScript lands (see the action).
   const justPosted = justPostedOf(url.searchParams.get(JUST_POSTED_PARAM));
-  const [page, { moreFromCategory, related }, tags, newsletters] = await Promise.all([
+  const [page, { moreFromCategory, related }, tags, newsletters, live] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan }),
     listRecirculation(context.db, article, context.storyMemo),
     getArticleTags(context.db, article.id),
     signupChoices(context.db),
+    loadLiveCoverage(context.db, article, url.searchParams.get(OLDER_UPDATES_PARAM) ?? undefined),
   ]);
   // The page goes from the cache when one of these stories changes, and goes stale when one is
   // published in its category ("More from" shows the newest: decision 0028).
@@ -76,9 +80,43 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     justPosted,
     /** Its tags (issue 29): names and addresses only. */
     tags: tags.map((t) => ({ name: t.name, slug: t.slug })),
+    /** A story that is or was live (issue 31): its updates, and the newest 50 in brief for the structured data. */
+    live,
   };
   // The confirmation is one reader's: that answer is never stored in the page cache nor by anyone else.
   return data(payload, url.searchParams.has(JUST_POSTED_PARAM) ? { headers: { "Cache-Control": "no-store" } } : undefined);
+}
+
+type Db = Route.LoaderArgs["context"]["db"];
+
+/**
+ * A story that has been live (issue 31): one page of its updates (the newest, or those after
+ * ?updates-before=<id>: each page its own URL, cached as the page), the version its stream starts
+ * after, and its newest updates as the structured data needs them (text only, no HTML: the page's
+ * data stays small). Null for a story that was never live.
+ */
+async function loadLiveCoverage(db: Db, article: { id: string; slug: string; liveStartedAt: Date | null; liveEndedAt: Date | null }, olderThan: string | undefined) {
+  if (!article.liveStartedAt) return null;
+  const [page, version, newest] = await Promise.all([
+    getLiveUpdatesPage(db, article.id, { olderThan }),
+    latestLiveVersion(db, article.id),
+    listNewestLiveUpdates(db, article.id, LIVE_FEED_SIZE),
+  ]);
+  const coverage: LiveCoverageData = {
+    articleId: article.id,
+    slug: article.slug,
+    startedAt: article.liveStartedAt.toISOString(),
+    endedAt: article.liveEndedAt?.toISOString() ?? null,
+    version,
+    pinned: page.pinned,
+    keyEvents: page.keyEvents,
+    updates: page.updates,
+    olderThan: page.olderThan,
+    // An unknown or foreign id shows the first page: it is the first page then.
+    olderPage: Boolean(olderThan) && page.updates[0]?.id !== newest[0]?.id,
+  };
+  const structured: LiveUpdateFacts[] = newest.map(({ id, headline, text, author, createdAt, editedAt }) => ({ id, headline, text, author, createdAt, editedAt }));
+  return { coverage, structured };
 }
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
@@ -127,8 +165,17 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
     section: article.category?.name,
     video: article.videoUrl,
     path,
+    // A story that has been live: its own feed of updates (issue 31).
+    feed: data.live ? { title: `${article.title}: live updates`, path: `${path}/rss.xml` } : undefined,
     structuredData: (site) => [
-      newsArticleJsonLd(site, { ...article, description, image: article.featuredImage, keywords: tags.map((t) => t.name) }),
+      data.live
+        ? liveBlogPostingJsonLd(
+            site,
+            { ...article, description, image: article.featuredImage, keywords: tags.map((t) => t.name) },
+            { startedAt: data.live.coverage.startedAt, endedAt: data.live.coverage.endedAt },
+            data.live.structured,
+          )
+        : newsArticleJsonLd(site, { ...article, description, image: article.featuredImage, keywords: tags.map((t) => t.name) }),
       breadcrumbJsonLd(site, [
         { name: "Home", path: "/" },
         ...(article.category ? [{ name: article.category.name, path: `/category/${article.category.slug}` }] : []),
@@ -153,14 +200,29 @@ function useLiveViews(path: string, initial: number) {
   return views;
 }
 
+/** A live story (issue 31): the story with its status line and "What we know", then its updates. */
+function LiveArticle({ article, views, pageUrl, coverage }: { article: Route.ComponentProps["loaderData"]["article"]; views: number; pageUrl: string; coverage: LiveCoverageData }) {
+  const { state, listRef, reveal } = useLiveCoverage(coverage);
+  return (
+    <>
+      <ArticleView article={article} views={views} shareUrl={pageUrl} liveStatus={<LiveStatusLine live={state.live} endedAt={state.endedAt} />} />
+      <LiveUpdates data={coverage} state={state} listRef={listRef} onReveal={reveal} pageUrl={pageUrl} />
+    </>
+  );
+}
+
 export default function ArticlePage({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related, justPosted, tags, newsletters, commentFormStarted } = loaderData;
+  const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related, justPosted, tags, newsletters, commentFormStarted, live } = loaderData;
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
   const publicUrl = matches[0].data.publicUrl;
   return (
     <main className="mx-auto w-full max-w-4xl flex-1 px-4 py-8">
-      <ArticleView article={article} views={views} shareUrl={`${publicUrl}${path}`} />
+      {live ? (
+        <LiveArticle article={article} views={views} pageUrl={`${publicUrl}${path}`} coverage={live.coverage} />
+      ) : (
+        <ArticleView article={article} views={views} shareUrl={`${publicUrl}${path}`} />
+      )}
       <ArticleTags tags={tags} />
 
       {/* The newsletter sign-up at the end of the story; its form shares the page's "shown at" stamp with the comment form. */}
