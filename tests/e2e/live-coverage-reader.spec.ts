@@ -1,0 +1,274 @@
+import { READER_JS_BUDGET_BYTES, readerJavaScript } from "../../scripts/reader-javascript";
+import { query } from "./db";
+import { expect, test, waitForHydration, type Page } from "./fixtures";
+
+// Issue 31, what readers see of a live story: the page without JavaScript (every update, "Show older
+// updates" through three pages), its LiveBlogPosting, its feed, the end of the coverage, and the live
+// module's weight. The stories are set up in the database (the back office's forms are the newsroom
+// spec's) and dated back, so they lead no listing; each test removes its own.
+
+const run = Date.now().toString(36);
+let serial = 0;
+
+interface UpdateSpec {
+  n: number;
+  headline?: string;
+  keyEvent?: boolean;
+  pinned?: boolean;
+  edited?: boolean;
+  /** The body's blocks (a paragraph "Update no. {n} text." when not given). */
+  blocks?: unknown[];
+}
+
+const paragraph = (text: string) => ({ type: "paragraph", content: [{ type: "text", text }] });
+
+/** A published story, dated back, live since two hours ago, with `updates` a minute apart (the highest n the newest). */
+async function liveStory(updates: UpdateSpec[]) {
+  const slug = `live-reader-${run}-${++serial}`;
+  const [author] = await query<{ id: string; slug: string; name: string }>(`select id, slug, name from authors order by slug limit 1`);
+  const [category] = await query<{ id: string }>(`select id from categories where slug = 'news'`);
+  const [story] = await query<{ id: string; live_started_at: Date }>(
+    `insert into articles (title, slug, content, excerpt, category_id, status, published_at, live_started_at)
+     values ($1, $2, 'The storm reached the coast at dusk.', 'Wind and rain through the night: what we know.', $3, 'published', '2001-01-01T12:00:00Z', now() - interval '2 hours')
+     returning id, live_started_at`,
+    [`Storm over the harbour ${run} ${serial}`, slug, category!.id],
+  );
+  await query(`insert into article_authors (article_id, author_id, position) values ($1, $2, 0)`, [story!.id, author!.id]);
+  const rows = updates.map((u) => ({
+    headline: u.headline ?? null,
+    content: `Update no. ${u.n} text.`,
+    content_doc: { type: "doc", content: u.blocks ?? [paragraph(`Update no. ${u.n} text.`)] },
+    key_event: Boolean(u.keyEvent),
+    pinned: Boolean(u.pinned),
+    n: u.n,
+    edited: Boolean(u.edited),
+  }));
+  await query(
+    `insert into live_updates (article_id, headline, content, content_doc, author_id, key_event, pinned, created_at, edited_at)
+     select $1, r.headline, r.content, r.content_doc, $2, r.key_event, r.pinned, now() - interval '2 hours' + r.n * interval '1 minute',
+            case when r.edited then now() - interval '30 seconds' end
+     from jsonb_to_recordset($3::jsonb) as r(headline text, content text, content_doc jsonb, key_event boolean, pinned boolean, n int, edited boolean)`,
+    [story!.id, author!.id, JSON.stringify(rows)],
+  );
+  const ids = await query<{ id: string; content: string; created_at: Date; edited_at: Date | null }>(
+    `select id, content, created_at, edited_at from live_updates where article_id = $1`,
+    [story!.id],
+  );
+  const idOf = (n: number) => ids.find((row) => row.content === `Update no. ${n} text.`)!;
+  return { id: story!.id, slug, startedAt: story!.live_started_at, author: author!, idOf };
+}
+
+async function removeStory(id: string) {
+  await query(`delete from articles where id = $1`, [id]);
+}
+
+/** Sixty updates: no. 60 the newest; no. 58 and 30 key events, no. 5 pinned, no. 59 edited, no. 57 an image, no. 56 a YouTube embed. */
+async function sixtyUpdates() {
+  const [image] = await query<{ featured_image: string }>(`select featured_image from articles where featured_image like '/media/images/%' limit 1`);
+  return Array.from({ length: 60 }, (_, i): UpdateSpec => {
+    const n = i + 1;
+    if (n === 58) return { n, headline: "Evacuation ordered on the east side", keyEvent: true };
+    if (n === 30) return { n, headline: "Storm warning raised to red", keyEvent: true };
+    if (n === 5) return { n, headline: "Where to find shelter tonight", pinned: true };
+    if (n === 59) return { n, edited: true };
+    if (n === 57)
+      return { n, blocks: [paragraph(`Update no. ${n} text.`), { type: "storyImage", attrs: { src: image!.featured_image, alt: "Waves over the sea wall", caption: "The sea wall at dusk", credit: "Staff" } }] };
+    if (n === 56) return { n, blocks: [paragraph(`Update no. ${n} text.`), { type: "embed", attrs: { url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" } }] };
+    return { n };
+  });
+}
+
+const listed = (page: Page) => page.getByTestId("live-updates").getByTestId("live-update");
+
+test.describe("a live story's page", () => {
+  test("without JavaScript: status, What we know, key events, the pinned update, every update with its time, author, marks and share links; Show older updates pages through 60", async ({ browser, baseURL }) => {
+    const story = await liveStory(await sixtyUpdates());
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`/article/${story.slug}`);
+      await expect(page.getByTestId("live-status")).toHaveText(/LIVE\s*Live updates/);
+      await expect(page.getByRole("heading", { name: "What we know" })).toBeVisible();
+      await expect(page.getByText("The storm reached the coast at dusk.")).toBeVisible();
+
+      const keyEvents = page.getByTestId("key-events").getByRole("link");
+      await expect(keyEvents).toHaveText(["Evacuation ordered on the east side", "Storm warning raised to red"]);
+      await expect(keyEvents.first()).toHaveAttribute("href", `#update-${story.idOf(58).id}`);
+
+      const pinned = page.getByTestId("pinned-update");
+      await expect(pinned).toHaveAttribute("id", `update-${story.idOf(5).id}`);
+      await expect(pinned).toContainText("Pinned");
+      await expect(pinned.getByRole("heading", { name: "Where to find shelter tonight" })).toBeVisible();
+
+      // The first page: the 20 newest, newest first.
+      await expect(listed(page)).toHaveCount(20);
+      const newest = listed(page).first();
+      await expect(newest).toHaveAttribute("id", `update-${story.idOf(60).id}`);
+      await expect(newest).toContainText("Update no. 60 text.");
+      await expect(newest.locator("time").first()).toHaveAttribute("datetime", story.idOf(60).created_at.toISOString());
+      const clock = new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hour: "numeric", minute: "2-digit" }).format(story.idOf(60).created_at);
+      await expect(newest.locator("time").first()).toHaveText(clock);
+      await expect(newest.getByRole("link", { name: story.author.name })).toHaveAttribute("href", `/author/${story.author.slug}`);
+      await expect(newest.getByRole("link", { name: "Permalink to this update" })).toHaveAttribute("href", `#update-${story.idOf(60).id}`);
+      const anchorUrl = `${baseURL}/article/${story.slug}#update-${story.idOf(60).id}`;
+      await expect(newest.getByRole("link", { name: /Share on Facebook/ })).toHaveAttribute("href", `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(anchorUrl)}`);
+      await expect(page.locator(`#update-${story.idOf(59).id}`)).toContainText("Edited");
+      await expect(page.locator(`#update-${story.idOf(60).id}`)).not.toContainText("Edited");
+      await expect(page.locator(`#update-${story.idOf(58).id}`)).toContainText("Key event");
+      await expect(page.locator(`#update-${story.idOf(57).id}`).getByRole("img", { name: "Waves over the sea wall" })).toBeVisible();
+      await expect(page.locator(`#update-${story.idOf(56).id} .story-embed[data-provider="youtube"]`)).toHaveCount(1);
+
+      // Three pages of 20 through the plain link, each its own address; together all 60, once each.
+      const seen = new Set(await listed(page).evaluateAll((items) => items.map((item) => item.id)));
+      for (const [pageNo, first, last] of [
+        [2, 40, 21],
+        [3, 20, 1],
+      ] as const) {
+        await page.getByRole("link", { name: "Show older updates" }).click();
+        await expect(page, `page ${pageNo}`).toHaveURL(/\?updates-before=[0-9a-f-]+#live-updates$/);
+        await expect(listed(page)).toHaveCount(20);
+        await expect(listed(page).first()).toHaveAttribute("id", `update-${story.idOf(first).id}`);
+        await expect(listed(page).last()).toHaveAttribute("id", `update-${story.idOf(last).id}`);
+        for (const id of await listed(page).evaluateAll((items) => items.map((item) => item.id))) seen.add(id);
+        await expect(page.getByRole("link", { name: "Back to the latest updates" })).toBeVisible();
+      }
+      expect(seen.size).toBe(60);
+      // The last page: no further link, and the pinned update in its place.
+      await expect(page.getByRole("link", { name: "Show older updates" })).toHaveCount(0);
+      await expect(page.getByTestId("pinned-update")).toHaveCount(0);
+      await expect(page.locator(`#update-${story.idOf(5).id}`)).toContainText("Where to find shelter tonight");
+      // An older page is cached like the page (the page cache keys it by its URL).
+      const older = await page.request.get(page.url().replace(/#.*$/, ""));
+      expect(older.headers()["cache-control"] ?? "").not.toContain("no-store");
+    } finally {
+      await context.close();
+      await removeStory(story.id);
+    }
+  });
+
+  test("its JSON-LD is a LiveBlogPosting with the coverage, the newest 50 updates and their anchors; the head links its feed; once ended, coverageEndTime and Live coverage has ended", async ({ page, request, baseURL }) => {
+    const story = await liveStory(await sixtyUpdates());
+    try {
+      const liveBlog = async () => {
+        const html = await (await request.get(`/article/${story.slug}`)).text();
+        const blocks = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
+        return { html, ld: blocks.find((block) => block["@type"] === "LiveBlogPosting") };
+      };
+      const { html, ld } = await liveBlog();
+      expect(ld, "a LiveBlogPosting block").toBeDefined();
+      expect(html).not.toContain('"@type":"NewsArticle"');
+      expect(ld.headline).toBe(`Storm over the harbour ${run} ${serial}`);
+      expect(ld.description).toBe("Wind and rain through the night: what we know.");
+      expect(ld.author.length).toBeGreaterThan(0);
+      expect(ld.publisher["@type"]).toBe("NewsMediaOrganization");
+      expect(ld.datePublished).toBe("2001-01-01T12:00:00.000Z");
+      expect(ld.coverageStartTime).toBe(story.startedAt.toISOString());
+      expect(ld).not.toHaveProperty("coverageEndTime");
+      // The latest change: no. 59's edit (half a minute ago) or no. 60's post, whichever is later.
+      const latest = Math.max(story.idOf(59).edited_at!.getTime(), story.idOf(60).created_at.getTime());
+      expect(ld.dateModified).toBe(new Date(latest).toISOString());
+      expect(ld.liveBlogUpdate).toHaveLength(50);
+      const [first] = ld.liveBlogUpdate;
+      expect(first).toMatchObject({
+        "@type": "BlogPosting",
+        url: `${baseURL}/article/${story.slug}#update-${story.idOf(60).id}`,
+        headline: "Update no. 60 text.",
+        datePublished: story.idOf(60).created_at.toISOString(),
+        articleBody: "Update no. 60 text.",
+        author: { "@type": "Person", name: story.author.name },
+      });
+      expect(ld.liveBlogUpdate[1].dateModified).toBe(story.idOf(59).edited_at!.toISOString());
+      expect(ld.liveBlogUpdate[2].headline).toBe("Evacuation ordered on the east side");
+      expect(ld.liveBlogUpdate[49].url).toContain(`#update-${story.idOf(11).id}`);
+
+      // The head names the story's feed; the feed carries the newest 50.
+      expect(html).toMatch(new RegExp(`<link rel="alternate" type="application/rss\\+xml" title="[^"]*live updates" href="${baseURL}/article/${story.slug}/rss.xml"`));
+      const feed = await request.get(`/article/${story.slug}/rss.xml`);
+      expect(feed.status()).toBe(200);
+      expect((await feed.text()).match(/<item>/g)).toHaveLength(50);
+
+      // Ended: the stored page goes (the story's change drops it), the status line and the markup say so.
+      await query(`update articles set live_ended_at = now() where id = $1`, [story.id]);
+      const [{ live_ended_at: endedAt }] = await query<{ live_ended_at: Date }>(`select live_ended_at from articles where id = $1`, [story.id]);
+      await expect.poll(async () => (await liveBlog()).ld?.coverageEndTime, { timeout: 5_000 }).toBe(endedAt.toISOString());
+      await page.goto(`/article/${story.slug}`);
+      await expect(page.getByTestId("live-status")).toContainText("Live coverage has ended");
+      await expect(page.getByTestId("live-status").locator("time")).toHaveAttribute("datetime", endedAt.toISOString());
+      await expect(page.getByTestId("live-status")).not.toContainText("LIVE");
+      // The updates stay.
+      await expect(listed(page)).toHaveCount(20);
+    } finally {
+      await removeStory(story.id);
+    }
+  });
+
+  test("a story that was never live has no feed and its page stays a NewsArticle", async ({ request }) => {
+    const home = await (await request.get("/")).text();
+    const article = /href="\/article\/([^"?#/]+)"/.exec(home)![1]!;
+    expect((await request.get(`/article/${article}/rss.xml`)).status()).toBe(404);
+    const html = await (await request.get(`/article/${article}`)).text();
+    expect(html).toContain('"@type":"NewsArticle"');
+    expect(html).not.toContain("LiveBlogPosting");
+    expect(html).not.toContain("/rss.xml\" title");
+  });
+
+  test("the live module is one small file loaded only on a live story's page, after it runs; the page stays within the reader budget", async ({ page, baseURL }) => {
+    const story = await liveStory([{ n: 1 }, { n: 2, keyEvent: true }]);
+    try {
+      const get = async (url: string) => Buffer.from(await (await page.request.get(url)).body());
+      const before = await readerJavaScript(baseURL!, `/article/${story.slug}`, get);
+      expect(before.gzipBytes, `${before.gzipBytes} bytes`).toBeLessThanOrEqual(READER_JS_BUDGET_BYTES);
+      const scripts: string[] = [];
+      page.on("request", (r) => {
+        if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
+      });
+      await page.goto(`/article/${story.slug}`);
+      await waitForHydration(page.locator("body"));
+      // Loaded by import() once the page runs: one file not among those the page names.
+      await expect.poll(() => scripts.filter((s) => !before.files.includes(s)).length).toBe(1);
+      const [lazy] = scripts.filter((s) => !before.files.includes(s));
+      const code = await get(new URL(lazy!, baseURL).href);
+      expect(code.toString("utf8")).toContain("EventSource");
+      expect(code.toString("utf8")).not.toMatch(/ZodError|_zod\b/);
+      const zlib = await import("node:zlib");
+      const lazyBytes = zlib.gzipSync(code, { level: 9 }).length;
+      expect(lazyBytes).toBeLessThan(3 * 1024);
+      console.log(`live story page: ${before.gzipBytes} bytes gzipped in ${before.files.length} files, then ${lazy} ${lazyBytes} bytes`);
+
+      // An ended story's page, and a story that was never live, do not load it.
+      await query(`update articles set live_ended_at = now() where id = $1`, [story.id]);
+      for (const path of [`/article/${story.slug}`, "/"]) {
+        scripts.length = 0;
+        await page.goto(path);
+        await waitForHydration(page.locator("body"));
+        await page.waitForLoadState("networkidle");
+        expect(scripts.filter((s) => s === lazy), path).toEqual([]);
+      }
+    } finally {
+      await removeStory(story.id);
+    }
+  });
+
+  test("screenshots at 390 px and 1280 px of a live story and an ended one", async ({ page }) => {
+    const story = await liveStory(await sixtyUpdates());
+    try {
+      for (const state of ["live", "ended"] as const) {
+        if (state === "ended") await query(`update articles set live_ended_at = now() where id = $1`, [story.id]);
+        for (const width of [390, 1280]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.goto(`/article/${story.slug}`);
+          await waitForHydration(page.locator("body"));
+          await expect(page.getByTestId("live-status")).toContainText(state === "live" ? "Live updates" : "Live coverage has ended");
+          await page.getByTestId("live-status").scrollIntoViewIfNeeded();
+          await page.screenshot({ path: `/tmp/live-shots/${state}-${width}-status.png` });
+          await page.getByTestId("key-events").scrollIntoViewIfNeeded();
+          await page.screenshot({ path: `/tmp/live-shots/${state}-${width}-updates.png` });
+          await page.locator(`#update-${story.idOf(57).id}`).scrollIntoViewIfNeeded();
+          await page.screenshot({ path: `/tmp/live-shots/${state}-${width}-image.png` });
+        }
+      }
+    } finally {
+      await removeStory(story.id);
+    }
+  });
+});
