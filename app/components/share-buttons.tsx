@@ -29,8 +29,9 @@ function openPopup(event: MouseEvent<HTMLAnchorElement>) {
 /**
  * Facebook, X and LinkedIn share links (the spec's "Twitter" is called X everywhere: issue 27): plain links
  * without JavaScript, a 600x400 popup with it. Each one's accessible name says what it does ("Share on X").
+ * Compact (a live story's updates, issue 31): icons only, their names for screen readers.
  */
-export function ShareButtons({ url, title }: { url: string; title: string }) {
+export function ShareButtons({ url, title, compact = false }: { url: string; title: string; compact?: boolean }) {
   return (
     <div className="flex flex-wrap items-center gap-2">
       <span className="text-sm font-medium text-slate-700">Share:</span>
@@ -41,11 +42,11 @@ export function ShareButtons({ url, title }: { url: string; title: string }) {
           target="_blank"
           rel="noopener noreferrer"
           onClick={openPopup}
-          className={`inline-flex items-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium text-white ${className}`}
+          className={`inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-white ${compact ? "h-8 w-8 justify-center" : "px-3 py-1.5"} ${className}`}
         >
           <Icon className="h-4 w-4" aria-hidden="true" />
           <span className="sr-only">Share on </span>
-          {name}
+          {compact ? <span className="sr-only">{name}</span> : name}
           <span className="sr-only"> (opens in a new window)</span>
         </a>
       ))}

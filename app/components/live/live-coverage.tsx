@@ -119,8 +119,8 @@ export function LiveStatusLine({ live, endedAt }: { live: boolean; endedAt: stri
   const timeZone = useSiteTimeZone();
   if (!live && endedAt) {
     return (
-      <p className="mt-6 flex flex-wrap items-center gap-x-2 text-sm font-medium text-slate-700" data-testid="live-status" role="status">
-        <span>Live coverage has ended</span>
+      <p className="mt-6 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-800" data-testid="live-status" role="status">
+        <span className="font-semibold">Live coverage has ended</span>
         <time dateTime={endedAt} className="text-slate-600">
           {dateAndTime(endedAt, timeZone)}
         </time>
@@ -192,7 +192,7 @@ function LiveUpdateItem({ update, pageUrl, pinnedCopy, arrived }: { update: Live
         <a href={`#${anchor}`} className="text-slate-700 underline underline-offset-2 hover:text-slate-900">
           Permalink<span className="sr-only"> to this update</span>
         </a>
-        <ShareButtons url={`${pageUrl}#${anchor}`} title={update.headline ?? update.text.slice(0, 100)} />
+        <ShareButtons url={`${pageUrl}#${anchor}`} title={update.headline ?? update.text.slice(0, 100)} compact />
       </footer>
     </article>
   );
