@@ -163,7 +163,7 @@ function LiveStateLine({ story, timeZone }: { story: LivePanelData["story"]; tim
   );
 }
 
-/** "End live coverage" (after a confirm) on a live story, "Restart live coverage" on an ended one: editors and admins. */
+/** "End live coverage" (after a confirm) on a live story, "Restart live coverage" on an ended one, "Start live coverage" on one never live: editors and admins. */
 function LiveStateControl({ story, action, onPanel }: { story: LivePanelData["story"]; action: string; onPanel: (panel: LivePanelData) => void }) {
   const fetcher = useLiveFetcher(onPanel);
   const busy = fetcher.state !== "idle";
@@ -191,7 +191,12 @@ function LiveStateControl({ story, action, onPanel }: { story: LivePanelData["st
       </Button>
     );
   }
-  return null;
+  return (
+    <Button variant="outline" disabled={busy} onClick={() => fetcher.submit({ intent: "start" }, { method: "post", action })}>
+      {busy ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
+      Start live coverage
+    </Button>
+  );
 }
 
 /** One update in the list: its time, author, marks, text, and the actions the signed-in role may take. */

@@ -136,8 +136,8 @@ export function mayChangeLiveUpdate(user: RoleHolder, story: LiveStoryAccess, up
   return mayPostLiveUpdate(user, story) && update.own;
 }
 
-/** May this user open a story's "Live updates" screen? Whoever may post there, and editors and admins on any story that was ever live. */
-export function mayOpenLiveUpdates(user: RoleHolder, story: LiveStoryAccess & { started: boolean }): boolean {
-  if (can(user.role, "live.manage")) return story.started;
+/** May this user open a story's "Live updates" screen? Editors and admins: any story (they start coverage there too). Authors: where they may post. */
+export function mayOpenLiveUpdates(user: RoleHolder, story: LiveStoryAccess): boolean {
+  if (can(user.role, "live.manage")) return true;
   return mayPostLiveUpdate(user, story);
 }

@@ -76,11 +76,15 @@ export async function readLiveStory(db: Reader, articleId: string, actor: Actor,
   return { ...row, onByline: Boolean(row.onByline), live: row.startedAt !== null && row.endedAt === null };
 }
 
-/** Why this actor may not post on this story (a 400 for a story that is not live, 403 for someone not on the byline), or null. */
+/**
+ * Why this actor may not post on this story, or null. Who may post comes first (403: an author not on
+ * its byline learns nothing more of the story), then whether it is live (409, with what to do).
+ */
 function postRefusal(actor: Actor, story: LiveStory): AppError | null {
+  const manages = isSystem(actor) || can(actor.role ?? null, "live.manage");
+  if (!manages && !(can(actor.role ?? null, "live.post") && story.onByline)) return new AppError("forbidden", LIVE_REFUSALS.notOnByline);
   if (!story.live) return new AppError("invalid_input", story.endedAt ? LIVE_REFUSALS.ended : LIVE_REFUSALS.notLive, { status: 409 });
-  if (isSystem(actor) || mayPostLiveUpdate(holder(actor), story)) return null;
-  return new AppError("forbidden", LIVE_REFUSALS.notOnByline);
+  return null;
 }
 
 /** Refuses an actor who may not start, end or restart coverage, nor pin: editors and admins only. */
@@ -188,13 +192,15 @@ async function readUpdate(tx: Tx, articleId: string, updateId: string, actor: Ac
   return { ...row, own: Boolean(row.own) };
 }
 
-/** Refuses a change of an update this actor may not make (403), or any change on a story never live. */
+/** Refuses a change of an update this actor may not make (403), or any change on a story never live (409). */
 function checkMayChange(actor: Actor, story: LiveStory, update: { own: boolean }): void {
+  if (!isSystem(actor) && !mayChangeLiveUpdate(holder(actor), story, update)) {
+    // The reason they can act on: not their story, not their update, or the coverage has ended.
+    if (!story.onByline) throw new AppError("forbidden", LIVE_REFUSALS.notOnByline);
+    if (!story.live) throw new AppError("forbidden", LIVE_REFUSALS.ended);
+    throw new AppError("forbidden", LIVE_REFUSALS.notYours);
+  }
   if (!story.startedAt) throw new AppError("invalid_input", LIVE_REFUSALS.notLive, { status: 409 });
-  if (isSystem(actor) || mayChangeLiveUpdate(holder(actor), story, update)) return;
-  // An author on an ended story, or not on the byline: the reason they can act on.
-  if (!story.live) throw new AppError("forbidden", LIVE_REFUSALS.ended);
-  throw new AppError("forbidden", story.onByline ? LIVE_REFUSALS.notYours : LIVE_REFUSALS.notOnByline);
 }
 
 const labelOf = (headline: string | null, text: string) => headline ?? (text.length > 80 ? `${text.slice(0, 79)}…` : text);
@@ -254,7 +260,7 @@ export async function editLiveUpdate(
   if (!before) throw storyGone();
   // The role's rule first (an author not on the byline learns nothing of the form's problems).
   if (!isSystem(actor) && !can(actor.role ?? null, "live.manage") && !mayPostLiveUpdate(holder(actor), before)) {
-    throw new AppError("forbidden", before.live ? LIVE_REFUSALS.notOnByline : LIVE_REFUSALS.ended);
+    throw new AppError("forbidden", !before.onByline ? LIVE_REFUSALS.notOnByline : LIVE_REFUSALS.ended);
   }
   const input = await readUpdateForm(db, actor, values);
   return db.transaction(async (tx) => {
@@ -459,7 +465,7 @@ export async function getLivePanel(db: Reader, articleId: string, actor: Actor) 
     /** Start, end, restart, pin and unpin. */
     mayManage: manages,
     /** May open the screen at all (else 403). */
-    mayOpen: system || mayOpenLiveUpdates(holder(actor), { ...story, started: story.startedAt !== null }),
+    mayOpen: system || mayOpenLiveUpdates(holder(actor), story),
     /** The Author picker's first choice: the writer's own author record. */
     defaultAuthorId: own?.id ?? null,
     updates,

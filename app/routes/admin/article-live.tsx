@@ -23,9 +23,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const actor = actorOf(await requireCapability(request, context, "live.post"));
   const [panel, authors] = await Promise.all([getLivePanel(context.db, params.id, actor), listAuthorChoices(context.db)]);
   if (!panel) throw data("Article not found", { status: 404 });
-  if (!panel.mayOpen) {
-    throw data({ error: panel.story.startedAt ? LIVE_REFUSALS.notOnByline : LIVE_REFUSALS.notLive }, { status: panel.story.startedAt ? 403 : 404 });
-  }
+  // An author not on its byline (or on a story that is not live) may not open it: 403, as the edit page.
+  if (!panel.mayOpen) throw data({ error: panel.story.live ? LIVE_REFUSALS.notOnByline : LIVE_REFUSALS.notLive }, { status: 403 });
   return { panel, authors };
 }
 
