@@ -55,6 +55,8 @@ export default [
     // The edit form's History panel (a resource route: no screen of its own).
     route("admin/articles/edit/:id/history", "routes/admin/article-history.ts"),
     route("admin/articles/preview/:id", "routes/admin/article-preview.tsx"),
+    // A live story's "Live updates" (issue 31): the screen of an author on its byline, and the one home of every live write.
+    route("admin/articles/live/:id", "routes/admin/article-live.tsx"),
     route("admin/categories", "routes/admin/categories.tsx"),
     route("admin/tags", "routes/admin/tags.tsx"),
     route("admin/pages", "routes/admin/pages.tsx"),

@@ -10,6 +10,7 @@ import { loadEnv, type Env } from "../app/lib/env.server";
 import { createLogger, logConsoleOutput, type Logger } from "../app/lib/logger.server";
 import { mountAppBuild, preloadAppBuild } from "./app-build";
 import { cacheDoor } from "./cache-door";
+import { liveDoor } from "./live-door";
 import { redirectDoor } from "./redirect-door";
 import { closeHttpServer, listen, readyMessage } from "./http-server";
 import { createLifecycle, SHUTDOWN_GRACE_MS } from "./lifecycle";
@@ -90,8 +91,10 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   const door = cache ? cacheDoor({ cache, writeSecurityHeaders, onPageView }) : () => false;
   // Old addresses are answered first, before the cache and routing (decision 0040).
   const redirectsFirst = redirectDoor({ table: redirects, writeSecurityHeaders, onHit: (id) => services.views.recordRedirectHit(id) });
+  // Live stories' reader streams (issue 31): held open by this process's hub, fed by its change feed.
+  const liveStreams = liveDoor({ db: services.db, changes: services.changes, writeSecurityHeaders, log });
   const server = http.createServer((req, res) => {
-    if (!redirectsFirst(req, res) && !door(req, res)) app(req, res);
+    if (!redirectsFirst(req, res) && !liveStreams(req, res) && !door(req, res)) app(req, res);
   });
   // A client that asks before sending a large body (Expect: 100-continue) hears 413 before it sends it.
   server.on("checkContinue", (req, res) => answerExpectContinue(req, res, () => server.emit("request", req, res)));
@@ -123,7 +126,14 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   server.on("error", (error) => log.error({ err: error }, "HTTP server error"));
   server.keepAliveTimeout = 65_000;
   lifecycle.onShutdown("http server", () =>
-    closeHttpServer(server, { graceMs: SHUTDOWN_GRACE_MS, log, endStreams: () => openEventStreams.forEach((stream) => stream.end()) }),
+    closeHttpServer(server, {
+      graceMs: SHUTDOWN_GRACE_MS,
+      log,
+      endStreams: () => {
+        openEventStreams.forEach((stream) => stream.end());
+        liveStreams.endAll();
+      },
+    }),
   );
   // In a cluster the primary says so once every worker listens.
   if (cluster.isWorker) log.debug({ port: address.port }, "worker listening");

@@ -80,7 +80,7 @@ describe("the path table and the route table", () => {
     for (const [name, rules] of Object.entries(PATH_CLASSES)) {
       if (rules.personal === "always" || rules.adminGate !== "none") expect(rules.cacheable, name).toBe(false);
       if (rules.adminGate !== "none") expect(rules.personal, name).toBe("always");
-      expect(rules.countedAsPageView, name).toBe(!name.startsWith("admin") && name !== "shared preview" && name !== "subscriber link");
+      expect(rules.countedAsPageView, name).toBe(!name.startsWith("admin") && name !== "shared preview" && name !== "subscriber link" && name !== "live stream");
     }
   });
 });
@@ -144,6 +144,14 @@ describe("classifyPath", () => {
     expect(classifyPath("/api/admin/media")).toMatchObject({ pattern: "api/admin/*", pathClass: "admin API" });
     expect(classifyPath("/api/admin/events.data").pathClass).toBe("admin API");
     expect(classifyPath("/api/no-such-call")).toMatchObject({ pattern: "api/*", pathClass: "public API" });
+    // A live story's reader stream (issue 31): never cached, not a page view.
+    expect(classifyPath("/api/live/7d3e4f1a-0000-4000-8000-000000000001?after=12")).toMatchObject({
+      pattern: "api/live/:id",
+      pathClass: "live stream",
+      params: { id: "7d3e4f1a-0000-4000-8000-000000000001" },
+      rules: { cacheable: false, countedAsPageView: false, personal: "always", changesPages: false },
+    });
+    expect(classifyPath("/api/live/x/y").pathClass).toBe("public API");
     // One segment is a page's address (issue 29); deeper, the 404 page.
     expect(classifyPath("/administration-news")).toMatchObject({ pattern: ":slug", pathClass: "reader page" });
     expect(classifyPath("/adminx")).toMatchObject({ pattern: ":slug", pathClass: "reader page" });

@@ -122,6 +122,12 @@ export const PATH_CLASSES = {
    * cookie, Origin or Referer: accepted as any anonymous POST is, and by a signed-in program too.
    */
   "subscriber link": { ...publicRules, personal: "always", countedAsPageView: false, signedInChangesNameTheSite: false },
+  /**
+   * A live story's reader stream (issue 31): server-sent events answered before Express
+   * (server/live-door.ts). Never cached (no-store, no-transform), not a page view (the page was
+   * counted), and it changes nothing.
+   */
+  "live stream": { ...publicRules, personal: "always", countedAsPageView: false, formsOnly: false, signedInChangesNameTheSite: false },
   /** The health check, answered by Express. */
   health: { ...publicRules, personal: "never" },
 } as const satisfies Record<string, PathRules>;
@@ -210,7 +216,8 @@ export const ROUTE_PATH_CLASSES = {
 } as const satisfies Record<string, PathClass>;
 
 /**
- * Paths no route of app/routes.ts names. Express answers the first three before React Router; the
+ * Paths no route of app/routes.ts names. Express answers the first three before React Router (a live
+ * story's stream is answered before Express: server/live-door.ts); the
  * others would reach the 404 page ("*"), but keep the rules of where they are: anything under /admin
  * is gated like the back office, anything under /api takes JSON and is never cached.
  */
@@ -220,6 +227,7 @@ export const OTHER_PATH_CLASSES = {
   healthz: "health",
   "admin/*": "admin page",
   "api/admin/*": "admin API",
+  "api/live/:id": "live stream",
   "api/*": "public API",
 } as const satisfies Record<string, PathClass>;
 

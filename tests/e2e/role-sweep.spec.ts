@@ -91,6 +91,8 @@ function probes(ids: Ids): Probe[] {
     { method: "GET", url: "/admin/subscribers", allowed: EDITORS },
     { method: "GET", url: "/admin/subscribers.data", allowed: EDITORS },
     { method: "GET", url: "/api/admin/subscribers.csv", allowed: ADMINS },
+    // Live updates (issue 31): editors open any story's screen; an author only a live story whose byline names them.
+    { method: "GET", url: `/admin/articles/live/${ids.publishedId}`, allowed: EDITORS },
     // The event stream never ends for those it answers: they are checked apart (streamOpens).
     { method: "GET", url: "/api/admin/events", allowed: BACK_OFFICE, refusalOnly: true },
 
@@ -143,6 +145,9 @@ function probes(ids: Ids): Probe[] {
     write("/admin/articles/new", { form: { ...articleFields(ids, "sweep-test-mail"), intent: "test-email", testEmailTo: "sweep@example.com" } }, EDITORS),
     write("/admin/subscribers", { form: { intent: "delete", id: "5b0c7a5e-3f7e-4a53-9d8e-1f0b3d7c2a11" } }, ADMINS),
     write("/admin/subscribers", { multipart: { intent: "import", consent: "on", file: { name: "people.csv", mimeType: "text/csv", buffer: Buffer.from("email\nsweep-import@example.com\n") } } }, ADMINS),
+    // Live coverage (issue 31): an author not on the byline posts nothing (403), nor starts or pins.
+    write(`/admin/articles/live/${ids.publishedId}`, { form: { intent: "post", headline: "Hijacked", content: "Posted by the sweep", contentDoc: "", authorId: "", keyEvent: "on" } }, EDITORS),
+    write(`/admin/articles/live/${ids.publishedId}`, { form: { intent: "start" } }, EDITORS),
     // Settings: admins only.
     write("/admin/settings", { form: { siteName: "Hijacked", siteTagline: "x", siteDescription: "x", footerText: "x", contactEmail: "intruder@example.com" } }, ADMINS),
   ];

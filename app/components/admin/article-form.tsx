@@ -37,6 +37,7 @@ import { PublishActions, PublishStatusLine } from "./publish-actions";
 import { FieldError } from "./field-error";
 import { StoryContentField } from "./story-field";
 import { SendByEmailSection, type StoryNewsletterOption } from "./send-by-email";
+import { LIVE_COVERAGE_FIELD } from "~/domain/live/live-admin.schema";
 
 export interface ArticleFormValues extends ArticleFormFields {
   /** A saved article's id, status and stored publication time (edit mode). */
@@ -92,6 +93,7 @@ export function ArticleForm({
   after,
   newsletters = null,
   signups = null,
+  live = null,
 }: {
   mode: "create" | "edit";
   article: ArticleFormValues | null;
@@ -121,6 +123,11 @@ export function ArticleForm({
   newsletters?: StoryNewsletterOption[] | null;
   /** How many confirmed sign-ups this story's form brought (edit mode). */
   signups?: number | null;
+  /**
+   * Live coverage (issue 31): the story's live state. Never started (or a new story): the "Live coverage"
+   * checkbox, saved with the story. Started: its state, and the way to the "Live updates" panel.
+   */
+  live?: { startedAt: string | null; endedAt: string | null } | null;
 }) {
   const saved = article;
   // After a refused save the submitted values are shown again (what the server received).
@@ -423,6 +430,10 @@ export function ArticleForm({
             ) : null}
           </SettingsSection>
 
+          <SettingsSection title="Live coverage">
+            <LiveCoverageSetting live={live} />
+          </SettingsSection>
+
           {newsletters ? (
             <SettingsSection title="Send by e-mail">
               <SendByEmailSection options={newsletters} alreadyPublic={status === "published"} timeZone={timeZone} formRef={formRef} />
@@ -634,5 +645,35 @@ function ReviewCallout({ review, canPublish, failure }: { review: ReviewState; c
       </h2>
       <p className="mt-1 whitespace-pre-wrap break-words">{review.note}</p>
     </section>
+  );
+}
+
+/**
+ * The story's "Live coverage" setting (issue 31): a checkbox while it has never been live (ticked, the
+ * save starts it), then its state and a link to the "Live updates" panel below the form, where it is
+ * ended and restarted.
+ */
+function LiveCoverageSetting({ live }: { live: { startedAt: string | null; endedAt: string | null } | null }) {
+  if (!live?.startedAt) {
+    return (
+      <div className="space-y-1">
+        <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+          <input type="checkbox" name={LIVE_COVERAGE_FIELD} value="on" aria-describedby="liveCoverage-hint" className="size-4 rounded border-slate-300" />
+          Live coverage
+        </label>
+        <p id="liveCoverage-hint" className="text-xs text-slate-600">
+          A live story: timestamped updates under it, newest first, with a LIVE badge on its cards. Starts when you save.
+        </p>
+      </div>
+    );
+  }
+  return (
+    // Its state (live since, ended) is the panel's: it changes there without reloading this form.
+    <p className="text-sm text-slate-800" data-testid="article-live-state">
+      This story has live coverage.{" "}
+      <a href="#live-updates" className="text-brand-700 underline underline-offset-2">
+        Live updates
+      </a>
+    </p>
   );
 }

@@ -68,6 +68,13 @@ export const CAPABILITIES = {
   "redirects.manage": ["admin"],
   "team.manage": ["admin"],
   "activity.view": ["admin", "editor"],
+  /**
+   * Live coverage (issue 31): start, end and restart it, pin and unpin an update, and post, edit and
+   * delete updates on any story. Authors hold only `live.post` (and the rule `mayPostLiveUpdate`).
+   */
+  "live.manage": ["admin", "editor"],
+  /** Post updates on a live story whose byline names them, and edit and delete their own (see mayChangeLiveUpdate). */
+  "live.post": ["admin", "editor", "author"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Capability = keyof typeof CAPABILITIES;
@@ -99,4 +106,38 @@ export function mayEditArticle(user: RoleHolder, article: ArticleOwnership): boo
 export function mayDeleteArticle(user: RoleHolder, article: ArticleOwnership): boolean {
   if (can(user.role, "articles.deleteAny")) return true;
   return can(user.role, "backOffice") && article.own && article.status === "draft";
+}
+
+/** A story as the live-coverage rules see it (issue 31). */
+export interface LiveStoryAccess {
+  /** Started and not ended. */
+  live: boolean;
+  /** One of its authors (article_authors) is the user's own author record. */
+  onByline: boolean;
+}
+
+/**
+ * May this user post an update on this story? Editors and admins: on any live story. Authors: on a live
+ * story whose byline names them (not one they merely created: the byline is who reports it).
+ */
+export function mayPostLiveUpdate(user: RoleHolder, story: LiveStoryAccess): boolean {
+  if (!story.live) return false;
+  if (can(user.role, "live.manage")) return true;
+  return can(user.role, "live.post") && story.onByline;
+}
+
+/**
+ * May this user edit, delete or mark as a key event this update? Editors and admins: any update of any
+ * story, live or ended (a correction after the end). Authors: their own updates (they posted it, or it
+ * names them as its author), while the story is live and their byline is on it.
+ */
+export function mayChangeLiveUpdate(user: RoleHolder, story: LiveStoryAccess, update: { own: boolean }): boolean {
+  if (can(user.role, "live.manage")) return true;
+  return mayPostLiveUpdate(user, story) && update.own;
+}
+
+/** May this user open a story's "Live updates" screen? Editors and admins: any story (they start coverage there too). Authors: where they may post. */
+export function mayOpenLiveUpdates(user: RoleHolder, story: LiveStoryAccess): boolean {
+  if (can(user.role, "live.manage")) return true;
+  return mayPostLiveUpdate(user, story);
 }

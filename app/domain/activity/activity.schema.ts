@@ -63,6 +63,14 @@ export const ACTIVITY_KINDS = {
   "subscriber.delete": "Subscriber erased",
   "import.start": "Import started",
   "import.finish": "Import finished",
+  "live.start": "Live coverage started",
+  "live.end": "Live coverage ended",
+  "live.restart": "Live coverage restarted",
+  "live_update.post": "Live update posted",
+  "live_update.edit": "Live update edited",
+  "live_update.delete": "Live update deleted",
+  "live_update.pin": "Live update pinned",
+  "live_update.unpin": "Live update unpinned",
 } as const;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;

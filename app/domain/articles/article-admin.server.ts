@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { isForeignKeyViolation, isUniqueViolation, pgConstraint } from "~/db/pg-errors";
@@ -247,6 +247,25 @@ export interface SaveOptions {
    * Only a role with newsletters.send may give it (403 otherwise, before anything is written).
    */
   newsletterIds?: readonly string[];
+  /**
+   * "Live coverage" (issue 31): the story becomes live with this save (live_started_at, once; a story
+   * that was ever live keeps its start, and its end or restart is the live panel's). Whoever may save the
+   * story may tick it: an author's own draft too (the draft is theirs; posting updates keeps its own rule).
+   */
+  startLive?: boolean;
+}
+
+/**
+ * The start of live coverage, in the save's transaction: live_started_at set (only when it was never
+ * set) and its activity entry. The articles trigger announces it (the cards' LIVE badge).
+ */
+async function startLiveInSave(tx: Tx, actor: Actor, row: { id: string; title: string }): Promise<void> {
+  const [started] = await tx
+    .update(articles)
+    .set({ liveStartedAt: sql`now()` })
+    .where(and(eq(articles.id, row.id), isNull(articles.liveStartedAt)))
+    .returning({ id: articles.id });
+  if (started) await recordActivity(tx, actor, { kind: "live.start", objectType: "article", objectId: row.id, objectLabel: row.title });
 }
 
 function columns(input: ArticleInput) {
@@ -378,6 +397,7 @@ export async function createArticle(
       await setArticleAuthors(tx, row!.id, authorIds);
       const tagged = input.tags?.length ? await setArticleTags(tx, row!.id, input.tags, actor) : [];
       if (options.newsletterIds !== undefined) await setArticleNewsletters(tx, row!.id, options.newsletterIds, actor);
+      if (options.startLive) await startLiveInSave(tx, actor, row!);
       await recordRevision(tx, row!, actor);
       await recordActivity(tx, actor, {
         kind: "article.create",
@@ -494,6 +514,8 @@ async function writeUpdate(
       if (input.tags !== undefined) await setArticleTags(tx, id, input.tags, actor);
       // "Send by e-mail" (issue 30): never by an autosave, which saves the story's text only.
       if (options.newsletterIds !== undefined && !onlyIf) await setArticleNewsletters(tx, id, options.newsletterIds, actor);
+      // "Live coverage" (issue 31): never by an autosave either.
+      if (options.startLive && !onlyIf) await startLiveInSave(tx, actor, row);
       // The story itself now holds what was typed: its pending version ("Save for later") is applied.
       await tx.delete(articlePendingVersions).where(eq(articlePendingVersions.articleId, id));
       await record(tx, row);
@@ -574,7 +596,7 @@ export async function saveArticleFromForm(
   db: Db,
   storage: Storage,
   values: Record<ArticleFieldName, string>,
-  options: { id?: string; timeZone: string; now?: Date; actor?: Actor; newsletterIds?: readonly string[] },
+  options: { id?: string; timeZone: string; now?: Date; actor?: Actor; newsletterIds?: readonly string[]; startLive?: boolean },
 ): Promise<SavedArticle> {
   const actor = options.actor ?? SYSTEM_ACTOR;
   // "Send by e-mail" from a role that may not send: refused before anything is read or written.
@@ -604,6 +626,7 @@ export async function saveArticleFromForm(
     takeOverSlug: takeOverSlug && mayPublish,
     actor,
     ...(options.newsletterIds !== undefined ? { newsletterIds: options.newsletterIds } : {}),
+    ...(options.startLive ? { startLive: true } : {}),
   };
   const saved = options.id
     ? await updateArticle(db, storage, options.id, input, decide, saveOptions)

@@ -31,6 +31,9 @@ import { newsletterChoiceOf, SEND_BY_EMAIL_FORBIDDEN, storyNewsletterChoices } f
 import { sendTestEmailOfForm } from "~/domain/newsletters/newsletter-test-email.server";
 import { signupsByArticle } from "~/domain/newsletters/subscribers-admin.server";
 import { backOfficeMeta } from "~/page-meta";
+import { LiveUpdatesPanel } from "~/components/admin/live-updates-panel";
+import { getLivePanel } from "~/domain/live/live-admin.server";
+import { LIVE_COVERAGE_FIELD } from "~/domain/live/live-admin.schema";
 import type { Route } from "./+types/article-edit";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -39,7 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await orForbidden(openableArticle(context.db, params.id, actorOfUser(user)));
   const canFeature = can(user.role, "frontPage.manage");
   const canSend = can(user.role, "newsletters.send");
-  const [article, categories, notes, authors, review, pending, featured, tags, newsletters, signups] = await Promise.all([
+  const [article, categories, notes, authors, review, pending, featured, tags, newsletters, signups, live] = await Promise.all([
     getArticleForEdit(context.db, params.id),
     listCategories(context.db),
     listArticleNotesForAdmin(context.db, params.id),
@@ -50,6 +53,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     listTagChoices(context.db),
     canSend ? storyNewsletterChoices(context.db, params.id) : null,
     signupsByArticle(context.db, [params.id]),
+    getLivePanel(context.db, params.id, actorOfUser(user)),
   ]);
   // Spec: a failed load shows "Error" / "Failed to load article" and returns to the list.
   if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
@@ -78,6 +82,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     signups: signups.get(params.id) ?? 0,
     // "Feature on the front page" (decision 0034): where the story is pinned on the home page, for editors and admins.
     feature: canFeature ? { placement: featured, isPublic: article.status === "published" && publishedAt !== null && publishedAt.getTime() <= Date.now() } : null,
+    // Live coverage (issue 31): the story's state, and the "Live updates" panel once it was ever live.
+    live: live ? { startedAt: live.story.startedAt, endedAt: live.story.endedAt } : null,
+    livePanel: live?.story.startedAt ? live : null,
     // New at each load: the form starts again from what was just saved (Save Draft and Unpublish stay on this page).
     loadId: crypto.randomUUID(),
   };
@@ -159,7 +166,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
   }
   try {
-    const article = await saveArticleFromForm(context.db, context.storage, values, { id: params.id, timeZone: context.env.TIME_ZONE, actor, newsletterIds });
+    // "Live coverage" ticked (a form that shows it: a story never live) starts it with this save.
+    const startLive = Boolean(formData.get(LIVE_COVERAGE_FIELD));
+    const article = await saveArticleFromForm(context.db, context.storage, values, { id: params.id, timeZone: context.env.TIME_ZONE, actor, newsletterIds, startLive });
     context.log.info({ articleId: article.id, slug: article.slug, status: article.status }, "article updated");
     if (values.intent === SUBMIT_INTENT) return redirect(withNotice(`/admin/articles/edit/${article.id}`, "article-submitted"));
     if (values.intent === "save-for-later") return redirect(withNotice(`/admin/articles/edit/${article.id}`, "article-saved-for-later"));
@@ -173,10 +182,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 /**
  * An autosave answers the fetcher only: the form keeps what is typed, so the page's data is not read
  * again. Nor after a shared preview link is made (its own fetcher): reading the data again would
- * remount the form and drop the link.
+ * remount the form and drop the link. Nor after a request of the "Live updates" panel: its answer
+ * carries the panel's new data, and the story being written stays as typed.
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, formAction, defaultShouldRevalidate }) =>
-  formData?.get("intent") === "autosave" || formData?.get("intent") === "test-email" || formAction?.endsWith("/preview-link") ? false : defaultShouldRevalidate;
+  formData?.get("intent") === "autosave" ||
+  formData?.get("intent") === "test-email" ||
+  formAction?.endsWith("/preview-link") ||
+  formAction?.startsWith("/admin/articles/live/")
+    ? false
+    : defaultShouldRevalidate;
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
   backOfficeMeta(matches, { title: "Edit Article", path: `/admin/articles/edit/${params.id}` });
@@ -215,7 +230,13 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
       }
       review={loaderData.review}
       sendBackFailure={sendBackFailureOf(actionData)}
-      after={loaderData.canPublish ? <ArticleNotesPanel key={loaderData.loadId} articleStatus={article.status} notes={loaderData.notes} /> : null}
+      live={loaderData.live}
+      after={
+        <>
+          {loaderData.livePanel ? <LiveUpdatesPanel key={loaderData.loadId} initial={loaderData.livePanel} authors={loaderData.authors} /> : null}
+          {loaderData.canPublish ? <ArticleNotesPanel key={loaderData.loadId} articleStatus={article.status} notes={loaderData.notes} /> : null}
+        </>
+      }
     />
   );
 }

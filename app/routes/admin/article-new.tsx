@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import { ArticleForm } from "~/components/admin/article-form";
+import { LIVE_COVERAGE_FIELD } from "~/domain/live/live-admin.schema";
 import { pathAfterArticleSave, withNotice } from "~/components/admin/use-notice-toast";
 import { can } from "~/domain/accounts/roles";
 import { SUBMIT_INTENT } from "~/domain/articles/review.schema";
@@ -55,7 +56,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const values = articleFormValues(formData);
   try {
-    const article = await saveArticleFromForm(context.db, context.storage, values, { timeZone: context.env.TIME_ZONE, actor, newsletterIds });
+    // "Live coverage" ticked: the story is live from its first save (issue 31).
+    const startLive = Boolean(formData.get(LIVE_COVERAGE_FIELD));
+    const article = await saveArticleFromForm(context.db, context.storage, values, { timeZone: context.env.TIME_ZONE, actor, newsletterIds, startLive });
     context.log.info({ articleId: article.id, slug: article.slug, status: article.status }, "article created");
     if (values.intent === SUBMIT_INTENT) return redirect(withNotice(`/admin/articles/edit/${article.id}`, "article-submitted"));
     return redirect(pathAfterArticleSave(article, "article-created"));
