@@ -78,6 +78,34 @@ async function sixtyUpdates() {
   });
 }
 
+/** Posts an update now (the newest), as the back office would: one INSERT, whose notice reaches the streams. */
+async function postUpdate(storyId: string, text: string, options: { headline?: string; keyEvent?: boolean; pinned?: boolean; blocks?: unknown[] } = {}) {
+  if (options.pinned) await query(`update live_updates set pinned = false, version = nextval('live_update_versions') where article_id = $1 and pinned`, [storyId]);
+  const [row] = await query<{ id: string }>(
+    `insert into live_updates (article_id, headline, content, content_doc, author_id, key_event, pinned)
+     values ($1, $2, $3, $4, (select id from authors order by slug limit 1), $5, $6) returning id`,
+    [storyId, options.headline ?? null, text, JSON.stringify({ type: "doc", content: options.blocks ?? [paragraph(text)] }), Boolean(options.keyEvent), Boolean(options.pinned)],
+  );
+  return row!.id;
+}
+
+/** The newest version among a story's updates: where a page rendered now starts its stream. */
+async function newestVersion(storyId: string): Promise<number> {
+  const [row] = await query<{ v: string }>(`select coalesce(max(version), 0) as v from live_updates where article_id = $1`, [storyId]);
+  return Number(row!.v);
+}
+
+/** Opens a story's page with JavaScript and waits until its stream is open (the door answered). */
+async function openLive(page: Page, slug: string) {
+  const stream = page.waitForResponse((r) => r.url().includes("/api/live/") && r.status() === 200);
+  await page.goto(`/article/${slug}`);
+  await waitForHydration(page.locator("body"));
+  await stream;
+  // Marks this document: a reload would lose it.
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+}
+const sameDocument = (page: Page) => page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
+
 const listed = (page: Page) => page.getByTestId("live-updates").getByTestId("live-update");
 
 test.describe("a live story's page", () => {
@@ -270,5 +298,129 @@ test.describe("a live story's page", () => {
     } finally {
       await removeStory(story.id);
     }
+  });
+
+  test.describe("with its stream", () => {
+    test("a reader at the top sees three updates arrive, each within 2 s, without a reload: a key event, a pinned one, one with an image", async ({ page }) => {
+      const story = await liveStory([{ n: 1 }, { n: 2 }]);
+      try {
+        const [image] = await query<{ featured_image: string }>(`select featured_image from articles where featured_image like '/media/images/%' limit 1`);
+        await openLive(page, story.slug);
+        await expect(listed(page)).toHaveCount(2);
+
+        const keyId = await postUpdate(story.id, "Bridge closed to traffic.", { headline: "Bridge closed", keyEvent: true });
+        await expect(page.locator(`#update-${keyId}`)).toContainText("Bridge closed to traffic.", { timeout: 2_000 });
+        await expect(listed(page).first()).toHaveAttribute("id", `update-${keyId}`);
+        await expect(page.getByTestId("key-events").getByRole("link", { name: "Bridge closed" })).toHaveAttribute("href", `#update-${keyId}`, { timeout: 2_000 });
+
+        const pinnedId = await postUpdate(story.id, "Shelters are open at the schools.", { headline: "Shelters open", pinned: true });
+        await expect(page.getByTestId("pinned-update")).toHaveAttribute("id", `update-${pinnedId}`, { timeout: 2_000 });
+        await expect(page.getByTestId("pinned-update")).toContainText("Pinned");
+
+        const imageId = await postUpdate(story.id, "Waves over the sea wall.", {
+          blocks: [paragraph("Waves over the sea wall."), { type: "storyImage", attrs: { src: image!.featured_image, alt: "The sea wall", caption: "", credit: "" } }],
+        });
+        await expect(page.locator(`#update-${imageId}`).getByRole("img", { name: "The sea wall" })).toBeVisible({ timeout: 2_000 });
+        await expect(listed(page)).toHaveCount(4); // the pinned one is on top, not again in the list
+        await expect(page.getByTestId("new-updates")).toHaveCount(0);
+        expect(await sameDocument(page)).toBe(true);
+      } finally {
+        await removeStory(story.id);
+      }
+    });
+
+    test("a reader scrolled down sees the new updates button and the page does not move; pressing it shows them and goes to the newest", async ({ page }) => {
+      const story = await liveStory(Array.from({ length: 20 }, (_, i) => ({ n: i + 1 })));
+      try {
+        await openLive(page, story.slug);
+        const reading = page.locator(`#update-${story.idOf(8).id}`);
+        await reading.evaluate((element) => element.scrollIntoView({ block: "start" }));
+        await page.waitForTimeout(200);
+        const top = async () => (await reading.boundingBox())!.y;
+        const before = await top();
+
+        await postUpdate(story.id, "First of the new ones.");
+        await expect(page.getByTestId("new-updates")).toHaveText(/1 new update$/, { timeout: 2_000 });
+        const secondId = await postUpdate(story.id, "Second of the new ones.");
+        await expect(page.getByTestId("new-updates")).toHaveText(/2 new updates$/, { timeout: 2_000 });
+        await expect(page.getByTestId("new-updates")).toBeInViewport();
+        // Not shown yet, and what the reader reads has not moved.
+        await expect(page.locator(`#update-${secondId}`)).toHaveCount(0);
+        expect(Math.abs((await top()) - before)).toBeLessThan(1);
+        await page.screenshot({ path: "/tmp/live-shots/new-updates-button.png" });
+
+        await page.getByTestId("new-updates").click();
+        await expect(page.getByTestId("new-updates")).toHaveCount(0);
+        await expect(listed(page)).toHaveCount(22);
+        await expect(listed(page).first()).toHaveAttribute("id", `update-${secondId}`);
+        await expect(page.locator(`#update-${secondId}`)).toBeInViewport();
+        await expect(page.locator(`#update-${secondId}`)).toBeFocused();
+        expect(await sameDocument(page)).toBe(true);
+      } finally {
+        await removeStory(story.id);
+      }
+    });
+
+    test("an edit and a delete apply in place; the end of the coverage shows without a reload", async ({ page }) => {
+      const story = await liveStory([{ n: 1 }, { n: 2 }, { n: 3 }]);
+      try {
+        await openLive(page, story.slug);
+        const edited = page.locator(`#update-${story.idOf(2).id}`);
+        await expect(edited).not.toContainText("Edited");
+        await query(
+          `update live_updates set content = 'Corrected: the road is open.', content_doc = $2, edited_at = now(), version = nextval('live_update_versions') where id = $1`,
+          [story.idOf(2).id, JSON.stringify({ type: "doc", content: [paragraph("Corrected: the road is open.")] })],
+        );
+        await expect(edited).toContainText("Corrected: the road is open.", { timeout: 2_000 });
+        await expect(edited).toContainText("Edited");
+        // In its place: still the second of three.
+        await expect(listed(page).nth(1)).toHaveAttribute("id", `update-${story.idOf(2).id}`);
+
+        await query(`update live_updates set deleted_at = now(), version = nextval('live_update_versions') where id = $1`, [story.idOf(3).id]);
+        await expect(page.locator(`#update-${story.idOf(3).id}`)).toHaveCount(0, { timeout: 2_000 });
+        await expect(listed(page)).toHaveCount(2);
+
+        await query(`update articles set live_ended_at = now() where id = $1`, [story.id]);
+        await expect(page.getByTestId("live-status")).toContainText("Live coverage has ended", { timeout: 2_000 });
+        expect(await sameDocument(page)).toBe(true);
+      } finally {
+        await removeStory(story.id);
+      }
+    });
+
+    test("in a hidden tab the stream closes; back in view it reopens after the last version seen and catches up", async ({ page }) => {
+      const story = await liveStory([{ n: 1 }]);
+      try {
+        const streams: string[] = [];
+        page.on("request", (r) => {
+          if (r.url().includes("/api/live/")) streams.push(r.url());
+        });
+        await openLive(page, story.slug);
+        const seen = await postUpdate(story.id, "Seen while in view.");
+        await expect(page.locator(`#update-${seen}`)).toHaveCount(1, { timeout: 2_000 });
+        const lastSeen = await newestVersion(story.id);
+
+        const setHidden = (hidden: boolean) =>
+          page.evaluate((value) => {
+            Object.defineProperty(document, "hidden", { configurable: true, get: () => value });
+            Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (value ? "hidden" : "visible") });
+            document.dispatchEvent(new Event("visibilitychange"));
+          }, hidden);
+        await setHidden(true);
+        const missed = await postUpdate(story.id, "Posted while the tab was hidden.");
+        // The stream is closed: nothing arrives while hidden.
+        await page.waitForTimeout(1_500);
+        await expect(page.locator(`#update-${missed}`)).toHaveCount(0);
+        const opened = streams.length;
+
+        await setHidden(false);
+        await expect(page.locator(`#update-${missed}`)).toHaveCount(1, { timeout: 2_000 });
+        expect(streams.length).toBe(opened + 1);
+        expect(new URL(streams[streams.length - 1]!).searchParams.get("after")).toBe(String(lastSeen));
+        expect(await sameDocument(page)).toBe(true);
+      } finally {
+        await removeStory(story.id);
+      }
+    });
   });
 });

@@ -247,7 +247,7 @@ export function LiveUpdates({ data, state, listRef, onReveal, pageUrl }: {
       <KeyEvents events={state.keyEvents} />
       {pinnedOnTop ? <LiveUpdateItem update={pinnedOnTop} pageUrl={pageUrl} pinnedCopy /> : null}
       {/* Height 0: the button appearing moves nothing; it sticks under the site's header while the list is in view. */}
-      <div className="sticky top-20 z-30 flex h-0 justify-center" aria-live="polite">
+      <div className="sticky top-20 z-30 flex h-0 items-start justify-center" aria-live="polite">
         {state.pending.length > 0 ? (
           <button
             type="button"
