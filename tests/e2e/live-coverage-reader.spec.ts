@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { READER_JS_BUDGET_BYTES, readerJavaScript } from "../../scripts/reader-javascript";
 import { query } from "./db";
 import { expect, test, waitForHydration, type Page } from "./fixtures";
@@ -261,7 +262,10 @@ test.describe("a live story's page", () => {
       const zlib = await import("node:zlib");
       const lazyBytes = zlib.gzipSync(code, { level: 9 }).length;
       expect(lazyBytes).toBeLessThan(3 * 1024);
-      console.log(`live story page: ${before.gzipBytes} bytes gzipped in ${before.files.length} files, then ${lazy} ${lazyBytes} bytes`);
+      const home = await (await page.request.get("/")).text();
+      const other = /href="(\/article\/[^"?#]+)"/.exec(home)![1]!;
+      const plain = await readerJavaScript(baseURL!, other, get);
+      console.log(`live story page: ${before.gzipBytes} bytes gzipped in ${before.files.length} files, then ${lazy} ${lazyBytes} bytes; a story never live: ${plain.gzipBytes} bytes in ${plain.files.length} files`);
 
       // An ended story's page, and a story that was never live, do not load it.
       await query(`update articles set live_ended_at = now() where id = $1`, [story.id]);
@@ -293,6 +297,10 @@ test.describe("a live story's page", () => {
           await page.screenshot({ path: `/tmp/live-shots/${state}-${width}-updates.png` });
           await page.locator(`#update-${story.idOf(57).id}`).scrollIntoViewIfNeeded();
           await page.screenshot({ path: `/tmp/live-shots/${state}-${width}-image.png` });
+          if (width === 1280) {
+            const axe = await new AxeBuilder({ page }).include("main").analyze();
+            expect(axe.violations.map((v) => ({ rule: v.id, targets: v.nodes.map((n) => n.target.join(" ")) })), state).toEqual([]);
+          }
         }
       }
     } finally {
