@@ -281,7 +281,9 @@ test.describe("a live story's page", () => {
     }
   });
 
-  test("screenshots at 390 px and 1280 px of a live story and an ended one", async ({ page }) => {
+  test("screenshots at 390 px and 1280 px of a live story and an ended one, with no accessibility violation", async ({ page }) => {
+    // Four loads of a page of 60 updates and two checks by axe.
+    test.setTimeout(90_000);
     const story = await liveStory(await sixtyUpdates());
     try {
       for (const state of ["live", "ended"] as const) {
@@ -298,7 +300,7 @@ test.describe("a live story's page", () => {
           await page.locator(`#update-${story.idOf(57).id}`).scrollIntoViewIfNeeded();
           await page.screenshot({ path: `/tmp/live-shots/${state}-${width}-image.png` });
           if (width === 1280) {
-            const axe = await new AxeBuilder({ page }).include("main").analyze();
+            const axe = await new AxeBuilder({ page }).analyze();
             expect(axe.violations.map((v) => ({ rule: v.id, targets: v.nodes.map((n) => n.target.join(" ")) })), state).toEqual([]);
           }
         }
@@ -313,6 +315,10 @@ test.describe("a live story's page", () => {
       const story = await liveStory([{ n: 1 }, { n: 2 }]);
       try {
         const [image] = await query<{ featured_image: string }>(`select featured_image from articles where featured_image like '/media/images/%' limit 1`);
+        const errors: string[] = [];
+        page.on("console", (message) => {
+          if (message.type() === "error") errors.push(message.text());
+        });
         await openLive(page, story.slug);
         await expect(listed(page)).toHaveCount(2);
 
@@ -331,6 +337,29 @@ test.describe("a live story's page", () => {
         await expect(page.locator(`#update-${imageId}`).getByRole("img", { name: "The sea wall" })).toBeVisible({ timeout: 2_000 });
         await expect(listed(page)).toHaveCount(4); // the pinned one is on top, not again in the list
         await expect(page.getByTestId("new-updates")).toHaveCount(0);
+        expect(await sameDocument(page)).toBe(true);
+        // Hydrated without a complaint, and nothing failed to load.
+        expect(errors).toEqual([]);
+      } finally {
+        await removeStory(story.id);
+      }
+    });
+
+    test("with JavaScript, Show older updates and Back to the latest updates move between pages in the page", async ({ page }) => {
+      const story = await liveStory(Array.from({ length: 25 }, (_, i) => ({ n: i + 1 })));
+      try {
+        await openLive(page, story.slug);
+        await expect(listed(page)).toHaveCount(20);
+        await page.getByRole("link", { name: "Show older updates" }).click();
+        await expect(page).toHaveURL(/\?updates-before=/);
+        await expect(listed(page)).toHaveCount(5);
+        await expect(listed(page).first()).toHaveAttribute("id", `update-${story.idOf(5).id}`);
+        await page.getByRole("link", { name: "Back to the latest updates" }).click();
+        await expect(listed(page)).toHaveCount(20);
+        await expect(listed(page).first()).toHaveAttribute("id", `update-${story.idOf(25).id}`);
+        // Still following the stream there.
+        const id = await postUpdate(story.id, "After paging back.");
+        await expect(page.locator(`#update-${id}`)).toHaveCount(1, { timeout: 2_000 });
         expect(await sameDocument(page)).toBe(true);
       } finally {
         await removeStory(story.id);
