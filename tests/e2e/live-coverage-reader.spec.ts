@@ -1,3 +1,7 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { READER_JS_BUDGET_BYTES, readerJavaScript } from "../../scripts/reader-javascript";
 import { query } from "./db";
@@ -196,6 +200,7 @@ test.describe("a live story's page", () => {
       // The latest change: no. 59's edit (half a minute ago) or no. 60's post, whichever is later.
       const latest = Math.max(story.idOf(59).edited_at!.getTime(), story.idOf(60).created_at.getTime());
       expect(ld.dateModified).toBe(new Date(latest).toISOString());
+      expect(html).toContain(`<meta property="article:modified_time" content="${new Date(latest).toISOString()}"`);
       expect(ld.liveBlogUpdate).toHaveLength(50);
       const [first] = ld.liveBlogUpdate;
       expect(first).toMatchObject({
@@ -227,6 +232,32 @@ test.describe("a live story's page", () => {
       // The updates stay.
       await expect(listed(page)).toHaveCount(20);
     } finally {
+      await removeStory(story.id);
+    }
+  });
+
+  test("its server HTML has no error by the Nu HTML Checker, on the first page and an older one", async ({ request }) => {
+    const vnu = path.resolve(import.meta.dirname, "../../node_modules/vnu-jar/build/dist/vnu.jar");
+    test.skip(spawnSync("java", ["-version"]).status !== 0 && !process.env.CI, "no Java on this machine: the Nu HTML checker cannot run");
+    const story = await liveStory(await sixtyUpdates());
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "frontpage-vnu-live-"));
+    try {
+      const first = await (await request.get(`/article/${story.slug}`)).text();
+      const older = /href="([^"]*\?updates-before=[^"#]+)/.exec(first)![1]!.replaceAll("&amp;", "&");
+      const files = [first, await (await request.get(older)).text()].map((html, i) => {
+        const file = path.join(dir, `page-${i}.html`);
+        fs.writeFileSync(file, html);
+        return file;
+      });
+      const run = spawnSync("java", ["-jar", vnu, "--errors-only", "--format", "json", ...files], { encoding: "utf8", timeout: 120_000 });
+      const report = JSON.parse(run.stderr) as { messages: { type: string; subType?: string; message: string; extract?: string }[] };
+      // Left out: the checker's advice against the embed frame's sandbox, which the player needs as it is
+      // (scripts and its own origin, in our srcdoc with no script: app/domain/articles/story-embed-html.ts).
+      const embedSandbox = (m: { message: string }) => /“allow-scripts” and “allow-same-origin”/.test(m.message);
+      expect(report.messages.filter((m) => (m.type === "error" || m.subType === "fatal") && !embedSandbox(m))).toEqual([]);
+      expect(report.messages.filter(embedSandbox)).toHaveLength(1);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
       await removeStory(story.id);
     }
   });

@@ -152,7 +152,9 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
   const description = describeArticle(article.excerpt, article.content);
   const authors = article.authors.length ? article.authors.map((a) => a.name) : [article.authorName];
   const publishedTime = new Date(article.publishedAt).toISOString();
-  const modifiedTime = new Date(article.modifiedAt ?? article.publishedAt).toISOString();
+  // A live story changes with its updates: the newest post or edit, when later than the story's own change.
+  const latestUpdate = Math.max(0, ...(data.live?.structured ?? []).map((u) => new Date(u.editedAt ?? u.createdAt).getTime()));
+  const modifiedTime = new Date(Math.max(new Date(article.modifiedAt ?? article.publishedAt).getTime(), latestUpdate)).toISOString();
   return pageMeta(matches, {
     title: article.title,
     description,
