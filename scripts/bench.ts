@@ -9,6 +9,8 @@
  *   npm run bench -- --import     # only the import: a synthetic 10,000-post WXR through `npm run import`
  *   npm run bench -- --newsletter # only newsletters: a story to 100,000 subscribers through an SMTP sink
  *                                 # (scripts/bench-newsletter.ts), a kill -9 halfway through a second one
+ *   npm run bench -- --live       # only live coverage: 2,000 readers of one live story's event stream,
+ *                                 # updates posted through the back office (scripts/bench-live.ts)
  *
  * Rows:
  * - cached pages (anonymous: the page cache) against node:http serving the same bytes from memory, in
@@ -30,6 +32,7 @@ import autocannon from "autocannon";
 import { ensureBuild, SERVER_ENTRY } from "./ensure-build.mjs";
 import { buildScaleData, connectToDataDir } from "./bench-scale";
 import { importBench } from "./bench-import";
+import { liveBench } from "./bench-live";
 import { newsletterBench } from "./bench-newsletter";
 import { readerJavaScript } from "./reader-javascript";
 
@@ -38,6 +41,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SCALE = process.argv.includes("--scale");
 const IMPORT = process.argv.includes("--import");
 const NEWSLETTER = process.argv.includes("--newsletter");
+const LIVE = process.argv.includes("--live");
 /** BENCH_ONLY=cached,rendered,js,lighthouse,count,restart,scale: only those parts (while working on one). */
 const ONLY = process.env.BENCH_ONLY?.split(",");
 const wants = (part: string) => !ONLY || ONLY.includes(part);
@@ -480,6 +484,10 @@ if (IMPORT) {
 } else if (NEWSLETTER) {
   // The same load and the same rendered requests as the rendered rows above.
   const ok = await newsletterBench({ judge, load: fastLoad, renderHeaders: { "accept-encoding": "gzip", "user-agent": CHROME, cookie: RENDER_COOKIE } });
+  agent.destroy();
+  console.log(ok ? "\nevery target met" : `\n${missed} target(s) not met`);
+} else if (LIVE) {
+  const ok = await liveBench({ judge, load: fastLoad });
   agent.destroy();
   console.log(ok ? "\nevery target met" : `\n${missed} target(s) not met`);
 } else await main();

@@ -52,7 +52,7 @@ type StreamResponse = http.ServerResponse & { [STORY]?: Story };
 export interface LiveDoor {
   /** Answers a request for /api/live/… (true), or leaves it to the next door (false). */
   (req: http.IncomingMessage, res: http.ServerResponse): boolean;
-  /** Ends every open stream (shutdown: browsers reconnect to another process). */
+  /** Ends every open stream and its connection (shutdown: browsers reconnect to another process). */
   endAll(): void;
   /** Open streams in this process (of one story when named). */
   openStreams(storyId?: string): number;
@@ -325,7 +325,14 @@ export function liveDoor(options: {
   }) as LiveDoor;
 
   door.endAll = () => {
-    for (const story of stories.values()) for (const res of story.readers) res.end();
+    for (const story of stories.values()) {
+      for (const res of story.readers) {
+        res.end();
+        // The connection too, once the end is written: a kept-alive one would otherwise hold the
+        // server's close until the browser drops it (it reconnects to another process at once).
+        res.socket?.end();
+      }
+    }
   };
   door.openStreams = (storyId?: string) => (storyId === undefined ? open : (stories.get(storyId)?.readers.size ?? 0));
   door.close = () => {

@@ -175,6 +175,7 @@ export const ROUTE_PATH_CLASSES = {
   "admin/articles/edit/:id": "admin page",
   "admin/articles/edit/:id/history": "admin page",
   "admin/articles/preview/:id": "admin page",
+  "admin/articles/live/:id": "admin page",
   "admin/categories": "admin page",
   "admin/tags": "admin page",
   "admin/pages": "admin page",
