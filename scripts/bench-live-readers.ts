@@ -8,21 +8,52 @@
  *
  * With `--hold` it is instead the baseline server: node:http answering every GET with the stream's
  * headers and `retry: 2000`, holding the response open (nothing else), and printing `listening {port}`.
+ * With `--door {databaseUrl}` it is the site's live door alone (server/live-door.ts, its hub on a change
+ * feed of that database) in a fresh process, the same way. Both answer {type: "memory"} with their RSS
+ * and heap in use after a full GC (run with --expose-gc), in KB.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 const now = () => performance.timeOrigin + performance.now();
 
-if (process.argv.includes("--hold")) {
-  const held = new Set<http.ServerResponse>();
-  const server = http.createServer((req, res) => {
-    res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform" });
-    res.write("retry: 2000\n\n");
-    held.add(res);
-    res.on("close", () => held.delete(res));
-  });
+/** This process's memory after a full collection (the heap without garbage). */
+function memory() {
+  (globalThis as { gc?: () => void }).gc?.();
+  const usage = process.memoryUsage();
+  return { type: "memory", rssKb: usage.rss / 1024, heapKb: usage.heapUsed / 1024, externalKb: (usage.external + usage.arrayBuffers) / 1024 };
+}
+
+if (process.argv.includes("--hold") || process.argv.includes("--door")) {
+  let handler: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  if (process.argv.includes("--door")) {
+    const databaseUrl = process.argv[process.argv.indexOf("--door") + 1]!;
+    const { createDb } = await import("../app/db/client.server");
+    const { ChangeFeed } = await import("../app/lib/change-feed.server");
+    const { createLogger } = await import("../app/lib/logger.server");
+    const { securityHeaderWriter } = await import("../server/middleware/security-headers");
+    const { liveDoor } = await import("../server/live-door");
+    const log = createLogger("warn");
+    const changes = new ChangeFeed(databaseUrl, log);
+    await changes.start();
+    const door = liveDoor({ db: createDb(databaseUrl, 2).db, changes, writeSecurityHeaders: securityHeaderWriter({ closing: () => false }), log });
+    handler = (req, res) => {
+      if (!door(req, res)) res.writeHead(404).end();
+    };
+  } else {
+    const held = new Set<http.ServerResponse>();
+    handler = (req, res) => {
+      res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform" });
+      res.write("retry: 2000\n\n");
+      held.add(res);
+      res.on("close", () => held.delete(res));
+    };
+  }
+  const server = http.createServer(handler);
   server.listen(0, "127.0.0.1", () => console.log(`listening ${(server.address() as AddressInfo).port}`));
+  process.on("message", (message: { type: string }) => {
+    if (message.type === "memory") process.send!(memory());
+  });
   process.on("disconnect", () => process.exit(0));
 } else {
   const requests = new Set<http.ClientRequest>();

@@ -224,6 +224,57 @@ async function arrivalsOf(readers: ReaderProcess[]): Promise<{ open: number; arr
   return { open: reports.reduce((s, r) => s + r.open, 0), arrivals };
 }
 
+interface AloneMemory {
+  open: number;
+  rssKb: number;
+  heapKb: number;
+  externalKb: number;
+}
+
+/**
+ * A server of scripts/bench-live-readers.ts (`--hold`, `--door url`) in a fresh process, its memory
+ * (after a full GC) before and after READERS streams of `path` opened on it, per connection.
+ */
+async function memoryAlone(args: string[], streamPath: string, readers: ReaderProcess[], track: (child: ChildProcess) => void): Promise<AloneMemory> {
+  const child = fork(READER_SCRIPT, args, { cwd: ROOT, execArgv: ["--import", "tsx", "--expose-gc"], stdio: ["ignore", "pipe", "inherit", "ipc"] });
+  track(child);
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let text = "";
+      const timer = setTimeout(() => reject(new Error(`the server (${args[0]}) did not start within 30 s`)), 30_000);
+      child.stdout!.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+        const match = /listening (\d+)/.exec(text);
+        if (match) {
+          clearTimeout(timer);
+          resolve(Number(match[1]));
+        }
+      });
+    });
+    const ask = () =>
+      new Promise<{ rssKb: number; heapKb: number; externalKb: number }>((resolve) => {
+        child.once("message", (message) => resolve(message as { rssKb: number; heapKb: number; externalKb: number }));
+        child.send({ type: "memory" });
+      });
+    readers.push(startReaders(), startReaders());
+    await sleep(1000);
+    // One stream first (the door's first read, its hub entry, the code paths' first use), then the rest.
+    await openStreams(readers.slice(0, 1), `http://127.0.0.1:${port}${streamPath}`, 1);
+    await sleep(500);
+    const before = await ask();
+    const opened = await openStreams(readers, `http://127.0.0.1:${port}${streamPath}`, READERS - 1);
+    await sleep(2000);
+    const after = await ask();
+    // The readers' count is of every stream they hold: the first one included.
+    const n = Math.max(1, opened.open - 1);
+    return { open: opened.open, rssKb: (after.rssKb - before.rssKb) / n, heapKb: (after.heapKb - before.heapKb) / n, externalKb: (after.externalKb - before.externalKb) / n };
+  } finally {
+    await Promise.all(readers.map(closeReaders));
+    readers.length = 0;
+    await stopChild(child, 5000);
+  }
+}
+
 /** Until the sum of the processes' RSS stops growing (two readings 500 ms apart within 1%), at most 10 s. */
 async function settledRssKb(pids: number[]): Promise<number> {
   let last = pids.reduce((s, pid) => s + rssKbExact(pid), 0);
@@ -366,29 +417,10 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
     };
 
 
-    // The baseline of memory: a bare node:http server holding as many idle responses.
-    hold = fork(READER_SCRIPT, ["--hold"], { cwd: ROOT, execArgv: ["--import", "tsx"], stdio: ["ignore", "pipe", "inherit", "ipc"] });
-    const holdPort = await new Promise<number>((resolve, reject) => {
-      let text = "";
-      const timer = setTimeout(() => reject(new Error("the bare server did not start within 30 s")), 30_000);
-      hold!.stdout!.on("data", (chunk: Buffer) => {
-        text += chunk.toString();
-        const match = /listening (\d+)/.exec(text);
-        if (match) {
-          clearTimeout(timer);
-          resolve(Number(match[1]));
-        }
-      });
-    });
-    readers.push(startReaders(), startReaders());
-    await sleep(1000);
-    const holdBefore = await settledRssKb([hold.pid!]);
-    const holdOpened = await openStreams(readers, `http://127.0.0.1:${holdPort}/`, READERS);
-    const holdAfter = await settledRssKb([hold.pid!]);
-    const holdKb = (holdAfter - holdBefore) / Math.max(1, holdOpened.open);
-    await Promise.all(readers.map(closeReaders));
-    readers.length = 0;
-    await stopChild(hold, 5000);
+    // Memory in fresh processes of their own, after a full GC: the baseline (a bare node:http server
+    // holding as many idle responses) and the live door alone (its hub on the same database).
+    const bareServer = await memoryAlone(["--hold"], "/", readers, (child) => (hold = child));
+    const doorAlone = await memoryAlone(["--door", url], `/api/live/${storyId}`, readers, (child) => (hold = child));
     hold = null;
 
     // The readers: every one opens the story's stream, spread over the workers by the cluster.
@@ -503,9 +535,14 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
         `  → ${kbPerConnection.toFixed(1)} KB  (target ≤ ${LIVE_TARGET.kbPerConnection} KB: ${check(kbPerConnection <= LIVE_TARGET.kbPerConnection && opened.open === READERS)})`,
     );
     console.log(
+      "  (a worker's RSS moves by more than its 1,000 connections take whenever its heap of about 170 MB is collected; the clean figure is the next row's)",
+    );
+    console.log(
       `  by worker (the cluster spreads the connections): ${workers.map((pid, i) => `${pid}: ${reportsAfter[i] ? `${fmt(reportsAfter[i]!.tcp)} TCP handles (${fmt(reportsBefore[i]?.tcp ?? 0)} before), ` : ""}RSS +${fmt((workersAfter[i]! - workersBefore[i]!) / 1024)} MB`).join("; ")}`,
     );
-    console.log(`  baseline, a bare node:http server holding ${fmt(holdOpened.open)} idle event-stream responses: ${holdKb.toFixed(1)} KB per connection`);
+    const alone = (m: AloneMemory) => `RSS ${m.rssKb.toFixed(1)} KB per connection (heap ${m.heapKb.toFixed(1)} KB, Buffers ${m.externalKb.toFixed(1)} KB, after a full GC)`;
+    console.log(`  the live door alone in a fresh process (its hub, the same story, ${fmt(doorAlone.open)} streams): ${alone(doorAlone)}  (target ≤ ${LIVE_TARGET.kbPerConnection} KB: ${check(doorAlone.rssKb <= LIVE_TARGET.kbPerConnection && doorAlone.open === READERS)})`);
+    console.log(`  baseline, a bare node:http server holding ${fmt(bareServer.open)} idle event-stream responses: ${alone(bareServer)}`);
 
     const ratio = during.rps / rest.rps;
     console.log(`\nthe story's page from the page cache (${pageUrl.slice(BASE.length)}, 10 connections, ${WRK ? "wrk" : "autocannon"} as in npm run bench)`);

@@ -260,6 +260,30 @@ describe("a live story's reader stream", () => {
     late.close();
   });
 
+  test("one read of the database per notice, however many readers: the same framed bytes go to all", async () => {
+    // A door whose database counts the reads it is asked for.
+    let reads = 0;
+    const counted = new Proxy(db, { get: (target, name, receiver) => (name === "select" && reads++, Reflect.get(target, name, receiver) as unknown) });
+    const counting = liveDoor({ db: counted, changes, writeSecurityHeaders, log });
+    const { server, origin } = await serve(counting);
+    try {
+      const id = await story();
+      const many = await Promise.all(Array.from({ length: 20 }, () => open(origin, id)));
+      await untilOpen(counting, id, 20);
+      const before = reads;
+      const posted = await post(id, "Twenty readers, one read");
+      for (const reader of many) await reader.until((r) => r.events.length === 1, "the update");
+      expect(reads - before).toBe(1);
+      expect(new Set(many.map((reader) => reader.text)).size).toBe(1);
+      expect(many[0]!.events[0]!.id).toBe(String(posted.version));
+      for (const reader of many) reader.close();
+    } finally {
+      counting.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test("a story unpublished while read: its streams end (the browser's reconnect hears 404)", async () => {
     const id = await story();
     const reader = await open(main.origin, id);

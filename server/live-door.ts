@@ -43,6 +43,8 @@ interface Story {
   endedAt: Date | null;
   /** The story's reads, one after the other: two notices never race, and versions only grow. */
   chain: Promise<unknown>;
+  /** Readers being opened (their catch-up not sent yet): the entry stays while there are some. */
+  joining: number;
 }
 
 /** Which story an open response reads: a property on the response (no per-connection closure or WeakMap entry). */
@@ -123,13 +125,18 @@ export function liveDoor(options: {
     pinger = null;
   };
 
+  /** A story nobody reads or is opening any more leaves the hub (a later reader reads it afresh). */
+  const forgetIfIdle = (story: Story) => {
+    if (story.readers.size === 0 && story.joining === 0 && stories.get(story.id) === story) stories.delete(story.id);
+  };
+
   // One function for every response's 'close' (no closure per reader): the response says its story.
   function onClose(this: StreamResponse) {
     const story = this[STORY];
     if (!story || !story.readers.delete(this)) return;
     open--;
     this[STORY] = undefined;
-    if (story.readers.size === 0 && stories.get(story.id) === story) stories.delete(story.id);
+    forgetIfIdle(story);
     stopPingingIfIdle();
   }
 
@@ -229,6 +236,7 @@ export function liveDoor(options: {
           startedAt: row.startedAt,
           endedAt: row.endedAt,
           chain: Promise.resolve(),
+          joining: 0,
         };
         stories.set(id, story);
         return story;
@@ -262,6 +270,16 @@ export function liveDoor(options: {
       return refuse(res, 503, UNAVAILABLE, ["Retry-After", "5"]);
     }
     if (!story) return refuse(res, 404, NOT_FOUND);
+    story.joining++;
+    try {
+      await openStream(req, res, story, after);
+    } finally {
+      story.joining--;
+      forgetIfIdle(story);
+    }
+  };
+
+  const openStream = async (req: http.IncomingMessage, res: StreamResponse, story: Story, after: number | null) => {
     if (res.destroyed || req.destroyed) return;
     if (open >= maxStreams) return refuse(res, 503, TOO_MANY, ["Retry-After", "10"]);
     res.writeHead(200, [
@@ -297,6 +315,8 @@ export function liveDoor(options: {
       if (current === joining) join(joining);
       else if (!res.destroyed) res.end();
     });
+    // The catch-up could not be read: the reader's browser reconnects (with its position) and tries again.
+    if (res[STORY] === undefined && !res.destroyed && !res.writableEnded) res.end();
   };
 
   const door = ((req: http.IncomingMessage, res: http.ServerResponse) => {

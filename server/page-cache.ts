@@ -80,8 +80,11 @@ function cacheTagsOf(match: { pattern: string; params: Record<string, string> })
  *   pages of the categories whose pin changed: nothing else shows pins;
  * - a change to redirects (decision 0040) drops their answers (REDIRECTS_TAG: a CDN's; each process
  *   reloads its table of them, answered before the cache, so no cached page is touched);
- * - a live update (issue 31) drops its story's pages (the page, its update feed) and the sitemaps
- *   (their latest time): nothing else shows updates;
+ * - a live update (issue 31) marks its story's pages stale (the page, its update feed: served while
+ *   rendered again, as a comment's) and drops the sitemaps (their latest time): nothing else shows
+ *   updates. Dropped, every update would hold the thousands reading the story until one render is
+ *   done (`npm run bench -- --live`); a page a moment old loses nothing, as its stream, opened with the
+ *   newest version it shows, sends the reader what came since;
  * - a change to the home page's own settings alone (the welcome banner's switch, Explore Topics:
  *   migration 0024) drops the home page;
  * - anything else (categories, settings, authors, a notice too big to name its stories, a lost
@@ -92,7 +95,7 @@ export function cacheChangeOf(event: ChangeEvent): { drop: string[]; stale: stri
   if (event.table === "story_pins" && event.pins && Array.isArray(event.pins.categories)) {
     return { drop: [...(event.pins.home ? [HOME_TAG] : []), ...event.pins.categories.map(categoryTag)], stale: [] };
   }
-  if (event.table === "live_updates" && Array.isArray(event.live)) return { drop: [...event.live.map((story) => articleTag(story.slug)), SITEMAPS_TAG], stale: [] };
+  if (event.table === "live_updates" && Array.isArray(event.live)) return { drop: [SITEMAPS_TAG], stale: event.live.map((story) => articleTag(story.slug)) };
   if (event.table === "redirects") return { drop: [REDIRECTS_TAG], stale: [] };
   if (event.table === "website_settings" && event.homeOnly === true) return { drop: [HOME_TAG], stale: [] };
   const stories = event.public;
