@@ -8,11 +8,15 @@
  * Rows, each beside its target and a baseline measured in the same run:
  * - delivery: BENCH_LIVE_UPDATES updates (default 10, one every 2 s), each from just before its POST to
  *   its `id:` line at each reader: the share within 2 s (target 99%), all within 5 s, p50/p99/max;
- *   baseline: one bare `LISTEN` client on the same database hearing the same change notices;
- * - memory per connection: the workers' RSS before and after the readers opened, divided by the
- *   readers (target ≤ 40 KB); baseline: a bare node:http server holding as many idle responses;
- * - the story's page from the page cache under load during further updates against at rest (target
- *   ≥ 80%), and other pages (the cached home page, a rendered search) answering meanwhile.
+ *   baseline: one bare `LISTEN` client on the same database hearing the same change notices; and
+ *   meanwhile other pages (the cached home page, a rendered search) asked every BENCH_LIVE_PROBE_MS;
+ * - memory per connection (target ≤ 40 KB): the workers' RSS (and heap in use, from a diagnostic
+ *   report on SIGUSR2) before and after the readers opened, divided by them; then, measured cleanly
+ *   in fresh processes after a full GC, the live door alone (its hub on the same database) and the
+ *   baseline, a bare node:http server holding as many idle responses;
+ * - the story's page from the page cache (wrk, or autocannon, as `npm run bench`) with the streams
+ *   open while BENCH_LIVE_LOAD_UPDATES further updates are posted, against at rest (no reader, no
+ *   update): target ≥ 80%, and the delivery of those updates under that load.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -57,9 +61,9 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 // ---------------------------------------------------------------- the site
 
 function startSite(dataDir: string, reportDir: string): ChildProcess {
-  return spawn(process.execPath, ["--enable-source-maps", SERVER_ENTRY], {
+  const site = spawn(process.execPath, ["--enable-source-maps", SERVER_ENTRY], {
     cwd: ROOT,
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "ignore", "pipe"],
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -76,6 +80,14 @@ function startSite(dataDir: string, reportDir: string): ChildProcess {
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --report-on-signal --report-signal=SIGUSR2 --report-compact --report-directory=${reportDir}`.trim(),
     },
   });
+  // The site's warnings pass through; Node's lines about each diagnostic report do not.
+  let rest = "";
+  site.stderr!.on("data", (chunk: Buffer) => {
+    const lines = (rest + chunk.toString()).split("\n");
+    rest = lines.pop()!;
+    for (const line of lines) if (line.trim() && !/Node\.js report/.test(line)) process.stderr.write(`${line}\n`);
+  });
+  return site;
 }
 
 async function waitForSite(deadlineMs = 180_000): Promise<void> {
@@ -220,7 +232,8 @@ async function openStreams(readers: ReaderProcess[], url: string, total: number)
 async function arrivalsOf(readers: ReaderProcess[]): Promise<{ open: number; arrivals: Map<number, number[]> }> {
   const reports = await Promise.all(readers.map((reader) => reader.ask<Report>({ type: "report" }, "report")));
   const arrivals = new Map<number, number[]>();
-  for (const report of reports) for (const [id, times] of Object.entries(report.arrivals)) arrivals.set(Number(id), [...(arrivals.get(Number(id)) ?? []), ...times]);
+  for (const report of reports)
+    for (const [id, times] of Object.entries(report.arrivals)) arrivals.set(Number(id), [...(arrivals.get(Number(id)) ?? []), ...times]);
   return { open: reports.reduce((s, r) => s + r.open, 0), arrivals };
 }
 
@@ -267,7 +280,12 @@ async function memoryAlone(args: string[], streamPath: string, readers: ReaderPr
     const after = await ask();
     // The readers' count is of every stream they hold: the first one included.
     const n = Math.max(1, opened.open - 1);
-    return { open: opened.open, rssKb: (after.rssKb - before.rssKb) / n, heapKb: (after.heapKb - before.heapKb) / n, externalKb: (after.externalKb - before.externalKb) / n };
+    return {
+      open: opened.open,
+      rssKb: (after.rssKb - before.rssKb) / n,
+      heapKb: (after.heapKb - before.heapKb) / n,
+      externalKb: (after.externalKb - before.externalKb) / n,
+    };
   } finally {
     await Promise.all(readers.map(closeReaders));
     readers.length = 0;
@@ -360,7 +378,8 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
     console.log(
       `live: ${os.cpus().length} cores, Node ${process.version}, open files limit ${fdLimit}; the site: a primary and ${workers.length} workers (pids ${workers.join(", ")}); ${fmt(READERS)} readers in 2 processes on loopback`,
     );
-    if (Number(fdLimit) < READERS * 2 + 500) console.log(`live: the open files limit (${fdLimit}) is below what ${READERS} readers need: raise it (ulimit -n ${READERS * 3})`);
+    if (Number(fdLimit) < READERS * 2 + 500)
+      console.log(`live: the open files limit (${fdLimit}) is below what ${READERS} readers need: raise it (ulimit -n ${READERS * 3})`);
 
     // A published live story: a copy of the newest demo story, dated back a day (it leads no page).
     const slug = `bench-live-${Date.now().toString(36)}`;
@@ -401,7 +420,9 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
       const before = await pool!.query<{ version: string | null }>(`select max(version) as version from live_updates where article_id = $1`, [storyId]);
       const at = now();
       const answer = await postThroughBackOffice(cookie, storyId, headline, text);
-      const after = answer.ok ? await pool!.query<{ version: string }>(`select max(version) as version from live_updates where article_id = $1`, [storyId]) : null;
+      const after = answer.ok
+        ? await pool!.query<{ version: string }>(`select max(version) as version from live_updates where article_id = $1`, [storyId])
+        : null;
       const written = after ? Number(after.rows[0]!.version ?? 0) > Number(before.rows[0]!.version ?? 0) : false;
       if (!written) {
         viaSql++;
@@ -415,7 +436,6 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
       }
       return { version: Number(after!.rows[0]!.version), at, heardAt: null };
     };
-
 
     // Memory in fresh processes of their own, after a full GC: the baseline (a bare node:http server
     // holding as many idle responses) and the live door alone (its hub on the same database).
@@ -438,37 +458,17 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
     const workersAfter = workers.map(rssKbExact);
     const reportsAfter = await Promise.all(workers.map((pid) => reportOf(pid, reportDir)));
     const rssPerConnection = (after - before) / Math.max(1, opened.open);
-    const heapDelta = reportsAfter.every(Boolean) && reportsBefore.every(Boolean) ? reportsAfter.reduce((s, r) => s + r!.heapUsedKb, 0) - reportsBefore.reduce((s, r) => s + r!.heapUsedKb, 0) : null;
+    const heapDelta =
+      reportsAfter.every(Boolean) && reportsBefore.every(Boolean)
+        ? reportsAfter.reduce((s, r) => s + r!.heapUsedKb, 0) - reportsBefore.reduce((s, r) => s + r!.heapUsedKb, 0)
+        : null;
     const heapPerConnection = heapDelta === null ? null : heapDelta / Math.max(1, opened.open);
     // Judged on the larger of the two: the heap alone misses the sockets' native memory, RSS may hide what fit in room already there.
     const kbPerConnection = Math.max(rssPerConnection, heapPerConnection ?? 0);
 
-    // Delivery: updates through the back office, one every 2 s, nothing else loading the site.
-    const posted: Posted[] = [];
-    for (let n = 1; n <= UPDATES; n++) {
-      const started = now();
-      posted.push(await post(n));
-      await sleep(Math.max(0, INTERVAL_MS - (now() - started)));
-    }
-    await sleep(5000);
-    for (const update of posted) update.heardAt = heard.get(update.version) ?? null;
-    const quiet = await arrivalsOf(readers);
-    const delivery = deliveryOf(posted, quiet.arrivals, opened.open);
-
-    // The story's page, cached, at rest: no reader and no update (after a warm-up; the JIT as warm as below).
-    await Promise.all(readers.map(closeReaders));
-    readers.length = 0;
-    await sleep(1000);
-    await fetch(pageUrl).then((r) => r.arrayBuffer());
-    await deps.load(pageUrl, { connections: 10, seconds: 2 });
-    const rest = await deps.load(pageUrl, { connections: 10, seconds: SECONDS });
-    // The readers again, for the page under load.
-    readers.push(startReaders(), startReaders());
-    await sleep(1000);
-    const reopened = await openStreams(readers, streamUrl, READERS);
-
-    // The story's page under the same load while more updates are posted (each drops its cached
-    // page), and other pages probed meanwhile: the cached home page and a rendered search.
+    // Delivery: updates through the back office, one every 2 s, and other pages asked meanwhile (the
+    // cached home page and a rendered search): the site keeps answering while its readers hear the news.
+    // (Not during the page load below, which they would slow: the two rows measure the live test alone.)
     const probes: { path: string; status: number; ms: number }[] = [];
     let probing = PROBE_MS > 0;
     const probe = (async () => {
@@ -486,6 +486,33 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
         await sleep(PROBE_MS);
       }
     })();
+    const posted: Posted[] = [];
+    for (let n = 1; n <= UPDATES; n++) {
+      const started = now();
+      posted.push(await post(n));
+      await sleep(Math.max(0, INTERVAL_MS - (now() - started)));
+    }
+    probing = false;
+    await probe;
+    await sleep(5000);
+    for (const update of posted) update.heardAt = heard.get(update.version) ?? null;
+    const quiet = await arrivalsOf(readers);
+    const delivery = deliveryOf(posted, quiet.arrivals, opened.open);
+
+    // The story's page, cached, at rest: no reader and no update (after a warm-up; the JIT as warm as below).
+    await Promise.all(readers.map(closeReaders));
+    readers.length = 0;
+    await sleep(1000);
+    await fetch(pageUrl).then((r) => r.arrayBuffer());
+    await deps.load(pageUrl, { connections: 10, seconds: 2 });
+    const rest = await deps.load(pageUrl, { connections: 10, seconds: SECONDS });
+    // The readers again, for the page under load.
+    readers.push(startReaders(), startReaders());
+    await sleep(1000);
+    const reopened = await openStreams(readers, streamUrl, READERS);
+
+    // The story's page under the same load while more updates are posted (each marks its cached
+    // page stale: served while rendered again).
     const loadSeconds = Math.max(SECONDS, (LOAD_UPDATES * INTERVAL_MS) / 1000);
     const loadPosted: Posted[] = [];
     const poster = (async () => {
@@ -498,8 +525,6 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
     })();
     const during = await deps.load(pageUrl, { connections: 10, seconds: loadSeconds });
     await poster;
-    probing = false;
-    await probe;
     await sleep(5000);
     for (const update of loadPosted) update.heardAt = heard.get(update.version) ?? null;
     const loaded = await arrivalsOf(readers);
@@ -528,6 +553,14 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
         `   baseline, one bare LISTEN client hearing the same notices: p50 ${msOf(percentile(bare, 50))}, max ${msOf(bare.at(-1) ?? NaN)} (${bare.length} of ${posted.length} heard)`,
     );
     if (viaSql) console.log("  (the updates inserted by SQL: from just before the INSERT)");
+    for (const probePath of ["/", "/search?q=election"]) {
+      const mine = probes.filter((p) => p.path === probePath);
+      const good = mine.filter((p) => p.status === 200).length;
+      const times = mine.map((p) => p.ms).sort((a, b) => a - b);
+      console.log(
+        `  another page meanwhile (every ${PROBE_MS} ms), ${probePath.padEnd(19)} ${good} of ${mine.length} answered 200, p50 ${msOf(percentile(times, 50))}, max ${msOf(times.at(-1) ?? NaN)}  (target every one answered: ${check(PROBE_MS === 0 || (mine.length > 0 && good === mine.length))})`,
+      );
+    }
 
     console.log(`\nmemory per connection: the ${workers.length} workers' RSS before and after ${fmt(opened.open)} streams opened`);
     console.log(
@@ -540,8 +573,11 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
     console.log(
       `  by worker (the cluster spreads the connections): ${workers.map((pid, i) => `${pid}: ${reportsAfter[i] ? `${fmt(reportsAfter[i]!.tcp)} TCP handles (${fmt(reportsBefore[i]?.tcp ?? 0)} before), ` : ""}RSS +${fmt((workersAfter[i]! - workersBefore[i]!) / 1024)} MB`).join("; ")}`,
     );
-    const alone = (m: AloneMemory) => `RSS ${m.rssKb.toFixed(1)} KB per connection (heap ${m.heapKb.toFixed(1)} KB, Buffers ${m.externalKb.toFixed(1)} KB, after a full GC)`;
-    console.log(`  the live door alone in a fresh process (its hub, the same story, ${fmt(doorAlone.open)} streams): ${alone(doorAlone)}  (target ≤ ${LIVE_TARGET.kbPerConnection} KB: ${check(doorAlone.rssKb <= LIVE_TARGET.kbPerConnection && doorAlone.open === READERS)})`);
+    const alone = (m: AloneMemory) =>
+      `RSS ${m.rssKb.toFixed(1)} KB per connection (heap ${m.heapKb.toFixed(1)} KB, Buffers ${m.externalKb.toFixed(1)} KB, after a full GC)`;
+    console.log(
+      `  the live door alone in a fresh process (its hub, the same story, ${fmt(doorAlone.open)} streams): ${alone(doorAlone)}  (target ≤ ${LIVE_TARGET.kbPerConnection} KB: ${check(doorAlone.rssKb <= LIVE_TARGET.kbPerConnection && doorAlone.open === READERS)})`,
+    );
     console.log(`  baseline, a bare node:http server holding ${fmt(bareServer.open)} idle event-stream responses: ${alone(bareServer)}`);
 
     const ratio = during.rps / rest.rps;
@@ -552,14 +588,6 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
     console.log(
       `  delivery of those ${loadPosted.length} updates under that load: within 2 s ${pct(loadDelivery.within2s / Math.max(1, loadDelivery.pairs))}, p50 ${msOf(percentile(loadDelivery.latencies, 50))}, p99 ${msOf(percentile(loadDelivery.latencies, 99))}, max ${msOf(loadDelivery.latencies.at(-1) ?? NaN)}, all within 5 s: ${loadDelivery.within5s === loadDelivery.pairs ? "yes" : `no (${fmt(loadDelivery.within5s)} of ${fmt(loadDelivery.pairs)})`}`,
     );
-    for (const probePath of ["/", "/search?q=election"]) {
-      const mine = probes.filter((p) => p.path === probePath);
-      const good = mine.filter((p) => p.status === 200).length;
-      const times = mine.map((p) => p.ms).sort((a, b) => a - b);
-      console.log(
-        `  another page meanwhile, ${probePath.padEnd(19)} ${good} of ${mine.length} answered 200, p50 ${msOf(percentile(times, 50))}, max ${msOf(times.at(-1) ?? NaN)}  (target every one answered: ${check(PROBE_MS === 0 || (mine.length > 0 && good === mine.length))})`,
-      );
-    }
     return ok;
   } finally {
     for (const reader of readers) reader.child.kill("SIGTERM");
