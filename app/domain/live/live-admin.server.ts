@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { articleAuthors, articles, authors, liveUpdates } from "~/db/schema";
+import { articles, authors, liveUpdates } from "~/db/schema";
 import type { Actor } from "~/domain/accounts/actor";
 import { can, mayChangeLiveUpdate, mayOpenLiveUpdates, mayPostLiveUpdate, type LiveStoryAccess } from "~/domain/accounts/roles";
 import { recordActivity } from "~/domain/activity/activity.server";
@@ -45,11 +45,14 @@ export interface LiveStory extends LiveStoryAccess {
   endedAt: Date | null;
 }
 
-/** True when one of the story's authors is the account's own author record. */
+/**
+ * True when one of the story's authors is the account's own author record. The columns are named in
+ * full: in a select of one table drizzle leaves them bare, and the outer "id" would be the author's.
+ */
 const onBylineOf = (userId: string | null) =>
   userId
-    ? sql<boolean>`exists (select 1 from ${articleAuthors} join ${authors} on ${authors.id} = ${articleAuthors.authorId}
-        where ${articleAuthors.articleId} = ${articles.id} and ${authors.userId} = ${userId})`
+    ? sql<boolean>`exists (select 1 from "article_authors" aa join "authors" au on au."id" = aa."author_id"
+        where aa."article_id" = "articles"."id" and au."user_id" = ${userId})`
     : sql<boolean>`false`;
 
 /**
@@ -182,7 +185,7 @@ async function readUpdate(tx: Tx, articleId: string, updateId: string, actor: Ac
       contentDoc: liveUpdates.contentDoc,
       pinned: liveUpdates.pinned,
       own: actor.id
-        ? sql<boolean>`(${liveUpdates.createdById} = ${actor.id} or exists (select 1 from ${authors} where ${authors.id} = ${liveUpdates.authorId} and ${authors.userId} = ${actor.id}))`
+        ? sql<boolean>`("live_updates"."created_by_id" = ${actor.id} or exists (select 1 from "authors" au where au."id" = "live_updates"."author_id" and au."user_id" = ${actor.id}))`
         : sql<boolean>`false`,
     })
     .from(liveUpdates)
@@ -299,6 +302,8 @@ export async function deleteLiveUpdate(db: Db, actor: Actor, articleId: string, 
   await db.transaction(async (tx) => {
     const story = await readLiveStory(tx, articleId, actor, "share");
     if (!story) throw storyGone();
+    // Not their story: 403 before anything of its updates is told (even whether the id exists).
+    if (!isSystem(actor) && !can(actor.role ?? null, "live.manage") && !story.onByline) throw new AppError("forbidden", LIVE_REFUSALS.notOnByline);
     const update = await readUpdate(tx, articleId, updateId, actor);
     checkMayChange(actor, story, update);
     await tx.update(liveUpdates).set({ deletedAt: sql`now()`, pinned: false, version: nextVersion }).where(eq(liveUpdates.id, updateId));
