@@ -245,14 +245,16 @@ describe("POST /admin/articles/live/:id, crafted", () => {
     }
   });
 
-  async function post(email: string, articleId: string, fields: Record<string, string>) {
+  async function post(email: string, articleId: string, fields: Record<string, string>): Promise<Record<string, unknown> & { status: number }> {
     const request = new Request(`${ORIGIN}/admin/articles/live/${articleId}`, {
       method: "POST",
       headers: { cookie: cookies[email]!, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams(fields),
     });
-    const answer = (await liveAction({ request, context, params: { id: articleId } } as never)) as { data: Record<string, unknown>; init: { status?: number } | null } | Record<string, unknown>;
-    return "data" in answer && "init" in answer ? { status: answer.init?.status ?? 200, ...(answer.data as object) } : { status: 200, ...answer };
+    // A refusal is data() with its status; success is the plain answer (200).
+    const answer = (await liveAction({ request, context, params: { id: articleId } } as never)) as Record<string, unknown>;
+    if ("data" in answer && "init" in answer) return { status: (answer.init as { status?: number } | null)?.status ?? 200, ...(answer.data as object) };
+    return { status: 200, ...answer };
   }
 
   it("answers 403 to an author not on the byline and writes nothing; the byline's author and an editor post", async () => {
