@@ -403,6 +403,16 @@ export async function applyLiveRequest(db: Db, storage: Storage, actor: Actor, a
 
 // ---------------------------------------------------------------- reads for the panel
 
+/** The public live stories, newest start first: the breaking-news card's quick choices for its link. */
+export async function listLiveStories(db: Reader, limit = 10): Promise<{ title: string; slug: string }[]> {
+  return db
+    .select({ title: articles.title, slug: articles.slug })
+    .from(articles)
+    .where(and(eq(articles.status, "published"), sql`${articles.publishedAt} <= now()`, sql`${articles.liveStartedAt} is not null`, isNull(articles.liveEndedAt)))
+    .orderBy(desc(articles.liveStartedAt))
+    .limit(limit);
+}
+
 /** An update as the panel lists it: what it shows, the form's values for Edit, and what the actor may do with it. */
 export interface AdminLiveUpdate {
   id: string;
