@@ -11,7 +11,16 @@ import { AppError } from "~/lib/app-error";
 import { formValues, parseForm } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import type { Storage } from "~/lib/storage.server";
-import { isLiveIntent, LIVE_REFUSALS, LIVE_UPDATE_FIELDS, liveUpdateSchema, type LiveIntent, type LiveUpdateFieldName } from "./live-admin.schema";
+import {
+  isLiveIntent,
+  LIVE_REFUSALS,
+  LIVE_UPDATE_FIELDS,
+  liveUpdateSchema,
+  type AdminLiveUpdate,
+  type LiveIntent,
+  type LivePanelData,
+  type LiveUpdateFieldName,
+} from "./live-admin.schema";
 
 // The newsroom's writes of live coverage (issue 31): start, end and restart a story's coverage, and
 // post, edit, delete, pin and unpin its updates. Every rule is checked here, under the story's row lock
@@ -413,27 +422,11 @@ export async function listLiveStories(db: Reader, limit = 10): Promise<{ title: 
     .limit(limit);
 }
 
-/** An update as the panel lists it: what it shows, the form's values for Edit, and what the actor may do with it. */
-export interface AdminLiveUpdate {
-  id: string;
-  headline: string | null;
-  content: string;
-  contentDoc: StoryDocument | null;
-  authorId: string | null;
-  authorName: string | null;
-  createdAt: string;
-  editedAt: string | null;
-  keyEvent: boolean;
-  pinned: boolean;
-  /** Edit, Delete and the key event mark. */
-  mayChange: boolean;
-}
-
 /** How many updates the panel lists (newest first); the public page has them all. */
 export const ADMIN_LIVE_LIST_SIZE = 200;
 
 /** The panel's data of a story: its live state, the actor's rights and its updates newest first; null for an unknown id. */
-export async function getLivePanel(db: Reader, articleId: string, actor: Actor) {
+export async function getLivePanel(db: Reader, articleId: string, actor: Actor): Promise<LivePanelData | null> {
   const story = await readLiveStory(db, articleId, actor);
   if (!story) return null;
   const system = isSystem(actor);
@@ -475,16 +468,10 @@ export async function getLivePanel(db: Reader, articleId: string, actor: Actor) 
       endedAt: story.endedAt?.toISOString() ?? null,
       live: story.live,
     },
-    /** Post updates (the form shows only then). */
     mayPost: system || mayPostLiveUpdate(holder(actor), story),
-    /** Start, end, restart, pin and unpin. */
     mayManage: manages,
-    /** May open the screen at all (else 403). */
     mayOpen: system || mayOpenLiveUpdates(holder(actor), story),
-    /** The Author picker's first choice: the writer's own author record. */
     defaultAuthorId: own?.id ?? null,
     updates,
   };
 }
-
-export type LivePanelData = NonNullable<Awaited<ReturnType<typeof getLivePanel>>>;
