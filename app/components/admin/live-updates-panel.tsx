@@ -1,5 +1,5 @@
 import { Loader2 } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
@@ -299,7 +299,8 @@ function UpdateForm({
   onDone?: () => void;
   onCancel?: () => void;
 }) {
-  const id = useId();
+  // Plain ids (the editor names its writing area by the label's id, set when it is made).
+  const id = mode === "post" ? "live-post" : `live-edit-${update?.id ?? ""}`;
   // A posted update empties the form: a new key starts its fields (and the editor) afresh.
   const [round, setRound] = useState(0);
   const [uploads, setUploads] = useState(0);
