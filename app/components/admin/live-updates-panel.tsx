@@ -76,7 +76,7 @@ export function LiveUpdatesPanel({
     <section
       id="live-updates"
       aria-labelledby="live-updates-heading"
-      className="mt-8 space-y-5 rounded-lg border border-slate-200 bg-white p-4 sm:p-6"
+      className={`${standalone ? "" : "mt-8 "}space-y-5 rounded-lg border border-slate-200 bg-white p-4 sm:p-6`}
       data-testid="live-updates-panel"
     >
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -226,7 +226,8 @@ function UpdateItem({
         <time dateTime={update.createdAt} className="font-medium text-slate-900">
           {when}
         </time>
-        <span>· {update.authorName ?? "Newsroom"}</span>
+        <span aria-hidden="true">·</span>
+        <span>{update.authorName ?? "Newsroom"}</span>
         {update.pinned ? <Mark tone="amber">Pinned</Mark> : null}
         {update.keyEvent ? <Mark tone="red">Key event</Mark> : null}
         {update.editedAt ? <Mark tone="slate">Edited</Mark> : null}
@@ -364,7 +365,7 @@ function UpdateForm({
             className="block h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900"
           >
             {/* Blank: the writer's own author record (none: the newsroom's byline). */}
-            {defaultAuthorId ? null : <option value="">—</option>}
+            {defaultAuthorId ? null : <option value="">No author (the newsroom)</option>}
             {authors.map((author) => (
               <option key={author.id} value={author.id}>
                 {author.name}

@@ -162,7 +162,7 @@ export async function restartLiveCoverage(db: Db, actor: Actor, articleId: strin
 // ---------------------------------------------------------------- updates
 
 /** The update form read and checked: the body a story document (the plain text without JavaScript), not empty. */
-async function readUpdateForm(db: Reader, actor: Actor, values: Record<LiveUpdateFieldName, string>) {
+async function readUpdateForm(db: Reader, actor: Actor, values: Record<LiveUpdateFieldName, string>, options: { blankIsOwn: boolean }) {
   const input = parseForm(liveUpdateSchema, values);
   // Without the editor (no JavaScript) the body comes as plain text: paragraphs, as the article form reads it.
   const doc: StoryDocument | null = input.contentDoc ?? (input.content.trim() ? storyFromPlainText(input.content.trim()) : null);
@@ -171,12 +171,13 @@ async function readUpdateForm(db: Reader, actor: Actor, values: Record<LiveUpdat
   if (!doc || (text.trim() === "" && !hasMedia)) {
     throw new AppError<LiveUpdateFieldName>("missing_fields", LIVE_REFUSALS.emptyBody, { field: "contentDoc" });
   }
-  // The author: any author of the site; blank is the writer's own author record (none: the newsroom).
+  // The author: any author of the site. Blank, when posting: the writer's own author record (none: the
+  // newsroom); when editing: no author (the form offers it only for an update that has none).
   let authorId = input.authorId;
   if (authorId) {
     const [known] = await db.select({ id: authors.id }).from(authors).where(eq(authors.id, authorId));
     if (!known) throw new AppError<LiveUpdateFieldName>("invalid_input", "Choose an author from the list.", { field: "authorId" });
-  } else if (actor.id) {
+  } else if (actor.id && options.blankIsOwn) {
     const [own] = await db.select({ id: authors.id }).from(authors).where(eq(authors.userId, actor.id));
     authorId = own?.id ?? null;
   }
@@ -228,7 +229,7 @@ export async function postLiveUpdate(db: Db, storage: Storage, actor: Actor, art
   if (!before) throw storyGone();
   const refusal = postRefusal(actor, before);
   if (refusal) throw refusal;
-  const input = await readUpdateForm(db, actor, values);
+  const input = await readUpdateForm(db, actor, values, { blankIsOwn: true });
   await checkStoryImages(storage, input.doc);
   return db.transaction(async (tx) => {
     // Again under the lock: ended, or the byline changed, since the checks above.
@@ -274,7 +275,7 @@ export async function editLiveUpdate(
   if (!isSystem(actor) && !can(actor.role ?? null, "live.manage") && !mayPostLiveUpdate(holder(actor), before)) {
     throw new AppError("forbidden", !before.onByline ? LIVE_REFUSALS.notOnByline : LIVE_REFUSALS.ended);
   }
-  const input = await readUpdateForm(db, actor, values);
+  const input = await readUpdateForm(db, actor, values, { blankIsOwn: false });
   return db.transaction(async (tx) => {
     const story = await readLiveStory(tx, articleId, actor, "share");
     if (!story) throw storyGone();

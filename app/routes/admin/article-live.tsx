@@ -53,7 +53,7 @@ export const meta: Route.MetaFunction = ({ data, matches, params }) =>
 export default function ArticleLiveUpdates({ loaderData }: Route.ComponentProps) {
   const { panel, authors } = loaderData;
   return (
-    <div className="mx-auto max-w-3xl">
+    <main className="mx-auto w-full min-w-0 max-w-3xl flex-1 px-4 py-6 lg:py-8">
       <AdminPageHeader
         title="Live updates"
         back={{ to: "/admin/articles", label: "Back to Articles" }}
@@ -72,6 +72,6 @@ export default function ArticleLiveUpdates({ loaderData }: Route.ComponentProps)
         }
       />
       <LiveUpdatesPanel initial={panel} authors={authors} headingLevel="h2" standalone />
-    </div>
+    </main>
   );
 }
