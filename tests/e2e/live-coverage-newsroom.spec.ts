@@ -24,12 +24,13 @@ async function postUpdate(page: Page, panel: Locator, { headline, body, keyEvent
 }
 
 test.describe("live coverage in the newsroom", () => {
-  test("an editor runs a live story from start to end and restart; an author off the byline is refused", async ({ page, baseURL }) => {
+  test("an editor runs a live story from start to end and restart; an author off the byline is refused", async ({ page, baseURL, browser }) => {
     test.setTimeout(180_000);
     const editor = await accountWithRole(baseURL, "live-editor", "editor");
     const intruder = await accountWithRole(baseURL, "live-intruder", "author");
     const title = `Election night live ${Date.now().toString(36)}`;
     let articleId: string | undefined;
+    let bannerShown = false;
     // Leaving the edit page with the title typed: the browser's "Leave site?" is answered yes.
     page.on("dialog", (dialog) => void dialog.accept());
     try {
@@ -134,12 +135,41 @@ test.describe("live coverage in the newsroom", () => {
         { headline: "The count hall", key_event: false, pinned: false, edited: false, deleted: false, images: true },
       ]);
 
-      // Screenshots of the panel, wide and on a phone.
-      await page.screenshot({ path: test.info().outputPath("live-panel-1280.png"), fullPage: true });
+      // Screenshots of the panel, wide and on a phone (the viewport from the top, then the list).
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: test.info().outputPath("live-panel-1280.png") });
+      await updatesOf(panel).last().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: test.info().outputPath("live-panel-1280-list.png") });
       await page.setViewportSize({ width: 390, height: 844 });
       await expectNoSidewaysScroll(page, "the Live updates screen at 390 px");
-      await page.screenshot({ path: test.info().outputPath("live-panel-390.png"), fullPage: true });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: test.info().outputPath("live-panel-390.png") });
+      await updatesOf(panel).last().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: test.info().outputPath("live-panel-390-list.png") });
       await page.setViewportSize({ width: 1280, height: 800 });
+
+      // The breaking-news banner points to the story (the card's quick choice): readers see "LIVE".
+      await page.goto("/admin");
+      const breaking = page.getByRole("region", { name: "Breaking news" });
+      await waitForHydration(breaking);
+      await breaking.getByRole("button", { name: title }).click();
+      await expect(breaking.getByLabel("Link")).toHaveValue(/^\/article\//);
+      await expect(breaking.getByLabel("Banner text *")).toHaveValue(title);
+      await breaking.getByRole("button", { name: "Show banner" }).click();
+      await expect(toastWith(page, "Banner shown").last()).toBeVisible();
+      bannerShown = true;
+      const reader = await browser.newContext();
+      const readerPage = await reader.newPage();
+      const bannerMark = async () => {
+        // A page the story's own change notice does not drop (the banner's story is not on it).
+        await readerPage.goto("/about");
+        const banner = readerPage.getByRole("region", { name: "Breaking news" });
+        await expect(banner).toContainText(title);
+        return (await banner.getByTestId("banner-live").count()) > 0 ? "LIVE" : "Breaking";
+      };
+      expect(await bannerMark()).toBe("LIVE");
+      await readerPage.setViewportSize({ width: 390, height: 844 });
+      await readerPage.screenshot({ path: test.info().outputPath("banner-live-390.png") });
 
       // An author not on the byline: the crafted POST is 403 and writes nothing.
       const before = await query(`select id, version from live_updates where article_id = $1 order by id`, [articleId]);
@@ -163,6 +193,9 @@ test.describe("live coverage in the newsroom", () => {
       await page.goto("/");
       await expect(page.getByRole("heading", { name: title })).toBeVisible();
       await expect(page.locator("article").filter({ has: page.getByRole("heading", { name: title }) }).getByTestId("live-badge")).toHaveCount(0);
+      // The banner is on every page (cached): it says "Breaking" again at once.
+      await expect.poll(bannerMark).toBe("Breaking");
+      await reader.close();
       const ended = await query<{ live_started_at: Date; live_ended_at: Date | null }>(`select live_started_at, live_ended_at from articles where id = $1`, [articleId]);
       expect(ended[0]!.live_ended_at).not.toBeNull();
 
@@ -191,7 +224,8 @@ test.describe("live coverage in the newsroom", () => {
     } finally {
       await intruder.context.dispose();
       await editor.context.dispose();
-      // The story leaves the home page it leads meanwhile (its updates go with it).
+      // The story leaves the home page it leads meanwhile (its updates go with it), and the banner goes.
+      if (bannerShown) await query(`update website_settings set breaking_news_text = null, breaking_news_url = null, breaking_news_expires_at = null`);
       if (articleId) await query(`delete from articles where id = $1`, [articleId]);
     }
   });
