@@ -184,6 +184,8 @@ test.describe("live coverage in the newsroom", () => {
       expect(await query(`select id, version from live_updates where article_id = $1 order by id`, [articleId])).toEqual(before);
 
       // End live coverage (after the confirm): posting stops, the badge goes from the home page.
+      await page.goto(`/admin/articles/live/${articleId}`);
+      await waitForHydration(panel);
       await page.getByRole("button", { name: "End live coverage" }).click();
       await page.getByRole("alertdialog", { name: "End live coverage?" }).getByRole("button", { name: "End live coverage" }).click();
       await expect(toastWith(page, "Live coverage ended").last()).toBeVisible();
