@@ -59,6 +59,10 @@ test.describe("live coverage in the newsroom", () => {
       await page.goto("/");
       const card = page.locator("article").filter({ has: page.getByRole("heading", { name: title }) });
       await expect(card.getByTestId("live-badge")).toHaveText("LIVE coverage:");
+      await page.setViewportSize({ width: 390, height: 844 });
+      await card.scrollIntoViewIfNeeded();
+      await card.screenshot({ path: test.info().outputPath("card-live-390.png") });
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       // The edit page's panel: the live state, and a first update (a key event) posted without reloading the form.
       await page.goto(`/admin/articles/edit/${articleId}`);
@@ -71,6 +75,8 @@ test.describe("live coverage in the newsroom", () => {
       await expect(updatesOf(editPanel).first()).toContainText("Key event");
       // What was typed in the story's form is still there (the panel's request reloaded nothing).
       await expect(page.getByLabel("Title *")).toHaveValue(`${title} (typing)`);
+      await editPanel.scrollIntoViewIfNeeded();
+      await editPanel.screenshot({ path: test.info().outputPath("edit-page-panel-1280.png") });
 
       // The Live updates screen (an author's way in too): two more updates, one with an image.
       await page.goto(`/admin/articles/live/${articleId}`);
