@@ -22,10 +22,12 @@ import { VIEW_EVENT } from "./lib/page-view-event";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = context;
-  const [{ settings, categories, footerPages }, user] = await Promise.all([context.siteFrame(), getSessionUser(request, context)]);
+  const [{ settings, categories, footerPages, bannerLive }, user] = await Promise.all([context.siteFrame(), getSessionUser(request, context)]);
+  const banner = activeBreakingNews(settings);
   return {
     settings: publicSettings(settings, env.AD_CLIENT_ID),
-    breakingNews: activeBreakingNews(settings),
+    // "LIVE" instead of "Breaking" when the banner links to a live story (issue 31).
+    breakingNews: banner ? { ...banner, live: bannerLive } : null,
     categories,
     footerPages,
     publicUrl: env.publicUrl,

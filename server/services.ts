@@ -14,7 +14,7 @@ import { upcomingPinEnds } from "../app/domain/front-page/front-page.server";
 import { activeBreakingNews } from "../app/domain/settings/breaking-news.schema";
 import { createSiteFrame } from "../app/domain/settings/site-frame.server";
 import { RedirectTable } from "../app/domain/redirects/redirect-table.server";
-import { categoryTag, HOME_TAG } from "../app/lib/cache-tags.server";
+import { categoryTag, HOME_TAG, SITE_TAG } from "../app/lib/cache-tags.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
 import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
@@ -187,11 +187,12 @@ export async function startRequestServices({
   views.start();
   lifecycle.onShutdown("view recorder", () => views.stop());
 
-  // Every page's settings and navigation, kept until a change notice names them. Made before the
-  // listener below, so a settings change is read anew when that listener asks for the banner.
-  const siteFrame = createSiteFrame(db, changes);
-  const storyMemo = createStoryMemo(changes);
   const cache = env.NODE_ENV === "development" ? null : new PageCache();
+  // Every page's settings and navigation, kept until a change notice names them. Made before the
+  // listener below, so a settings change is read anew when that listener asks for the banner. The
+  // banner is on every page: its story's live state changing ("LIVE" or "Breaking") drops them all.
+  const siteFrame = createSiteFrame(db, changes, { onBannerStoryChange: () => cache?.clearTags([SITE_TAG]) });
+  const storyMemo = createStoryMemo(changes);
   // Pages show the breaking-news banner until it expires: at that time they must render again.
   const clearWhenBannerExpires = async () => {
     const banner = activeBreakingNews((await siteFrame()).settings);

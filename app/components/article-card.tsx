@@ -74,8 +74,11 @@ export function ArticleCard({
           ) : null}
         </div>
         <div className={cn("flex flex-1 flex-col gap-2 p-4", lead && "lg:flex-none")}>
-          {article.category ? (
-            <span className="text-xs font-semibold uppercase tracking-wide text-brand-700">{article.category.name}</span>
+          {article.live || article.category ? (
+            <span className="flex flex-wrap items-center gap-2">
+              {article.live ? <LiveBadge /> : null}
+              {article.category ? <span className="text-xs font-semibold uppercase tracking-wide text-brand-700">{article.category.name}</span> : null}
+            </span>
           ) : null}
           <h3
             className={cn(
@@ -101,6 +104,22 @@ export function ArticleCard({
         </span>
       </div>
     </article>
+  );
+}
+
+/**
+ * The red "LIVE" badge of a live story's card (issue 31): it goes when the coverage ends (the articles
+ * trigger drops the pages that show the card). Its text is read with the headline's link: "Live coverage".
+ */
+export function LiveBadge({ className }: { className?: string }) {
+  return (
+    <span
+      className={cn("inline-flex items-center gap-1 rounded bg-red-700 px-1.5 py-0.5 text-xs font-bold tracking-wider text-white", className)}
+      data-testid="live-badge"
+    >
+      <span aria-hidden="true" className="size-1.5 rounded-full bg-white motion-safe:animate-pulse" />
+      LIVE<span className="sr-only"> coverage:</span>
+    </span>
   );
 }
 

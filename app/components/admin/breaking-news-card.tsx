@@ -1,5 +1,5 @@
 import { Megaphone } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import { SettingsInput } from "~/components/admin/settings-field";
 import { Button } from "~/components/ui/button";
@@ -18,12 +18,26 @@ export function BreakingNewsCard({
   current,
   timeZone,
   defaultExpiresAt,
+  liveStories = [],
 }: {
   current: BreakingNews | null;
   timeZone: string;
   /** The expiry field's starting value (datetime-local, on the site's clock). */
   defaultExpiresAt: string;
+  /** The live stories (issue 31): quick choices for the link (the banner then says "LIVE"). */
+  liveStories?: { title: string; slug: string }[];
 }) {
+  const formRef = useRef<HTMLFormElement>(null);
+  /** A quick choice fills the link (and the text, when it is still blank) with the live story's. */
+  function choose(story: { title: string; slug: string }) {
+    const form = formRef.current;
+    if (!form) return;
+    const url = form.elements.namedItem("url") as HTMLInputElement | null;
+    const text = form.elements.namedItem("text") as HTMLInputElement | null;
+    if (url) url.value = `/article/${story.slug}`;
+    if (text && text.value.trim() === "") text.value = story.title.slice(0, 200);
+    url?.focus();
+  }
   const fetcher = useFetcher<BreakingNewsActionData>({ key: "breaking-news" });
   const busy = fetcher.state !== "idle";
   const refusal = fetcher.data && !fetcher.data.ok ? fetcher.data : null;
@@ -51,7 +65,7 @@ export function BreakingNewsCard({
           "No banner is showing."
         )}
       </p>
-      <fetcher.Form method="post" action="/admin?index" className="mt-4 grid gap-4 md:grid-cols-[2fr_1fr_1fr]">
+      <fetcher.Form ref={formRef} method="post" action="/admin?index" className="mt-4 grid gap-4 md:grid-cols-[2fr_1fr_1fr]">
         <SettingsInput
           name="text"
           label="Banner text"
@@ -66,6 +80,8 @@ export function BreakingNewsCard({
           hint="Optional: https://… or /article/…"
           defaultValue={current?.url ?? ""}
           error={errors.url}
+          // Without JavaScript the live stories are the field's suggestions.
+          list={liveStories.length > 0 ? "breaking-live-stories" : undefined}
         />
         <SettingsInput
           name="expiresAt"
@@ -75,6 +91,28 @@ export function BreakingNewsCard({
           defaultValue={defaultExpiresAt}
           error={errors.expiresAt}
         />
+        {liveStories.length > 0 ? (
+          <div className="md:col-span-3" data-testid="breaking-live-stories">
+            <datalist id="breaking-live-stories">
+              {liveStories.map((story) => (
+                <option key={story.slug} value={`/article/${story.slug}`}>
+                  {story.title}
+                </option>
+              ))}
+            </datalist>
+            <p className="text-sm font-medium text-slate-800">Live stories: link the banner to one (it then says LIVE)</p>
+            <div className="mt-2 flex flex-wrap gap-2">
+              {liveStories.map((story) => (
+                <Button key={story.slug} type="button" variant="outline" size="sm" className="max-w-full" onClick={() => choose(story)}>
+                  <span aria-hidden="true" className="rounded bg-red-700 px-1 text-[10px] font-bold text-white">
+                    LIVE
+                  </span>
+                  <span className="truncate">{story.title}</span>
+                </Button>
+              ))}
+            </div>
+          </div>
+        ) : null}
         <div className="flex flex-wrap gap-2 md:col-span-3">
           <Button type="submit" name="intent" value="show-banner" disabled={busy}>
             Show banner

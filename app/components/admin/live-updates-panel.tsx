@@ -1,11 +1,10 @@
 import { Loader2 } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import { LIVE_HEADLINE_MAX, type LiveIntent, type LiveUpdateFieldName } from "~/domain/live/live-admin.schema";
-import type { AdminLiveUpdate, LivePanelData } from "~/domain/live/live-admin.server";
+import { LIVE_HEADLINE_MAX, type AdminLiveUpdate, type LiveIntent, type LivePanelData, type LiveUpdateFieldName } from "~/domain/live/live-admin.schema";
 import { formatPublishDate, useSiteTimeZone } from "~/lib/dates";
 import { refusalNotice, type Refusal } from "~/lib/forms";
 import type { AuthorChoice } from "./author-picker";
@@ -77,7 +76,7 @@ export function LiveUpdatesPanel({
     <section
       id="live-updates"
       aria-labelledby="live-updates-heading"
-      className="mt-8 space-y-5 rounded-lg border border-slate-200 bg-white p-4 sm:p-6"
+      className={`${standalone ? "" : "mt-8 "}space-y-5 rounded-lg border border-slate-200 bg-white p-4 sm:p-6`}
       data-testid="live-updates-panel"
     >
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -227,7 +226,8 @@ function UpdateItem({
         <time dateTime={update.createdAt} className="font-medium text-slate-900">
           {when}
         </time>
-        <span>· {update.authorName ?? "Newsroom"}</span>
+        <span aria-hidden="true">·</span>
+        <span>{update.authorName ?? "Newsroom"}</span>
         {update.pinned ? <Mark tone="amber">Pinned</Mark> : null}
         {update.keyEvent ? <Mark tone="red">Key event</Mark> : null}
         {update.editedAt ? <Mark tone="slate">Edited</Mark> : null}
@@ -300,7 +300,8 @@ function UpdateForm({
   onDone?: () => void;
   onCancel?: () => void;
 }) {
-  const id = useId();
+  // Plain ids (the editor names its writing area by the label's id, set when it is made).
+  const id = mode === "post" ? "live-post" : `live-edit-${update?.id ?? ""}`;
   // A posted update empties the form: a new key starts its fields (and the editor) afresh.
   const [round, setRound] = useState(0);
   const [uploads, setUploads] = useState(0);
@@ -364,7 +365,7 @@ function UpdateForm({
             className="block h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900"
           >
             {/* Blank: the writer's own author record (none: the newsroom's byline). */}
-            {defaultAuthorId ? null : <option value="">—</option>}
+            {defaultAuthorId ? null : <option value="">No author (the newsroom)</option>}
             {authors.map((author) => (
               <option key={author.id} value={author.id}>
                 {author.name}

@@ -397,7 +397,6 @@ export async function createArticle(
       await setArticleAuthors(tx, row!.id, authorIds);
       const tagged = input.tags?.length ? await setArticleTags(tx, row!.id, input.tags, actor) : [];
       if (options.newsletterIds !== undefined) await setArticleNewsletters(tx, row!.id, options.newsletterIds, actor);
-      if (options.startLive) await startLiveInSave(tx, actor, row!);
       await recordRevision(tx, row!, actor);
       await recordActivity(tx, actor, {
         kind: "article.create",
@@ -406,6 +405,8 @@ export async function createArticle(
         objectLabel: row!.title,
         details: { status: row!.status, ...(tagged.length ? { tags: tagged.map((t) => t.name) } : {}) },
       });
+      // "Live coverage" ticked in the new story's form (issue 31).
+      if (options.startLive) await startLiveInSave(tx, actor, row!);
       // Published at once with someone else's byline: they hear of it as of any other publication.
       if (row!.status === "published") {
         await notifyPublished(tx, { id: row!.id, title: row!.title, slug: row!.slug }, actor.id);
@@ -514,8 +515,6 @@ async function writeUpdate(
       if (input.tags !== undefined) await setArticleTags(tx, id, input.tags, actor);
       // "Send by e-mail" (issue 30): never by an autosave, which saves the story's text only.
       if (options.newsletterIds !== undefined && !onlyIf) await setArticleNewsletters(tx, id, options.newsletterIds, actor);
-      // "Live coverage" (issue 31): never by an autosave either.
-      if (options.startLive && !onlyIf) await startLiveInSave(tx, actor, row);
       // The story itself now holds what was typed: its pending version ("Save for later") is applied.
       await tx.delete(articlePendingVersions).where(eq(articlePendingVersions.articleId, id));
       await record(tx, row);
@@ -529,6 +528,8 @@ async function writeUpdate(
           objectLabel: row.title,
           details: { status: row.status, ...(tagsChanged ? { tags: input.tags, tagsBefore: previous.tags } : {}) },
         });
+        // "Live coverage" ticked (issue 31): never by an autosave either.
+        if (options.startLive) await startLiveInSave(tx, actor, row);
       }
       if (saveKind(stored.status, row.status) === "article.publish") {
         await notifyPublished(tx, { id, title: row.title, slug: row.slug }, actor.id);

@@ -31,6 +31,10 @@ export interface AdminArticleRow {
   sentBack: boolean;
   /** A published story with changes saved for later. */
   hasPendingChanges: boolean;
+  /** Live coverage (issue 31): started and not ended. */
+  live: boolean;
+  /** One of its authors is the viewer's own author record (who may post its live updates). */
+  onByline: boolean;
 }
 
 /** What the admin article list is narrowed to (each optional; a plain GET form sets them). */
@@ -89,6 +93,10 @@ export async function listAdminArticles(
         inReview: sql<boolean>`${articles.reviewRequestedAt} is not null`,
         sentBack: sql<boolean>`(${articles.reviewNote} is not null and ${articles.reviewRequestedAt} is null)`,
         hasPendingChanges: sql<boolean>`exists (select 1 from ${articlePendingVersions} where ${articlePendingVersions.articleId} = ${articles.id})`,
+        live: sql<boolean>`(${articles.liveStartedAt} is not null and ${articles.liveEndedAt} is null)`,
+        onByline: viewerId
+          ? sql<boolean>`exists (select 1 from "article_authors" aa join "authors" au on au."id" = aa."author_id" where aa."article_id" = "articles"."id" and au."user_id" = ${viewerId})`
+          : sql<boolean>`false`,
       })
       .from(articles)
       .leftJoin(categories, eq(articles.categoryId, categories.id))
@@ -106,6 +114,8 @@ export async function listAdminArticles(
       inReview: Boolean(row.inReview),
       sentBack: Boolean(row.sentBack),
       hasPendingChanges: Boolean(row.hasPendingChanges),
+      live: Boolean(row.live),
+      onByline: Boolean(row.onByline),
       hasVideo: Boolean(videoUrl),
     })),
     total,

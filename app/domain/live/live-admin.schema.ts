@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storyDocumentField } from "~/domain/articles/story-document.schema";
+import { storyDocumentField, type StoryDocument } from "~/domain/articles/story-document.schema";
 import { isUuid } from "~/lib/ids";
 
 // Live coverage in the back office (issue 31): the "Live updates" panel's form and the requests of its
@@ -52,3 +52,41 @@ export const liveUpdateSchema = z.object({
 });
 
 export type LiveUpdateInput = z.output<typeof liveUpdateSchema>;
+
+/** An update as the panel lists it: what it shows, the form's values for Edit, and what the viewer may do with it. */
+export interface AdminLiveUpdate {
+  id: string;
+  headline: string | null;
+  content: string;
+  contentDoc: StoryDocument | null;
+  authorId: string | null;
+  authorName: string | null;
+  createdAt: string;
+  editedAt: string | null;
+  keyEvent: boolean;
+  pinned: boolean;
+  /** Edit, Delete and the key event mark. */
+  mayChange: boolean;
+}
+
+/** The "Live updates" panel's data: the story's live state, the viewer's rights, its updates newest first. */
+export interface LivePanelData {
+  story: {
+    id: string;
+    title: string;
+    slug: string;
+    status: "draft" | "scheduled" | "published";
+    startedAt: string | null;
+    endedAt: string | null;
+    live: boolean;
+  };
+  /** Post updates (the form shows only then). */
+  mayPost: boolean;
+  /** Start, end, restart, pin and unpin. */
+  mayManage: boolean;
+  /** May open the screen at all (else 403). */
+  mayOpen: boolean;
+  /** The Author field's first choice: the writer's own author record. */
+  defaultAuthorId: string | null;
+  updates: AdminLiveUpdate[];
+}

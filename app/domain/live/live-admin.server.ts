@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { articleAuthors, articles, authors, liveUpdates } from "~/db/schema";
+import { articles, authors, liveUpdates } from "~/db/schema";
 import type { Actor } from "~/domain/accounts/actor";
 import { can, mayChangeLiveUpdate, mayOpenLiveUpdates, mayPostLiveUpdate, type LiveStoryAccess } from "~/domain/accounts/roles";
 import { recordActivity } from "~/domain/activity/activity.server";
@@ -11,7 +11,16 @@ import { AppError } from "~/lib/app-error";
 import { formValues, parseForm } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import type { Storage } from "~/lib/storage.server";
-import { isLiveIntent, LIVE_REFUSALS, LIVE_UPDATE_FIELDS, liveUpdateSchema, type LiveIntent, type LiveUpdateFieldName } from "./live-admin.schema";
+import {
+  isLiveIntent,
+  LIVE_REFUSALS,
+  LIVE_UPDATE_FIELDS,
+  liveUpdateSchema,
+  type AdminLiveUpdate,
+  type LiveIntent,
+  type LivePanelData,
+  type LiveUpdateFieldName,
+} from "./live-admin.schema";
 
 // The newsroom's writes of live coverage (issue 31): start, end and restart a story's coverage, and
 // post, edit, delete, pin and unpin its updates. Every rule is checked here, under the story's row lock
@@ -45,11 +54,14 @@ export interface LiveStory extends LiveStoryAccess {
   endedAt: Date | null;
 }
 
-/** True when one of the story's authors is the account's own author record. */
+/**
+ * True when one of the story's authors is the account's own author record. The columns are named in
+ * full: in a select of one table drizzle leaves them bare, and the outer "id" would be the author's.
+ */
 const onBylineOf = (userId: string | null) =>
   userId
-    ? sql<boolean>`exists (select 1 from ${articleAuthors} join ${authors} on ${authors.id} = ${articleAuthors.authorId}
-        where ${articleAuthors.articleId} = ${articles.id} and ${authors.userId} = ${userId})`
+    ? sql<boolean>`exists (select 1 from "article_authors" aa join "authors" au on au."id" = aa."author_id"
+        where aa."article_id" = "articles"."id" and au."user_id" = ${userId})`
     : sql<boolean>`false`;
 
 /**
@@ -150,7 +162,7 @@ export async function restartLiveCoverage(db: Db, actor: Actor, articleId: strin
 // ---------------------------------------------------------------- updates
 
 /** The update form read and checked: the body a story document (the plain text without JavaScript), not empty. */
-async function readUpdateForm(db: Reader, actor: Actor, values: Record<LiveUpdateFieldName, string>) {
+async function readUpdateForm(db: Reader, actor: Actor, values: Record<LiveUpdateFieldName, string>, options: { blankIsOwn: boolean }) {
   const input = parseForm(liveUpdateSchema, values);
   // Without the editor (no JavaScript) the body comes as plain text: paragraphs, as the article form reads it.
   const doc: StoryDocument | null = input.contentDoc ?? (input.content.trim() ? storyFromPlainText(input.content.trim()) : null);
@@ -159,12 +171,13 @@ async function readUpdateForm(db: Reader, actor: Actor, values: Record<LiveUpdat
   if (!doc || (text.trim() === "" && !hasMedia)) {
     throw new AppError<LiveUpdateFieldName>("missing_fields", LIVE_REFUSALS.emptyBody, { field: "contentDoc" });
   }
-  // The author: any author of the site; blank is the writer's own author record (none: the newsroom).
+  // The author: any author of the site. Blank, when posting: the writer's own author record (none: the
+  // newsroom); when editing: no author (the form offers it only for an update that has none).
   let authorId = input.authorId;
   if (authorId) {
     const [known] = await db.select({ id: authors.id }).from(authors).where(eq(authors.id, authorId));
     if (!known) throw new AppError<LiveUpdateFieldName>("invalid_input", "Choose an author from the list.", { field: "authorId" });
-  } else if (actor.id) {
+  } else if (actor.id && options.blankIsOwn) {
     const [own] = await db.select({ id: authors.id }).from(authors).where(eq(authors.userId, actor.id));
     authorId = own?.id ?? null;
   }
@@ -182,7 +195,7 @@ async function readUpdate(tx: Tx, articleId: string, updateId: string, actor: Ac
       contentDoc: liveUpdates.contentDoc,
       pinned: liveUpdates.pinned,
       own: actor.id
-        ? sql<boolean>`(${liveUpdates.createdById} = ${actor.id} or exists (select 1 from ${authors} where ${authors.id} = ${liveUpdates.authorId} and ${authors.userId} = ${actor.id}))`
+        ? sql<boolean>`("live_updates"."created_by_id" = ${actor.id} or exists (select 1 from "authors" au where au."id" = "live_updates"."author_id" and au."user_id" = ${actor.id}))`
         : sql<boolean>`false`,
     })
     .from(liveUpdates)
@@ -216,7 +229,7 @@ export async function postLiveUpdate(db: Db, storage: Storage, actor: Actor, art
   if (!before) throw storyGone();
   const refusal = postRefusal(actor, before);
   if (refusal) throw refusal;
-  const input = await readUpdateForm(db, actor, values);
+  const input = await readUpdateForm(db, actor, values, { blankIsOwn: true });
   await checkStoryImages(storage, input.doc);
   return db.transaction(async (tx) => {
     // Again under the lock: ended, or the byline changed, since the checks above.
@@ -262,7 +275,7 @@ export async function editLiveUpdate(
   if (!isSystem(actor) && !can(actor.role ?? null, "live.manage") && !mayPostLiveUpdate(holder(actor), before)) {
     throw new AppError("forbidden", !before.onByline ? LIVE_REFUSALS.notOnByline : LIVE_REFUSALS.ended);
   }
-  const input = await readUpdateForm(db, actor, values);
+  const input = await readUpdateForm(db, actor, values, { blankIsOwn: false });
   return db.transaction(async (tx) => {
     const story = await readLiveStory(tx, articleId, actor, "share");
     if (!story) throw storyGone();
@@ -299,6 +312,8 @@ export async function deleteLiveUpdate(db: Db, actor: Actor, articleId: string, 
   await db.transaction(async (tx) => {
     const story = await readLiveStory(tx, articleId, actor, "share");
     if (!story) throw storyGone();
+    // Not their story: 403 before anything of its updates is told (even whether the id exists).
+    if (!isSystem(actor) && !can(actor.role ?? null, "live.manage") && !story.onByline) throw new AppError("forbidden", LIVE_REFUSALS.notOnByline);
     const update = await readUpdate(tx, articleId, updateId, actor);
     checkMayChange(actor, story, update);
     await tx.update(liveUpdates).set({ deletedAt: sql`now()`, pinned: false, version: nextVersion }).where(eq(liveUpdates.id, updateId));
@@ -398,27 +413,21 @@ export async function applyLiveRequest(db: Db, storage: Storage, actor: Actor, a
 
 // ---------------------------------------------------------------- reads for the panel
 
-/** An update as the panel lists it: what it shows, the form's values for Edit, and what the actor may do with it. */
-export interface AdminLiveUpdate {
-  id: string;
-  headline: string | null;
-  content: string;
-  contentDoc: StoryDocument | null;
-  authorId: string | null;
-  authorName: string | null;
-  createdAt: string;
-  editedAt: string | null;
-  keyEvent: boolean;
-  pinned: boolean;
-  /** Edit, Delete and the key event mark. */
-  mayChange: boolean;
+/** The public live stories, newest start first: the breaking-news card's quick choices for its link. */
+export async function listLiveStories(db: Reader, limit = 10): Promise<{ title: string; slug: string }[]> {
+  return db
+    .select({ title: articles.title, slug: articles.slug })
+    .from(articles)
+    .where(and(eq(articles.status, "published"), sql`${articles.publishedAt} <= now()`, sql`${articles.liveStartedAt} is not null`, isNull(articles.liveEndedAt)))
+    .orderBy(desc(articles.liveStartedAt))
+    .limit(limit);
 }
 
 /** How many updates the panel lists (newest first); the public page has them all. */
 export const ADMIN_LIVE_LIST_SIZE = 200;
 
 /** The panel's data of a story: its live state, the actor's rights and its updates newest first; null for an unknown id. */
-export async function getLivePanel(db: Reader, articleId: string, actor: Actor) {
+export async function getLivePanel(db: Reader, articleId: string, actor: Actor): Promise<LivePanelData | null> {
   const story = await readLiveStory(db, articleId, actor);
   if (!story) return null;
   const system = isSystem(actor);
@@ -460,16 +469,10 @@ export async function getLivePanel(db: Reader, articleId: string, actor: Actor) 
       endedAt: story.endedAt?.toISOString() ?? null,
       live: story.live,
     },
-    /** Post updates (the form shows only then). */
     mayPost: system || mayPostLiveUpdate(holder(actor), story),
-    /** Start, end, restart, pin and unpin. */
     mayManage: manages,
-    /** May open the screen at all (else 403). */
     mayOpen: system || mayOpenLiveUpdates(holder(actor), story),
-    /** The Author picker's first choice: the writer's own author record. */
     defaultAuthorId: own?.id ?? null,
     updates,
   };
 }
-
-export type LivePanelData = NonNullable<Awaited<ReturnType<typeof getLivePanel>>>;

@@ -1,4 +1,6 @@
+import { and, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { articles } from "~/db/schema";
 import type { WebsiteSettings } from "~/db/schema";
 import type { CategorySummary } from "~/domain/categories/categories.schema";
 import { listCategoriesForNav } from "~/domain/categories/categories.server";
@@ -13,6 +15,50 @@ export interface SiteFrame {
   categories: CategorySummary[];
   /** Published pages listed in the footer (issue 29), in their order. */
   footerPages: FooterPage[];
+  /**
+   * The breaking-news banner links to a live story's page (issue 31): it says "LIVE" instead of
+   * "Breaking". Read with the frame, and read again when a change notice names that story.
+   */
+  bannerLive: boolean;
+}
+
+/** The story a banner's link names (`/article/{slug}`, this site's path), or null. */
+export function bannerStorySlug(url: string | null): string | null {
+  const match = url ? /^\/article\/([^/?#]+)\/?(?:[?#].*)?$/.exec(url) : null;
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the story at `slug` is public and live now. */
+async function isLiveStory(db: Db, slug: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: articles.id })
+    .from(articles)
+    .where(
+      and(
+        eq(articles.slug, slug),
+        eq(articles.status, "published"),
+        lte(articles.publishedAt, sql`now()`),
+        isNotNull(articles.liveStartedAt),
+        isNull(articles.liveEndedAt),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * Whether a change notice may have changed the banner's story (its live state): an articles notice
+ * naming its address, or one too large to name any. The banner is on every page, so such a change
+ * drops every page (the story's own notice drops only its lists).
+ */
+export function changesBannerStory(event: ChangeEvent, bannerSlug: string | null): boolean {
+  if (!bannerSlug || event.table !== "articles") return false;
+  return !event.public || event.public.slugs.includes(bannerSlug);
 }
 
 /** The tables the frame is read from; a change notice naming one (or a lost connection: "*") reads it again. */
@@ -29,18 +75,28 @@ export async function frameCategory(siteFrame: () => Promise<SiteFrame>, slug: s
  * this process answers only once it has heard its own (decision 0028), so the writer's next page shows
  * it. A failed read is not kept.
  */
-export function createSiteFrame(db: Db, changes: { on(event: "change", listener: (event: ChangeEvent) => void): unknown }): () => Promise<SiteFrame> {
+export function createSiteFrame(
+  db: Db,
+  changes: { on(event: "change", listener: (event: ChangeEvent) => void): unknown },
+  options: { onBannerStoryChange?: () => void } = {},
+): () => Promise<SiteFrame> {
   let kept: Promise<SiteFrame> | null = null;
+  // The story the banner links to, as of the settings last read (its live state is in the frame).
+  let bannerSlug: string | null = null;
   changes.on("change", (event) => {
     if (FRAME_TABLES.has(event.table)) kept = null;
+    else if (changesBannerStory(event, bannerSlug)) {
+      kept = null;
+      options.onBannerStoryChange?.();
+    }
   });
   return () => {
     if (kept) return kept;
-    const reading = Promise.all([getSettings(db), listCategoriesForNav(db), listFooterPages(db)]).then(([settings, categories, footerPages]) => ({
-      settings,
-      categories,
-      footerPages,
-    }));
+    const reading = Promise.all([getSettings(db), listCategoriesForNav(db), listFooterPages(db)]).then(async ([settings, categories, footerPages]) => {
+      const slug = bannerStorySlug(settings.breakingNewsText ? settings.breakingNewsUrl : null);
+      bannerSlug = slug;
+      return { settings, categories, footerPages, bannerLive: slug ? await isLiveStory(db, slug) : false };
+    });
     kept = reading;
     reading.catch(() => {
       if (kept === reading) kept = null;

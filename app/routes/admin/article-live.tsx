@@ -4,8 +4,8 @@ import { LiveUpdatesPanel } from "~/components/admin/live-updates-panel";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { listAuthorChoices } from "~/domain/authors/authors.server";
-import { applyLiveRequest, getLivePanel, type LivePanelData } from "~/domain/live/live-admin.server";
-import { LIVE_REFUSALS, LIVE_UPDATE_FIELDS } from "~/domain/live/live-admin.schema";
+import { applyLiveRequest, getLivePanel } from "~/domain/live/live-admin.server";
+import { LIVE_REFUSALS, LIVE_UPDATE_FIELDS, type LivePanelData } from "~/domain/live/live-admin.schema";
 import { formValues, refuse } from "~/lib/forms";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/article-live";
@@ -53,7 +53,7 @@ export const meta: Route.MetaFunction = ({ data, matches, params }) =>
 export default function ArticleLiveUpdates({ loaderData }: Route.ComponentProps) {
   const { panel, authors } = loaderData;
   return (
-    <div className="mx-auto max-w-3xl">
+    <main className="mx-auto w-full min-w-0 max-w-3xl flex-1 px-4 py-6 lg:py-8">
       <AdminPageHeader
         title="Live updates"
         back={{ to: "/admin/articles", label: "Back to Articles" }}
@@ -72,6 +72,6 @@ export default function ArticleLiveUpdates({ loaderData }: Route.ComponentProps)
         }
       />
       <LiveUpdatesPanel initial={panel} authors={authors} headingLevel="h2" standalone />
-    </div>
+    </main>
   );
 }

@@ -7,7 +7,7 @@ import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { FilterSelect } from "~/components/admin/filter-select";
-import { can, mayDeleteArticle, mayEditArticle } from "~/domain/accounts/roles";
+import { can, mayDeleteArticle, mayEditArticle, mayPostLiveUpdate } from "~/domain/accounts/roles";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
@@ -85,6 +85,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       // What the role may do with this row (the server checks again on each request).
       canEdit: mayEditArticle(user, a),
       canDelete: mayDeleteArticle(user, a),
+      // Live coverage (issue 31): the LIVE mark, and "Live updates" for whoever may post there (authors on its byline too).
+      live: a.live,
+      canPostLive: mayPostLiveUpdate(user, a),
     })),
     status,
     category,
@@ -334,6 +337,11 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                   <td data-label="Author" className={`px-3 py-3 text-slate-800 max-md:py-1 ${LABEL}`}>{article.authorNames}</td>
                   <td data-label="Status" className={`px-3 py-3 text-slate-800 max-md:col-span-2 max-md:py-1 ${LABEL}`} data-status={article.status}>
                     {article.statusText}
+                    {article.live ? (
+                      <span className="ml-2 inline-block rounded bg-red-700 px-1.5 py-0.5 align-middle text-xs font-bold tracking-wide text-white" data-testid="article-live-mark">
+                        LIVE
+                      </span>
+                    ) : null}
                   </td>
                   <td data-label="Date" className={`px-3 py-3 text-slate-800 max-md:col-span-2 max-md:py-1 ${LABEL}`}>
                     <time dateTime={article.createdAt} className="whitespace-nowrap">{article.date}</time>
@@ -350,7 +358,14 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                     ) : null}
                   </td>
                   <td className="px-3 py-3 max-md:py-1">
-                    <div className="flex justify-end gap-1 max-md:justify-start">
+                    <div className="flex flex-wrap justify-end gap-1 max-md:justify-start">
+                      {article.canPostLive ? (
+                        <Button asChild variant="outline" size="sm">
+                          <Link to={`/admin/articles/live/${article.id}`} aria-label={`Live updates of “${article.title}”`}>
+                            Live updates
+                          </Link>
+                        </Button>
+                      ) : null}
                       {article.canEdit ? (
                         <Button asChild variant="ghost" size="icon">
                           <Link to={`/admin/articles/edit/${article.id}`} aria-label={`Edit “${article.title}”`}>
@@ -371,7 +386,7 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                           onConfirm={() => fetcher.submit({ intent: "delete", id: article.id }, { method: "post" })}
                         />
                       ) : null}
-                      {!article.canEdit && !article.canDelete ? <span className="py-2 text-xs text-slate-600">View only</span> : null}
+                      {!article.canEdit && !article.canDelete && !article.canPostLive ? <span className="py-2 text-xs text-slate-600">View only</span> : null}
                     </div>
                   </td>
                 </tr>

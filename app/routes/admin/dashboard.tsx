@@ -11,6 +11,7 @@ import { DashboardViewCards } from "~/components/admin/dashboard-view-cards";
 import { DashboardWork } from "~/components/admin/dashboard-work";
 import { Button } from "~/components/ui/button";
 import { requireCapability } from "~/domain/accounts/guard.server";
+import { listLiveStories } from "~/domain/live/live-admin.server";
 import { activeBreakingNews, BREAKING_NEWS_FIELDS, breakingNewsSchema, DEFAULT_BANNER_HOURS } from "~/domain/settings/breaking-news.schema";
 import { removeBreakingNews, showBreakingNews } from "~/domain/settings/breaking-news.server";
 import { getSettings } from "~/domain/settings/settings.server";
@@ -29,12 +30,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "backOffice");
   const timeZone = context.env.TIME_ZONE;
   const canPublish = can(user.role, "articles.publish");
-  const [stats, settings, work, subscribers] = await Promise.all([
+  const [stats, settings, work, subscribers, liveStories] = await Promise.all([
     getDashboardStats(context.db, { timeZone }),
     getSettings(context.db),
     // The work lists by role: an author's own stories; an editor's review queue (decision 0017) and schedule.
     getDashboardWork(context.db, { id: user.id, role: user.role }),
     subscriberCounts(context.db),
+    // The banner may point to a live story (issue 31): its link's quick choices, for those who may show it.
+    canPublish ? listLiveStories(context.db) : [],
   ]);
   const now = new Date();
   const breakingNews = activeBreakingNews(settings, now);
@@ -47,6 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     work,
     breakingNews,
     defaultExpiresAt,
+    liveStories,
     canPublish,
     // Newsletter subscribers (issue 30): the card leads to the list for those who may read it.
     subscribers: { ...subscribers, linked: can(user.role, "subscribers.view") },
@@ -125,7 +129,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <DashboardSubscribersCard {...loaderData.subscribers} />
       <DashboardActivity activity={stats.activity} timeZone={timeZone} />
       {loaderData.canPublish ? (
-        <BreakingNewsCard current={loaderData.breakingNews} timeZone={timeZone} defaultExpiresAt={loaderData.defaultExpiresAt} />
+        <BreakingNewsCard current={loaderData.breakingNews} timeZone={timeZone} defaultExpiresAt={loaderData.defaultExpiresAt} liveStories={loaderData.liveStories} />
       ) : null}
       <DashboardLinks />
     </main>
