@@ -238,6 +238,37 @@ describe("a live story's reader stream", () => {
     b.close();
   });
 
+  test("a write that took a smaller version but committed after a larger one was sent still reaches the readers", async () => {
+    const id = await story();
+    const reader = await open(main.origin, id);
+    await untilOpen(main.door, id, 1);
+    // The slow writer takes its version first and holds its transaction open; a quick one commits after it.
+    const slow = await import("pg").then(({ default: pg }) => new pg.Client({ connectionString: url }));
+    await slow.connect();
+    try {
+      await slow.query("begin");
+      const { rows } = await slow.query<{ id: string; version: string }>(
+        "insert into live_updates (article_id, content, content_doc) values ($1, 'Slow', $2) returning id, version",
+        [id, JSON.stringify(doc("Slow"))],
+      );
+      const quick = await post(id, "Quick");
+      expect(quick.version).toBeGreaterThan(Number(rows[0]!.version));
+      await reader.until((r) => r.events.length === 1, "the quick update");
+      await slow.query("commit");
+      await reader.until((r) => r.events.length === 2, "the slow update, after the quick one");
+      expect(reader.events.map((e) => e.id)).toEqual([String(quick.version), rows[0]!.version]);
+      // Nothing is sent twice by the next change's read.
+      const third = await post(id, "Third");
+      await reader.until((r) => r.events.length === 3, "the third update");
+      expect(reader.events[2]!.id).toBe(String(third.version));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(reader.events).toHaveLength(3);
+    } finally {
+      await slow.end();
+      reader.close();
+    }
+  });
+
   test("ending the coverage sends a state event (no id); a restart another", async () => {
     const id = await story();
     const reader = await open(main.origin, id);

@@ -18,6 +18,8 @@ export const LIVE_CATCH_UP_LIMIT = 200;
 export const LIVE_STREAM_LIMIT = Number(process.env.LIVE_STREAM_LIMIT) || 10_000;
 /** A proxy or a phone's carrier drops a connection silent for a minute or so: a comment line every 25 s keeps it. */
 export const LIVE_PING_MS = 25_000;
+/** How long a sent version counts as recent: a write slower than this from its version to its commit is not looked for again. */
+export const LIVE_SETTLE_MS = 5_000;
 /** A reader this far behind (bytes waiting to be sent to it) is cut off: it reconnects with its Last-Event-ID and catches up from the database. */
 export const LIVE_MAX_BUFFERED_BYTES = 1024 * 1024;
 
@@ -37,8 +39,16 @@ interface Story {
   id: string;
   /** The open responses: only the Set holds them (no closure, timer or buffer per reader). */
   readers: Set<http.ServerResponse>;
-  /** The newest update version this process has sent the story's readers (every change up to it is sent). */
+  /** The newest update version this process has sent the story's readers. */
   version: number;
+  /**
+   * The versions sent in the last LIVE_SETTLE_MS (version → when), and the newest version sent before
+   * them: a write takes its version when it starts and is seen when it commits, so one that took a
+   * smaller number can commit just after a larger one was sent. Each read starts below the recent
+   * ones (at `settled`) and skips what was sent, so such a late change still reaches the readers.
+   */
+  recent: Map<number, number>;
+  settled: number;
   startedAt: Date | null;
   endedAt: Date | null;
   /** The story's reads, one after the other: two notices never race, and versions only grow. */
@@ -164,12 +174,25 @@ export function liveDoor(options: {
   const pushChanges = (story: Story) =>
     serially(story, async () => {
       if (story.readers.size === 0) return;
-      const changes = await liveChangesSince(db, story.id, story.version, LIVE_CATCH_UP_LIMIT);
-      if (changes.length === 0) return;
-      story.version = versionOf(changes[changes.length - 1]!);
-      broadcast(story, frameChanges(changes));
+      const now = Date.now();
+      for (const [version, at] of story.recent) {
+        if (now - at <= LIVE_SETTLE_MS) continue;
+        story.recent.delete(version);
+        story.settled = Math.max(story.settled, version);
+      }
+      const from = story.recent.size > 0 ? story.settled : story.version;
+      const read = await liveChangesSince(db, story.id, from, LIVE_CATCH_UP_LIMIT);
+      const changes = read.filter((change) => !story.recent.has(versionOf(change)) && (story.recent.size > 0 || versionOf(change) > story.version));
+      if (changes.length > 0) {
+        for (const change of changes) {
+          const version = versionOf(change);
+          story.recent.set(version, now);
+          story.version = Math.max(story.version, version);
+        }
+        broadcast(story, frameChanges(changes));
+      }
       // More than one read's worth (a burst, or a long disconnection of the feed): the rest now.
-      if (changes.length === LIVE_CATCH_UP_LIMIT) void pushChanges(story);
+      if (read.length === LIVE_CATCH_UP_LIMIT && changes.length > 0) void pushChanges(story);
     });
 
   /** Reads the story's live state again: ended or restarted, its readers hear it; no longer public, their streams end. */
@@ -203,7 +226,8 @@ export function liveDoor(options: {
       else
         for (const { id, version } of event.live) {
           const story = stories.get(id);
-          if (story && version > story.version) void pushChanges(story);
+          // Not only a newer version: a write that took a smaller one may commit after (Story.recent).
+          if (story && (version > story.version || !story.recent.has(version))) void pushChanges(story);
         }
       return;
     }
@@ -233,6 +257,8 @@ export function liveDoor(options: {
           id,
           readers: new Set(),
           version,
+          recent: new Map(),
+          settled: version,
           startedAt: row.startedAt,
           endedAt: row.endedAt,
           chain: Promise.resolve(),
