@@ -92,7 +92,7 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   // Old addresses are answered first, before the cache and routing (decision 0040).
   const redirectsFirst = redirectDoor({ table: redirects, writeSecurityHeaders, onHit: (id) => services.views.recordRedirectHit(id) });
   // Live stories' reader streams (issue 31): held open by this process's hub, fed by its change feed.
-  const liveStreams = liveDoor({ db: services.db, changes: services.changes, writeSecurityHeaders, log });
+  const liveStreams = liveDoor({ db: services.db, changes: services.changes, writeSecurityHeaders, log, maxStreams: env.LIVE_STREAM_LIMIT });
   const server = http.createServer((req, res) => {
     if (!redirectsFirst(req, res) && !liveStreams(req, res) && !door(req, res)) app(req, res);
   });

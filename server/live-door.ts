@@ -15,7 +15,7 @@ const PREFIX = "/api/live/";
 /** How many missed changes a reconnecting reader is sent at most (the oldest first; it keeps up from there). */
 export const LIVE_CATCH_UP_LIMIT = 200;
 /** Open streams a process holds at most; past it a reader hears 503 and its browser tries again (another process, or later). */
-export const LIVE_STREAM_LIMIT = Number(process.env.LIVE_STREAM_LIMIT) || 10_000;
+export const LIVE_STREAM_LIMIT = 10_000;
 /** A proxy or a phone's carrier drops a connection silent for a minute or so: a comment line every 25 s keeps it. */
 export const LIVE_PING_MS = 25_000;
 /** How long a sent version counts as recent: a write slower than this from its version to its commit is not looked for again. */

@@ -50,6 +50,10 @@ export const envSchema = z.object({
   NEWSLETTER_SMTP_POOL: opt(
     z.coerce.number({ error: "must be a number of connections" }).int({ error: "must be a whole number" }).min(1).max(50, { error: "must be at most 50" }),
   ).default(10),
+  /** Open reader streams of live stories one process holds at most (issue 31): past it a reader hears 503 and its browser tries again. */
+  LIVE_STREAM_LIMIT: opt(
+    z.coerce.number({ error: "must be a number of streams" }).int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(1_000_000, { error: "must be at most 1000000" }),
+  ).default(10_000),
   /** DKIM signing of newsletters sent by SMTP (all three or none). */
   DKIM_DOMAIN: opt(z.string()),
   DKIM_SELECTOR: opt(z.string()),

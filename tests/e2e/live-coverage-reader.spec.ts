@@ -126,7 +126,9 @@ test.describe("a live story's page", () => {
 
       const keyEvents = page.getByTestId("key-events").getByRole("link");
       await expect(keyEvents).toHaveText(["Evacuation ordered on the east side", "Storm warning raised to red"]);
+      // On this page: its anchor; on an older page (no. 30 is on page 2): the page that starts with it.
       await expect(keyEvents.first()).toHaveAttribute("href", `#update-${story.idOf(58).id}`);
+      await expect(keyEvents.last()).toHaveAttribute("href", `/article/${story.slug}?update=${story.idOf(30).id}#update-${story.idOf(30).id}`);
 
       const pinned = page.getByTestId("pinned-update");
       await expect(pinned).toHaveAttribute("id", `update-${story.idOf(5).id}`);
@@ -142,14 +144,22 @@ test.describe("a live story's page", () => {
       const clock = new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hour: "numeric", minute: "2-digit" }).format(story.idOf(60).created_at);
       await expect(newest.locator("time").first()).toHaveText(clock);
       await expect(newest.getByRole("link", { name: story.author.name })).toHaveAttribute("href", `/author/${story.author.slug}`);
-      await expect(newest.getByRole("link", { name: "Permalink to this update" })).toHaveAttribute("href", `#update-${story.idOf(60).id}`);
-      const anchorUrl = `${baseURL}/article/${story.slug}#update-${story.idOf(60).id}`;
+      const permalink = `/article/${story.slug}?update=${story.idOf(60).id}#update-${story.idOf(60).id}`;
+      await expect(newest.getByRole("link", { name: "Permalink to this update" })).toHaveAttribute("href", permalink);
+      const anchorUrl = `${baseURL}${permalink}`;
       await expect(newest.getByRole("link", { name: /Share on Facebook/ })).toHaveAttribute("href", `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(anchorUrl)}`);
       await expect(page.locator(`#update-${story.idOf(59).id}`)).toContainText("Edited");
       await expect(page.locator(`#update-${story.idOf(60).id}`)).not.toContainText("Edited");
       await expect(page.locator(`#update-${story.idOf(58).id}`)).toContainText("Key event");
       await expect(page.locator(`#update-${story.idOf(57).id}`).getByRole("img", { name: "Waves over the sea wall" })).toBeVisible();
       await expect(page.locator(`#update-${story.idOf(56).id} .story-embed[data-provider="youtube"]`)).toHaveCount(1);
+
+      // A key event on an older page: its link opens the page that starts with it, at it.
+      await keyEvents.last().click();
+      await expect(listed(page).first()).toHaveAttribute("id", `update-${story.idOf(30).id}`);
+      await expect(listed(page)).toHaveCount(20);
+      await expect(page.getByRole("link", { name: "Back to the latest updates" })).toBeVisible();
+      await page.goto(`/article/${story.slug}`);
 
       // Three pages of 20 through the plain link, each its own address; together all 60, once each.
       const seen = new Set(await listed(page).evaluateAll((items) => items.map((item) => item.id)));

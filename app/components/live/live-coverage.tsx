@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Link, useRouteLoaderData } from "react-router";
 import { ShareButtons } from "~/components/share-buttons";
-import { OLDER_UPDATES_PARAM, updateAnchor, type KeyEventLink, type LiveUpdateView } from "~/domain/live/live-updates";
+import { OLDER_UPDATES_PARAM, updateAnchor, updatePermalink, type KeyEventLink, type LiveUpdateView } from "~/domain/live/live-updates";
 import { formatCardDate, inTimeZone, useSiteTimeZone } from "~/lib/dates";
 import type { LiveListState } from "./live-stream";
 
@@ -143,10 +143,11 @@ function Mark({ children, className }: { children: ReactNode; className: string 
 }
 
 /** One update: its time (a permalink), marks, headline, body, author and share buttons. */
-function LiveUpdateItem({ update, pageUrl, pinnedCopy, arrived }: { update: LiveUpdateView; pageUrl: string; pinnedCopy?: boolean; arrived?: boolean }) {
+function LiveUpdateItem({ update, slug, pageUrl, pinnedCopy, arrived }: { update: LiveUpdateView; slug: string; pageUrl: string; pinnedCopy?: boolean; arrived?: boolean }) {
   const timeZone = useSiteTimeZone();
   const root = useRouteLoaderData("root") as { settings?: { siteName?: string } } | undefined;
   const anchor = updateAnchor(update.id);
+  const permalink = updatePermalink(slug, update.id);
   const headingId = `${anchor}-heading`;
   return (
     <article
@@ -189,16 +190,18 @@ function LiveUpdateItem({ update, pageUrl, pinnedCopy, arrived }: { update: Live
             <span className="font-medium text-slate-900">{root?.settings?.siteName ?? "the newsroom"}</span>
           )}
         </span>
-        <a href={`#${anchor}`} className="text-slate-700 underline underline-offset-2 hover:text-slate-900">
+        {/* The lasting address (the page that starts with this update): "#update-…" alone is lost once newer updates push it off the first page. */}
+        <a href={permalink} className="text-slate-700 underline underline-offset-2 hover:text-slate-900">
           Permalink<span className="sr-only"> to this update</span>
         </a>
-        <ShareButtons url={`${pageUrl}#${anchor}`} title={update.headline ?? update.text.slice(0, 100)} compact />
+        <ShareButtons url={`${new URL(pageUrl).origin}${permalink}`} title={update.headline ?? update.text.slice(0, 100)} compact />
       </footer>
     </article>
   );
 }
 
-function KeyEvents({ events }: { events: KeyEventLink[] }) {
+/** The key events; each links to its update on this page, or else to the page that starts with it. */
+function KeyEvents({ events, slug, onPage }: { events: KeyEventLink[]; slug: string; onPage: ReadonlySet<string> }) {
   const timeZone = useSiteTimeZone();
   if (events.length === 0) return null;
   return (
@@ -212,7 +215,7 @@ function KeyEvents({ events }: { events: KeyEventLink[] }) {
             <time dateTime={event.createdAt} className="shrink-0 tabular-nums text-slate-600">
               {clockTime(event.createdAt, timeZone)}
             </time>
-            <a href={`#${updateAnchor(event.id)}`} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+            <a href={onPage.has(event.id) ? `#${updateAnchor(event.id)}` : updatePermalink(slug, event.id)} className="font-medium text-brand-700 underline-offset-2 hover:underline">
               {event.title}
             </a>
           </li>
@@ -244,8 +247,8 @@ export function LiveUpdates({ data, state, listRef, onReveal, pageUrl }: {
       <h2 id="live-updates-heading" className="sr-only">
         Live updates
       </h2>
-      <KeyEvents events={state.keyEvents} />
-      {pinnedOnTop ? <LiveUpdateItem update={pinnedOnTop} pageUrl={pageUrl} pinnedCopy /> : null}
+      <KeyEvents events={state.keyEvents} slug={data.slug} onPage={new Set([...shown.map((u) => u.id), ...(pinnedOnTop ? [pinnedOnTop.id] : [])])} />
+      {pinnedOnTop ? <LiveUpdateItem update={pinnedOnTop} slug={data.slug} pageUrl={pageUrl} pinnedCopy /> : null}
       {/* Height 0: the button appearing moves nothing; it sticks under the site's header while the list is in view. */}
       <div className="sticky top-20 z-30 flex h-0 items-start justify-center" aria-live="polite">
         {state.pending.length > 0 ? (
@@ -269,7 +272,7 @@ export function LiveUpdates({ data, state, listRef, onReveal, pageUrl }: {
       <ol ref={listRef} className="space-y-2" data-testid="live-updates">
         {shown.map((update) => (
           <li key={update.id}>
-            <LiveUpdateItem update={update} pageUrl={pageUrl} arrived={arrived.has(update.id)} pinnedCopy={false} />
+            <LiveUpdateItem update={update} slug={data.slug} pageUrl={pageUrl} arrived={arrived.has(update.id)} pinnedCopy={false} />
           </li>
         ))}
       </ol>

@@ -1,10 +1,10 @@
 import { absoluteUrls, cdata } from "~/domain/articles/feed-xml.server";
 import { liveUpdateHeadline } from "~/lib/structured-data";
 import { xmlEscape } from "~/lib/xml";
-import { updateAnchor, type LiveUpdateView } from "./live-updates";
+import { updatePermalink, type LiveUpdateView } from "./live-updates";
 
 // A live story's own feed (issue 31): /article/{slug}/rss.xml, its newest updates as items, each a link
-// to its anchor on the story's page. Pure: the route reads, this writes (checked by xmllint in the tests).
+// to its permalink (the page of updates that starts with it, at its anchor). Pure: the route reads, this writes (checked by xmllint in the tests).
 
 export interface LiveFeedStory {
   title: string;
@@ -32,7 +32,7 @@ export function liveFeedDocument(siteName: string, story: LiveFeedStory, updates
     [
       "    <item>",
       `      <title>${xmlEscape(liveUpdateHeadline(update))}</title>`,
-      `      <link>${xmlEscape(`${page}#${updateAnchor(update.id)}`)}</link>`,
+      `      <link>${xmlEscape(`${origin}${updatePermalink(story.slug, update.id)}`)}</link>`,
       `      <guid isPermaLink="false">urn:uuid:${update.id}</guid>`,
       `      <pubDate>${new Date(update.createdAt).toUTCString()}</pubDate>`,
       `      <description>${xmlEscape(update.text)}</description>`,

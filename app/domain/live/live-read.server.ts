@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { authors, liveUpdates } from "~/db/schema";
 import { renderStoryHtml } from "~/domain/articles/story-html";
@@ -75,18 +75,25 @@ export interface LiveUpdatesPage {
 }
 
 /**
- * A page of a story's updates, newest first: the first page, or the page after the update `olderThan`
- * (an id; unknown or not this story's: the first page). The pinned update and the key events come with
- * every page, as the page shows them on top.
+ * A page of a story's updates, newest first: the first page, the page after the update `olderThan`, or
+ * the page starting with the update `from` (an update's permalink); an id unknown or not this story's
+ * gives the first page. The pinned update and the key events come with every page, as the page shows
+ * them on top.
  */
-export async function getLiveUpdatesPage(db: Db, articleId: string, options: { olderThan?: string; limit?: number } = {}): Promise<LiveUpdatesPage> {
+export async function getLiveUpdatesPage(
+  db: Db,
+  articleId: string,
+  options: { olderThan?: string; from?: string; limit?: number } = {},
+): Promise<LiveUpdatesPage> {
   const limit = options.limit ?? LIVE_PAGE_SIZE;
+  const cursorId = options.from ?? options.olderThan;
+  const inclusive = options.from !== undefined;
   let after: { createdAt: Date; id: string } | undefined;
-  if (options.olderThan && isUuid(options.olderThan)) {
+  if (cursorId && isUuid(cursorId)) {
     [after] = await db
       .select({ createdAt: liveUpdates.createdAt, id: liveUpdates.id })
       .from(liveUpdates)
-      .where(and(eq(liveUpdates.id, options.olderThan), eq(liveUpdates.articleId, articleId)))
+      .where(and(eq(liveUpdates.id, cursorId), eq(liveUpdates.articleId, articleId), inclusive ? isNull(liveUpdates.deletedAt) : undefined))
       .limit(1);
   }
   const [rows, keyRows, pinnedRows, [{ total }]] = await Promise.all([
@@ -97,7 +104,9 @@ export async function getLiveUpdatesPage(db: Db, articleId: string, options: { o
       .where(
         and(
           shown(articleId),
-          after ? or(lt(liveUpdates.createdAt, after.createdAt), and(eq(liveUpdates.createdAt, after.createdAt), lt(liveUpdates.id, after.id))) : undefined,
+          after
+            ? or(lt(liveUpdates.createdAt, after.createdAt), and(eq(liveUpdates.createdAt, after.createdAt), (inclusive ? lte : lt)(liveUpdates.id, after.id)))
+            : undefined,
         ),
       )
       .orderBy(...newestFirst)

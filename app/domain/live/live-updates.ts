@@ -13,6 +13,15 @@ export const OLDER_UPDATES_PARAM = "updates-before";
 /** An update's permalink anchor on the story's page: `#update-{id}`. */
 export const updateAnchor = (id: string) => `update-${id}`;
 
+/** The query parameter of an update's permalink: the page of updates that starts with it. */
+export const UPDATE_PARAM = "update";
+
+/**
+ * An update's lasting address: the page of updates starting with it, at its anchor. `#update-{id}` alone
+ * stops finding it once newer updates push it off the first page; this page always holds it.
+ */
+export const updatePermalink = (slug: string, id: string) => `/article/${slug}?${UPDATE_PARAM}=${id}#${updateAnchor(id)}`;
+
 /** The reader's event stream of a live story (server-sent events; answered by server/live-door.ts). */
 export const liveStreamPath = (articleId: string) => `/api/live/${articleId}`;
 

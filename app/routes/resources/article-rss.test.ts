@@ -102,7 +102,7 @@ describe("a live story's feed", () => {
       [ids["storm-live"]],
     );
     const newest = rows.rows[0]!;
-    expect(items[0]).toContain(`<link>${ORIGIN}/article/storm-live#update-${newest.id}</link>`);
+    expect(items[0]).toContain(`<link>${ORIGIN}/article/storm-live?update=${newest.id}#update-${newest.id}</link>`);
     expect(items[0]).toContain(`<guid isPermaLink="false">urn:uuid:${newest.id}</guid>`);
     expect(items[0]).toContain(`<pubDate>${newest.created_at.toUTCString()}</pubDate>`);
     expect(items[0]).toContain("<description>Text of update no. 55 &amp; more.</description>");

@@ -26,7 +26,7 @@ import { describeArticle, NOINDEX } from "~/lib/seo";
 import { breadcrumbJsonLd, liveBlogPostingJsonLd, newsArticleJsonLd, type LiveUpdateFacts } from "~/lib/structured-data";
 import { LiveStatusLine, LiveUpdates, useLiveCoverage, type LiveCoverageData } from "~/components/live/live-coverage";
 import { getLiveUpdatesPage, latestLiveVersion, listNewestLiveUpdates } from "~/domain/live/live-read.server";
-import { LIVE_FEED_SIZE, OLDER_UPDATES_PARAM } from "~/domain/live/live-updates";
+import { LIVE_FEED_SIZE, OLDER_UPDATES_PARAM, UPDATE_PARAM } from "~/domain/live/live-updates";
 import type { Route } from "./+types/article";
 
 /**
@@ -58,7 +58,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     listRecirculation(context.db, article, context.storyMemo),
     getArticleTags(context.db, article.id),
     signupChoices(context.db),
-    loadLiveCoverage(context.db, article, url.searchParams.get(OLDER_UPDATES_PARAM) ?? undefined),
+    loadLiveCoverage(context.db, article, { olderThan: url.searchParams.get(OLDER_UPDATES_PARAM) ?? undefined, from: url.searchParams.get(UPDATE_PARAM) ?? undefined }),
   ]);
   // The page goes from the cache when one of these stories changes, and goes stale when one is
   // published in its category ("More from" shows the newest: decision 0028).
@@ -95,10 +95,14 @@ type Db = Route.LoaderArgs["context"]["db"];
  * after, and its newest updates as the structured data needs them (text only, no HTML: the page's
  * data stays small). Null for a story that was never live.
  */
-async function loadLiveCoverage(db: Db, article: { id: string; slug: string; liveStartedAt: Date | null; liveEndedAt: Date | null }, olderThan: string | undefined) {
+async function loadLiveCoverage(
+  db: Db,
+  article: { id: string; slug: string; liveStartedAt: Date | null; liveEndedAt: Date | null },
+  { olderThan, from }: { olderThan?: string; from?: string },
+) {
   if (!article.liveStartedAt) return null;
   const [page, version, newest] = await Promise.all([
-    getLiveUpdatesPage(db, article.id, { olderThan }),
+    getLiveUpdatesPage(db, article.id, { olderThan, from }),
     latestLiveVersion(db, article.id),
     listNewestLiveUpdates(db, article.id, LIVE_FEED_SIZE),
   ]);
@@ -113,7 +117,7 @@ async function loadLiveCoverage(db: Db, article: { id: string; slug: string; liv
     updates: page.updates,
     olderThan: page.olderThan,
     // An unknown or foreign id shows the first page: it is the first page then.
-    olderPage: Boolean(olderThan) && page.updates[0]?.id !== newest[0]?.id,
+    olderPage: Boolean(olderThan ?? from) && page.updates[0]?.id !== newest[0]?.id,
   };
   const structured: LiveUpdateFacts[] = newest.map(({ id, headline, text, author, createdAt, editedAt }) => ({ id, headline, text, author, createdAt, editedAt }));
   return { coverage, structured };
