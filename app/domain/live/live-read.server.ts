@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { authors, liveUpdates } from "~/db/schema";
 import { renderStoryHtml } from "~/domain/articles/story-html";
@@ -88,27 +88,25 @@ export async function getLiveUpdatesPage(
   const limit = options.limit ?? LIVE_PAGE_SIZE;
   const cursorId = options.from ?? options.olderThan;
   const inclusive = options.from !== undefined;
-  let after: { createdAt: Date; id: string } | undefined;
+  let after: string | undefined;
   if (cursorId && isUuid(cursorId)) {
-    [after] = await db
-      .select({ createdAt: liveUpdates.createdAt, id: liveUpdates.id })
+    const [found] = await db
+      .select({ id: liveUpdates.id })
       .from(liveUpdates)
       .where(and(eq(liveUpdates.id, cursorId), eq(liveUpdates.articleId, articleId), inclusive ? isNull(liveUpdates.deletedAt) : undefined))
       .limit(1);
+    after = found?.id;
   }
+  // The keyset compared in the database: its created_at has microseconds, which a JavaScript Date loses.
+  const cursor = after
+    ? sql`(${liveUpdates.createdAt}, ${liveUpdates.id}) ${inclusive ? sql`<=` : sql`<`} (select c.created_at, c.id from live_updates c where c.id = ${after})`
+    : undefined;
   const [rows, keyRows, pinnedRows, [{ total }]] = await Promise.all([
     db
       .select(updateColumns)
       .from(liveUpdates)
       .leftJoin(authors, eq(authors.id, liveUpdates.authorId))
-      .where(
-        and(
-          shown(articleId),
-          after
-            ? or(lt(liveUpdates.createdAt, after.createdAt), and(eq(liveUpdates.createdAt, after.createdAt), (inclusive ? lte : lt)(liveUpdates.id, after.id)))
-            : undefined,
-        ),
-      )
+      .where(and(shown(articleId), cursor))
       .orderBy(...newestFirst)
       .limit(limit + 1),
     db
