@@ -6,7 +6,8 @@ import { fillPublishingDetails, publishNow } from "./publish-panel";
 
 // Issue 31, the newsroom's side (acceptance 1 and 5): an editor makes a story live from the article
 // form, posts three updates (a key event, one pinned, one with an image), edits one ("Edited"), deletes
-// one after the confirm, ends the coverage and restarts it; the home page's card wears the LIVE badge
+// one after the confirm, ends the coverage and restarts it, while a reader's page opened before the first
+// update shows each change without a reload; the home page's card wears the LIVE badge
 // while it is live. An author not on the byline gets 403 on a crafted POST, and nothing is written.
 // The story is deleted at the end (it is the newest on the home page meanwhile).
 
@@ -31,6 +32,10 @@ test.describe("live coverage in the newsroom", () => {
     const title = `Election night live ${Date.now().toString(36)}`;
     let articleId: string | undefined;
     let bannerShown = false;
+    // A reader's page opened before the first update (acceptance 1): what the editor does shows on it without a reload.
+    const watcherContext = await browser.newContext();
+    const watcher = await watcherContext.newPage();
+    const watched = watcher.getByTestId("live-updates");
     // Leaving the edit page with the title typed: the browser's "Leave site?" is answered yes.
     page.on("dialog", (dialog) => void dialog.accept());
     try {
@@ -64,6 +69,13 @@ test.describe("live coverage in the newsroom", () => {
       await card.screenshot({ path: test.info().outputPath("card-live-390.png") });
       await page.setViewportSize({ width: 1280, height: 800 });
 
+      const [{ slug }] = await query<{ slug: string }>(`select slug from articles where id = $1`, [articleId]);
+      const stream = watcher.waitForResponse((r) => r.url().includes(`/api/live/${articleId}`) && r.status() === 200);
+      await watcher.goto(`/article/${slug}`);
+      await waitForHydration(watcher.locator("body"));
+      await stream;
+      await watcher.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+
       // The edit page's panel: the live state, and a first update (a key event) posted without reloading the form.
       await page.goto(`/admin/articles/edit/${articleId}`);
       await waitForHydration(page.getByRole("button", { name: "Update Article" }));
@@ -71,6 +83,8 @@ test.describe("live coverage in the newsroom", () => {
       await expect(editPanel.getByTestId("live-state")).toContainText("Live since");
       await page.getByLabel("Title *").fill(`${title} (typing)`);
       await postUpdate(page, editPanel, { headline: "Polls close", body: "Polls have closed; counting starts at nine.", keyEvent: true });
+      await expect(watched.getByText("Polls have closed; counting starts at nine.")).toBeVisible({ timeout: 2_000 });
+      await expect(watcher.getByTestId("key-events").getByRole("link", { name: "Polls close" })).toBeVisible({ timeout: 2_000 });
       await expect(updatesOf(editPanel)).toHaveCount(1);
       await expect(updatesOf(editPanel).first()).toContainText("Key event");
       // What was typed in the story's form is still there (the panel's request reloaded nothing).
@@ -85,6 +99,7 @@ test.describe("live coverage in the newsroom", () => {
       await expect(page.getByRole("heading", { level: 1, name: "Live updates" })).toBeVisible();
       await expect(page.getByRole("link", { name: "View the story" })).toHaveAttribute("href", /^\/article\//);
       await postUpdate(page, panel, { body: "Turnout looks higher than in the last election." });
+      await expect(watched.getByText("Turnout looks higher than in the last election.")).toBeVisible({ timeout: 2_000 });
       // The third: an image with its caption and credit, inserted in the story editor.
       const form = panel.getByTestId("live-update-form");
       await form.getByLabel("Headline").fill("The count hall");
@@ -101,6 +116,7 @@ test.describe("live coverage in the newsroom", () => {
       await form.getByRole("button", { name: "Post update" }).click();
       await expect(toastWith(page, "Update posted").last()).toBeVisible();
       await expect(updatesOf(panel)).toHaveCount(3);
+      await expect(watched.getByRole("img", { name: "Volunteers counting ballots in the hall" })).toBeVisible({ timeout: 2_000 });
       await expect(updatesOf(panel).first()).toContainText("The count hall");
       await expect(updatesOf(panel).first()).toContainText("1 image");
       // The form is empty again for the next update.
@@ -111,6 +127,7 @@ test.describe("live coverage in the newsroom", () => {
       await turnout.getByRole("button", { name: /^Pin the update/ }).click();
       await expect(toastWith(page, "Update pinned").last()).toBeVisible();
       await expect(turnout).toContainText("Pinned");
+      await expect(watcher.getByTestId("pinned-update")).toContainText("Turnout looks higher", { timeout: 2_000 });
 
       // Edit it: "Edited".
       await turnout.getByRole("button", { name: /^Edit the update/ }).click();
@@ -121,6 +138,8 @@ test.describe("live coverage in the newsroom", () => {
       const edited = updatesOf(panel).filter({ hasText: "Turnout looks higher" });
       await expect(edited).toContainText("Edited");
       await expect(edited).toContainText("Pinned");
+      await expect(watcher.getByTestId("pinned-update").getByRole("heading", { name: "Turnout" })).toBeVisible({ timeout: 2_000 });
+      await expect(watcher.getByTestId("pinned-update")).toContainText("Edited");
 
       // Delete the first one, after the confirm.
       const first = updatesOf(panel).filter({ hasText: "Polls close" });
@@ -129,6 +148,10 @@ test.describe("live coverage in the newsroom", () => {
       await confirm.getByRole("button", { name: "Delete" }).click();
       await expect(toastWith(page, "Update deleted").last()).toBeVisible();
       await expect(updatesOf(panel)).toHaveCount(2);
+      await expect(watcher.getByText("Polls have closed; counting starts at nine.")).toHaveCount(0, { timeout: 2_000 });
+      await expect(watcher.getByTestId("key-events")).toHaveCount(0);
+      // All of it in the page the reader opened first: nothing reloaded it.
+      expect(await watcher.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true)).toBe(true);
 
       const rows = await query<{ headline: string | null; key_event: boolean; pinned: boolean; edited: boolean; deleted: boolean; images: boolean }>(
         `select headline, key_event, pinned, edited_at is not null as edited, deleted_at is not null as deleted, content_doc::text like '%storyImage%' as images
@@ -230,6 +253,7 @@ test.describe("live coverage in the newsroom", () => {
         "live.restart",
       ]);
     } finally {
+      await watcherContext.close();
       await intruder.context.dispose();
       await editor.context.dispose();
       // The story leaves the home page it leads meanwhile (its updates go with it), and the banner goes.
