@@ -74,6 +74,8 @@ function startSite(dataDir: string, reportDir: string): ChildProcess {
       SEED_DEMO: "1",
       LOG_LEVEL: "warn",
       WEB_CONCURRENCY: String(WORKERS),
+      // Every bench reader comes from 127.0.0.1: the per-address share would refuse all but 200 a worker.
+      LIVE_STREAMS_PER_ADDRESS: "100000",
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       // A diagnostic report on SIGUSR2 (the workers' heap in use and open connections, for the memory row).

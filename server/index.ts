@@ -16,7 +16,7 @@ import { closeHttpServer, listen, readyMessage } from "./http-server";
 import { createLifecycle, SHUTDOWN_GRACE_MS } from "./lifecycle";
 import { mediaRouter } from "./media-route";
 import { adminGate } from "./middleware/admin-gate";
-import { clientAddress } from "./middleware/client-address";
+import { clientAddress, forwardedClientAddress, type TrustProxy } from "./middleware/client-address";
 import { allowedMethods } from "./middleware/allowed-methods";
 import { databaseGate } from "./middleware/database-gate";
 import { errorHandler } from "./middleware/error-handler";
@@ -92,7 +92,16 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   // Old addresses are answered first, before the cache and routing (decision 0040).
   const redirectsFirst = redirectDoor({ table: redirects, writeSecurityHeaders, onHit: (id) => services.views.recordRedirectHit(id) });
   // Live stories' reader streams (issue 31): held open by this process's hub, fed by its change feed.
-  const liveStreams = liveDoor({ db: services.db, changes: services.changes, writeSecurityHeaders, log, maxStreams: env.LIVE_STREAM_LIMIT });
+  const liveStreams = liveDoor({
+    db: services.db,
+    changes: services.changes,
+    writeSecurityHeaders,
+    log,
+    maxStreams: env.LIVE_STREAM_LIMIT,
+    maxPerAddress: env.LIVE_STREAMS_PER_ADDRESS,
+    // The address Express would give (the "trust proxy" setting below): counted per reader, not per proxy.
+    addressOf: (req) => forwardedClientAddress(req, app.get("trust proxy fn") as TrustProxy),
+  });
   const server = http.createServer((req, res) => {
     if (!redirectsFirst(req, res) && !liveStreams(req, res) && !door(req, res)) app(req, res);
   });

@@ -396,6 +396,34 @@ describe("the hub's limits", () => {
     await untilOpen(tight.door, id, 0);
   });
 
+  test("one client address holds at most its share of streams (429 past it); another address, or a place freed, is let in", async () => {
+    // The address as the app derives it: here a header stands for X-Forwarded-For behind a trusted proxy.
+    const door = liveDoor({ db, changes, writeSecurityHeaders, log, maxPerAddress: 2, addressOf: (req) => String(req.headers["x-test-address"]) });
+    const site = await serve(door);
+    const id = await story();
+    try {
+      const a = await open(site.origin, id, { "X-Test-Address": "203.0.113.1" });
+      const b = await open(site.origin, id, { "X-Test-Address": "203.0.113.1" });
+      await untilOpen(door, id, 2);
+      const refused = await fetch(`${site.origin}/api/live/${id}`, { headers: { "X-Test-Address": "203.0.113.1" } });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("30");
+      await refused.body?.cancel();
+      const other = await open(site.origin, id, { "X-Test-Address": "203.0.113.2" });
+      expect(other.status).toBe(200);
+      a.close();
+      await untilOpen(door, id, 2);
+      const again = await open(site.origin, id, { "X-Test-Address": "203.0.113.1" });
+      expect(again.status).toBe(200);
+      for (const reader of [b, other, again]) reader.close();
+      await untilOpen(door, id, 0);
+    } finally {
+      door.close();
+      site.server.closeAllConnections();
+      await new Promise((resolve) => site.server.close(resolve));
+    }
+  });
+
   test("a reader that stops reading is cut off once too much waits for it; the others keep getting every update", async () => {
     const id = await story();
     // A client that sends its request and then reads nothing at all.

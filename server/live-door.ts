@@ -16,6 +16,12 @@ const PREFIX = "/api/live/";
 export const LIVE_CATCH_UP_LIMIT = 200;
 /** Open streams a process holds at most; past it a reader hears 503 and its browser tries again (another process, or later). */
 export const LIVE_STREAM_LIMIT = 10_000;
+/**
+ * Open streams one client address may hold in a process: a page holds one, so this is room for an
+ * office or a carrier's shared address, while one machine cannot take the whole LIVE_STREAM_LIMIT.
+ */
+export const LIVE_STREAMS_PER_ADDRESS = 200;
+const TOO_MANY_HERE = JSON.stringify({ error: "Too many live streams are open from your address; close some pages and try again." });
 /** A proxy or a phone's carrier drops a connection silent for a minute or so: a comment line every 25 s keeps it. */
 export const LIVE_PING_MS = 25_000;
 /** How long a sent version counts as recent: a write slower than this from its version to its commit is not looked for again. */
@@ -59,7 +65,9 @@ interface Story {
 
 /** Which story an open response reads: a property on the response (no per-connection closure or WeakMap entry). */
 const STORY = Symbol("live story");
-type StreamResponse = http.ServerResponse & { [STORY]?: Story };
+/** The client address a stream counts under (LIVE_STREAMS_PER_ADDRESS). */
+const ADDRESS = Symbol("live reader address");
+type StreamResponse = http.ServerResponse & { [STORY]?: Story; [ADDRESS]?: string };
 
 export interface LiveDoor {
   /** Answers a request for /api/live/… (true), or leaves it to the next door (false). */
@@ -93,11 +101,18 @@ export function liveDoor(options: {
   writeSecurityHeaders: SecurityHeaderWriter;
   log: Logger;
   maxStreams?: number;
+  maxPerAddress?: number;
+  /** The client's address as the app derives it (behind a trusted proxy, from X-Forwarded-For); default the socket's. */
+  addressOf?: (req: http.IncomingMessage) => string;
   pingMs?: number;
   maxBufferedBytes?: number;
 }): LiveDoor {
   const { db, log } = options;
   const maxStreams = options.maxStreams ?? LIVE_STREAM_LIMIT;
+  const maxPerAddress = options.maxPerAddress ?? LIVE_STREAMS_PER_ADDRESS;
+  const addressOf = options.addressOf ?? ((req: http.IncomingMessage) => req.socket.remoteAddress ?? "unknown");
+  /** Open streams by client address. */
+  const byAddress = new Map<string, number>();
   const pingMs = options.pingMs ?? LIVE_PING_MS;
   const maxBuffered = options.maxBufferedBytes ?? LIVE_MAX_BUFFERED_BYTES;
   const stories = new Map<string, Story>();
@@ -146,6 +161,12 @@ export function liveDoor(options: {
     if (!story || !story.readers.delete(this)) return;
     open--;
     this[STORY] = undefined;
+    const address = this[ADDRESS];
+    if (address !== undefined) {
+      const left = (byAddress.get(address) ?? 1) - 1;
+      if (left > 0) byAddress.set(address, left);
+      else byAddress.delete(address);
+    }
     forgetIfIdle(story);
     stopPingingIfIdle();
   }
@@ -308,6 +329,8 @@ export function liveDoor(options: {
   const openStream = async (req: http.IncomingMessage, res: StreamResponse, story: Story, after: number | null) => {
     if (res.destroyed || req.destroyed) return;
     if (open >= maxStreams) return refuse(res, 503, TOO_MANY, ["Retry-After", "10"]);
+    const address = addressOf(req);
+    if ((byAddress.get(address) ?? 0) >= maxPerAddress) return refuse(res, 429, TOO_MANY_HERE, ["Retry-After", "30"]);
     res.writeHead(200, [
       ...options.writeSecurityHeaders.flat(null),
       "Content-Type",
@@ -321,6 +344,8 @@ export function liveDoor(options: {
     const join = (joined: Story) => {
       if (res.destroyed || res.writableEnded) return;
       res[STORY] = joined;
+      res[ADDRESS] = address;
+      byAddress.set(address, (byAddress.get(address) ?? 0) + 1);
       joined.readers.add(res);
       open++;
       res.on("close", onClose);

@@ -54,6 +54,10 @@ export const envSchema = z.object({
   LIVE_STREAM_LIMIT: opt(
     z.coerce.number({ error: "must be a number of streams" }).int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(1_000_000, { error: "must be at most 1000000" }),
   ).default(10_000),
+  /** Of those, how many one client address may hold (an office or a carrier's shared address; one machine cannot take them all): 429 past it. */
+  LIVE_STREAMS_PER_ADDRESS: opt(
+    z.coerce.number({ error: "must be a number of streams" }).int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(1_000_000, { error: "must be at most 1000000" }),
+  ).default(200),
   /** DKIM signing of newsletters sent by SMTP (all three or none). */
   DKIM_DOMAIN: opt(z.string()),
   DKIM_SELECTOR: opt(z.string()),
