@@ -512,6 +512,8 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
     readers.push(startReaders(), startReaders());
     await sleep(1000);
     const reopened = await openStreams(readers, streamUrl, READERS);
+    // The streams open and nothing posted: what holding them costs, apart from the updates.
+    const idle = await deps.load(pageUrl, { connections: 10, seconds: SECONDS });
 
     // The story's page under the same load while more updates are posted (each marks its cached
     // page stale: served while rendered again).
@@ -531,6 +533,12 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
     for (const update of loadPosted) update.heardAt = heard.get(update.version) ?? null;
     const loaded = await arrivalsOf(readers);
     const loadDelivery = deliveryOf(loadPosted, loaded.arrivals, reopened.open);
+    // At rest again: the rate at rest is the mean of before and after, so a machine that got slower or
+    // faster meanwhile (it is shared) moves both sides of the ratio alike.
+    await Promise.all(readers.map(closeReaders));
+    readers.length = 0;
+    await sleep(1000);
+    const restAfter = await deps.load(pageUrl, { connections: 10, seconds: SECONDS });
 
     // ------------------------------------------------------------ the table
     const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
@@ -582,10 +590,15 @@ export async function liveBench(deps: LiveBenchDeps): Promise<boolean> {
     );
     console.log(`  baseline, a bare node:http server holding ${fmt(bareServer.open)} idle event-stream responses: ${alone(bareServer)}`);
 
-    const ratio = during.rps / rest.rps;
+    const restRps = (rest.rps + restAfter.rps) / 2;
+    const ratio = during.rps / restRps;
     console.log(`\nthe story's page from the page cache (${pageUrl.slice(BASE.length)}, 10 connections, ${WRK ? "wrk" : "autocannon"} as in npm run bench)`);
     console.log(
-      `  at rest (no reader): ${fmt(rest.rps)} req/s, p99 ${rest.p99.toFixed(1)} ms; with ${fmt(reopened.open)} streams open and ${LOAD_UPDATES} updates posted over ${loadSeconds} s: ${fmt(during.rps)} req/s, p99 ${during.p99.toFixed(1)} ms: ${(ratio * 100).toFixed(0)}%  (target ≥ ${LIVE_TARGET.cachedRatio * 100}%: ${check(ratio >= LIVE_TARGET.cachedRatio && during.failures === 0)})${rest.failures + during.failures ? ` (${rest.failures + during.failures} failed)` : ""}`,
+      `  at rest (no reader): ${fmt(rest.rps)} req/s before, ${fmt(restAfter.rps)} after (p99 ${rest.p99.toFixed(1)} / ${restAfter.p99.toFixed(1)} ms): ${fmt(restRps)} req/s`,
+    );
+    console.log(`  ${fmt(reopened.open)} streams open, nothing posted: ${fmt(idle.rps)} req/s, p99 ${idle.p99.toFixed(1)} ms: ${((idle.rps / restRps) * 100).toFixed(0)}%`);
+    console.log(
+      `  ${fmt(reopened.open)} streams open and ${LOAD_UPDATES} updates posted over ${loadSeconds} s: ${fmt(during.rps)} req/s, p99 ${during.p99.toFixed(1)} ms: ${(ratio * 100).toFixed(0)}% of at rest  (target ≥ ${LIVE_TARGET.cachedRatio * 100}%: ${check(ratio >= LIVE_TARGET.cachedRatio && during.failures === 0)})${rest.failures + restAfter.failures + during.failures ? ` (${rest.failures + restAfter.failures + during.failures} failed)` : ""}`,
     );
     console.log(
       `  delivery of those ${loadPosted.length} updates under that load: within 2 s ${pct(loadDelivery.within2s / Math.max(1, loadDelivery.pairs))}, p50 ${msOf(percentile(loadDelivery.latencies, 50))}, p99 ${msOf(percentile(loadDelivery.latencies, 99))}, max ${msOf(loadDelivery.latencies.at(-1) ?? NaN)}, all within 5 s: ${loadDelivery.within5s === loadDelivery.pairs ? "yes" : `no (${fmt(loadDelivery.within5s)} of ${fmt(loadDelivery.pairs)})`}`,
