@@ -1,7 +1,7 @@
 // The live part of a live story's page (issue 31): loaded by import() only when the story is live, so
 // no other page carries it. It follows the story's event stream (server/live-door.ts) and folds each
 // event into the list the page shows. No dependencies but the shared types: it must stay small.
-import { liveStreamPath, type KeyEventLink, type LiveStreamEvent, type LiveUpdateView } from "~/domain/live/live-updates";
+import { keyEventTitle, liveStreamPath, type KeyEventLink, type LiveStreamEvent, type LiveUpdateView } from "~/domain/live/live-updates";
 
 /** What the page shows of a live story, as the stream changes it. */
 export interface LiveListState {
@@ -33,12 +33,6 @@ const newerFirst = (a: { createdAt: string; id: string }, b: { createdAt: string
 const without = <T extends { id: string }>(list: T[], id: string) => (list.some((item) => item.id === id) ? list.filter((item) => item.id !== id) : list);
 const replaced = (list: LiveUpdateView[], update: LiveUpdateView) => list.map((item) => (item.id === update.id ? update : item));
 
-/** A key event's title: its headline, or the start of its text (as the server's list). */
-function keyEventTitle(update: LiveUpdateView): string {
-  if (update.headline) return update.headline;
-  const text = update.text.replace(/\s+/g, " ").trim();
-  return text.length > 90 ? `${text.slice(0, 89).trimEnd()}…` : text;
-}
 
 /**
  * One stream event applied to the page's list (the protocol's client rule): an update only when its
@@ -60,7 +54,7 @@ export function applyLiveEvent(state: LiveListState, event: LiveStreamEvent, con
   const copies = [...state.updates, ...state.pending, ...(state.pinned ? [state.pinned] : [])].filter((item) => item.id === update.id);
   if (copies.some((copy) => copy.version >= update.version)) return state;
   const keyEvents = without(state.keyEvents, update.id);
-  if (update.keyEvent) keyEvents.push({ id: update.id, title: keyEventTitle(update), createdAt: update.createdAt });
+  if (update.keyEvent) keyEvents.push({ id: update.id, title: keyEventTitle(update.headline, update.text), createdAt: update.createdAt });
   const next: LiveListState = {
     ...state,
     keyEvents: keyEvents.sort(newerFirst),

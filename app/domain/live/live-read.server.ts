@@ -3,7 +3,7 @@ import type { Db } from "~/db/client.server";
 import { authors, liveUpdates } from "~/db/schema";
 import { renderStoryHtml } from "~/domain/articles/story-html";
 import { isUuid } from "~/lib/ids";
-import { LIVE_PAGE_SIZE, type KeyEventLink, type LiveUpdateView } from "./live-updates";
+import { keyEventTitle, LIVE_PAGE_SIZE, type KeyEventLink, type LiveUpdateView } from "./live-updates";
 
 /** What the reader side reads of an update (the page, the stream, the feed, the structured data). */
 const updateColumns = {
@@ -55,11 +55,6 @@ export function presentLiveUpdate(row: UpdateRow): LiveUpdateView {
 const shown = (articleId: string) => and(eq(liveUpdates.articleId, articleId), isNull(liveUpdates.deletedAt));
 const newestFirst = [desc(liveUpdates.createdAt), desc(liveUpdates.id)] as const;
 
-function keyEventTitle(row: { headline: string | null; content: string }): string {
-  if (row.headline) return row.headline;
-  const text = row.content.replace(/\s+/g, " ").trim();
-  return text.length > 90 ? `${text.slice(0, 89).trimEnd()}…` : text;
-}
 
 export interface LiveUpdatesPage {
   /** The pinned update (shown above the others on the first page; also in its place in the list). */
@@ -126,7 +121,7 @@ export async function getLiveUpdatesPage(
   const page = rows.slice(0, limit);
   return {
     pinned: pinnedRows[0] ? presentLiveUpdate(pinnedRows[0]) : null,
-    keyEvents: keyRows.map((row) => ({ id: row.id, title: keyEventTitle(row), createdAt: row.createdAt.toISOString() })),
+    keyEvents: keyRows.map((row) => ({ id: row.id, title: keyEventTitle(row.headline, row.content), createdAt: row.createdAt.toISOString() })),
     updates: page.map(presentLiveUpdate),
     olderThan: rows.length > limit ? page[page.length - 1]!.id : null,
     total,

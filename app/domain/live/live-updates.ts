@@ -52,6 +52,13 @@ export interface LiveState {
 
 export const isLive = (state: { startedAt: unknown; endedAt: unknown }) => state.startedAt != null && state.endedAt == null;
 
+/** A key event's title in the list on top: its headline, or the start of its text (the server's list and the stream's alike). */
+export function keyEventTitle(headline: string | null, text: string): string {
+  if (headline) return headline;
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 90 ? `${flat.slice(0, 89).trimEnd()}…` : flat;
+}
+
 /** A key event as listed at the top of the page: a link to its update. */
 export interface KeyEventLink {
   id: string;
