@@ -345,6 +345,24 @@ test("two machines on one external PostgreSQL 15 and one S3 bucket: uploads, com
         [adminId],
       );
       const ids = scheduled.map((row) => row.id);
+      // Both machines at the same moment, not a tick apart: the table is held (reads allowed, writes not)
+      // until each machine's scheduler has found the stories due and waits to publish them; then let go.
+      const holder = new pg.Client({ connectionString: databaseUrl });
+      await holder.connect();
+      try {
+        await holder.query("begin");
+        await holder.query("lock table articles in share row exclusive mode");
+        const waiting = async () =>
+          (
+            await db!.query<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%with published as%' and datname = current_database()`,
+            )
+          ).rows[0]!.n;
+        await expect.poll(waiting, { timeout: 15_000, message: "both machines' schedulers wait to publish" }).toBe(2);
+        await holder.query("rollback");
+      } finally {
+        await holder.end();
+      }
       await expect
         .poll(async () => (await db!.query<{ n: number }>(`select count(*)::int as n from articles where id = any($1) and status = 'published'`, [ids])).rows[0]!.n, {
           timeout: 15_000,
