@@ -145,6 +145,10 @@ test.describe("deploy/ files an operator copies", () => {
     const env = parseEnvFile(ENV_EXAMPLE);
     const known = new Set(Object.keys(envSchema.shape));
     expect(Object.keys(env).filter((key) => !known.has(key))).toEqual([]);
+    // Each is documented in the README's Configuration table.
+    const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("## Scripts"));
+    expect(Object.keys(env).filter((key) => !table.includes(`\`${key}\``))).toEqual([]);
     for (const key of ["DATABASE_URL", "SESSION_SECRET", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "PUBLIC_URL", "TRUST_PROXY"]) {
       expect(env[key], `${key} in ${ENV_EXAMPLE}`).toBeTruthy();
     }
@@ -277,7 +281,7 @@ test("two machines on one external PostgreSQL 15 and one S3 bucket: uploads, com
     // nginx from deploy/proxy in front of both (its upstream lines swapped for them).
     if (NGINX) {
       const main = nginxConfig(tmp, MACHINE_PORTS.map((port) => `127.0.0.1:${port}`), NGINX_PORT);
-      nginx = spawn(NGINX, ["-p", tmp, "-e", path.join(tmp, "error.log"), "-c", main], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      nginx = spawn(NGINX, ["-p", tmp, "-e", path.join(tmp, "error.log"), "-c", main], { detached: true, stdio: "ignore" });
       await expect.poll(async () => (await httpsGet(`https://127.0.0.1:${NGINX_PORT}/healthz`, {}).catch(() => null))?.status, { timeout: 10_000 }).toBe(200);
     } else {
       expect(process.env.CI, "nginx (installed by .ci/run)").toBeFalsy();
