@@ -351,7 +351,7 @@ test("two machines on one external PostgreSQL 15 and one S3 bucket: uploads, com
     await test.step("stories scheduled for the same second are each published once, though both machines' schedulers run", async () => {
       const { rows: scheduled } = await db!.query<{ id: string }>(
         `insert into articles (title, slug, content, status, published_at, created_by_id)
-         select 'Scheduled ' || n, 'scheduled-rehearsal-' || n, 'Due.', 'scheduled', date_trunc('second', now()) + interval '3 seconds', $1
+         select 'Scheduled ' || n, 'scheduled-rehearsal-' || n, 'Due.', 'scheduled', date_trunc('second', now()) + interval '4 seconds', $1
          from generate_series(1, 20) as n returning id`,
         [adminId],
       );
