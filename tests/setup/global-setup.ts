@@ -22,8 +22,13 @@ declare module "vitest" {
 /**
  * Starts ONE embedded PostgreSQL for the whole test run in a throw-away directory (never the
  * developer's ./data), builds the migrated template database, and stops everything at the end.
+ * With TEST_DATABASE_URL (a superuser's `postgres://…` of a server started elsewhere, e.g. Debian's
+ * PostgreSQL 15 by `.ci/run`: decision 0046), no embedded server is started: the template and every
+ * test file's database are made on that server.
  */
 export default async function setup(project: TestProject) {
+  const external = process.env.TEST_DATABASE_URL;
+  if (external) return setupExternal(project, external);
   // Mode 700, as mkdtemp makes it: as root, the "postgres" user cannot enter it, so the cluster goes
   // under /var/lib/frontpage/clusters (as for a user's DATA_DIR of the same kind) and is removed below.
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "frontpage-vitest-"));
@@ -42,15 +47,7 @@ export default async function setup(project: TestProject) {
   };
 
   try {
-    const admin = new pg.Client({ connectionString: server.url });
-    try {
-      await admin.connect();
-      await admin.query(`create database ${TEMPLATE_DATABASE}`);
-    } finally {
-      await admin.end();
-    }
-    // (Its connection is closed when it returns: CREATE DATABASE … TEMPLATE refuses while anyone is connected.)
-    await migrateDatabase(withDatabase(server.url, TEMPLATE_DATABASE));
+    await createTemplate(server.url, TEMPLATE_DATABASE);
   } catch (error) {
     // A failed setup must not leave its PostgreSQL running behind it.
     await stop();
@@ -61,6 +58,63 @@ export default async function setup(project: TestProject) {
   project.provide("templateDatabase", TEMPLATE_DATABASE);
 
   return stop;
+}
+
+/** The migrated, empty template database `name` on the server of `serverUrl`. */
+async function createTemplate(serverUrl: string, name: string) {
+  const admin = new pg.Client({ connectionString: withDatabase(serverUrl, "postgres") });
+  try {
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  // (Its connection is closed when it returns: CREATE DATABASE … TEMPLATE refuses while anyone is connected.)
+  await migrateDatabase(withDatabase(serverUrl, name));
+}
+
+/**
+ * The run on a server of TEST_DATABASE_URL: a template of this run's own name (two runs on one server
+ * do not meet), dropped at the end (each test file drops its own database: tests/setup/test-database.ts).
+ */
+async function setupExternal(project: TestProject, serverUrl: string) {
+  const client = new pg.Client({ connectionString: withDatabase(serverUrl, "postgres") });
+  let version: string;
+  try {
+    await client.connect();
+    version = (await client.query<{ server_version: string }>("show server_version")).rows[0]!.server_version;
+  } catch (error) {
+    throw new Error(`TEST_DATABASE_URL: cannot connect to ${redacted(serverUrl)}: ${(error as Error).message}`, { cause: error });
+  } finally {
+    await client.end().catch(() => {});
+  }
+  const template = `${TEMPLATE_DATABASE}_${Date.now().toString(36)}_${process.pid}`;
+  console.log(`Integration tests on the PostgreSQL of TEST_DATABASE_URL (${redacted(serverUrl)}): version ${version}`);
+  const dropTemplate = async () => {
+    const admin = new pg.Client({ connectionString: withDatabase(serverUrl, "postgres") });
+    await admin.connect();
+    try {
+      await admin.query(`drop database if exists "${template}" with (force)`);
+    } finally {
+      await admin.end();
+    }
+  };
+  try {
+    await createTemplate(serverUrl, template);
+  } catch (error) {
+    await dropTemplate().catch(() => {});
+    throw error;
+  }
+  project.provide("postgresUrl", serverUrl);
+  project.provide("templateDatabase", template);
+  return dropTemplate;
+}
+
+/** A connection URL without its password, for messages. */
+function redacted(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = "***";
+  return u.href;
 }
 
 function withDatabase(url: string, database: string): string {
