@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { AwsClient } from "aws4fetch";
-import { assertSafeName, type Bucket, type Storage } from "./storage.server";
+import { assertSafeName, type Storage, type StoredBucket } from "./storage.server";
 
 export interface S3Options {
   bucket: string;
@@ -17,7 +17,9 @@ export interface S3Options {
 
 /**
  * The S3-compatible media store, for several app processes sharing one bucket. Object keys are
- * `<images|videos|files>/<generated name>`. Browser URLs stay `/media/<bucket>/<name>`: the media
+ * `<images|videos|files>/<generated name>`, and `imports/<generated name>` for exports waiting for their
+ * import (never linked: with S3_PUBLIC_URL the bucket is public, and a name is a random UUID, removed
+ * once imported). Browser URLs stay `/media/<bucket>/<name>`: the media
  * route proxies them (with ranges) or redirects to S3_PUBLIC_URL, so stored links never change with
  * the driver.
  */
@@ -31,7 +33,7 @@ export function createS3Storage(options: S3Options): Storage {
   const base = options.endpoint
     ? `${options.endpoint.replace(/\/+$/, "")}/${options.bucket}`
     : `https://${options.bucket}.s3.${options.region}.amazonaws.com`;
-  const objectUrl = (bucket: Bucket, name: string) => {
+  const objectUrl = (bucket: StoredBucket, name: string) => {
     assertSafeName(name);
     return `${base}/${bucket}/${encodeURIComponent(name)}`;
   };

@@ -6,6 +6,14 @@ import { Readable } from "node:stream";
 export const BUCKETS = ["images", "videos", "files"] as const;
 export type Bucket = (typeof BUCKETS)[number];
 
+/**
+ * Where the store keeps what no browser is ever given (never served by the media route, which takes
+ * BUCKETS only): exports waiting for their import, so that any machine's job runner reads them (issue 32).
+ */
+export type PrivateBucket = "imports";
+/** Any place of the store: a media bucket or a private one. */
+export type StoredBucket = Bucket | PrivateBucket;
+
 export function isBucket(value: string): value is Bucket {
   return (BUCKETS as readonly string[]).includes(value);
 }
@@ -13,17 +21,17 @@ export function isBucket(value: string): value is Bucket {
 /** Where uploaded files live. Local disk by default; an S3-compatible bucket for several processes. */
 export interface Storage {
   /** Moves a finished temporary file into the store under bucket/name. */
-  put(bucket: Bucket, name: string, tempFile: string, contentType: string): Promise<void>;
-  delete(bucket: Bucket, name: string): Promise<void>;
-  exists(bucket: Bucket, name: string): Promise<boolean>;
+  put(bucket: StoredBucket, name: string, tempFile: string, contentType: string): Promise<void>;
+  delete(bucket: StoredBucket, name: string): Promise<void>;
+  exists(bucket: StoredBucket, name: string): Promise<boolean>;
   /** The URL a browser uses for the file. */
   publicUrl(bucket: Bucket, name: string): string;
   /** The file on local disk, when the driver keeps one (served directly, with range support). */
-  localPath(bucket: Bucket, name: string): string | null;
+  localPath(bucket: StoredBucket, name: string): string | null;
   /** A public origin (CDN) URL to redirect media requests to, when one is configured. */
   cdnUrl(bucket: Bucket, name: string): string | null;
   /** The stored bytes (a `Range: bytes=…` header value gives a 206 part), or null when missing. */
-  fetchObject(bucket: Bucket, name: string, range?: string): Promise<Response | null>;
+  fetchObject(bucket: StoredBucket, name: string, range?: string): Promise<Response | null>;
   /** A directory on the same file system as the store, for temporary files that are then renamed. */
   tempDir: string;
 }
@@ -37,7 +45,7 @@ export function assertSafeName(name: string) {
 
 export function createLocalStorage(root: string): Storage {
   const tempDir = path.join(root, ".tmp");
-  const filePath = (bucket: Bucket, name: string) => {
+  const filePath = (bucket: StoredBucket, name: string) => {
     assertSafeName(name);
     return path.join(root, bucket, name);
   };

@@ -7,14 +7,15 @@ import { imports } from "~/db/schema";
 import type { Actor } from "~/domain/accounts/actor";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { AppError } from "~/lib/app-error";
+import type { Storage } from "~/lib/storage.server";
 import { receiveMultipartFile } from "~/lib/uploads.server";
-import { importsDirOf } from "./import-files.server";
+import { importsDirOf, keepUploadedExport, removeUploadedExport } from "./import-files.server";
 import { enqueueImport } from "./import-job.server";
 import { getImport, type ImportRow } from "./import-engine.server";
 import { ImportFileError } from "./import-records";
 import { detectExportKind } from "./read-export.server";
 
-// /admin/import (issue 29): an export uploaded into DATA_DIR/imports, its dry run, then the import
+// /admin/import (issue 29): an export uploaded into DATA_DIR/imports (or the shared store), its dry run, then the import
 // itself, each a job of the queue (import-job.server.ts); the screen shows their progress and notes.
 
 /** The largest export taken from the browser (a WordPress export of ten years is some hundreds of MB). */
@@ -28,7 +29,7 @@ export const ALREADY_IMPORTED = "This file's import has already been started.";
  * Receives an uploaded export, recognises it (WordPress WXR or Ghost JSON: anything else is refused in
  * one line and removed) and queues its dry run. Returns the dry run's id.
  */
-export async function uploadExport(db: Db, dataDir: string, request: Request, actor: Actor): Promise<string> {
+export async function uploadExport(db: Db, storage: Storage, dataDir: string, request: Request, actor: Actor): Promise<string> {
   const dir = path.join(importsDirOf(dataDir), randomUUID());
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, "export");
@@ -46,11 +47,19 @@ export async function uploadExport(db: Db, dataDir: string, request: Request, ac
       throw error;
     }
     const fileName = path.basename(received.originalName).slice(0, 200) || "export";
-    return await db.transaction(async (tx) => {
-      const [row] = await tx.insert(imports).values({ kind, fileName, filePath: file, mediaDir: null, dryRun: true, createdById: actor.id }).returning({ id: imports.id });
-      await enqueueImport(tx, row!.id);
-      return row!.id;
-    });
+    // Where every machine's job runner finds it (a shared store: issue 32).
+    const filePath = await keepUploadedExport(storage, file);
+    if (filePath !== file) await fs.rm(dir, { recursive: true, force: true });
+    try {
+      return await db.transaction(async (tx) => {
+        const [row] = await tx.insert(imports).values({ kind, fileName, filePath, mediaDir: null, dryRun: true, createdById: actor.id }).returning({ id: imports.id });
+        await enqueueImport(tx, row!.id);
+        return row!.id;
+      });
+    } catch (error) {
+      await removeUploadedExport(storage, dataDir, { filePath }).catch(() => {});
+      throw error;
+    }
   } catch (error) {
     await fs.rm(dir, { recursive: true, force: true });
     throw error;

@@ -58,6 +58,8 @@ export interface ImportServices {
   publicUrl: string;
   /** Aborted at shutdown: the run stops between two stories and leaves the import "waiting" (resumed at the next start). */
   signal?: AbortSignal;
+  /** The export's file on this machine for an import's recorded filePath (an upload kept in the shared store is fetched: import-files.server.ts); default: the path itself. */
+  exportFile?: (filePath: string) => Promise<string>;
 }
 
 /** What a run made, kept, skipped: the report's counts. */
@@ -1006,7 +1008,8 @@ export async function runImport(services: ImportServices, id: string, actor: Act
   }, IMPORT_HEARTBEAT_STALE_MS / 4);
   try {
     await beat(db, id, { phase: "reading" });
-    const plan = await readPlan(db, row.kind, row.filePath, notes, summary);
+    const exportFile = services.exportFile ? await services.exportFile(row.filePath) : row.filePath;
+    const plan = await readPlan(db, row.kind, exportFile, notes, summary);
     summary.source = plan.source;
     await beat(db, id, { phase: "people and topics", total: plan.total, done: 0, summary });
     const topics = await importTopics(db, plan, row.dryRun, notes, summary);
@@ -1053,7 +1056,7 @@ export async function runImport(services: ImportServices, id: string, actor: Act
       batch = [];
       await run(writeBatch(full).then(() => void (done += full.length)));
     };
-    for await (const record of readExport(row.kind, row.filePath)) {
+    for await (const record of readExport(row.kind, exportFile)) {
       if (services.signal?.aborted) {
         batch = [];
         await Promise.all(inFlight);

@@ -4,7 +4,7 @@ import type { Db } from "~/db/client.server";
 import { user } from "~/db/schema";
 import { actorName, SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { enqueueJob } from "~/lib/job-queue.server";
-import { removeUploadedExport } from "./import-files.server";
+import { localExportFile, removeUploadedExport } from "./import-files.server";
 import { getImport, ImportBusyError, importsToResume, runImport, type ImportServices } from "./import-engine.server";
 
 // An import as a job of the one queue (decision 0032): added by /admin/import's "Start import" (and
@@ -41,13 +41,22 @@ export function importTasks(services: Omit<ImportServices, "signal"> & { dataDir
     if (typeof importId !== "string") return;
     const row = await getImport(services.db, importId);
     if (!row) return;
+    // An export kept in the shared store is copied to this machine for the run, and the copy removed after it.
+    let release = async () => {};
+    const exportFile = async (filePath: string) => {
+      const local = await localExportFile(services.storage, services.dataDir, filePath);
+      release = local.release;
+      return local.file;
+    };
     try {
-      const finished = await runImport({ ...services, signal: controller.signal }, importId, await importActor(services.db, row.createdById));
+      const finished = await runImport({ ...services, signal: controller.signal, exportFile }, importId, await importActor(services.db, row.createdById));
       // An uploaded export is removed once imported (its dry run's report stays readable).
-      if (finished?.status === "done" && !finished.dryRun) await removeUploadedExport(services.dataDir, finished);
+      if (finished?.status === "done" && !finished.dryRun) await removeUploadedExport(services.storage, services.dataDir, finished);
     } catch (error) {
       if (!(error instanceof ImportBusyError)) throw error;
       await enqueueImport(services.db, importId, new Date(Date.now() + BUSY_RETRY_MS));
+    } finally {
+      await release().catch(() => {});
     }
   };
   return { tasks: { [IMPORT_TASK]: task }, stop: () => controller.abort() };

@@ -24,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireCapabilityApi(request, context, "import.run");
   try {
-    const id = await uploadExport(context.db, context.env.dataDir, request, actorOf(user));
+    const id = await uploadExport(context.db, context.storage, context.env.dataDir, request, actorOf(user));
     context.log.info({ importId: id, userId: user.id }, "export uploaded: dry run queued");
     const url = `/admin/import?id=${id}`;
     if (!wantsJson(request)) return redirect(url, { status: 303, headers: NO_STORE });
