@@ -32,6 +32,8 @@ import type { Lifecycle } from "./lifecycle";
 import { DatabaseHealth } from "./database-health";
 import { seedDemoContentApart } from "./demo-seeder";
 import { migrateDatabase } from "./migrate";
+import { cdnStateOf } from "./cdn";
+import { cdnPurgeTasks, purgeOnChange, type PurgeObserver } from "./cdn/purger";
 import { cacheChangeOf, PageCache } from "./page-cache";
 import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
@@ -43,7 +45,20 @@ import { seedDatabase } from "./seed";
  * the server's entry file), upload pruning, the publishing scheduler, the job queue (decision 0032),
  * the ADMIN_EMAIL account. Each is registered with the lifecycle to stop in reverse.
  */
-export async function startSiteServices({ env, log, lifecycle, entry }: { env: Env; log: Logger; lifecycle: Lifecycle; entry: string }) {
+export async function startSiteServices({
+  env,
+  log,
+  lifecycle,
+  entry,
+  onCdnPurge,
+}: {
+  env: Env;
+  log: Logger;
+  lifecycle: Lifecycle;
+  entry: string;
+  /** Told of each CDN purge attempt (metrics: decision 0045). */
+  onCdnPurge?: PurgeObserver;
+}) {
   const embedded = env.DATABASE_URL ? null : await lifecycle.ownLast(startEmbeddedPostgres(env.dataDir, log));
   const databaseUrl = env.DATABASE_URL || embedded!.url;
   lifecycle.checkpoint();
@@ -93,10 +108,15 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   // runner's job only after 4 hours); before the queue starts, so no runner holds one yet.
   const resumedSends = await resumeSends(db);
   if (resumedSends > 0) log.info({ sends: resumedSends }, "resuming newsletter sends a stop interrupted");
+  // The CDN (decision 0045): its purge task when it is configured and takes the credentials; else one line.
+  const cdn = await cdnStateOf(env);
+  if (cdn.on) log.info({ adapter: cdn.adapter.name, sharedCache: cdn.sharedCache["Cache-Control"] }, `CDN purge on: ${cdn.adapter.name}`);
+  else if (cdn.reason) log.error(`CDN purge off: ${cdn.reason}; shared caches keep pages 30 s`);
+  const purging = cdn.on ? cdnPurgeTasks({ adapter: cdn.adapter, db, log, onPurge: onCdnPurge }) : {};
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
-    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks },
+    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks, ...purging },
     cron: [...subscribing.cron, ...newsletters.cron],
   });
   lifecycle.onShutdown("job queue", () => jobs.stop());
@@ -105,6 +125,14 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   lifecycle.onShutdown("newsletter sends", async () => newsletters.stop());
   // Runs before the queue's stop (steps run in reverse): an import under way pauses between two stories.
   lifecycle.onShutdown("imports", async () => importing.stop());
+  if (cdn.on) {
+    // Every change notice is a purge, queued by one process of the site (the purge lock's holder).
+    const changes = new ChangeFeed(databaseUrl, log);
+    await changes.start();
+    lifecycle.onShutdown("CDN change feed", () => changes.stop());
+    const purger = purgeOnChange({ changes, connectionString: databaseUrl, db, log });
+    lifecycle.onShutdown("CDN purges", () => purger.stop());
+  }
   // Imports a stop cut off (or a crash) go on where they stopped.
   const resumed = await resumeImports(db);
   if (resumed > 0) log.info({ imports: resumed }, "resuming imports a stop interrupted");
