@@ -1,0 +1,23 @@
+# Where Frontpage answers, and who may purge (included by default.vcl; edit this file, not that one).
+# With several Frontpage machines, put them behind a load balancer, or declare one backend each and
+# a vmod_directors round robin in a file of your own.
+
+backend origin {
+    .host = "127.0.0.1";
+    .port = "3000";
+    # Frontpage's health check: while it fails, Varnish serves stale pages (up to a day) instead of errors.
+    .probe = {
+        .url = "/healthz";
+        .interval = 2s;
+        .timeout = 2s;
+        .window = 3;
+        .threshold = 2;
+    }
+}
+
+# The machines whose PURGE requests are obeyed: those running Frontpage (CDN=varnish purges from the
+# process that holds the purge lock, on any of them). Everything else gets 403.
+acl purgers {
+    "127.0.0.1";
+    "::1";
+}
