@@ -19,7 +19,11 @@ let found: { key: string; state: Promise<CdnState> } | null = null;
  * process share it). `fetchImpl` for tests.
  */
 export function cdnStateOf(env: Env, fetchImpl: typeof fetch = fetch): Promise<CdnState> {
-  const key = JSON.stringify([env.CDN, env.FASTLY_SERVICE_ID, env.CLOUDFLARE_ZONE_ID, env.VARNISH_URL, env.CDN_WEBHOOK_URL, env.publicUrl]);
+  const key = JSON.stringify([
+    env.publicUrl,
+    ...[env.CDN, env.FASTLY_API_TOKEN, env.FASTLY_SERVICE_ID, env.FASTLY_API_URL, env.CLOUDFLARE_API_TOKEN, env.CLOUDFLARE_ZONE_ID, env.CLOUDFLARE_PURGE_BY, env.CLOUDFLARE_API_URL],
+    ...[env.VARNISH_URL, env.CDN_WEBHOOK_URL, env.CDN_WEBHOOK_SECRET],
+  ]);
   if (found?.key === key && fetchImpl === fetch) return found.state;
   const state = findCdnState(env, fetchImpl);
   if (fetchImpl === fetch) found = { key, state };
