@@ -127,6 +127,8 @@ test("behind Varnish: pages are served from it, a correction and an unpublish sh
     });
     await expect.poll(() => /Frontpage is ready/.test(origin!.output()), { timeout: 120_000, message: "the origin did not start" }).toBe(true);
     expect(origin.output()).toContain("CDN purge on: varnish");
+    // Varnish fetches from the origin once its health check has seen it answer.
+    await expect.poll(async () => (await get("/healthz")).status, { timeout: 30_000 }).toBe(200);
 
     db = new pg.Client({ connectionString: databaseUrlOf(dataDir) });
     await db.connect();
