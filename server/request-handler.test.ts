@@ -114,6 +114,25 @@ describe("the page cache in the request handler", () => {
     }
   });
 
+  test("a public page that does not exist is kept by shared caches 30 s, tagged as the page it would be and with the redirects", async () => {
+    sharedCache = purgedSharedCache(86_400);
+    gone.add("/article/not-yet");
+    try {
+      const missing = await fetch(`${origin}/article/not-yet`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30");
+      expect(missing.headers.get("surrogate-key")).toBe("site article:not-yet redirects");
+      expect(missing.headers.get("cache-tag")).toBe("site,article:not-yet,redirects");
+      // Signed in: nobody's shared copy.
+      const personal = await fetch(`${origin}/article/not-yet`, { headers: { Cookie: "better-auth.session_token=abc" } });
+      expect(personal.headers.get("cache-control")).toBe("private, no-store");
+      expect(personal.headers.get("surrogate-key")).toBeNull();
+    } finally {
+      gone.delete("/article/not-yet");
+      sharedCache = SHORT_SHARED_CACHE;
+    }
+  });
+
   test("a HEAD after a GET is answered from the stored page, without a body", async () => {
     expect(await (await fetch(`${origin}/about`)).text()).toContain("page /about");
     const head = await fetch(`${origin}/about`, { method: "HEAD", headers: { "Accept-Encoding": "identity" } });

@@ -11,7 +11,7 @@ import { classifyPath, type PathMatch, type PathRules } from "../app/lib/path-cl
 import { articleSlugOf } from "../app/lib/view-recorder.server";
 import { answerUnavailable } from "./middleware/database-gate";
 import { cspNonceOf, newCspNonce } from "./middleware/security-headers";
-import { articleTag, SITE_TAG } from "../app/lib/cache-tags.server";
+import { articleTag, REDIRECTS_TAG, SITE_TAG } from "../app/lib/cache-tags.server";
 import { isSharedCacheControl, SHORT_SHARED_CACHE, STALE_SHARED_CACHE, type SharedCacheHeaders } from "../app/lib/cache-control";
 import { cachedBody, pageTagsOf, pickEncoding, type CachedPage, type PageCache } from "./page-cache";
 import { pathClassOf } from "./request-path-class";
@@ -491,6 +491,15 @@ export function createAppHandler(options: {
         res.status(response.status);
         for (const [name, value] of headers) res.append(name, value);
         return res.end(body);
+      }
+      // A public page that does not exist (yet): kept by shared caches 30 s, never their default (Fastly
+      // keeps an answer without Cache-Control an hour), and tagged like the page it would be, and with
+      // the redirects, so the change that creates it (a story published, a redirect added) purges it.
+      if (cacheable && response.status === 404 && !response.headers.has("Cache-Control")) {
+        const tags = [...pageTagsOf(match), REDIRECTS_TAG];
+        for (const [name, value] of Object.entries(SHORT_SHARED_CACHE)) response.headers.set(name, value);
+        response.headers.set("Cache-Tag", tags.join(","));
+        response.headers.set("Surrogate-Key", tags.join(" "));
       }
       // A signed-in reader's answer gets its Cache-Control from server/middleware/personal-answers.ts.
       await sendFetchResponse(res, response);

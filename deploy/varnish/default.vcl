@@ -34,15 +34,16 @@ sub vcl_recv {
         return (synth(200, "Purged " + req.http.n-gone + " objects"));
     }
     # A live story's event stream: straight through (vcl_backend_response streams it).
-    if (req.url ~ "^/api/live/") {
+    if (req.url ~ "(?i)^/api/live/") {
         return (pass);
     }
     if (req.method != "GET" && req.method != "HEAD") {
         return (pass);
     }
     # Personal by path, whatever the origin says (app/lib/path-classes.ts: personal "always"), and search.
-    if (req.url ~ "^/(admin|api|auth|account|preview|join|search)(/|\?|\.data|$)" ||
-        req.url ~ "^/newsletter/(open|click|view|confirm|preferences|unsubscribe)/") {
+    # Case-insensitive, as the origin's routes are.
+    if (req.url ~ "(?i)^/(admin|api|auth|account|preview|join|search)(/|\?|\.data|$)" ||
+        req.url ~ "(?i)^/newsletter/(open|click|view|confirm|preferences|unsubscribe)/") {
         return (pass);
     }
     # A signed-in reader (Better Auth's session cookie) or a program with credentials: their own pages.
@@ -73,7 +74,7 @@ sub vcl_pass {
 }
 
 sub vcl_backend_response {
-    if (bereq.url ~ "^/api/live/") {
+    if (bereq.url ~ "(?i)^/api/live/") {
         set beresp.do_stream = true;
         set beresp.uncacheable = true;
         return (deliver);

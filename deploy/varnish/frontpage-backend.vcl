@@ -17,6 +17,10 @@ backend origin {
 
 # The machines whose PURGE requests are obeyed: those running Frontpage (CDN=varnish purges from the
 # process that holds the purge lock, on any of them). Everything else gets 403.
+# Careful: the ACL sees the address that connected to Varnish. If a TLS proxy on this machine
+# (hitch, nginx) forwards readers to Varnish, every reader comes from 127.0.0.1: then take 127.0.0.1
+# out of this list and purge over another address (VARNISH_URL=http://10.0.0.5:6081), have the proxy
+# refuse the PURGE method, or speak the PROXY protocol (-a …,PROXY) so client.ip is the reader's.
 acl purgers {
     "127.0.0.1";
     "::1";

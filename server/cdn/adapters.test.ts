@@ -161,7 +161,17 @@ describe("at start (cdnStateOf)", () => {
     api.answer({ status: 401, body: JSON.stringify({ msg: "Provided credentials are missing or invalid" }) });
     const state = await cdnStateOf(env({ CDN: "fastly", FASTLY_API_TOKEN: TOKEN, FASTLY_SERVICE_ID: "svc1", FASTLY_API_URL: api.url }), fetch);
     expect(state).toEqual({ on: false, reason: "fastly refused the credentials (HTTP 401)" });
-    expect(api.requests[0]).toMatchObject({ method: "GET", path: "/service/svc1" });
+    expect(api.requests[0]).toMatchObject({ method: "GET", path: "/tokens/self" });
+    expect(api.requests[0]!.headers["fastly-key"]).toBe(TOKEN);
+
+    // A valid token that cannot purge this service.
+    api.answer({ status: 200, body: JSON.stringify({ scopes: "global:read", services: [] }) }, { status: 200, body: JSON.stringify({ scopes: "purge_select", services: ["other"] }) });
+    const fastlyEnv = env({ CDN: "fastly", FASTLY_API_TOKEN: `${TOKEN}-2`, FASTLY_SERVICE_ID: "svc1", FASTLY_API_URL: api.url });
+    expect(await cdnStateOf(fastlyEnv, fetch)).toEqual({ on: false, reason: "fastly refused the credentials (HTTP 403: the token has no purge scope)" });
+    expect(await cdnStateOf(env({ CDN: "fastly", FASTLY_API_TOKEN: `${TOKEN}-3`, FASTLY_SERVICE_ID: "svc1", FASTLY_API_URL: api.url }), fetch)).toEqual({
+      on: false,
+      reason: "fastly refused the credentials (HTTP 403: the token is not for FASTLY_SERVICE_ID)",
+    });
   });
 
   test("a CDN that cannot be reached: off; accepted credentials: on, a day in shared caches (10 min purging by URL)", async () => {
@@ -171,6 +181,7 @@ describe("at start (cdnStateOf)", () => {
     expect(fastly).toMatchObject({ on: true, sharedCache: { "Cache-Control": `public, max-age=0, s-maxage=${LONG_SHARED_SECONDS}` } });
     const byUrl = await cdnStateOf(env({ CDN: "cloudflare", CLOUDFLARE_API_TOKEN: TOKEN, CLOUDFLARE_ZONE_ID: "zone1", CLOUDFLARE_API_URL: api.url }), fetch);
     expect(byUrl).toMatchObject({ on: true, sharedCache: { "Cache-Control": `public, max-age=0, s-maxage=${URL_PURGED_SHARED_SECONDS}` } });
-    expect(api.requests.at(-1)).toMatchObject({ method: "GET", path: "/client/v4/zones/zone1" });
+    expect(api.requests.at(-1)).toMatchObject({ method: "GET", path: "/client/v4/user/tokens/verify" });
+    expect(api.requests.at(-1)!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 });

@@ -152,8 +152,21 @@ function fastly(settings: SettingsOf<"fastly">, fetchImpl: Fetch): PurgeAdapter 
       }
     },
     async verify() {
-      // The service itself, read with the token: 401/403 for a bad token or one without this service.
-      await send("fastly", fetchImpl, `${base}/service/${encodeURIComponent(settings.FASTLY_SERVICE_ID)}`, { method: "GET", headers });
+      // The token itself (any valid token may read it; a purge-only token may read nothing else): 401
+      // for a bad one; refused too when it can purge neither everything nor this service.
+      let token: { scopes?: unknown; services?: unknown } = {};
+      await send("fastly", fetchImpl, `${base}/tokens/self`, { method: "GET", headers }, (body) => {
+        try {
+          token = JSON.parse(body) as typeof token;
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      const scopes = typeof token.scopes === "string" ? token.scopes.split(/\s+/) : null;
+      if (scopes && !scopes.some((scope) => ["global", "purge_select", "purge_all"].includes(scope))) throw new PurgeRefused("fastly", 403, "the token has no purge scope");
+      const services = Array.isArray(token.services) ? token.services : [];
+      if (services.length > 0 && !services.includes(settings.FASTLY_SERVICE_ID)) throw new PurgeRefused("fastly", 403, "the token is not for FASTLY_SERVICE_ID");
     },
   };
 }
@@ -184,8 +197,8 @@ function cloudflare(settings: SettingsOf<"cloudflare">, publicUrl: string, fetch
       for (const batch of chunks(urls, BATCH.cloudflareUrls)) await post({ files: batch });
     },
     async verify() {
-      // The zone, read with the token: 401/403 for a bad token or one without this zone.
-      await send("cloudflare", fetchImpl, zone, { method: "GET", headers }, succeeded);
+      // The token's own check (any valid token may ask; a purge-only token may read no zone): 401 for a bad one.
+      await send("cloudflare", fetchImpl, `${base}/client/v4/user/tokens/verify`, { method: "GET", headers }, succeeded);
     },
   };
 }

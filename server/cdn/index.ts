@@ -39,7 +39,10 @@ async function findCdnState(env: Env, fetchImpl: typeof fetch): Promise<CdnState
     await adapter.verify();
   } catch (error) {
     const refused = error instanceof PurgeRefused ? error : null;
-    const why = refused?.status === 401 || refused?.status === 403 ? `${adapter.name} refused the credentials (HTTP ${refused.status})` : (refused?.message ?? `${adapter.name} could not be checked`);
+    const why =
+      refused?.status === 401 || refused?.status === 403
+        ? `${adapter.name} refused the credentials (HTTP ${refused.status}${/HTTP \d+$/.test(refused.message) ? "" : `: ${refused.message.replace(/^.*?refused: /, "")}`})`
+        : (refused?.message ?? `${adapter.name} could not be checked`);
     return { on: false, reason: why };
   }
   const urlsOnly = configured.settings.CDN === "cloudflare" && configured.settings.CLOUDFLARE_PURGE_BY === "urls";
