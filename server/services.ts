@@ -16,7 +16,7 @@ import { createSiteFrame } from "../app/domain/settings/site-frame.server";
 import { RedirectTable } from "../app/domain/redirects/redirect-table.server";
 import { categoryTag, HOME_TAG, SITE_TAG } from "../app/lib/cache-tags.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
-import type { Env } from "../app/lib/env.server";
+import { cdnSettingsOf, type Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
 import { createFormTimer } from "../app/lib/form-timer.server";
 import { startJobQueue } from "../app/lib/job-queue.server";
@@ -33,6 +33,7 @@ import { DatabaseHealth } from "./database-health";
 import { seedDemoContentApart } from "./demo-seeder";
 import { migrateDatabase } from "./migrate";
 import { cdnStateOf } from "./cdn";
+import { createPurgeAdapter } from "./cdn/adapters";
 import { cdnPurgeTasks, purgeOnChange, type PurgeObserver } from "./cdn/purger";
 import { cacheChangeOf, PageCache } from "./page-cache";
 import { loadSecrets } from "./secrets";
@@ -108,11 +109,10 @@ export async function startSiteServices({
   // runner's job only after 4 hours); before the queue starts, so no runner holds one yet.
   const resumedSends = await resumeSends(db);
   if (resumedSends > 0) log.info({ sends: resumedSends }, "resuming newsletter sends a stop interrupted");
-  // The CDN (decision 0045): its purge task when it is configured and takes the credentials; else one line.
-  const cdn = await cdnStateOf(env);
-  if (cdn.on) log.info({ adapter: cdn.adapter.name, sharedCache: cdn.sharedCache["Cache-Control"] }, `CDN purge on: ${cdn.adapter.name}`);
-  else if (cdn.reason) log.error(`CDN purge off: ${cdn.reason}; shared caches keep pages 30 s`);
-  const purging = cdn.on ? cdnPurgeTasks({ adapter: cdn.adapter, db, log, onPurge: onCdnPurge }) : {};
+  // The CDN (decision 0045): its purge task whenever its settings are complete (purges queued by another
+  // machine run here too); whether this process queues purges is known once the CDN took the credentials.
+  const cdnSettings = cdnSettingsOf(env);
+  const purging = cdnSettings && "settings" in cdnSettings ? cdnPurgeTasks({ adapter: createPurgeAdapter(cdnSettings.settings, env.publicUrl), db, log, onPurge: onCdnPurge }) : {};
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
@@ -125,14 +125,21 @@ export async function startSiteServices({
   lifecycle.onShutdown("newsletter sends", async () => newsletters.stop());
   // Runs before the queue's stop (steps run in reverse): an import under way pauses between two stories.
   lifecycle.onShutdown("imports", async () => importing.stop());
-  if (cdn.on) {
+  // Asked in the background: a CDN slow to answer must not hold the start up.
+  void cdnStateOf(env).then(async (cdn) => {
+    if (!cdn.on) {
+      if (cdn.reason) log.error(`CDN purge off: ${cdn.reason}; shared caches keep pages 30 s`);
+      return;
+    }
+    if (lifecycle.shuttingDown) return;
+    log.info({ adapter: cdn.adapter.name, sharedCache: cdn.sharedCache["Cache-Control"] }, `CDN purge on: ${cdn.adapter.name}`);
     // Every change notice is a purge, queued by one process of the site (the purge lock's holder).
     const changes = new ChangeFeed(databaseUrl, log);
-    await changes.start();
     lifecycle.onShutdown("CDN change feed", () => changes.stop());
+    await changes.start();
     const purger = purgeOnChange({ changes, connectionString: databaseUrl, db, log });
     lifecycle.onShutdown("CDN purges", () => purger.stop());
-  }
+  }).catch((error: unknown) => log.error({ err: error }, "CDN purge off: the change feed could not start; shared caches may keep pages up to their lifetime"));
   // Imports a stop cut off (or a crash) go on where they stopped.
   const resumed = await resumeImports(db);
   if (resumed > 0) log.info({ imports: resumed }, "resuming imports a stop interrupted");
