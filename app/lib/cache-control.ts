@@ -4,8 +4,9 @@
  * never sees an old copy after a change, and no `stale-while-revalidate` lets a browser serve one);
  * shared caches (a CDN, Varnish) get:
  * - SHORT, without purging (no CDN configured, or its settings refused): 30 s, as before issue 32;
- * - LONG, when a CDN is purged on every change: a day, served stale for a minute while fetched again
- *   and for a day while the origin is down (RFC 5861, in the CDN's own headers only);
+ * - purgedSharedCache, when a CDN is purged on every change: a day (10 min when purged by address
+ *   only), served stale for a minute while fetched again and for a day while the origin is down
+ *   (RFC 5861, in the CDN's own headers only);
  * - STALE, for an answer the origin sent from a stale copy of its own (a comment or a live update
  *   marked it stale and a render is under way: decision 0026): a few seconds, so a CDN that fetched it
  *   right after a purge does not keep the old page for a day.
