@@ -10,6 +10,7 @@ import { loadEnv, type Env } from "../app/lib/env.server";
 import { createLogger, logConsoleOutput, type Logger } from "../app/lib/logger.server";
 import { mountAppBuild, preloadAppBuild } from "./app-build";
 import { cacheDoor } from "./cache-door";
+import { sharedCachePolicy } from "./cdn";
 import { liveDoor } from "./live-door";
 import { redirectDoor } from "./redirect-door";
 import { closeHttpServer, listen, readyMessage } from "./http-server";
@@ -72,6 +73,8 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   // The app (the React Router build) loads while a worker waits to hear where the database is.
   preloadAppBuild(dev);
   const { services, cache, health, redirects } = await startRequestServices({ env, log, lifecycle, databaseUrl: await databaseUrl, shared });
+  // A day in shared caches once the CDN's purges are known to work, 30 s until then (decision 0045).
+  const sharedCache = sharedCachePolicy(env);
   const publicOrigin = new URL(env.publicUrl).origin;
 
   const app = express();
@@ -90,7 +93,7 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   // Fresh cached pages are answered where requests arrive, before Express (server/cache-door.ts).
   const door = cache ? cacheDoor({ cache, writeSecurityHeaders, onPageView }) : () => false;
   // Old addresses are answered first, before the cache and routing (decision 0040).
-  const redirectsFirst = redirectDoor({ table: redirects, writeSecurityHeaders, onHit: (id) => services.views.recordRedirectHit(id) });
+  const redirectsFirst = redirectDoor({ table: redirects, writeSecurityHeaders, onHit: (id) => services.views.recordRedirectHit(id), sharedCache: sharedCache.current });
   // Live stories' reader streams (issue 31): held open by this process's hub, fed by its change feed.
   const liveStreams = liveDoor({
     db: services.db,
@@ -127,7 +130,7 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
   const build = await mountAppBuild({ app, server, dev, lifecycle });
   // app.use, not app.all("/{*path}"): Express would decode that parameter and answer a malformed
   // escape (/%E0%A4%A) with an error; React Router answers it with the 404 page.
-  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, loadContext: (cspNonce, shown) => ({ ...services, cspNonce, shown }), databaseUp: () => health.up, onPageView, onBackgroundError: (err, key) => log.warn({ err, key }, "could not render a stale page again"), changesHeard: () => services.changes.caughtUp() }));
+  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, loadContext: (cspNonce, shown) => ({ ...services, cspNonce, shown }), databaseUp: () => health.up, sharedCache: sharedCache.current, onPageView, onBackgroundError: (err, key) => log.warn({ err, key }, "could not render a stale page again"), changesHeard: () => services.changes.caughtUp() }));
   app.use(errorHandler(log));
 
   lifecycle.checkpoint();

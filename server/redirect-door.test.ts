@@ -15,7 +15,7 @@ import { cacheDoor } from "./cache-door";
 import { securityHeaderWriter } from "./middleware/security-headers";
 import { PageCache } from "./page-cache";
 import { redirectDoor } from "./redirect-door";
-import { PUBLIC_CACHE_CONTROL } from "./request-handler";
+import { SHORT_SHARED_CACHE } from "../app/lib/cache-control";
 
 const { db, url } = await createTestDatabase();
 const log = createLogger("silent");
@@ -60,7 +60,7 @@ describe("redirects answered before routing", () => {
     const answer = await get("/2019/05/some-story");
     expect(answer.status).toBe(301);
     expect(answer.headers.get("location")).toBe("/article/some-story");
-    expect(answer.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
+    expect(answer.headers.get("cache-control")).toBe(SHORT_SHARED_CACHE["Cache-Control"]);
     expect(answer.headers.get("cache-tag")).toBe("site,redirects");
     expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
     const wp = await get("/?p=123");

@@ -2,7 +2,7 @@ import type http from "node:http";
 import type { RedirectTable } from "../app/domain/redirects/redirect-table.server";
 import { REDIRECTS_TAG, SITE_TAG } from "../app/lib/cache-tags.server";
 import type { SecurityHeaderWriter } from "./middleware/security-headers";
-import { CDN_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from "./request-handler";
+import { SHORT_SHARED_CACHE, type SharedCacheHeaders } from "../app/lib/cache-control";
 
 /**
  * The redirects' door (issue 29, decision 0040): a GET or HEAD of an old address the in-memory table
@@ -16,6 +16,8 @@ export function redirectDoor(options: {
   table: RedirectTable;
   writeSecurityHeaders: SecurityHeaderWriter;
   onHit?: (id: number) => void;
+  /** The shared-cache lifetime of public answers (app/lib/cache-control.ts; default: the short one). */
+  sharedCache?: () => SharedCacheHeaders;
 }): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
   const { table } = options;
   const tags = [SITE_TAG, REDIRECTS_TAG];
@@ -28,10 +30,7 @@ export function redirectDoor(options: {
       ...options.writeSecurityHeaders.flat(null),
       "Location",
       answer.location,
-      "Cache-Control",
-      PUBLIC_CACHE_CONTROL,
-      "CDN-Cache-Control",
-      CDN_CACHE_CONTROL,
+      ...Object.entries(options.sharedCache?.() ?? SHORT_SHARED_CACHE).flat(),
       "Cache-Tag",
       tags.join(","),
       "Surrogate-Key",

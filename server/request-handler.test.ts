@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { purgedSharedCache, SHORT_SHARED_CACHE } from "../app/lib/cache-control";
 import { PageCache } from "./page-cache";
 
 // React Router itself is replaced by a stand-in that answers like it does: a page for GET, the same
@@ -40,6 +41,8 @@ let databaseUp = true;
 /** What the handler's changesHeard does (ChangeFeed.caughtUp in the server); undefined: no change feed. */
 let changesHeard: (() => Promise<boolean>) | undefined;
 const counted: string[] = [];
+/** The shared-cache lifetime the handler gives pages it stores (server/cdn: a day once a CDN is purged). */
+let sharedCache = SHORT_SHARED_CACHE;
 let origin = "";
 let server: ReturnType<ReturnType<typeof express>["listen"]>;
 
@@ -52,7 +55,7 @@ beforeAll(async () => {
     res.setHeader("Content-Security-Policy", "script-src 'nonce-fresh'");
     next();
   });
-  app.all("/{*path}", createAppHandler({ build: {} as never, mode: "production", cache, loadContext: () => ({}) as never, databaseUp: () => databaseUp, onPageView: (path) => void counted.push(path), changesHeard: () => changesHeard?.() ?? Promise.resolve(false) }));
+  app.all("/{*path}", createAppHandler({ build: {} as never, mode: "production", cache, loadContext: () => ({}) as never, databaseUp: () => databaseUp, onPageView: (path) => void counted.push(path), sharedCache: () => sharedCache, changesHeard: () => changesHeard?.() ?? Promise.resolve(false) }));
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -89,6 +92,45 @@ describe("the page cache in the request handler", () => {
     expect(page.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30");
     expect(page.headers.get("cache-control")).not.toContain("stale-while-revalidate");
     expect(page.headers.get("cdn-cache-control")).toBe("max-age=30, stale-while-revalidate=60");
+  });
+
+  test("with a purged CDN, pages are kept a day by shared caches; a stale copy's answer (a render under way) only 5 s (decision 0045)", async () => {
+    sharedCache = purgedSharedCache(86_400);
+    try {
+      const page = await fetch(`${origin}/category/purged`);
+      expect(page.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=86400");
+      expect(page.headers.get("cdn-cache-control")).toBe("max-age=86400, stale-while-revalidate=60, stale-if-error=86400");
+      expect(page.headers.get("surrogate-control")).toBe("max-age=86400, stale-while-revalidate=60, stale-if-error=86400");
+      cache.markStale(["site"]);
+      const stale = await fetch(`${origin}/category/purged`);
+      expect(stale.headers.get("x-cache")).toBe("STALE");
+      expect(stale.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=5");
+      expect(stale.headers.get("cdn-cache-control")).toBe("max-age=5");
+      expect(stale.headers.get("surrogate-control")).toBe("max-age=5");
+      await expect.poll(async () => (await fetch(`${origin}/category/purged`)).headers.get("x-cache")).toBe("HIT");
+      expect((await fetch(`${origin}/category/purged`)).headers.get("cache-control")).toBe("public, max-age=0, s-maxage=86400");
+    } finally {
+      sharedCache = SHORT_SHARED_CACHE;
+    }
+  });
+
+  test("a public page that does not exist is kept by shared caches 30 s, tagged as the page it would be and with the redirects", async () => {
+    sharedCache = purgedSharedCache(86_400);
+    gone.add("/article/not-yet");
+    try {
+      const missing = await fetch(`${origin}/article/not-yet`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30");
+      expect(missing.headers.get("surrogate-key")).toBe("site article:not-yet redirects");
+      expect(missing.headers.get("cache-tag")).toBe("site,article:not-yet,redirects");
+      // Signed in: nobody's shared copy.
+      const personal = await fetch(`${origin}/article/not-yet`, { headers: { Cookie: "better-auth.session_token=abc" } });
+      expect(personal.headers.get("cache-control")).toBe("private, no-store");
+      expect(personal.headers.get("surrogate-key")).toBeNull();
+    } finally {
+      gone.delete("/article/not-yet");
+      sharedCache = SHORT_SHARED_CACHE;
+    }
   });
 
   test("a HEAD after a GET is answered from the stored page, without a body", async () => {

@@ -11,22 +11,16 @@ import { classifyPath, type PathMatch, type PathRules } from "../app/lib/path-cl
 import { articleSlugOf } from "../app/lib/view-recorder.server";
 import { answerUnavailable } from "./middleware/database-gate";
 import { cspNonceOf, newCspNonce } from "./middleware/security-headers";
-import { articleTag, SITE_TAG } from "../app/lib/cache-tags.server";
+import { articleTag, REDIRECTS_TAG, SITE_TAG } from "../app/lib/cache-tags.server";
+import { isSharedCacheControl, SHORT_SHARED_CACHE, STALE_SHARED_CACHE, type SharedCacheHeaders } from "../app/lib/cache-control";
 import { cachedBody, pageTagsOf, pickEncoding, type CachedPage, type PageCache } from "./page-cache";
 import { pathClassOf } from "./request-path-class";
 import { compressesAnswer, renderedBody } from "./rendered-body";
 
 // Which paths each rule below applies to is the path's class in app/lib/path-classes.ts.
 
-/**
- * Browsers ask again every time (the answer comes from the page cache in memory), so a reader's
- * client-side navigation or the revalidation after posting a comment never shows a stale copy:
- * stale-while-revalidate in Cache-Control would let the browser itself serve one for a minute.
- * Shared caches keep a page 30 s, and CDNs that read CDN-Cache-Control (RFC 9213) may serve it
- * stale for a minute while they fetch a fresh one.
- */
-export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=30";
-export const CDN_CACHE_CONTROL = "max-age=30, stale-while-revalidate=60";
+// The shared-cache lifetimes of public answers (30 s, a day when a CDN is purged, a few seconds for
+// an answer from a stale copy) have one home: app/lib/cache-control.ts (decision 0045).
 
 /**
  * Whether a finished request may have changed a cached page: a write that succeeded, through a path
@@ -273,7 +267,9 @@ export interface CachedAnswer {
  */
 export function cachedAnswer(req: http.IncomingMessage, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string): CachedAnswer {
   // Sec-Purpose: a prefetched copy (not counted) is never the one a reader's navigation then uses.
-  const headers = [...page.flatHeaders, "X-Cache", state, "Vary", "Accept-Encoding, Cookie, Sec-Purpose", "ETag", page.etag];
+  // A stale copy (a render replacing it is under way) is kept by shared caches a few seconds only.
+  const stored = state === "STALE" ? staleHeadersOf(page) : page.flatHeaders;
+  const headers = [...stored, "X-Cache", state, "Vary", "Accept-Encoding, Cookie, Sec-Purpose", "ETag", page.etag];
   if (page.status === 200 && matchesEtag(req.headers["if-none-match"], page.etag)) return { status: 304, headers, body: null, withPolicy: false };
   // A page with scripts carries this answer's nonce, the one its Content-Security-Policy names.
   const { body, encoding, release } = cachedBody(page, pickEncoding(req.headers["accept-encoding"]), nonce);
@@ -284,6 +280,25 @@ export function cachedAnswer(req: http.IncomingMessage, page: CachedPage, state:
     return { status: page.status, headers, body: null, withPolicy: true };
   }
   return { status: page.status, headers, body, release, withPolicy: true };
+}
+
+const STALE_HEADERS = new Map(Object.entries(STALE_SHARED_CACHE).map(([name, value]) => [name.toLowerCase(), value]));
+
+/**
+ * A stale page's headers, its shared-cache lifetime cut to STALE_SHARED_CACHE's (decision 0045): a
+ * CDN fetching it right after a purge must not keep the old page for a day. A route's own
+ * Cache-Control (robots.txt's) is left as it is.
+ */
+function staleHeadersOf(page: CachedPage): string[] {
+  const cacheControl = page.headers.find(([name]) => name.toLowerCase() === "cache-control")?.[1];
+  if (!isSharedCacheControl(cacheControl)) return page.flatHeaders;
+  const out: string[] = [];
+  for (const [name, value] of page.headers) {
+    const lower = name.toLowerCase();
+    if (!STALE_HEADERS.has(lower)) out.push(name, value);
+  }
+  for (const [name, value] of Object.entries(STALE_SHARED_CACHE)) out.push(name, value);
+  return out;
 }
 
 /**
@@ -355,6 +370,8 @@ export function createAppHandler(options: {
   onPageView?: PageViewCounter;
   /** Where a failed background render is told. */
   onBackgroundError?: (error: unknown, key: string) => void;
+  /** The shared-cache lifetime of a public page stored now (app/lib/cache-control.ts; default: the short one). */
+  sharedCache?: () => SharedCacheHeaders;
   /**
    * Whether this process has heard every change notice committed so far (ChangeFeed.caughtUp): an
    * editorial write waits for it before answering. Absent or false: every page is dropped instead.
@@ -380,8 +397,7 @@ export function createAppHandler(options: {
   async function store(key: string, match: PathMatch, response: Response, nonce: string, shown: readonly string[]) {
     const body = Buffer.from(await response.arrayBuffer());
     if (!response.headers.has("Cache-Control")) {
-      response.headers.set("Cache-Control", PUBLIC_CACHE_CONTROL);
-      response.headers.set("CDN-Cache-Control", CDN_CACHE_CONTROL);
+      for (const [name, value] of Object.entries(options.sharedCache?.() ?? SHORT_SHARED_CACHE)) response.headers.set(name, value);
     }
     const tags = pageTagsOf(match, shown);
     // What a CDN purges this page by (the same tags clear it here): Cache-Tag and Surrogate-Key.
@@ -475,6 +491,15 @@ export function createAppHandler(options: {
         res.status(response.status);
         for (const [name, value] of headers) res.append(name, value);
         return res.end(body);
+      }
+      // A public page that does not exist (yet): kept by shared caches 30 s, never their default (Fastly
+      // keeps an answer without Cache-Control an hour), and tagged like the page it would be, and with
+      // the redirects, so the change that creates it (a story published, a redirect added) purges it.
+      if (cacheable && response.status === 404 && !response.headers.has("Cache-Control")) {
+        const tags = [...pageTagsOf(match), REDIRECTS_TAG];
+        for (const [name, value] of Object.entries(SHORT_SHARED_CACHE)) response.headers.set(name, value);
+        response.headers.set("Cache-Tag", tags.join(","));
+        response.headers.set("Surrogate-Key", tags.join(" "));
       }
       // A signed-in reader's answer gets its Cache-Control from server/middleware/personal-answers.ts.
       await sendFetchResponse(res, response);

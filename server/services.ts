@@ -16,7 +16,7 @@ import { createSiteFrame } from "../app/domain/settings/site-frame.server";
 import { RedirectTable } from "../app/domain/redirects/redirect-table.server";
 import { categoryTag, HOME_TAG, SITE_TAG } from "../app/lib/cache-tags.server";
 import { ChangeFeed } from "../app/lib/change-feed.server";
-import type { Env } from "../app/lib/env.server";
+import { cdnSettingsOf, type Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
 import { createFormTimer } from "../app/lib/form-timer.server";
 import { startJobQueue } from "../app/lib/job-queue.server";
@@ -32,6 +32,9 @@ import type { Lifecycle } from "./lifecycle";
 import { DatabaseHealth } from "./database-health";
 import { seedDemoContentApart } from "./demo-seeder";
 import { migrateDatabase } from "./migrate";
+import { cdnStateOf } from "./cdn";
+import { createPurgeAdapter } from "./cdn/adapters";
+import { cdnPurgeTasks, purgeOnChange, type PurgeObserver } from "./cdn/purger";
 import { cacheChangeOf, PageCache } from "./page-cache";
 import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
@@ -43,7 +46,20 @@ import { seedDatabase } from "./seed";
  * the server's entry file), upload pruning, the publishing scheduler, the job queue (decision 0032),
  * the ADMIN_EMAIL account. Each is registered with the lifecycle to stop in reverse.
  */
-export async function startSiteServices({ env, log, lifecycle, entry }: { env: Env; log: Logger; lifecycle: Lifecycle; entry: string }) {
+export async function startSiteServices({
+  env,
+  log,
+  lifecycle,
+  entry,
+  onCdnPurge,
+}: {
+  env: Env;
+  log: Logger;
+  lifecycle: Lifecycle;
+  entry: string;
+  /** Told of each CDN purge attempt (metrics: decision 0045). */
+  onCdnPurge?: PurgeObserver;
+}) {
   const embedded = env.DATABASE_URL ? null : await lifecycle.ownLast(startEmbeddedPostgres(env.dataDir, log));
   const databaseUrl = env.DATABASE_URL || embedded!.url;
   lifecycle.checkpoint();
@@ -93,10 +109,14 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   // runner's job only after 4 hours); before the queue starts, so no runner holds one yet.
   const resumedSends = await resumeSends(db);
   if (resumedSends > 0) log.info({ sends: resumedSends }, "resuming newsletter sends a stop interrupted");
+  // The CDN (decision 0045): its purge task whenever its settings are complete (purges queued by another
+  // machine run here too); whether this process queues purges is known once the CDN took the credentials.
+  const cdnSettings = cdnSettingsOf(env);
+  const purging = cdnSettings && "settings" in cdnSettings ? cdnPurgeTasks({ adapter: createPurgeAdapter(cdnSettings.settings, env.publicUrl), db, log, onPurge: onCdnPurge }) : {};
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
-    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks },
+    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks, ...purging },
     cron: [...subscribing.cron, ...newsletters.cron],
   });
   lifecycle.onShutdown("job queue", () => jobs.stop());
@@ -105,6 +125,21 @@ export async function startSiteServices({ env, log, lifecycle, entry }: { env: E
   lifecycle.onShutdown("newsletter sends", async () => newsletters.stop());
   // Runs before the queue's stop (steps run in reverse): an import under way pauses between two stories.
   lifecycle.onShutdown("imports", async () => importing.stop());
+  // Asked in the background: a CDN slow to answer must not hold the start up.
+  void cdnStateOf(env).then(async (cdn) => {
+    if (!cdn.on) {
+      if (cdn.reason) log.error(`CDN purge off: ${cdn.reason}; shared caches keep pages 30 s`);
+      return;
+    }
+    if (lifecycle.shuttingDown) return;
+    log.info({ adapter: cdn.adapter.name, sharedCache: cdn.sharedCache["Cache-Control"] }, `CDN purge on: ${cdn.adapter.name}`);
+    // Every change notice is a purge, queued by one process of the site (the purge lock's holder).
+    const changes = new ChangeFeed(databaseUrl, log);
+    lifecycle.onShutdown("CDN change feed", () => changes.stop());
+    await changes.start();
+    const purger = purgeOnChange({ changes, connectionString: databaseUrl, db, log });
+    lifecycle.onShutdown("CDN purges", () => purger.stop());
+  }).catch((error: unknown) => log.error({ err: error }, "CDN purge off: the change feed could not start; shared caches may keep pages up to their lifetime"));
   // Imports a stop cut off (or a crash) go on where they stopped.
   const resumed = await resumeImports(db);
   if (resumed > 0) log.info({ imports: resumed }, "resuming imports a stop interrupted");

@@ -128,6 +128,27 @@ export const envSchema = z.object({
   WEB_CONCURRENCY: opt(
     z.coerce.number({ error: "must be a number of processes" }).int({ error: "must be a whole number of processes" }).min(1, { error: "must be at least 1" }).max(64, { error: "must be at most 64" }),
   ),
+  /**
+   * Purging a CDN on change (issue 32, decision 0045): which one. Its settings below are read apart
+   * (cdnSettingsOf): one that is missing or malformed turns purging off with one line at start, never
+   * stops the start, and pages keep the short shared-cache lifetime.
+   */
+  CDN: opt(z.string()),
+  FASTLY_API_TOKEN: opt(z.string()),
+  FASTLY_SERVICE_ID: opt(z.string()),
+  /** Fastly's API (tests: a local server). */
+  FASTLY_API_URL: opt(z.string()),
+  CLOUDFLARE_API_TOKEN: opt(z.string()),
+  CLOUDFLARE_ZONE_ID: opt(z.string()),
+  /** "tags" (Cache-Tag purge: Enterprise plans) or "urls" (the default: the addresses a change touched). */
+  CLOUDFLARE_PURGE_BY: opt(z.string()),
+  /** Cloudflare's API (tests: a local server). */
+  CLOUDFLARE_API_URL: opt(z.string()),
+  /** Varnish servers to send PURGE to (comma-separated: one per Varnish machine). */
+  VARNISH_URL: opt(z.string()),
+  CDN_WEBHOOK_URL: opt(z.string()),
+  /** Sent as `Authorization: Bearer …` with each webhook call. */
+  CDN_WEBHOOK_SECRET: opt(z.string()),
   TIME_ZONE: opt(
     z.string().refine(
       (tz) => {
@@ -144,6 +165,57 @@ export const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; publicUrl: string; workers: number };
+
+const httpUrl = url(["http:", "https:"]);
+const required = (schema: z.ZodString = z.string({ error: "is required" })) => schema.min(1, { error: "is required" });
+
+/** Each CDN's settings (decision 0045), checked when CDN names it. */
+const cdnSchema = z.discriminatedUnion(
+  "CDN",
+  [
+    z.object({
+      CDN: z.literal("fastly"),
+      FASTLY_API_TOKEN: required(),
+      FASTLY_SERVICE_ID: z.string({ error: "is required" }).regex(/^[A-Za-z0-9]+$/, { error: "must be a service id (letters and digits)" }),
+      FASTLY_API_URL: httpUrl.default("https://api.fastly.com"),
+    }),
+    z.object({
+      CDN: z.literal("cloudflare"),
+      CLOUDFLARE_API_TOKEN: required(),
+      CLOUDFLARE_ZONE_ID: z.string({ error: "is required" }).regex(/^[A-Za-z0-9]+$/, { error: "must be a zone id (letters and digits)" }),
+      CLOUDFLARE_PURGE_BY: z.enum(["tags", "urls"], { error: "must be tags or urls" }).default("urls"),
+      CLOUDFLARE_API_URL: httpUrl.default("https://api.cloudflare.com"),
+    }),
+    z.object({
+      CDN: z.literal("varnish"),
+      VARNISH_URL: z
+        .string({ error: "is required" })
+        .transform((v) => v.split(",").map((part) => part.trim()).filter(Boolean))
+        .pipe(z.array(httpUrl).min(1, { error: "is required" })),
+    }),
+    z.object({
+      CDN: z.literal("webhook"),
+      CDN_WEBHOOK_URL: z.string({ error: "is required" }).pipe(httpUrl),
+      CDN_WEBHOOK_SECRET: z.string().optional(),
+    }),
+  ],
+  { error: "must be fastly, cloudflare, varnish or webhook" },
+);
+
+export type CdnSettings = z.infer<typeof cdnSchema>;
+
+/**
+ * The CDN to purge (decision 0045): its settings, null when CDN is unset, or why purging is off (a
+ * missing or malformed setting; its value never quoted, as it may be a credential). Never throws: a
+ * site whose CDN settings are wrong still starts, with the short shared-cache lifetime.
+ */
+export function cdnSettingsOf(env: Pick<Env, "CDN" | "FASTLY_API_TOKEN" | "FASTLY_SERVICE_ID" | "FASTLY_API_URL" | "CLOUDFLARE_API_TOKEN" | "CLOUDFLARE_ZONE_ID" | "CLOUDFLARE_PURGE_BY" | "CLOUDFLARE_API_URL" | "VARNISH_URL" | "CDN_WEBHOOK_URL" | "CDN_WEBHOOK_SECRET">): { settings: CdnSettings } | { off: string } | null {
+  if (!env.CDN) return null;
+  const parsed = cdnSchema.safeParse(env);
+  if (parsed.success) return { settings: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  return { off: `${String(issue.path[0] ?? "CDN")} ${issue.message}` };
+}
 
 
 /** Reads and checks the environment once; a bad value throws an "invalid_config" AppError: one line naming the variable. */

@@ -24,16 +24,23 @@ export interface JobOptions {
   maxAttempts?: number;
   /** When to run it (default: now). */
   runAt?: Date;
+  /**
+   * "preserve_run_at": a job added under a key that is waiting keeps its time (and merges an array
+   * payload into the waiting one's), so a stream of additions cannot keep pushing it back. Default
+   * "replace": the new payload and time replace the waiting job's.
+   */
+  keyMode?: "replace" | "preserve_run_at";
 }
 
 /** Adds a job in the caller's transaction: it is visible to the runner only once that transaction commits. */
-export async function enqueueJob(tx: Tx | Db, task: string, payload: Record<string, unknown>, options: JobOptions): Promise<void> {
+export async function enqueueJob(tx: Tx | Db, task: string, payload: Record<string, unknown> | readonly unknown[], options: JobOptions): Promise<void> {
   await tx.execute(sql`select graphile_worker.add_job(
     ${task}::text,
     ${JSON.stringify(payload)}::json,
     run_at := ${options.runAt ?? null}::timestamptz,
     max_attempts := ${options.maxAttempts ?? 10}::int,
-    job_key := ${options.key}::text
+    job_key := ${options.key}::text,
+    job_key_mode := ${options.keyMode ?? "replace"}::text
   )`);
 }
 

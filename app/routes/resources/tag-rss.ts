@@ -1,3 +1,4 @@
+import { MOVED_CACHE_CONTROL } from "~/lib/cache-control";
 import { data, redirect } from "react-router";
 import { rssResponse } from "~/domain/articles/feed-xml.server";
 import { findPublicTag } from "~/domain/tags/tags.server";
@@ -7,7 +8,7 @@ import type { Route } from "./+types/tag-rss";
 export async function loader({ params, context }: Route.LoaderArgs) {
   const origin = context.env.publicUrl;
   const found = await findPublicTag(context.db, params.slug);
-  if (found && "redirect" in found) throw redirect(`/tag/${found.redirect}/rss.xml`, { status: 301, headers: { "Cache-Control": "public, max-age=300, s-maxage=30" } });
+  if (found && "redirect" in found) throw redirect(`/tag/${found.redirect}/rss.xml`, { status: 301, headers: { "Cache-Control": MOVED_CACHE_CONTROL } });
   if (!found) throw data("Tag not found", { status: 404 });
   const { tag } = found;
   const page = `${origin}/tag/${tag.slug}`;

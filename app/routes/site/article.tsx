@@ -1,3 +1,4 @@
+import { MOVED_CACHE_CONTROL } from "~/lib/cache-control";
 import { keepDataOnHashMoves } from "~/lib/revalidation";
 import { useEffect, useState } from "react";
 import { data, redirect } from "react-router";
@@ -33,7 +34,7 @@ import type { Route } from "./+types/article";
  * How long browsers (5 min) and shared caches (30 s, as pages) may keep an old address's 301: not for
  * ever (a 301's default), since the article may take the address back, or be unpublished (decision 0012).
  */
-const REDIRECT_CACHE_CONTROL = "public, max-age=300, s-maxage=30";
+const REDIRECT_CACHE_CONTROL = MOVED_CACHE_CONTROL;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const article = await getArticleBySlug(context.db, params.slug);

@@ -1,3 +1,4 @@
+import { MOVED_CACHE_CONTROL } from "~/lib/cache-control";
 import { data, redirect } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
 import { ArticleCard, CardGrid } from "~/components/article-card";
@@ -16,7 +17,7 @@ import type { Route } from "./+types/tag";
 export const TAG_PAGE_SIZE = 24;
 
 /** How long an old tag address's 301 may be kept: not for ever, as the address may come back (a new tag of that name). */
-const REDIRECT_CACHE_CONTROL = "public, max-age=300, s-maxage=30";
+const REDIRECT_CACHE_CONTROL = MOVED_CACHE_CONTROL;
 
 /** GET /tag/:slug: a tag's public stories, newest first (issue 29); a merged or renamed tag's old address redirects. */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
