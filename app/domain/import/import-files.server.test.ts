@@ -42,7 +42,7 @@ afterAll(async () => {
 /** The admin screen's upload: the export as the multipart field "file". */
 function uploadRequest(bytes: Buffer) {
   const form = new FormData();
-  form.set("file", new Blob([bytes], { type: "application/json" }), "ghost-export.json");
+  form.set("file", new Blob([new Uint8Array(bytes)], { type: "application/json" }), "ghost-export.json");
   return new Request("http://localhost/admin/import/upload", { method: "POST", body: form });
 }
 
