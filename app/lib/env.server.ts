@@ -128,6 +128,20 @@ export const envSchema = z.object({
   WEB_CONCURRENCY: opt(
     z.coerce.number({ error: "must be a number of processes" }).int({ error: "must be a whole number of processes" }).min(1, { error: "must be at least 1" }).max(64, { error: "must be at most 64" }),
   ),
+  /**
+   * Metrics (issue 32, decision 0047): /metrics in Prometheus's text format on a listener of its own at
+   * this port (the primary's, for the whole machine), bound to METRICS_HOST. Unset with METRICS_TOKEN
+   * unset too: no metrics are collected.
+   */
+  METRICS_PORT: opt(z.coerce.number({ error: "must be a port number" }).int({ error: "must be a port number" }).min(0).max(65535, { error: "must be a port number" })),
+  /** The address the metrics listener binds (default: loopback only). */
+  METRICS_HOST: opt(z.string()).default("127.0.0.1"),
+  /** Also answers /metrics on the public port, to `Authorization: Bearer <token>` only (at least 16 characters). */
+  METRICS_TOKEN: opt(z.string().min(16, { error: "must be at least 16 characters" }).regex(/^\S+$/, { error: "must not contain spaces" })),
+  /** One JSON line per request (its path class, status, duration, cache result), at info whatever LOG_LEVEL says. Off by default: decision 0047. */
+  ACCESS_LOG: opt(flag).default(false),
+  /** Access-log lines carry the client address (as "trust proxy" derives it). Off: none is written. */
+  LOG_CLIENT_ADDRESSES: opt(flag).default(false),
   TIME_ZONE: opt(
     z.string().refine(
       (tz) => {
