@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
+import { Histogram, Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../app/lib/logger.server";
 import { aggregateText } from "./cluster";
@@ -8,6 +9,7 @@ import { bearerMatches, metricsDoor } from "./endpoint";
 import { cdnPurgeFailures, cdnPurges, dbQueryDuration, httpRequestDuration, observeCdnPurge, observeSchedulerRun, pageCacheRequests, registry, schedulerPublished, schedulerRuns, turnMetricsOn } from "./registry";
 import { requestObserver, type AccessLogLine } from "./requests";
 import { timeQueries } from "./sources";
+import { FixedHistogram } from "./request-histogram";
 
 beforeAll(() => turnMetricsOn("single"));
 
@@ -63,6 +65,26 @@ describe("the registry", () => {
     expect(await countOf(schedulerRuns, { outcome: "ok" })).toBe(ok + 2);
     expect(await countOf(schedulerRuns, { outcome: "failed" })).toBe(failed + 1);
     expect((await schedulerPublished.get()).values[0]?.value).toBe(published + 2);
+  });
+});
+
+describe("the request histogram", () => {
+  it("prints what prom-client's Histogram prints for the same observations, and sums the same way", async () => {
+    const ours = new Registry();
+    const theirs = new Registry();
+    const config = { name: "x_seconds", help: "x", labelNames: ["class", "status"] as const, buckets: [0.001, 0.01, 0.1, 1] };
+    const fixed = new FixedHistogram({ ...config, registers: [ours] });
+    const reference = new Histogram({ ...config, registers: [theirs] });
+    const observations: [string, string, number][] = [["a", "200", 0.0005], ["a", "200", 0.001], ["a", "200", 0.05], ["b", "404", 3], ["a", "200", 0.5], ["b", "404", 0.0001]];
+    for (const [pathClass, status, value] of observations) {
+      fixed.labels(pathClass, status).observe(value);
+      reference.observe({ class: pathClass, status }, value);
+    }
+    const lines = (text: string) => text.split("\n").filter((line) => !line.startsWith("#")).sort();
+    expect(lines(await ours.metrics())).toEqual(lines(await theirs.metrics()));
+    const twice = async (registry: Registry) => lines(await aggregateText([await registry.getMetricsAsJSON(), await registry.getMetricsAsJSON()]));
+    expect(await twice(ours)).toEqual(await twice(theirs));
+    expect(valueIn(await ours.metrics(), "x_seconds_bucket", { class: "a", status: "200", le: "0.001" })).toBe(2);
   });
 });
 

@@ -2,7 +2,8 @@ import type http from "node:http";
 import { performance } from "node:perf_hooks";
 import { classifyPath, PATH_CLASSES, type PathPattern } from "../../app/lib/path-classes";
 import type { Logger } from "../../app/lib/logger.server";
-import { httpRequestDuration, pageCacheRequests } from "./registry";
+import { httpRequestDuration, pageCacheAnswers } from "./registry";
+import type { HistogramSeries } from "./request-histogram";
 
 // One place sees every answered request (issue 32): the node:http handler of server/index.ts calls
 // start() first, before the doors (redirects, live streams, the page cache, /metrics) and Express, and
@@ -116,7 +117,7 @@ export function requestObserver({ metrics, accessLog, addressOf }: RequestObserv
   if (!metrics && !accessLog) return null;
   const log = accessLog?.child({}, { level: "info" }) ?? null;
 
-  type Child = ReturnType<typeof httpRequestDuration.labels>;
+  type Child = HistogramSeries;
   const children = new Map<string, Map<number, Child>>();
   const durationOf = (pathClass: string, method: number, status: number): Child => {
     let byClass = children.get(pathClass);
@@ -126,7 +127,6 @@ export function requestObserver({ metrics, accessLog, addressOf }: RequestObserv
     if (!child) byClass.set(key, (child = httpRequestDuration.labels(pathClass, methodLabel(method), String(status))));
     return child;
   };
-  const cacheCounters = { hit: pageCacheRequests.labels("hit"), stale: pageCacheRequests.labels("stale"), miss: pageCacheRequests.labels("miss") };
 
   function finished(this: ObservedResponse) {
     const started = this[STARTED];
@@ -140,7 +140,7 @@ export function requestObserver({ metrics, accessLog, addressOf }: RequestObserv
     const cache = cacheResultOf(this);
     if (metrics) {
       durationOf(pathClass, methodIndex(method), status).observe(ms / 1000);
-      if (cache !== "none") cacheCounters[cache].inc();
+      if (cache !== "none") pageCacheAnswers[cache]++;
     }
     if (log) {
       const line: AccessLogLine = { method: methodLabel(methodIndex(method)), class: pathClass, status, ms: Math.round(ms * 10) / 10, cache };
