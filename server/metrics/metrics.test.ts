@@ -5,7 +5,8 @@ import { Histogram, Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../app/lib/logger.server";
 import { aggregateText } from "./cluster";
-import { bearerMatches, metricsDoor } from "./endpoint";
+import { loadEnv } from "../../app/lib/env.server";
+import { bearerMatches, metricsDoor, setUpMetrics } from "./endpoint";
 import { cdnPurgeFailures, cdnPurges, dbQueryDuration, httpRequestDuration, observeCdnPurge, observeSchedulerRun, pageCacheRequests, registry, schedulerPublished, schedulerRuns, turnMetricsOn } from "./registry";
 import { requestObserver, type AccessLogLine } from "./requests";
 import { timeQueries } from "./sources";
@@ -251,5 +252,23 @@ describe("every request observed once", () => {
 describe("off", () => {
   it("observes nothing when neither metrics nor the access log is on", () => {
     expect(requestObserver({ metrics: false, accessLog: null })).toBeNull();
+    expect(setUpMetrics({ METRICS_HOST: "127.0.0.1" }, "single", createLogger("silent"))).toBeNull();
+  });
+});
+
+describe("the settings", () => {
+  it("default to no metrics, loopback, no access log, no addresses", () => {
+    const env = loadEnv({});
+    expect(env.METRICS_PORT).toBeUndefined();
+    expect(env.METRICS_TOKEN).toBeUndefined();
+    expect(env).toMatchObject({ METRICS_HOST: "127.0.0.1", ACCESS_LOG: false, LOG_CLIENT_ADDRESSES: false });
+    expect(loadEnv({ METRICS_PORT: "9464", ACCESS_LOG: "1", LOG_CLIENT_ADDRESSES: "yes" })).toMatchObject({ METRICS_PORT: 9464, ACCESS_LOG: true, LOG_CLIENT_ADDRESSES: true });
+  });
+
+  it("refuse a metrics port that is no port and a token too short to guess at", () => {
+    expect(() => loadEnv({ METRICS_PORT: "metrics" })).toThrow(/METRICS_PORT/);
+    expect(() => loadEnv({ METRICS_PORT: "70000" })).toThrow(/METRICS_PORT/);
+    expect(() => loadEnv({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN.*at least 16/);
+    expect(() => loadEnv({ ACCESS_LOG: "maybe" })).toThrow(/ACCESS_LOG/);
   });
 });
