@@ -31,6 +31,9 @@ import { ROOT } from "./root";
 import { databaseUrlFromPrimary, forkWorkers, restoreCpuPriority, yieldCpuToReaders } from "./cluster";
 import { demoSeederDatabase, runDemoSeeder } from "./demo-seeder";
 import { startRequestServices, startSiteServices, type SharedServices } from "./services";
+import { metricsDoor, serveMetrics, setUpMetrics, type Metrics } from "./metrics/endpoint";
+import { requestObserver } from "./metrics/requests";
+import { watchPageCache } from "./metrics/sources";
 
 // The Node entry only wires: what each layer does, and which paths it applies to, lives in its own
 // module (server/middleware/*, app/lib/path-classes.ts); the order below is the order a request meets them.
@@ -51,24 +54,27 @@ lifecycle.start(async () => {
   if (cluster.isWorker) {
     // A worker forked again after a crash inherits the primary's lowered priority: back to normal where allowed.
     restoreCpuPriority();
-    return serveRequests({ env, log, databaseUrl: databaseUrlFromPrimary(lifecycle.stopping) });
+    return serveRequests({ env, log, databaseUrl: databaseUrlFromPrimary(lifecycle.stopping), metrics: setUpMetrics(env, "worker", log) });
   }
   const workers = env.NODE_ENV === "development" ? 1 : env.workers;
   // Forked first: they load while PostgreSQL starts.
   const workerPool = workers > 1 ? forkWorkers({ count: workers, log, lifecycle }) : null;
+  // /metrics (decision 0047): the primary gathers the workers' and answers METRICS_PORT for the machine.
+  const metrics = setUpMetrics(env, workers > 1 ? "primary" : "single", log);
+  if (metrics && env.METRICS_PORT !== undefined) await serveMetrics({ port: env.METRICS_PORT, host: env.METRICS_HOST, scrape: metrics.scrape, log, lifecycle });
   const site = await startSiteServices({ env, log, lifecycle, entry: fileURLToPath(import.meta.url) });
   lifecycle.checkpoint();
   // The primary now runs only background work (the job queue: newsletters, imports, e-mail; the
   // scheduler); readers' pages are the workers'. Under load the pages come first (decision 0043).
   // PostgreSQL and the workers were started before this and keep their priority.
   if (workerPool) yieldCpuToReaders(log);
-  if (!workerPool) return serveRequests({ env, log, databaseUrl: Promise.resolve(site.databaseUrl), shared: site.shared });
+  if (!workerPool) return serveRequests({ env, log, databaseUrl: Promise.resolve(site.databaseUrl), shared: site.shared, metrics });
   const address = await workerPool.listen(site.databaseUrl);
   log.info(`${readyMessage(address, env)}, ${workers} worker processes`);
 });
 
 /** Everything that answers requests: the request services, the Express app and its layers, the door, the listening server. */
-async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log: Logger; databaseUrl: Promise<string>; shared?: SharedServices }) {
+async function serveRequests({ env, log, databaseUrl, shared, metrics }: { env: Env; log: Logger; databaseUrl: Promise<string>; shared?: SharedServices; metrics: Metrics | null }) {
   const dev = env.NODE_ENV === "development";
   // The app (the React Router build) loads while a worker waits to hear where the database is.
   preloadAppBuild(dev);
@@ -105,11 +111,27 @@ async function serveRequests({ env, log, databaseUrl, shared }: { env: Env; log:
     // The address Express would give (the "trust proxy" setting below): counted per reader, not per proxy.
     addressOf: (req) => forwardedClientAddress(req, app.get("trust proxy fn") as TrustProxy),
   });
+  // Every request, whoever answers it, counted and logged once it is finished (server/metrics/requests.ts);
+  // null when neither metrics nor ACCESS_LOG is on.
+  const observer = requestObserver({
+    metrics: metrics !== null,
+    accessLog: env.ACCESS_LOG ? log : null,
+    addressOf: env.LOG_CLIENT_ADDRESSES ? (req) => forwardedClientAddress(req, app.get("trust proxy fn") as TrustProxy) : undefined,
+  });
+  if (cache) watchPageCache(cache);
+  // The public /metrics, to the METRICS_TOKEN bearer only; without a token it stays the 404 page.
+  const metricsFirst = metrics && env.METRICS_TOKEN ? metricsDoor({ token: env.METRICS_TOKEN, scrape: metrics.scrape, log, observer }) : () => false;
   const server = http.createServer((req, res) => {
-    if (!redirectsFirst(req, res) && !liveStreams(req, res) && !door(req, res)) app(req, res);
+    observer?.start(req, res);
+    if (metricsFirst(req, res) || redirectsFirst(req, res) || liveStreams(req, res)) return;
+    if (door(req, res)) observer?.cacheHit(res);
+    else app(req, res);
   });
   // A client that asks before sending a large body (Expect: 100-continue) hears 413 before it sends it.
-  server.on("checkContinue", (req, res) => answerExpectContinue(req, res, () => server.emit("request", req, res)));
+  server.on("checkContinue", (req, res) => {
+    observer?.start(req, res);
+    answerExpectContinue(req, res, () => server.emit("request", req, res));
+  });
   app.disable("x-powered-by");
   // Only proxies the operator names may set the client address (it keys the sign-in limits).
   app.set("trust proxy", env.TRUST_PROXY);

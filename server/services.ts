@@ -38,6 +38,8 @@ import { cdnPurgeTasks, purgeOnChange, type PurgeObserver } from "./cdn/purger";
 import { cacheChangeOf, PageCache } from "./page-cache";
 import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
+import { observeSchedulerRun } from "./metrics/registry";
+import { watchDatabasePool, watchJobQueue } from "./metrics/sources";
 
 /**
  * Starts what the site has once, whatever the number of processes answering requests (the primary
@@ -65,6 +67,7 @@ export async function startSiteServices({
   lifecycle.checkpoint();
   const database = createDb(databaseUrl);
   const { db, pool } = database;
+  watchDatabasePool(pool);
   lifecycle.onShutdown("database pool", () => pool.end());
   await migrateDatabase(databaseUrl);
   lifecycle.checkpoint();
@@ -86,7 +89,7 @@ export async function startSiteServices({
   const stopPartsCleanup = scheduleUploadPartsCleanup(storage, log);
   lifecycle.onShutdown("upload parts cleanup", async () => stopPartsCleanup());
   // Publishes scheduled articles at their time (and at once what became due while nothing ran).
-  const stopScheduler = startPublishingScheduler(db, log, env.SCHEDULER_INTERVAL_MS);
+  const stopScheduler = startPublishingScheduler(db, log, env.SCHEDULER_INTERVAL_MS, observeSchedulerRun);
   lifecycle.onShutdown("publishing scheduler", stopScheduler);
   // The background jobs (notification e-mails), run here only: one runner per site (decision 0032).
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
@@ -119,6 +122,7 @@ export async function startSiteServices({
     tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks, ...purging },
     cron: [...subscribing.cron, ...newsletters.cron],
   });
+  watchJobQueue({ db, events: jobs.events, log });
   lifecycle.onShutdown("job queue", () => jobs.stop());
   // Runs before the queue's stop: a send under way stops claiming, records what is in flight and
   // continues at the next start.
@@ -207,6 +211,7 @@ export async function startRequestServices({
   if (shared) db = shared.database.db;
   else {
     const opened = createDb(databaseUrl);
+    watchDatabasePool(opened.pool);
     db = opened.db;
     lifecycle.onShutdown("database pool", () => opened.pool.end());
   }

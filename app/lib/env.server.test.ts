@@ -16,6 +16,13 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ PORT: "70000" })).toThrow(/PORT/);
   });
 
+  test("a refused credential is named, never quoted (the line reaches the log); another value is", () => {
+    expect(() => loadEnv({ METRICS_TOKEN: "short-secret" })).toThrow(/^Invalid environment variable METRICS_TOKEN: /);
+    expect(() => loadEnv({ METRICS_TOKEN: "short-secret" })).not.toThrow(/short-secret/);
+    expect(() => loadEnv({ PORT: "eighty" })).toThrow(/PORT="eighty"/);
+    expect(() => loadEnv({ DATABASE_URL: "mysql://frontpage:hunter2-pass@db.example/site" })).toThrow(/DATABASE_URL="mysql:\/\/…@db\.example\/site"/);
+  });
+
   test("a DATABASE_URL that is not a postgres URL is refused by name", () => {
     expect(() => loadEnv({ DATABASE_URL: "mysql://localhost/db" })).toThrow(/DATABASE_URL/);
   });

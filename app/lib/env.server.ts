@@ -149,6 +149,20 @@ export const envSchema = z.object({
   CDN_WEBHOOK_URL: opt(z.string()),
   /** Sent as `Authorization: Bearer …` with each webhook call. */
   CDN_WEBHOOK_SECRET: opt(z.string()),
+  /**
+   * Metrics (issue 32, decision 0047): /metrics in Prometheus's text format on a listener of its own at
+   * this port (the primary's, for the whole machine), bound to METRICS_HOST. Unset with METRICS_TOKEN
+   * unset too: no metrics are collected.
+   */
+  METRICS_PORT: opt(z.coerce.number({ error: "must be a port number" }).int({ error: "must be a port number" }).min(0).max(65535, { error: "must be a port number" })),
+  /** The address the metrics listener binds (default: loopback only). */
+  METRICS_HOST: opt(z.string()).default("127.0.0.1"),
+  /** Also answers /metrics on the public port, to `Authorization: Bearer <token>` only (at least 16 characters). */
+  METRICS_TOKEN: opt(z.string().min(16, { error: "must be at least 16 characters" }).regex(/^\S+$/, { error: "must not contain spaces" })),
+  /** One JSON line per request (its path class, status, duration, cache result), at info whatever LOG_LEVEL says. Off by default: decision 0047. */
+  ACCESS_LOG: opt(flag).default(false),
+  /** Access-log lines carry the client address (as "trust proxy" derives it). Off: none is written. */
+  LOG_CLIENT_ADDRESSES: opt(flag).default(false),
   TIME_ZONE: opt(
     z.string().refine(
       (tz) => {
@@ -218,13 +232,19 @@ export function cdnSettingsOf(env: Pick<Env, "CDN" | "FASTLY_API_TOKEN" | "FASTL
 }
 
 
+/** Variables whose value is a credential: named, never quoted, when refused. */
+const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|_KEY$|KEY_ID$)/;
+
 /** Reads and checks the environment once; a bad value throws an "invalid_config" AppError: one line naming the variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]);
-    throw new AppError("invalid_config", `Invalid environment variable ${name}=${JSON.stringify(source[name] ?? "")}: ${issue.message}`);
+    // A credential's value is never printed (the line reaches the log).
+    // nor a URL's user and password (DATABASE_URL, SMTP_URL).
+    const shown = SECRET_NAME.test(name) ? "" : `=${JSON.stringify((source[name] ?? "").replace(/\/\/[^/@]*@/, "//…@"))}`;
+    throw new AppError("invalid_config", `Invalid environment variable ${name}${shown}: ${issue.message}`);
   }
   const env = parsed.data;
   if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) throw new AppError("invalid_config", "Invalid environment variable ADMIN_PASSWORD: required when ADMIN_EMAIL is set");

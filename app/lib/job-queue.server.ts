@@ -65,6 +65,8 @@ export async function migrateJobQueue(connectionString: string, log?: Logger): P
 export interface JobQueue {
   /** Stops taking jobs and waits for the ones under way. */
   stop(): Promise<void>;
+  /** The runner's events ("job:success", "job:error", "job:failed", …): what the metrics count (server/metrics/sources.ts). */
+  events: Runner["events"];
 }
 
 /**
@@ -104,5 +106,6 @@ export async function startJobQueue(options: {
     async stop() {
       await runner.stop();
     },
+    events: runner.events,
   };
 }

@@ -59,22 +59,34 @@ export async function publishDueArticles(db: Db, limit = BATCH): Promise<{ id: s
 
 /**
  * Runs publishDueArticles now (catching up on whatever became due while no process ran) and then
- * every `intervalMs`, one run at a time. Returns a stop function that waits for a run under way.
+ * every `intervalMs`, one run at a time; `onRun` hears how each run went (the metrics). Returns a stop
+ * function that waits for a run under way.
  */
-export function startPublishingScheduler(db: Db, log: Logger, intervalMs = DEFAULT_SCHEDULER_INTERVAL_MS): () => Promise<void> {
+export function startPublishingScheduler(
+  db: Db,
+  log: Logger,
+  intervalMs = DEFAULT_SCHEDULER_INTERVAL_MS,
+  onRun?: (run: { ok: boolean; published: number }) => void,
+): () => Promise<void> {
   let running: Promise<void> | null = null;
   let stopped = false;
   const run = () => {
     if (running || stopped) return;
+    let total = 0;
     running = (async () => {
       // Keep going while full batches come back: a long downtime may leave many due at once.
       for (;;) {
         const published = await publishDueArticles(db);
+        total += published.length;
         for (const article of published) log.info({ articleId: article.id, slug: article.slug }, "scheduled article published");
         if (published.length < BATCH || stopped) break;
       }
+      onRun?.({ ok: true, published: total });
     })()
-      .catch((error: unknown) => log.error({ err: error }, "could not publish scheduled articles; will retry"))
+      .catch((error: unknown) => {
+        log.error({ err: error }, "could not publish scheduled articles; will retry");
+        onRun?.({ ok: false, published: total });
+      })
       .finally(() => {
         running = null;
       });
