@@ -32,6 +32,7 @@ import { databaseUrlFromPrimary, forkWorkers, restoreCpuPriority, yieldCpuToRead
 import { demoSeederDatabase, runDemoSeeder } from "./demo-seeder";
 import { startRequestServices, startSiteServices, type SharedServices } from "./services";
 import { metricsDoor, serveMetrics, setUpMetrics, type Metrics } from "./metrics/endpoint";
+import { observeCdnPurge } from "./metrics/registry";
 import { requestObserver } from "./metrics/requests";
 import { watchPageCache } from "./metrics/sources";
 
@@ -62,7 +63,8 @@ lifecycle.start(async () => {
   // /metrics (decision 0047): the primary gathers the workers' and answers METRICS_PORT for the machine.
   const metrics = setUpMetrics(env, workers > 1 ? "primary" : "single", log);
   if (metrics && env.METRICS_PORT !== undefined) await serveMetrics({ port: env.METRICS_PORT, host: env.METRICS_HOST, scrape: metrics.scrape, log, lifecycle });
-  const site = await startSiteServices({ env, log, lifecycle, entry: fileURLToPath(import.meta.url) });
+  // The CDN purges (decision 0045) are counted for /metrics (a no-op when metrics are off).
+  const site = await startSiteServices({ env, log, lifecycle, entry: fileURLToPath(import.meta.url), onCdnPurge: observeCdnPurge });
   lifecycle.checkpoint();
   // The primary now runs only background work (the job queue: newsletters, imports, e-mail; the
   // scheduler); readers' pages are the workers'. Under load the pages come first (decision 0043).
