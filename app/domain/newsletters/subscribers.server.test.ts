@@ -166,7 +166,10 @@ describe("confirming", () => {
 
     const token = subscriberToken(SECRET, "confirm", row);
     expect((await subscriberOfToken(fx.t.db, SECRET, "confirm", token))?.id).toBe(row.id);
-    expect(await subscriberOfToken(fx.t.db, SECRET, "confirm", `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`)).toBeNull();
+    // An edited signature (its first character: the last one's low bits are base64's padding, which decodes the same).
+    const signatureAt = token.indexOf(".") + 1;
+    const edited = `${token.slice(0, signatureAt)}${token[signatureAt] === "A" ? "B" : "A"}${token.slice(signatureAt + 1)}`;
+    expect(await subscriberOfToken(fx.t.db, SECRET, "confirm", edited)).toBeNull();
     expect(await subscriberOfToken(fx.t.db, SECRET, "unsubscribe", token)).toBeNull();
     // Reading the token changed nothing.
     expect((await subscriberOf("confirm@example.org"))!.status).toBe("pending");
