@@ -5,9 +5,10 @@ import type { Logger } from "../app/lib/logger.server";
 
 /**
  * Listens on PORT and HOST and resolves with the address really bound (PORT 0 picks a free port).
- * The failures an operator can fix are an AppError `start_failed` naming the variable to change.
+ * The failures an operator can fix are an AppError `start_failed` naming the variable to change
+ * (`names`: another listener's, METRICS_PORT and METRICS_HOST).
  */
-export async function listen(server: http.Server, port: number, host: string): Promise<AddressInfo> {
+export async function listen(server: http.Server, port: number, host: string, names: { port: string; host: string } = { port: "PORT", host: "HOST" }): Promise<AddressInfo> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -15,11 +16,11 @@ export async function listen(server: http.Server, port: number, host: string): P
       resolve();
     });
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "EADDRINUSE") {
-      throw new AppError("start_failed", `port ${port} is already in use (HOST ${host}): stop what runs there or set PORT to another port`, { cause: error });
-    }
-    if (error.code === "EACCES") throw new AppError("start_failed", `no permission to listen on port ${port} (HOST ${host}): set PORT to 1024 or above`, { cause: error });
-    if (error.code === "EADDRNOTAVAIL") throw new AppError("start_failed", `HOST ${host} is not an address of this machine`, { cause: error });
+    const what = names.port === "PORT" ? `port ${port}` : `${names.port} ${port}`;
+    const where = `${what} (${names.host} ${host})`;
+    if (error.code === "EADDRINUSE") throw new AppError("start_failed", `${what} is already in use (${names.host} ${host}): stop what runs there or set ${names.port} to another port`, { cause: error });
+    if (error.code === "EACCES") throw new AppError("start_failed", `no permission to listen on ${where}: set ${names.port} to 1024 or above`, { cause: error });
+    if (error.code === "EADDRNOTAVAIL") throw new AppError("start_failed", `${names.host} ${host} is not an address of this machine`, { cause: error });
     throw error;
   });
   return server.address() as AddressInfo;

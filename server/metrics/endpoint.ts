@@ -1,9 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { AppError } from "../../app/lib/app-error";
 import type { Logger } from "../../app/lib/logger.server";
-import { closeHttpServer, urlOf } from "../http-server";
+import { closeHttpServer, listen, urlOf } from "../http-server";
 import type { Lifecycle } from "../lifecycle";
 import { clusterScraper, ownText, workerMetrics } from "./cluster";
 import { METRICS_CLASS, type RequestObserver } from "./requests";
@@ -98,22 +97,9 @@ export async function serveMetrics(options: { port: number; host: string; scrape
     res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
     res.end("not found: metrics are at /metrics\n");
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  }).catch((error: NodeJS.ErrnoException) => {
-    const where = `METRICS_PORT ${port} (METRICS_HOST ${host})`;
-    if (error.code === "EADDRINUSE") throw new AppError("start_failed", `${where} is already in use: stop what runs there or set METRICS_PORT to another port`, { cause: error });
-    if (error.code === "EACCES") throw new AppError("start_failed", `no permission to listen on ${where}: set METRICS_PORT to 1024 or above`, { cause: error });
-    if (error.code === "EADDRNOTAVAIL") throw new AppError("start_failed", `METRICS_HOST ${host} is not an address of this machine`, { cause: error });
-    throw error;
-  });
+  const address = await listen(server, port, host, { port: "METRICS_PORT", host: "METRICS_HOST" });
   server.on("error", (error) => log.error({ err: error }, "metrics server error"));
   options.lifecycle.onShutdown("metrics server", () => closeHttpServer(server, { graceMs: 2000, log, endStreams: () => {} }));
-  const address = server.address() as AddressInfo;
   log.info(`metrics: serving ${urlOf(address)}/metrics`);
   return address;
 }

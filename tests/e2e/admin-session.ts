@@ -17,3 +17,21 @@ export const signInAsAdmin = (page: Page) => signInWith(page, ADMIN);
 
 /** The sonner toast holding `text` (title or description). */
 export const toastWith = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
+
+/**
+ * Signs `account` in through the auth API of the process at `base` (a test's own server, outside the
+ * browser), sent as from `origin` (the site's PUBLIC_URL): answers the sign-in's response and the
+ * session cookie for the requests that follow.
+ */
+export async function signInThroughApi(base: string, origin: string, account: { email: string; password: string } = ADMIN): Promise<{ response: Response; cookie: string }> {
+  const response = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: origin },
+    body: JSON.stringify(account),
+  });
+  const cookie = response.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+  return { response, cookie };
+}

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { clusterDirOf } from "../../server/postgres-placement";
+import { signInThroughApi } from "./admin-session";
 import { expect, test } from "./fixtures";
 
 // Issue 31, acceptance 3: two server processes on one PostgreSQL (not a cluster: two `npm start`s, as
@@ -84,16 +85,8 @@ test("an update posted through one server process reaches a reader connected to 
     await expect.poll(() => received).toBe("retry: 2000\n\n");
 
     // The admin signs in on process 1 and posts the "Live updates" form there.
-    const signIn = await fetch(`${one.base}/api/auth/sign-in/email`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: one.base },
-      body: JSON.stringify(ADMIN),
-    });
+    const { response: signIn, cookie } = await signInThroughApi(one.base, one.base, ADMIN);
     expect(signIn.status, await signIn.clone().text()).toBe(200);
-    const cookie = signIn.headers
-      .getSetCookie()
-      .map((value) => value.split(";")[0])
-      .join("; ");
     const postedAt = Date.now();
     const posted = await fetch(`${one.base}/admin/articles/live/${storyId}`, {
       method: "POST",

@@ -9,6 +9,7 @@ import S3rver from "s3rver";
 import sharp from "sharp";
 import { envSchema, loadEnv } from "../../app/lib/env.server";
 import { debianPostgresMissing, killGroup, startDebianPostgres, type DebianPostgres } from "../setup/debian-postgres";
+import { signInThroughApi } from "./admin-session";
 import { expect, test } from "./fixtures";
 
 // Issue 32: the README's "Running several processes" rehearsed. Two production processes (the build,
@@ -288,16 +289,8 @@ test("two machines on one external PostgreSQL 15 and one S3 bucket: uploads, com
     }
 
     await test.step("signed in through one machine, an admin uploads through the other; both serve the file from the bucket", async () => {
-      const signIn = await fetch(`${one.base}/api/auth/sign-in/email`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: shared.PUBLIC_URL },
-        body: JSON.stringify(ADMIN),
-      });
+      const { response: signIn, cookie } = await signInThroughApi(one.base, shared.PUBLIC_URL, ADMIN);
       expect(signIn.status, await signIn.clone().text()).toBe(200);
-      const cookie = signIn.headers
-        .getSetCookie()
-        .map((value) => value.split(";")[0])
-        .join("; ");
       const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#c0392b" } }).png().toBuffer();
       const form = new FormData();
       form.append("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "rehearsal.png");
@@ -425,11 +418,7 @@ test("two machines on one external PostgreSQL 15 and one S3 bucket: uploads, com
       expect((await fetch(`${two.base}/healthz`)).status).toBe(200);
       expect((await fetch(`${two.base}/`)).status).toBe(200);
       expect((await fetch(`${two.base}${storyPath}`)).status).toBe(200);
-      const signIn = await fetch(`${two.base}/api/auth/sign-in/email`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: shared.PUBLIC_URL },
-        body: JSON.stringify(ADMIN),
-      });
+      const { response: signIn } = await signInThroughApi(two.base, shared.PUBLIC_URL, ADMIN);
       expect(signIn.status).toBe(200);
       if (nginx) {
         // The proxy skips the dead machine: every load through it is answered.
