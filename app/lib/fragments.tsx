@@ -1,0 +1,94 @@
+import { createContext, createElement, useContext, type ReactElement, type ReactNode } from "react";
+import {
+  UNSAFE_DataRouterContext as DataRouterContext,
+  UNSAFE_DataRouterStateContext as DataRouterStateContext,
+  UNSAFE_FrameworkContext as FrameworkContext,
+  UNSAFE_LocationContext as LocationContext,
+  UNSAFE_NavigationContext as NavigationContext,
+  UNSAFE_RouteContext as RouteContext,
+} from "react-router";
+
+/**
+ * Rendered HTML of a part of a page, kept by a key of everything the part shows (issue 32, decision
+ * 0048): a story card is the same markup for every reader until its story (or its view count, the
+ * site's name or zone) changes, and it took a large share of each render. The server renders a part
+ * once (react-dom/server's renderToString, which writes text separators as the page's stream does) and
+ * puts the HTML inside the same wrapper element; the browser renders the part's children as ever, so
+ * the DOM it hydrates is the same.
+ *
+ * Only for parts whose markup is a function of their key: no nonce, no useId, no preloads (React
+ * writes those into the <head> of the render they happen in), no links that depend on where the page
+ * is (a NavLink's active state, a relative path).
+ */
+export interface FragmentCache {
+  /** The HTML of `render()`'s element, from the cache when `key` was rendered before. */
+  html(key: string, render: () => ReactElement): string;
+}
+
+/** Set by app/entry.server.tsx; null in the browser (and wherever a render has no cache). */
+export const FragmentCacheContext = createContext<FragmentCache | null>(null);
+
+/** A bounded map of rendered fragments; past `maxEntries`, it starts afresh (keys carry their inputs: nothing is ever stale). */
+export function createFragmentCache(
+  renderToString: (element: ReactElement) => string,
+  { maxEntries = 5_000 }: { maxEntries?: number } = {},
+): FragmentCache & { size(): number } {
+  let kept = new Map<string, string>();
+  return {
+    html(key, render) {
+      let html = kept.get(key);
+      if (html === undefined) {
+        html = renderToString(render());
+        if (kept.size >= maxEntries) kept = new Map();
+        kept.set(key, html);
+      }
+      return html;
+    },
+    size: () => kept.size,
+  };
+}
+
+type Tag = "article" | "div" | "footer" | "li" | "section";
+
+/**
+ * `<as {...props}>{children}</as>`, with its inner HTML from the fragment cache on the server under
+ * `cacheKey` (null: rendered as usual). The children are rendered within the page's router contexts
+ * (their links resolve as they would in place), and must show nothing but what the key names.
+ */
+export function CachedElement({ as, cacheKey, children, ...props }: { as: Tag; cacheKey: string | null; children: ReactNode } & Record<string, unknown>) {
+  const cache = useContext(FragmentCacheContext);
+  const contexts = useRouterContexts();
+  if (!cache || cacheKey === null) return createElement(as, props, children);
+  const html = cache.html(`${as}\u0000${cacheKey}`, () => withRouterContexts(contexts, children));
+  return createElement(as, {
+    ...props,
+    dangerouslySetInnerHTML: { __html: html },
+  });
+}
+
+function useRouterContexts() {
+  return {
+    dataRouter: useContext(DataRouterContext),
+    dataRouterState: useContext(DataRouterStateContext),
+    framework: useContext(FrameworkContext),
+    navigation: useContext(NavigationContext),
+    location: useContext(LocationContext),
+    route: useContext(RouteContext),
+  };
+}
+
+function withRouterContexts(contexts: ReturnType<typeof useRouterContexts>, children: ReactNode): ReactElement {
+  return (
+    <DataRouterContext.Provider value={contexts.dataRouter}>
+      <DataRouterStateContext.Provider value={contexts.dataRouterState}>
+        <FrameworkContext.Provider value={contexts.framework}>
+          <NavigationContext.Provider value={contexts.navigation}>
+            <LocationContext.Provider value={contexts.location}>
+              <RouteContext.Provider value={contexts.route}>{children}</RouteContext.Provider>
+            </LocationContext.Provider>
+          </NavigationContext.Provider>
+        </FrameworkContext.Provider>
+      </DataRouterStateContext.Provider>
+    </DataRouterContext.Provider>
+  );
+}
