@@ -446,45 +446,45 @@ async function main() {
     // after one second measured the compiler too (home 210 req/s in a first pass, 273 in the next,
     // on one server). Every page is warmed up first, so the rows measure a server that has been serving.
     for (const page of wants("rendered") && !baseServer ? rendered : []) await fastLoad(`${base}${page}`, { connections: 10, seconds: RENDER_WARMUP_SECONDS, headers: renderHeaders });
-    if (baseServer && baseBuild && serverPid && wants("rendered")) {
-      const baseUrl = `http://127.0.0.1:${basePort}`;
-      console.log(
-        `beside the baseline build ${BASELINE_REV} (${baseBuild.commit.slice(0, 12)}, its own demo data) and node:http sending the page's rendered answer from memory;` +
-          `\nthe median of ${BASELINE_ROUNDS} interleaved rounds (ours, baseline, node:http); CPU = the server's Node CPU time per answer`,
-      );
-      console.log(`page                                 ours req/s  baseline  ratio  node:http   ours CPU ms  baseline CPU ms   ours p99  target (ratio ≥ ${TARGET_BASELINE_RATIO.toFixed(2)})`);
-      for (const page of rendered) {
-        const answer = await request(`${base}${page}`, { headers: renderHeaders });
-        const baseStatus = (await request(`${baseUrl}${page}`, { headers: renderHeaders })).status;
-        if (answer.status !== 200 || baseStatus !== 200) {
-          console.log(`${page.slice(0, 36).padEnd(36)} answered ${answer.status} here, ${baseStatus} on the baseline: not compared${pages.includes(page) || page.startsWith("/search") ? `  ${judge(false)}` : ""}`);
-          continue;
-        }
-        const floor = startBaseline({ identity: answer, gzip: answer }, baselinePort);
-        try {
-          await waitForPage(`http://127.0.0.1:${baselinePort}`, 10_000);
-          for (const url of [base, baseUrl]) await fastLoad(`${url}${page}`, { connections: 10, seconds: RENDER_WARMUP_SECONDS, headers: renderHeaders });
-          const ours: (Row & { cpuMs: number })[] = [];
-          const theirs: (Row & { cpuMs: number })[] = [];
-          const floors: Row[] = [];
-          for (let round = 0; round < BASELINE_ROUNDS; round++) {
-            ours.push(await loadWithCpu(`${base}${page}`, serverPid, { connections: 10, headers: renderHeaders }));
-            theirs.push(await loadWithCpu(`${baseUrl}${page}`, baseServer.pid!, { connections: 10, headers: renderHeaders }));
-            floors.push(await fastLoad(`http://127.0.0.1:${baselinePort}${page}`, { connections: 10, headers: renderHeaders }));
+    const { peakMb: renderedPeak } = await peakRss(serverPid, async () => {
+      if (baseServer && baseBuild && serverPid && wants("rendered")) {
+        const baseUrl = `http://127.0.0.1:${basePort}`;
+        console.log(
+          `beside the baseline build ${BASELINE_REV} (${baseBuild.commit.slice(0, 12)}, its own demo data) and node:http sending the page's rendered answer from memory;` +
+            `\nthe median of ${BASELINE_ROUNDS} interleaved rounds (ours, baseline, node:http); CPU = the server's Node CPU time per answer`,
+        );
+        console.log(`page                                 ours req/s  baseline  ratio  node:http   ours CPU ms  baseline CPU ms   ours p99  target (ratio ≥ ${TARGET_BASELINE_RATIO.toFixed(2)})`);
+        for (const page of rendered) {
+          const answer = await request(`${base}${page}`, { headers: renderHeaders });
+          const baseStatus = (await request(`${baseUrl}${page}`, { headers: renderHeaders })).status;
+          if (answer.status !== 200 || baseStatus !== 200) {
+            console.log(`${page.slice(0, 36).padEnd(36)} answered ${answer.status} here, ${baseStatus} on the baseline: not compared${pages.includes(page) || page.startsWith("/search") ? `  ${judge(false)}` : ""}`);
+            continue;
           }
-          const [rps, baseRps, floorRps] = [ours, theirs, floors].map((rows) => median(rows.map((row) => row.rps))) as [number, number, number];
-          const ratio = rps / baseRps;
-          const judged = pages.includes(page) || page.startsWith("/search");
-          const failures = [...ours, ...theirs].reduce((sum, row) => sum + row.failures, 0);
-          console.log(
-            `${page.slice(0, 36).padEnd(36)} ${String(rps).padStart(10)} ${String(baseRps).padStart(9)} ${ratio.toFixed(2).padStart(6)} ${String(floorRps).padStart(10)} ${ms(median(ours.map((row) => row.cpuMs))).padStart(13)} ${ms(median(theirs.map((row) => row.cpuMs))).padStart(16)} ${ms(median(ours.map((row) => row.p99))).padStart(10)}  ${judged ? judge(ratio >= TARGET_BASELINE_RATIO) : ""}${failures ? ` (${failures} failed)` : ""}`,
-          );
-        } finally {
-          await stopServer(floor);
+          const floor = startBaseline({ identity: answer, gzip: answer }, baselinePort);
+          try {
+            await waitForPage(`http://127.0.0.1:${baselinePort}`, 10_000);
+            for (const url of [base, baseUrl]) await fastLoad(`${url}${page}`, { connections: 10, seconds: RENDER_WARMUP_SECONDS, headers: renderHeaders });
+            const ours: (Row & { cpuMs: number })[] = [];
+            const theirs: (Row & { cpuMs: number })[] = [];
+            const floors: Row[] = [];
+            for (let round = 0; round < BASELINE_ROUNDS; round++) {
+              ours.push(await loadWithCpu(`${base}${page}`, serverPid, { connections: 10, headers: renderHeaders }));
+              theirs.push(await loadWithCpu(`${baseUrl}${page}`, baseServer.pid!, { connections: 10, headers: renderHeaders }));
+              floors.push(await fastLoad(`http://127.0.0.1:${baselinePort}${page}`, { connections: 10, headers: renderHeaders }));
+            }
+            const [rps, baseRps, floorRps] = [ours, theirs, floors].map((rows) => median(rows.map((row) => row.rps))) as [number, number, number];
+            const ratio = rps / baseRps;
+            const judged = pages.includes(page) || page.startsWith("/search");
+            const failures = [...ours, ...theirs].reduce((sum, row) => sum + row.failures, 0);
+            console.log(
+              `${page.slice(0, 36).padEnd(36)} ${String(rps).padStart(10)} ${String(baseRps).padStart(9)} ${ratio.toFixed(2).padStart(6)} ${String(floorRps).padStart(10)} ${ms(median(ours.map((row) => row.cpuMs))).padStart(13)} ${ms(median(theirs.map((row) => row.cpuMs))).padStart(16)} ${ms(median(ours.map((row) => row.p99))).padStart(10)}  ${judged ? judge(ratio >= TARGET_BASELINE_RATIO) : ""}${failures ? ` (${failures} failed)` : ""}`,
+            );
+          } finally {
+            await stopServer(floor);
+          }
         }
       }
-    }
-    const { peakMb: renderedPeak } = await peakRss(serverPid, async () => {
       for (const page of wants("rendered") && !baseServer ? rendered : []) {
         await fastLoad(`${base}${page}`, { connections: 10, seconds: 1, headers: renderHeaders });
         const row = await fastLoad(`${base}${page}`, { connections: 10, headers: renderHeaders });

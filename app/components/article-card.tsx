@@ -47,7 +47,7 @@ export function ArticleCard({
   // (app/lib/fragments.tsx); one above it is rendered in place (React preloads its image in the head).
   const cacheKey = priority === false ? JSON.stringify([article, lead, timeZone, siteName]) : null;
   return (
-    <CachedElement as="article" className={cardClassName} cacheKey={cacheKey}>
+    <CachedElement as="article" pool="cards" className={cardClassName} cacheKey={cacheKey}>
       <ArticleCardContent article={article} priority={priority} lead={lead} timeZone={timeZone} siteName={siteName} />
     </CachedElement>
   );

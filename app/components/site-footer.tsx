@@ -61,7 +61,7 @@ export function SiteFooter({ settings, categories, pages = [] }: { settings: Pub
   };
   // The same HTML on every page until the site's frame changes (app/lib/fragments.tsx): the key is all it shows.
   return (
-    <CachedElement as="footer" className="mt-auto bg-slate-900 text-slate-300" cacheKey={JSON.stringify(shown)}>
+    <CachedElement as="footer" pool="footer" className="mt-auto bg-slate-900 text-slate-300" cacheKey={JSON.stringify(shown)}>
       <FooterContent {...shown} />
     </CachedElement>
   );

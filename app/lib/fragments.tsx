@@ -21,49 +21,58 @@ import {
  * is (a NavLink's active state, a relative path).
  */
 export interface FragmentCache {
-  /** The HTML of `render()`'s element, from the cache when `key` was rendered before. */
-  html(key: string, render: () => ReactElement): string;
+  /** The HTML of `render()`'s element, from the cache when `key` was rendered before in `pool`. */
+  html(pool: string, key: string, render: () => ReactElement): string;
 }
 
 /** Set by app/entry.server.tsx; null in the browser (and wherever a render has no cache). */
 export const FragmentCacheContext = createContext<FragmentCache | null>(null);
 
-/** A bounded map of rendered fragments; past `maxEntries`, it starts afresh (keys carry their inputs: nothing is ever stale). */
+/**
+ * Bounded maps of rendered fragments, one per pool (the story cards, the footer, search results), so
+ * that many different searches never push the cards out; past `maxEntries`, a pool starts afresh
+ * (keys carry their inputs: nothing is ever stale).
+ */
 export function createFragmentCache(
   renderToString: (element: ReactElement) => string,
-  { maxEntries = 5_000 }: { maxEntries?: number } = {},
+  { maxEntries = 2_000 }: { maxEntries?: number } = {},
 ): FragmentCache & { size(): number } {
-  let kept = new Map<string, string>();
+  const pools = new Map<string, Map<string, string>>();
   return {
-    html(key, render) {
-      let html = kept.get(key);
+    html(pool, key, render) {
+      let kept = pools.get(pool);
+      let html = kept?.get(key);
       if (html === undefined) {
         html = renderToString(render());
-        if (kept.size >= maxEntries) kept = new Map();
+        if (!kept || kept.size >= maxEntries) pools.set(pool, (kept = new Map()));
         kept.set(key, html);
       }
       return html;
     },
-    size: () => kept.size,
+    size: () => [...pools.values()].reduce((sum, kept) => sum + kept.size, 0),
   };
 }
 
 type Tag = "article" | "div" | "footer" | "li" | "section";
 
 /**
- * `<as {...props}>{children}</as>`, with its inner HTML from the fragment cache on the server under
- * `cacheKey` (null: rendered as usual). The children are rendered within the page's router contexts
+ * `<as {...props}>{children}</as>`, with its inner HTML from the fragment cache's `pool` on the server
+ * under `cacheKey` (null: rendered as usual). The children are rendered within the page's router contexts
  * (their links resolve as they would in place), and must show nothing but what the key names.
  */
-export function CachedElement({ as, cacheKey, children, ...props }: { as: Tag; cacheKey: string | null; children: ReactNode } & Record<string, unknown>) {
+export function CachedElement({
+  as,
+  pool,
+  cacheKey,
+  children,
+  ...props
+}: { as: Tag; pool: string; cacheKey: string | null; children: ReactNode } & Record<string, unknown>) {
   const cache = useContext(FragmentCacheContext);
   const contexts = useRouterContexts();
   if (!cache || cacheKey === null) return createElement(as, props, children);
-  const html = cache.html(`${as}\u0000${cacheKey}`, () => withRouterContexts(contexts, children));
-  return createElement(as, {
-    ...props,
-    dangerouslySetInnerHTML: { __html: html },
-  });
+  // The wrapper's tag and attributes are in the key too: only its inside is kept.
+  const html = cache.html(pool, `${as}\u0000${JSON.stringify(props)}\u0000${cacheKey}`, () => withRouterContexts(contexts, children));
+  return createElement(as, { ...props, dangerouslySetInnerHTML: { __html: html } });
 }
 
 function useRouterContexts() {

@@ -6,7 +6,7 @@ import { describe, expect, test } from "vitest";
 import { ArticleCard, type SerializedCard } from "~/components/article-card";
 import { SiteFooter } from "~/components/site-footer";
 import type { PublicSettings } from "~/domain/settings/settings.schema";
-import { createFragmentCache, FragmentCacheContext, type FragmentCache } from "./fragments";
+import { createFragmentCache, FragmentCacheContext, type FragmentCache } from "~/lib/fragments";
 
 // Issue 32 (decision 0048): story cards and the footer come from the fragment cache on the server.
 // A page must be byte for byte the page rendered without it (the browser hydrates what it renders
@@ -111,8 +111,8 @@ describe("the fragment cache", () => {
 
   test("past its bound it starts afresh", () => {
     const cache = createFragmentCache(renderToString, { maxEntries: 2 });
-    for (const key of ["a", "b", "c"]) cache.html(key, () => <p>{key}</p>);
+    for (const key of ["a", "b", "c"]) cache.html("pool", key, () => <p>{key}</p>);
     expect(cache.size()).toBe(1);
-    expect(cache.html("c", () => <p>other</p>)).toBe("<p>c</p>");
+    expect(cache.html("pool", "c", () => <p>other</p>)).toBe("<p>c</p>");
   });
 });
