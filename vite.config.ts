@@ -1,7 +1,7 @@
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig } from "vite";
 import { deepImports } from "./scripts/deep-imports.ts";
 import { readerChunks } from "./scripts/reader-chunks.ts";
 
@@ -28,29 +28,6 @@ const ROUTER_PRODUCTION_IN_THE_BROWSER = [
   { find: /^react-router\/dom$/, replacement: path.join(routerBuild, "dom-export.mjs") },
 ];
 
-/**
- * The server's build imports the same production build (issue 32: the development build's checks cost
- * every render). It stays external, imported by its file's path, which Rollup writes relative to
- * build/server/index.js; scripts/bundle-server.ts points build/node's imports at the very same file,
- * so the request handler and the render share one copy of the package (one set of contexts and
- * classes). @react-router/node still loads the development build for its stream helpers, which share nothing.
- */
-const ROUTER_ON_THE_SERVER = path.join(routerBuild, "index.mjs");
-function routerProductionOnTheServer(): Plugin {
-  return {
-    name: "frontpage:react-router-production-on-the-server",
-    enforce: "pre",
-    resolveId(source) {
-      if (source === "react-router") return { id: ROUTER_ON_THE_SERVER, external: "absolute" };
-      return null;
-    },
-    // Written relative to build/server/index.js, so that the build can move with its node_modules.
-    outputOptions(options) {
-      return { ...options, paths: { [ROUTER_ON_THE_SERVER]: "../../node_modules/react-router/dist/production/index.mjs" } };
-    },
-  };
-}
-
 export default defineConfig(({ command, isSsrBuild }) => {
   // The browser's build: not the server's, nor the development server (one module graph serves both there).
   const browserBuild = command === "build" && !isSsrBuild;
@@ -62,7 +39,6 @@ export default defineConfig(({ command, isSsrBuild }) => {
       tailwindcss(),
       reactRouter(),
       ...(command === "build" ? [browserBuild ? deepImports(["lucide-react", "radix-ui"]) : deepImports(["lucide-react"], { server: true })] : []),
-      ...(command === "build" && isSsrBuild ? [routerProductionOnTheServer()] : []),
     ],
     resolve: { alias: [{ find: "~", replacement: appDirectory }, ...(browserBuild ? [...PREACT_IN_THE_BROWSER, ...ROUTER_PRODUCTION_IN_THE_BROWSER] : [])] },
     build: {

@@ -16,15 +16,5 @@ await build({
   packages: "external",
   sourcemap: true,
   logLevel: "warning",
-  // React Router's production build, the very file build/server/index.js imports (vite.config.ts):
-  // the package's exports give Node its development build.
-  plugins: [
-    {
-      name: "react-router-production",
-      setup(build) {
-        build.onResolve({ filter: /^react-router$/ }, () => ({ path: "../../node_modules/react-router/dist/production/index.mjs", external: true }));
-      },
-    },
-  ],
 });
 console.log("bundled the server into build/node/index.js");

@@ -9,7 +9,6 @@ import { frameCategory } from "~/domain/settings/site-frame.server";
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
 import { formatCount } from "~/lib/numbers";
 import { pageFromUrl } from "~/lib/pagination";
-import { CachedElement } from "~/lib/fragments";
 import { pageMeta } from "~/page-meta";
 import { NOINDEX } from "~/lib/seo";
 import type { RootData } from "~/root";
@@ -66,31 +65,6 @@ function resultCountText(total: number, q: string) {
   return `${formatCount(total)} ${total === 1 ? "result" : "results"} for “${q}”`;
 }
 
-/** One result of the list: a function of its props alone (the server may keep its HTML). */
-function SearchResult({ r, timeZone }: { r: Route.ComponentProps["loaderData"]["results"][number]; timeZone: string }) {
-  return (
-    <article>
-      {r.category ? (
-        <p className="text-xs font-semibold uppercase tracking-wide text-brand-700">{r.category.name}</p>
-      ) : null}
-      <h2 className="mt-1 font-serif text-xl font-bold leading-snug text-slate-900">
-        <Link to={`/article/${r.slug}`} prefetch="intent" className="hover:text-brand-700 hover:underline">
-          <Highlighted text={r.titleHighlight} />
-        </Link>
-      </h2>
-      {r.snippet ? (
-        <p className="mt-2 text-sm leading-relaxed text-slate-700" data-testid="search-snippet">
-          <Highlighted text={r.snippet} />
-        </p>
-      ) : null}
-      <p className="mt-2 text-xs text-slate-600">
-        <Byline authors={r.authors} authorName={r.authorName} /> ·{" "}
-        <time dateTime={new Date(r.publishedAt).toISOString()}>{formatCardDate(r.publishedAt, timeZone)}</time>
-      </p>
-    </article>
-  );
-}
-
 export default function SearchPage({ loaderData }: Route.ComponentProps) {
   const { q, category, results, total, page, pageCount } = loaderData;
   const root = useRouteLoaderData("root") as RootData;
@@ -139,10 +113,27 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           ) : (
             <ol className="mt-4 divide-y divide-slate-200" aria-label="Search results">
               {results.map((r) => (
-                // The same HTML for every reader of this search (app/lib/fragments.tsx): the key is all it shows.
-                <CachedElement key={r.id} as="li" pool="search" className="py-5" cacheKey={JSON.stringify([r, timeZone])}>
-                  <SearchResult r={r} timeZone={timeZone} />
-                </CachedElement>
+                <li key={r.id} className="py-5">
+                  <article>
+                    {r.category ? (
+                      <p className="text-xs font-semibold uppercase tracking-wide text-brand-700">{r.category.name}</p>
+                    ) : null}
+                    <h2 className="mt-1 font-serif text-xl font-bold leading-snug text-slate-900">
+                      <Link to={`/article/${r.slug}`} prefetch="intent" className="hover:text-brand-700 hover:underline">
+                        <Highlighted text={r.titleHighlight} />
+                      </Link>
+                    </h2>
+                    {r.snippet ? (
+                      <p className="mt-2 text-sm leading-relaxed text-slate-700" data-testid="search-snippet">
+                        <Highlighted text={r.snippet} />
+                      </p>
+                    ) : null}
+                    <p className="mt-2 text-xs text-slate-600">
+                      <Byline authors={r.authors} authorName={r.authorName} /> ·{" "}
+                      <time dateTime={new Date(r.publishedAt).toISOString()}>{formatCardDate(r.publishedAt, timeZone)}</time>
+                    </p>
+                  </article>
+                </li>
               ))}
             </ol>
           )}
