@@ -1,8 +1,9 @@
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "react-router";
+import { createFragmentCache, FragmentCacheContext } from "./lib/fragments";
 import { htmlStream } from "./lib/html-stream.server";
 import { NonceContext } from "./lib/nonce";
 import { classifyPath } from "./lib/path-classes";
@@ -14,6 +15,9 @@ import { classifyPath } from "./lib/path-classes";
 // React Router's script preloads: decision 0029).
 
 export const streamTimeout = 5_000;
+
+/** The rendered HTML of page parts the same for every reader (story cards), kept by their inputs (app/lib/fragments.tsx). */
+const fragments = createFragmentCache(renderToString);
 
 /**
  * A loader's or action's unexpected error, in the app's log (whose serializer keeps query parameters
@@ -48,7 +52,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce || undefined} />
+        <FragmentCacheContext.Provider value={fragments}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce || undefined} />
+        </FragmentCacheContext.Provider>
       </NonceContext.Provider>,
       {
         nonce: nonce || undefined,

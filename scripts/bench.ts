@@ -11,11 +11,18 @@
  *                                 # (scripts/bench-newsletter.ts), a kill -9 halfway through a second one
  *   npm run bench -- --live       # only live coverage: 2,000 readers of one live story's event stream,
  *                                 # updates posted through the back office (scripts/bench-live.ts)
+ *   npm run bench -- --baseline <rev>  # the rendered rows also beside a build of <rev> (a commit, a branch):
+ *                                 # built once in a git worktree under the temp dir (kept for the next run),
+ *                                 # started on demo data of its own, loaded in interleaved rounds with ours
  *
  * Rows:
  * - cached pages (anonymous: the page cache) against node:http serving the same bytes from memory, in
  *   the same run, identity and gzip, at 50 connections: the ratio and the p99;
  * - rendered pages (a session cookie bypasses the cache, so every request renders) at 10 connections;
+ *   with --baseline, in interleaved rounds (ours, the baseline build, node:http sending that page's
+ *   rendered answer from memory): req/s of each, ours ÷ baseline, and the server CPU time per request
+ *   (utime + stime of its Node processes from /proc, over the requests answered: steadier than req/s
+ *   on a shared machine);
  * - the reader JavaScript each public route loads (gzipped, the files its HTML names);
  * - the server's memory (highest RSS seen under load), the exact count of 200 concurrent loads, and
  *   the time from a restart to the first page on the existing database.
@@ -52,6 +59,18 @@ const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 const RENDER_WARMUP_SECONDS = Number(process.env.BENCH_RENDER_WARMUP_SECONDS ?? 4);
 /** A cookie that makes every request a render (a signed-in reader's page is never cached). */
 const RENDER_COOKIE = "better-auth.session_token=bench";
+/** --baseline <rev>: the build of <rev> the rendered rows are compared with (issue 32: ≥ 2× its req/s). */
+const BASELINE_REV = (() => {
+  const at = process.argv.indexOf("--baseline");
+  if (at < 0) return null;
+  const rev = process.argv[at + 1];
+  if (!rev || rev.startsWith("--")) throw new Error("--baseline wants a revision: npm run bench -- --baseline <rev>");
+  return rev;
+})();
+/** Interleaved rounds of each rendered page against the baseline build. */
+const BASELINE_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** The rendered pages whose baseline ratio is judged (issue 32's target: ≥ 2×). */
+const TARGET_BASELINE_RATIO = 2;
 
 /** Issue 13's targets. */
 const TARGET = { cachedRatio: 0.8, cachedP99Ms: 20, renderedRps: 250, scaleP95Ms: 20, readerJsBytes: 120 * 1024, rssMb: 250, restartMs: 2000 };
@@ -92,6 +111,8 @@ function requestOnce(url: string, init: { method?: string; headers?: Record<stri
 
 interface Row {
   rps: number;
+  /** Answers received in the run. */
+  requests: number;
   p50: number;
   p95: number;
   p99: number;
@@ -112,6 +133,7 @@ async function cannon(url: string, options: { connections: number; seconds?: num
   const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))] ?? NaN;
   return {
     rps: Math.round(result.requests.total / (options.seconds ?? SECONDS)),
+    requests: result.requests.total,
     p50: pct(50),
     p95: pct(95),
     p99: pct(99),
@@ -123,7 +145,7 @@ async function cannon(url: string, options: { connections: number; seconds?: num
 const WRK_REPORT = `
 done = function(summary, latency, requests)
   local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.status + summary.errors.timeout
-  io.write(string.format("WRK %f %d %d %d %d\\n", summary.requests / (summary.duration / 1e6), latency:percentile(50), latency:percentile(95), latency:percentile(99), errors))
+  io.write(string.format("WRK %f %d %d %d %d %d\\n", summary.requests / (summary.duration / 1e6), latency:percentile(50), latency:percentile(95), latency:percentile(99), errors, summary.requests))
 end`;
 const WRK = spawnSync("wrk", ["--version"], { encoding: "utf8" }).error ? null : "wrk";
 
@@ -148,9 +170,9 @@ async function fastLoad(url: string, options: { connections: number; seconds?: n
       // "close", not "exit": the process may exit before its output has all been read.
       child.once("close", () => resolve(text));
     });
-    const [, rps, p50, p95, p99, errors] = /WRK (\S+) (\d+) (\d+) (\d+) (\d+)/.exec(out) ?? [];
+    const [, rps, p50, p95, p99, errors, requests] = /WRK (\S+) (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out) ?? [];
     if (!rps) throw new Error(`wrk printed no report: ${out}`);
-    return { rps: Math.round(Number(rps)), p50: Number(p50) / 1000, p95: Number(p95) / 1000, p99: Number(p99) / 1000, failures: Number(errors) };
+    return { rps: Math.round(Number(rps)), requests: Number(requests), p50: Number(p50) / 1000, p95: Number(p95) / 1000, p99: Number(p99) / 1000, failures: Number(errors) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -230,13 +252,67 @@ async function waitForPage(base: string, deadlineMs = 120_000) {
   throw new Error(`the server did not answer its home page within ${deadlineMs / 1000} s`);
 }
 
-function startServer(dataDir: string, port: number, seed: boolean): ChildProcess {
+function startServer(dataDir: string, port: number, seed: boolean, root = ROOT): ChildProcess {
   // The built server as npm start runs it: its pid is the server's, for the memory line.
-  return spawn(process.execPath, ["--enable-source-maps", SERVER_ENTRY], {
-    cwd: ROOT,
+  return spawn(process.execPath, ["--enable-source-maps", path.join(root, path.relative(ROOT, SERVER_ENTRY))], {
+    cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED_DEMO: seed ? "1" : "0", LOG_LEVEL: "warn" },
   });
+}
+
+/** The CPU time (user + system, in seconds) the server's Node processes have used so far, from /proc. */
+function cpuSeconds(pid: number): number {
+  const tick = 1 / Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim() || 100);
+  let total = 0;
+  for (const each of serverProcesses(pid)) {
+    try {
+      // After "(comm)": state is field 3; utime and stime are fields 14 and 15 of the whole line.
+      const fields = readFileSync(`/proc/${each}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
+      total += (Number(fields[11]) + Number(fields[12])) * tick;
+    } catch {
+      // a worker that exited meanwhile
+    }
+  }
+  return total;
+}
+
+/** A load run with the server's CPU time per answer (ms) beside it. */
+async function loadWithCpu(url: string, pid: number, options: { connections: number; headers?: Record<string, string> }): Promise<Row & { cpuMs: number }> {
+  const before = cpuSeconds(pid);
+  const row = await fastLoad(url, options);
+  return { ...row, cpuMs: ((cpuSeconds(pid) - before) * 1000) / Math.max(1, row.requests) };
+}
+
+/**
+ * The production build of `rev` in a detached git worktree under the temp dir, made once (a later
+ * run with the same commit finds it built); node_modules is this checkout's, hard-linked (cp -al).
+ * Answers the worktree's folder.
+ */
+function baselineBuild(rev: string): { root: string; commit: string } {
+  const git = (args: string[], cwd = ROOT) => {
+    const run = spawnSync("git", args, { cwd, encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr.trim()}`);
+    return run.stdout.trim();
+  };
+  const commit = git(["rev-parse", "--verify", `${rev}^{commit}`]);
+  const root = path.join(os.tmpdir(), `frontpage-baseline-${commit.slice(0, 12)}`);
+  const built = path.join(root, "build/node/.baseline-built");
+  if (existsSync(built)) return { root, commit };
+  if (!existsSync(path.join(root, "package.json"))) {
+    rmSync(root, { recursive: true, force: true });
+    git(["worktree", "prune"]);
+    git(["worktree", "add", "--detach", root, commit]);
+  }
+  if (!existsSync(path.join(root, "node_modules"))) {
+    const copy = spawnSync("cp", ["-al", path.join(ROOT, "node_modules"), path.join(root, "node_modules")], { stdio: "inherit" });
+    if (copy.status !== 0) throw new Error("could not link node_modules into the baseline's worktree");
+  }
+  console.log(`building the baseline ${rev} (${commit.slice(0, 12)}) in ${root} (npm run build)…`);
+  const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  if (build.status !== 0) throw new Error(`the baseline ${rev} did not build`);
+  writeFileSync(built, `${commit}\n`);
+  return { root, commit };
 }
 
 async function stopServer(server: ChildProcess) {
@@ -289,8 +365,14 @@ async function main() {
   let base = process.env.BENCH_URL;
   let server: ChildProcess | null = null;
   let dataDir: string | null = null;
-  const port = 3290;
+  const port = Number(process.env.BENCH_PORT ?? 3290);
   if (SCALE && base) throw new Error("--scale builds its archive in the bench's own server: leave BENCH_URL unset");
+  // The baseline build starts with ours (its demo data is seeded meanwhile); it is loaded only in the rendered rows.
+  const baseBuild = BASELINE_REV ? baselineBuild(BASELINE_REV) : null;
+  const baseDataDir = baseBuild ? mkdtempSync(path.join(os.tmpdir(), "frontpage-bench-baseline-")) : null;
+  if (baseDataDir) spawnSync("chmod", ["755", baseDataDir]);
+  const basePort = port + 2;
+  let baseServer = baseBuild && baseDataDir ? startServer(baseDataDir, basePort, true, baseBuild.root) : null;
   if (!base) {
     ensureBuild();
     dataDir = mkdtempSync(path.join(os.tmpdir(), "frontpage-bench-"));
@@ -301,6 +383,7 @@ async function main() {
   let baseline: ChildProcess | null = null;
   try {
     await waitForPage(base);
+    if (baseServer) await waitForPage(`http://127.0.0.1:${basePort}`);
     const home = (await request(`${base}/`)).body.toString("utf8");
     const article = /href="(\/article\/[^"?#]+)"/.exec(home)?.[1];
     const category = /href="(\/category\/[^"?#]+)"/.exec(home)?.[1];
@@ -356,15 +439,53 @@ async function main() {
     baseline = null;
 
     console.log(`\nrendered pages (every request renders: a session cookie bypasses the cache), 10 connections, after ${RENDER_WARMUP_SECONDS} s of each page first`);
-    console.log("page                                       req/s   p50 ms   p95 ms   p99 ms  target (≥ 250 req/s)");
+    if (!baseServer) console.log("page                                       req/s   p50 ms   p95 ms   p99 ms  target (≥ 250 req/s)");
     const rendered = [...pages, ...(author ? [author] : []), "/search?q=city", "/rss.xml", "/sitemap.xml"];
     const renderHeaders = { "accept-encoding": "gzip", "user-agent": CHROME, cookie: RENDER_COOKIE };
     // A render runs React's, React Router's and our code, which V8 compiles as it runs: a row taken
     // after one second measured the compiler too (home 210 req/s in a first pass, 273 in the next,
     // on one server). Every page is warmed up first, so the rows measure a server that has been serving.
-    for (const page of wants("rendered") ? rendered : []) await fastLoad(`${base}${page}`, { connections: 10, seconds: RENDER_WARMUP_SECONDS, headers: renderHeaders });
+    for (const page of wants("rendered") && !baseServer ? rendered : []) await fastLoad(`${base}${page}`, { connections: 10, seconds: RENDER_WARMUP_SECONDS, headers: renderHeaders });
     const { peakMb: renderedPeak } = await peakRss(serverPid, async () => {
-      for (const page of wants("rendered") ? rendered : []) {
+      if (baseServer && baseBuild && serverPid && wants("rendered")) {
+        const baseUrl = `http://127.0.0.1:${basePort}`;
+        console.log(
+          `beside the baseline build ${BASELINE_REV} (${baseBuild.commit.slice(0, 12)}, its own demo data) and node:http sending the page's rendered answer from memory;` +
+            `\nthe median of ${BASELINE_ROUNDS} interleaved rounds (ours, baseline, node:http); CPU = the server's Node CPU time per answer`,
+        );
+        console.log(`page                                 ours req/s  baseline  ratio  node:http   ours CPU ms  baseline CPU ms   ours p99  target (ratio ≥ ${TARGET_BASELINE_RATIO.toFixed(2)})`);
+        for (const page of rendered) {
+          const answer = await request(`${base}${page}`, { headers: renderHeaders });
+          const baseStatus = (await request(`${baseUrl}${page}`, { headers: renderHeaders })).status;
+          if (answer.status !== 200 || baseStatus !== 200) {
+            console.log(`${page.slice(0, 36).padEnd(36)} answered ${answer.status} here, ${baseStatus} on the baseline: not compared${pages.includes(page) || page.startsWith("/search") ? `  ${judge(false)}` : ""}`);
+            continue;
+          }
+          const floor = startBaseline({ identity: answer, gzip: answer }, baselinePort);
+          try {
+            await waitForPage(`http://127.0.0.1:${baselinePort}`, 10_000);
+            for (const url of [base, baseUrl]) await fastLoad(`${url}${page}`, { connections: 10, seconds: RENDER_WARMUP_SECONDS, headers: renderHeaders });
+            const ours: (Row & { cpuMs: number })[] = [];
+            const theirs: (Row & { cpuMs: number })[] = [];
+            const floors: Row[] = [];
+            for (let round = 0; round < BASELINE_ROUNDS; round++) {
+              ours.push(await loadWithCpu(`${base}${page}`, serverPid, { connections: 10, headers: renderHeaders }));
+              theirs.push(await loadWithCpu(`${baseUrl}${page}`, baseServer.pid!, { connections: 10, headers: renderHeaders }));
+              floors.push(await fastLoad(`http://127.0.0.1:${baselinePort}${page}`, { connections: 10, headers: renderHeaders }));
+            }
+            const [rps, baseRps, floorRps] = [ours, theirs, floors].map((rows) => median(rows.map((row) => row.rps))) as [number, number, number];
+            const ratio = rps / baseRps;
+            const judged = pages.includes(page) || page.startsWith("/search");
+            const failures = [...ours, ...theirs].reduce((sum, row) => sum + row.failures, 0);
+            console.log(
+              `${page.slice(0, 36).padEnd(36)} ${String(rps).padStart(10)} ${String(baseRps).padStart(9)} ${ratio.toFixed(2).padStart(6)} ${String(floorRps).padStart(10)} ${ms(median(ours.map((row) => row.cpuMs))).padStart(13)} ${ms(median(theirs.map((row) => row.cpuMs))).padStart(16)} ${ms(median(ours.map((row) => row.p99))).padStart(10)}  ${judged ? judge(ratio >= TARGET_BASELINE_RATIO) : ""}${failures ? ` (${failures} failed)` : ""}`,
+            );
+          } finally {
+            await stopServer(floor);
+          }
+        }
+      }
+      for (const page of wants("rendered") && !baseServer ? rendered : []) {
         await fastLoad(`${base}${page}`, { connections: 10, seconds: 1, headers: renderHeaders });
         const row = await fastLoad(`${base}${page}`, { connections: 10, headers: renderHeaders });
         const target = pages.includes(page) ? judge(row.rps >= TARGET.renderedRps) : "";
@@ -447,6 +568,9 @@ async function main() {
   } finally {
     agent.destroy();
     if (baseline) await stopServer(baseline);
+    if (baseServer) await stopServer(baseServer);
+    baseServer = null;
+    if (baseDataDir) rmSync(baseDataDir, { recursive: true, force: true });
     if (server) await stopServer(server);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }

@@ -3,6 +3,7 @@ import { Link, useRouteLoaderData } from "react-router";
 import type { ArticleCard as ArticleCardData } from "~/domain/articles/articles.schema";
 import { formatCardDate, useSiteTimeZone } from "~/lib/dates";
 import { cn } from "~/lib/cn";
+import { CachedElement } from "~/lib/fragments";
 import { imageSrcSet } from "~/lib/image-variants";
 import { formatCount } from "~/lib/numbers";
 import { preloadImage } from "~/lib/preload-image";
@@ -38,13 +39,36 @@ export function ArticleCard({
   const siteName = (useRouteLoaderData("root") as RootData | undefined)?.settings.siteName ?? "Frontpage";
   // The page's largest paint (the home page's lead, a listing's first story): fetched first, ahead of the scripts.
   if (priority === "high" && article.featuredImage) preloadImage(article.featuredImage, lead ? LEAD_WIDTHS : CARD_WIDTHS, lead ? LEAD_SIZES : CARD_SIZES);
+  const cardClassName = cn(
+    "group flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md",
+    className,
+  );
+  // A card below the first screen is the same HTML for every reader until one of these changes
+  // (app/lib/fragments.tsx); one above it is rendered in place (React preloads its image in the head).
+  const cacheKey = priority === false ? JSON.stringify([article, lead, timeZone, siteName]) : null;
   return (
-    <article
-      className={cn(
-        "group flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md",
-        className,
-      )}
-    >
+    <CachedElement as="article" pool="cards" className={cardClassName} cacheKey={cacheKey}>
+      <ArticleCardContent article={article} priority={priority} lead={lead} timeZone={timeZone} siteName={siteName} />
+    </CachedElement>
+  );
+}
+
+/** What a card's <article> holds: a function of its props alone (the server may keep its HTML). */
+function ArticleCardContent({
+  article,
+  priority,
+  lead,
+  timeZone,
+  siteName,
+}: {
+  article: SerializedCard;
+  priority: boolean | "high";
+  lead: boolean;
+  timeZone: string;
+  siteName: string;
+}) {
+  return (
+    <>
       <Link to={`/article/${article.slug}`} prefetch="intent" className="flex flex-1 flex-col">
         {/* The lead on a desktop: headline and standfirst first, the image filling the rest of the card's
             height (as tall as the two stories beside it), so no empty band is left under the text. */}
@@ -80,14 +104,7 @@ export function ArticleCard({
               {article.category ? <span className="text-xs font-semibold uppercase tracking-wide text-brand-700">{article.category.name}</span> : null}
             </span>
           ) : null}
-          <h3
-            className={cn(
-              "font-serif font-bold text-slate-900 group-hover:text-brand-700",
-              lead ? "text-2xl sm:text-3xl" : "text-lg",
-            )}
-          >
-            {article.title}
-          </h3>
+          <h3 className={cn("font-serif font-bold text-slate-900 group-hover:text-brand-700", lead ? "text-2xl sm:text-3xl" : "text-lg")}>{article.title}</h3>
           {article.excerpt ? <p className={cn("text-slate-600", lead ? "line-clamp-4 text-base" : "line-clamp-2 text-sm")}>{article.excerpt}</p> : null}
         </div>
       </Link>
@@ -103,7 +120,7 @@ export function ArticleCard({
           <span className="sr-only">{article.views === 1 ? " view" : " views"}</span>
         </span>
       </div>
-    </article>
+    </>
   );
 }
 

@@ -1,5 +1,6 @@
 import { FacebookIcon, InstagramIcon, LinkedinIcon, XIcon, YoutubeIcon } from "./social-icons";
 import { Link } from "react-router";
+import { CachedElement } from "~/lib/fragments";
 import type { CategorySummary } from "~/domain/categories/categories.schema";
 import { pagePath, type FooterPage } from "~/domain/pages/page-path";
 import type { PublicSettings } from "~/domain/settings/settings.schema";
@@ -47,40 +48,72 @@ function FooterLinks({ title, links }: { title: string; links: { to: string; lab
  */
 export function SiteFooter({ settings, categories, pages = [] }: { settings: PublicSettings; categories: CategorySummary[]; pages?: readonly FooterPage[] }) {
   const year = new Date().getFullYear();
-  const social = SOCIAL.filter((s) => settings.social[s.key]);
+  const shown = {
+    siteName: settings.siteName,
+    text: settings.footerText || settings.siteDescription,
+    social: SOCIAL.filter((s) => settings.social[s.key]).map(({ key }) => ({
+      key,
+      href: settings.social[key]!,
+    })),
+    categories: categories.slice(0, 4).map((c) => ({ to: `/category/${c.slug}`, label: c.name })),
+    pages: pages.map((p) => ({ to: pagePath(p.slug), label: p.title })),
+    year,
+  };
+  // The same HTML on every page until the site's frame changes (app/lib/fragments.tsx): the key is all it shows.
   return (
-    <footer className="mt-auto bg-slate-900 text-slate-300">
+    <CachedElement as="footer" pool="footer" className="mt-auto bg-slate-900 text-slate-300" cacheKey={JSON.stringify(shown)}>
+      <FooterContent {...shown} />
+    </CachedElement>
+  );
+}
+
+type FooterShown = {
+  siteName: string;
+  text: string | null;
+  social: { key: (typeof SOCIAL)[number]["key"]; href: string }[];
+  categories: { to: string; label: string }[];
+  pages: { to: string; label: string }[];
+  year: number;
+};
+
+function FooterContent({ siteName, text, social, categories, pages, year }: FooterShown) {
+  const icons = new Map(SOCIAL.map((s) => [s.key, s]));
+  return (
+    <>
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-5">
         <div className="lg:col-span-2">
-          <p className="font-serif text-xl font-bold text-white">{settings.siteName}</p>
-          <p className="mt-3 max-w-md text-sm leading-6">{settings.footerText || settings.siteDescription}</p>
+          <p className="font-serif text-xl font-bold text-white">{siteName}</p>
+          <p className="mt-3 max-w-md text-sm leading-6">{text}</p>
           {social.length > 0 ? (
             <ul className="mt-4 flex gap-3" aria-label="Social media">
-              {social.map(({ key, label, Icon }) => (
-                <li key={key}>
-                  <a
-                    href={settings.social[key]!}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    aria-label={label}
-                    className="inline-flex h-9 w-9 items-center justify-center rounded-full bg-slate-800 hover:bg-brand-700"
-                  >
-                    <Icon className="h-4 w-4" aria-hidden="true" />
-                  </a>
-                </li>
-              ))}
+              {social.map(({ key, href }) => {
+                const { label, Icon } = icons.get(key)!;
+                return (
+                  <li key={key}>
+                    <a
+                      href={href}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      aria-label={label}
+                      className="inline-flex h-9 w-9 items-center justify-center rounded-full bg-slate-800 hover:bg-brand-700"
+                    >
+                      <Icon className="h-4 w-4" aria-hidden="true" />
+                    </a>
+                  </li>
+                );
+              })}
             </ul>
           ) : null}
         </div>
-        <FooterLinks title="Categories" links={categories.slice(0, 4).map((c) => ({ to: `/category/${c.slug}`, label: c.name }))} />
-        <FooterLinks title="Company" links={[...COMPANY, ...pages.map((p) => ({ to: pagePath(p.slug), label: p.title }))]} />
+        <FooterLinks title="Categories" links={categories} />
+        <FooterLinks title="Company" links={[...COMPANY, ...pages]} />
         <FooterLinks title="Legal" links={LEGAL} />
       </div>
       <div className="border-t border-slate-800">
         <p className="mx-auto max-w-7xl px-4 py-6 text-center text-sm">
-          © {year} {settings.siteName}. All rights reserved.
+          © {year} {siteName}. All rights reserved.
         </p>
       </div>
-    </footer>
+    </>
   );
 }
