@@ -7,6 +7,7 @@ import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../../server/embedded-db";
 import { migrateDatabase } from "../../server/migrate";
 import { removeRelocatedCluster } from "../../server/postgres-placement";
+import { dropDatabase, withDatabase } from "./databases";
 
 /** The database every test file's own database is copied from: migrations applied, no rows. */
 export const TEMPLATE_DATABASE = "frontpage_template";
@@ -90,15 +91,7 @@ async function setupExternal(project: TestProject, serverUrl: string) {
   }
   const template = `${TEMPLATE_DATABASE}_${Date.now().toString(36)}_${process.pid}`;
   console.log(`Integration tests on the PostgreSQL of TEST_DATABASE_URL (${redacted(serverUrl)}): version ${version}`);
-  const dropTemplate = async () => {
-    const admin = new pg.Client({ connectionString: withDatabase(serverUrl, "postgres") });
-    await admin.connect();
-    try {
-      await admin.query(`drop database if exists "${template}" with (force)`);
-    } finally {
-      await admin.end();
-    }
-  };
+  const dropTemplate = () => dropDatabase(serverUrl, template);
   try {
     await createTemplate(serverUrl, template);
   } catch (error) {
@@ -117,8 +110,3 @@ function redacted(url: string): string {
   return u.href;
 }
 
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.href;
-}

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, inject } from "vitest";
 import { createDb, type Db } from "~/db/client.server";
+import { dropDatabase, withDatabase } from "./databases";
 
 export interface TestDatabase {
   db: Db;
@@ -11,11 +12,6 @@ export interface TestDatabase {
   name: string;
 }
 
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.href;
-}
 
 async function createDatabaseFromTemplate(serverUrl: string, template: string, name: string) {
   const admin = new pg.Client({ connectionString: withDatabase(serverUrl, "postgres") });
@@ -37,15 +33,6 @@ async function createDatabaseFromTemplate(serverUrl: string, template: string, n
   }
 }
 
-async function dropDatabase(serverUrl: string, name: string) {
-  const admin = new pg.Client({ connectionString: withDatabase(serverUrl, "postgres") });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists "${name}" with (force)`);
-  } finally {
-    await admin.end();
-  }
-}
 
 /**
  * A new database with nothing in it (not even the schema), dropped after the file: for restoring into.

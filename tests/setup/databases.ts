@@ -1,0 +1,22 @@
+import pg from "pg";
+
+// What both the test run's setup (global-setup.ts) and each test file (test-database.ts) do with
+// databases on the test server: no vitest import here, so the global setup can use it too.
+
+/** `url` pointing at `database` on the same server. */
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.href;
+}
+
+/** Drops `name` on the server of `serverUrl`, closing its connections (nothing if it is gone). */
+export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: withDatabase(serverUrl, "postgres") });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
