@@ -30,6 +30,11 @@ export function createDb(connectionString: string, max = 10): { db: Db; pool: pg
   // An idle client whose server went away (a restart, a shutdown in progress) must not crash the
   // process: the pool drops it and the next query opens a new connection.
   pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
+  // A client held between two queries (a transaction, a newsletter send holding its lock) hears the
+  // same loss as an "error" event that the pool no longer listens for once the client is checked out:
+  // unheard, it would be an uncaught exception and take the process down (issue 39). Heard here, the
+  // holder's next query fails instead, and the pool drops the client when it comes back.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzle(pool, { schema });
   return { db, pool };
 }

@@ -27,3 +27,23 @@ export function pgConstraint(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** What a lost or refused connection says (node-postgres' and Node's own words, not SQLSTATE codes). */
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|Connection terminated due to connection timeout/;
+const UNAVAILABLE_SYSTEM_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+
+/**
+ * Whether a failure is the database being away (killed, restarting, out of reach), not a refusal of
+ * this statement: class 08 (connection exception), 57P01–57P03 (shut down, crashed, not yet accepting
+ * connections), or the driver's lost-connection errors, anywhere in the chain. Work that meets it
+ * stops and is tried again whole later, instead of counting the item it was on as bad (issue 39).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    const code = typeof e.code === "string" ? e.code : "";
+    if (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || UNAVAILABLE_SYSTEM_CODES.has(code)) return true;
+    if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}

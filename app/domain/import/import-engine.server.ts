@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { publiclyVisibleSql } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
-import { isUniqueViolation } from "~/db/pg-errors";
+import { isDatabaseUnavailable, isUniqueViolation } from "~/db/pg-errors";
 import {
   articleAuthors,
   articles,
@@ -60,6 +60,11 @@ export interface ImportServices {
   signal?: AbortSignal;
   /** The export's file on this machine for an import's recorded filePath (an upload kept in the shared store is fetched: import-files.server.ts); default: the path itself. */
   exportFile?: (filePath: string) => Promise<string>;
+  /**
+   * This process's own run of the import was cut off by the database going away: it may take the
+   * import over although it is still "running" with a fresh heartbeat (that heartbeat was its own).
+   */
+  takeOver?: boolean;
 }
 
 /** What a run made, kept, skipped: the report's counts. */
@@ -125,7 +130,8 @@ export async function getImport(db: Db, id: string): Promise<ImportRow | null> {
  * Takes the import to run it here: a waiting one, or a running one whose runner stopped beating. Null
  * when it is done, failed, or runs elsewhere; throws IMPORT_RUNNING when another import runs.
  */
-async function claimImport(db: Db, id: string): Promise<ImportRow | null> {
+async function claimImport(db: Db, id: string, takeOver = false): Promise<ImportRow | null> {
+  const stale = takeOver ? sql`true` : sql`${imports.heartbeatAt} < now() - make_interval(secs => ${IMPORT_HEARTBEAT_STALE_MS / 1000})`;
   try {
     const [row] = await db
       .update(imports)
@@ -133,7 +139,7 @@ async function claimImport(db: Db, id: string): Promise<ImportRow | null> {
       .where(
         and(
           eq(imports.id, id),
-          sql`(${imports.status} = 'waiting' or (${imports.status} = 'running' and ${imports.heartbeatAt} < now() - make_interval(secs => ${IMPORT_HEARTBEAT_STALE_MS / 1000})))`,
+          sql`(${imports.status} = 'waiting' or (${imports.status} = 'running' and ${stale}))`,
         ),
       )
       .returning();
@@ -994,8 +1000,12 @@ async function beat(db: Db, id: string, fields: Partial<Pick<ImportRow, "phase" 
  */
 export async function runImport(services: ImportServices, id: string, actor: Actor): Promise<ImportRow | null> {
   const { db, log } = services;
-  const row = await claimImport(db, id);
+  const row = await claimImport(db, id, services.takeOver);
   if (!row) return null;
+  // Writes in flight (see "stories" below), awaited before the run ends whichever way.
+  const inFlight = new Set<Promise<void>>();
+  // The database went away (issue 39): the run stops and is tried again whole, nothing counted as skipped.
+  let lost: unknown = null;
   const notes = createNotes(db, id);
   const summary: ImportSummary = { ...emptySummary(), ...(row.dryRun ? { dryRun: true } : {}) };
   // Beats while it runs, whatever one step takes (a slow image, a long reading): only a stopped
@@ -1024,10 +1034,13 @@ export async function runImport(services: ImportServices, id: string, actor: Act
     let lastBeat = Date.now();
     // Posts are prepared one by one (converted, images taken) and written STORY_BATCH at a time, up to
     // STORY_CONCURRENCY writes at once: while PostgreSQL writes one batch, the next is prepared.
-    const inFlight = new Set<Promise<void>>();
     const failed = (record: ImportPost, error: unknown) => {
       // One story that cannot be written is reported; the others go on (its transaction wrote nothing).
       ctx.tagIds.clear();
+      if (isDatabaseUnavailable(error)) {
+        lost ??= error;
+        return;
+      }
       summary.skipped++;
       notes.add("skipped", whatOf(record), `Not imported: ${(error as Error).message}`);
       log.warn({ err: error, importId: id, post: record.sourceId }, "an imported story could not be written");
@@ -1038,6 +1051,10 @@ export async function runImport(services: ImportServices, id: string, actor: Act
       } catch (error) {
         // Tags the failed transaction made were rolled back with it.
         ctx.tagIds.clear();
+        if (isDatabaseUnavailable(error)) {
+          lost ??= error;
+          return;
+        }
         if (batch.length === 1) failed(batch[0]!.post, error);
         // Story by story: only the one that fails stays out.
         else for (const one of batch) await writeBatch([one]);
@@ -1057,6 +1074,7 @@ export async function runImport(services: ImportServices, id: string, actor: Act
       await run(writeBatch(full).then(() => void (done += full.length)));
     };
     for await (const record of readExport(row.kind, exportFile)) {
+      if (lost) throw lost;
       if (services.signal?.aborted) {
         batch = [];
         await Promise.all(inFlight);
@@ -1102,6 +1120,7 @@ export async function runImport(services: ImportServices, id: string, actor: Act
     }
     await flush();
     await Promise.all(inFlight);
+    if (lost) throw lost;
     if (!row.dryRun) await pinStickyStories(ctx);
 
     await beat(db, id, { phase: "links", done, summary });
@@ -1123,6 +1142,13 @@ export async function runImport(services: ImportServices, id: string, actor: Act
       .returning();
     return finished ?? null;
   } catch (error) {
+    // The database away: nothing can be recorded now. The job fails and is tried again (the task lets
+    // this process take its own import over, decision 0041), going on after the stories already written.
+    if (isDatabaseUnavailable(error) || (lost && error === lost)) {
+      await Promise.allSettled(inFlight);
+      log.warn({ err: error, importId: id }, "an import stopped: the database went away; it goes on once the database answers");
+      throw error;
+    }
     await notes.flush().catch(() => {});
     const message = error instanceof ImportFileError ? error.message : `The import stopped: ${(error as Error).message}`;
     if (!(error instanceof ImportFileError)) log.error({ err: error, importId: id }, "an import failed");

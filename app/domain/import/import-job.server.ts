@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Task, TaskList } from "graphile-worker";
 import type { Db } from "~/db/client.server";
+import { isDatabaseUnavailable } from "~/db/pg-errors";
 import { user } from "~/db/schema";
 import { actorName, SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { enqueueJob } from "~/lib/job-queue.server";
@@ -36,6 +37,8 @@ async function importActor(db: Db, userId: string | null): Promise<Actor> {
  */
 export function importTasks(services: Omit<ImportServices, "signal"> & { dataDir: string }): { tasks: TaskList; stop(): void } {
   const controller = new AbortController();
+  // Imports whose run here was cut off by the database going away: the next try here takes them over.
+  const interrupted = new Set<string>();
   const task: Task = async (payload) => {
     const importId = (payload as { importId?: unknown }).importId;
     if (typeof importId !== "string") return;
@@ -49,7 +52,14 @@ export function importTasks(services: Omit<ImportServices, "signal"> & { dataDir
       return local.file;
     };
     try {
-      const finished = await runImport({ ...services, signal: controller.signal, exportFile }, importId, await importActor(services.db, row.createdById));
+      const takeOver = interrupted.delete(importId);
+      let finished: Awaited<ReturnType<typeof runImport>>;
+      try {
+        finished = await runImport({ ...services, signal: controller.signal, exportFile, takeOver }, importId, await importActor(services.db, row.createdById));
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) interrupted.add(importId);
+        throw error;
+      }
       // An uploaded export is removed once imported (its dry run's report stays readable).
       if (finished?.status === "done" && !finished.dryRun) await removeUploadedExport(services.storage, services.dataDir, finished);
     } catch (error) {
