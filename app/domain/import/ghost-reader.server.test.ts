@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -122,6 +124,11 @@ describe("readGhostExport: files that are not Ghost exports", () => {
     ["bad.json", "{ not json", "This is not a Ghost export: it is not valid JSON"],
     ["other.json", '{"name":"frontpage"}', "This is not a Ghost export: it has no db[0].data.posts nor data.posts."],
     ["list.json", "[1,2]", 'This is not a Ghost export: its JSON is not an object with "db" or "data".'],
+    ["empty.json", "", "This is not a Ghost export: the file is empty."],
+    ["junk-posts.json", `{"db":[{"data":{"posts":[${"{},".repeat(20_000)}{}]}}]}`, "This is not a Ghost export: more than 10,000 of its records have no id."],
+    ["junk-table.json", `{"data":{"posts":[],"x":[${"{},".repeat(20_000)}{}]}}`, "This is not a Ghost export: more than 10,000 of its records have no id."],
+    ["junk-outside.json", `{"data":{"posts":[]},"x":[${"[],".repeat(200_000)}[]]}`, "This is not a Ghost export: it holds more than 100,000 objects or arrays outside Ghost's records."],
+    ["junk-inside.json", `{"data":{"posts":[{"id":"1","x":[${"{},".repeat(200_000)}{}]}]}}`, "This is not a Ghost export: it holds more than 100,000 objects or arrays outside Ghost's records."],
   ])("refuses %s in one line", async (name, content, message) => {
     const records: ImportRecord[] = [];
     const error = await (async () => {
@@ -136,6 +143,43 @@ describe("readGhostExport: files that are not Ghost exports", () => {
     expect((error as Error).message.startsWith(message)).toBe(true);
     expect((error as Error).message).not.toContain("\n");
   });
+});
+
+describe("readGhostExport: a hostile file of 200 MB (issue 39)", () => {
+  /** A 200 MB export whose posts are millions of `{}`, written as a stream. */
+  async function hostileFile(shape: "posts" | "inside"): Promise<string> {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "ghost-hostile-"));
+    const file = path.join(dir, `${shape}.json`);
+    const out = createWriteStream(file);
+    const write = (text: string) => new Promise<void>((resolve) => (out.write(text) ? resolve() : out.once("drain", () => resolve())));
+    await write(shape === "posts" ? '{"db":[{"data":{"posts":[' : '{"db":[{"data":{"posts":[{"id":"1","slug":"a","x":[');
+    const block = "{},".repeat(1 << 16);
+    for (let written = 0; written < 200 * 1024 * 1024; written += block.length) await write(block);
+    await write(shape === "posts" ? "{}]}}]}" : "{}]}]}}]}");
+    await new Promise<void>((resolve) => out.end(resolve));
+    return file;
+  }
+
+  it.each(["posts", "inside"] as const)("made of {} (%s a post) is refused in one line within the import's 256 MB heap", async (shape) => {
+    const file = await hostileFile(shape);
+    try {
+      // The import's own heap (npm run import runs with --max-old-space-size=256), in a process of its own.
+      const script = `import { readGhostExport } from "./app/domain/import/ghost-reader.server.ts";
+        try { for await (const r of readGhostExport(${JSON.stringify(file)})) {} console.log("READ"); }
+        catch (e) { console.log("REFUSED " + e.message); }
+        console.log("HEAP " + Math.round(process.memoryUsage().heapUsed / 1048576));`;
+      const run = spawnSync(process.execPath, ["--max-old-space-size=256", "--import", "tsx", "--input-type=module", "-e", script], {
+        cwd: path.resolve(import.meta.dirname, "../../.."),
+        encoding: "utf8",
+        timeout: 120_000,
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^REFUSED This is not a Ghost export: /m);
+      expect(Number(/HEAP (\d+)/.exec(run.stdout)?.[1])).toBeLessThan(256);
+    } finally {
+      await fs.rm(path.dirname(file), { recursive: true, force: true });
+    }
+  }, 180_000);
 });
 
 describe("ghost-render", () => {

@@ -1,11 +1,13 @@
 /**
  * Reads a Ghost JSON export (Ghost 1.x/2.x to 6.x) into import records (issue 29).
  *
- * Size: the file is read whole and parsed with JSON.parse, up to GHOST_EXPORT_MAX_BYTES (512 MB, also
- * about the longest string V8 can hold). A Ghost export holds no media, only text (a site with ten
- * thousand posts exports to tens of megabytes), so no streaming JSON library is worth its weight here;
- * a larger file is refused with one line. Records are still yielded one by one, so the engine's side
- * streams as with WordPress.
+ * Size (issue 39): the file is read as a stream (@streamparser/json), never whole: a first pass keeps
+ * what the posts refer to (settings, users, tags, their links to posts, posts_meta), a second yields
+ * the posts one by one. Each row is parsed alone and dropped once read, so memory follows the largest
+ * row and those small tables, not the file. A file that is not made of Ghost's rows is refused early,
+ * whatever its size: more than GHOST_LIMITS.junkRows rows without an id, a row larger than
+ * GHOST_LIMITS.rowBytes, more than GHOST_LIMITS.containersBetweenRows objects or arrays outside any row,
+ * or more rows in a table than GHOST_LIMITS.rows. Up to GHOST_EXPORT_MAX_BYTES a file.
  *
  * Shapes: `{ db: [ { meta, data } ] }` (what Ghost's Labs export writes) and `{ meta, data }`. From
  * data: posts (`type` "post"/"page", or `page: true` before 2.x), tags, posts_tags and posts_authors (in
@@ -27,7 +29,9 @@
  * - Body: `html` when present, else lexical, else mobiledoc, else (0.x) markdown rendered by ./ghost-render.server; a card
  *   that cannot be rendered gives a `skip` record naming the post and the card.
  */
+import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
+import { TokenParser, Tokenizer, TokenType } from "@streamparser/json";
 import { htmlFromLexical, htmlFromMarkdown, htmlFromMobiledoc } from "./ghost-render.server";
 import {
   ImportFileError,
@@ -54,9 +58,20 @@ function nullable(value: unknown): string | null {
   return text === "" ? null : text;
 }
 
-function rows(data: Row, name: string): Row[] {
-  const value = data[name];
-  return Array.isArray(value) ? (value.filter((r) => r !== null && typeof r === "object") as Row[]) : [];
+function rows(data: Record<string, Row[]>, name: string): Row[] {
+  return data[name] ?? [];
+}
+
+/** The file's first bytes as text (to tell XML from JSON). */
+async function readHead(file: string): Promise<string> {
+  const handle = await fs.open(file);
+  try {
+    const buffer = Buffer.alloc(256);
+    const { bytesRead } = await handle.read(buffer, 0, 256, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8").replace(/^\uFEFF/, "");
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Ghost dates: ISO strings, "YYYY-MM-DD HH:MM:SS" (UTC) or, in old exports, epoch milliseconds. */
@@ -75,19 +90,83 @@ function bySortOrder(a: Row, b: Row): number {
   return (Number(a.sort_order) || 0) - (Number(b.sort_order) || 0);
 }
 
-/** The export's data object, whichever shape it has; a one-line ImportFileError otherwise. */
-function exportData(parsed: unknown): Row {
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new ImportFileError(`${NOT_GHOST}its JSON is not an object with "db" or "data".`);
+/** What one Ghost export may hold (see the header comment). */
+export const GHOST_LIMITS = {
+  /** Rows of one table (posts, tags, posts_tags, …). */
+  rows: 500_000,
+  /** Rows that are not Ghost records (no id): a few are skipped and reported, more refuse the file. */
+  junkRows: 10_000,
+  /** Bytes of the file one row may take. */
+  rowBytes: 32 * 1024 * 1024,
+  /** Objects and arrays met outside any row, between two rows. */
+  containersBetweenRows: 100_000,
+};
+
+/** The tables the reader uses; the rows of any other table are read and dropped. */
+const TABLES = new Set(["posts", "settings", "users", "tags", "posts_tags", "posts_authors", "posts_meta"]);
+
+/**
+ * Every row of the export's tables (`db[0].data.<table>[i]` or `data.<table>[i]`) whose table
+ * `wanted` accepts, in file order, read as a stream. Throws a one-line ImportFileError for a file
+ * that is not JSON, not an object, or breaks GHOST_LIMITS.
+ */
+async function* ghostRows(file: string, wanted: (table: string) => boolean): AsyncGenerator<[table: string, row: Row]> {
+  const tokenizer = new Tokenizer();
+  const parser = new TokenParser({ paths: ["$.data.*.*", "$.db.0.data.*.*"], keepStack: false });
+  const ready: [string, Row][] = [];
+  const counts = new Map<string, number>();
+  let first = true;
+  let junk = 0;
+  let containers = 0;
+  let bytesSinceRow = 0;
+  tokenizer.onToken = (info) => {
+    if (first) {
+      first = false;
+      if (info.token !== TokenType.LEFT_BRACE) throw new ImportFileError(`${NOT_GHOST}its JSON is not an object with "db" or "data".`);
+    }
+    if ((info.token === TokenType.LEFT_BRACE || info.token === TokenType.LEFT_BRACKET) && ++containers > GHOST_LIMITS.containersBetweenRows) {
+      throw new ImportFileError(`${NOT_GHOST}it holds more than ${GHOST_LIMITS.containersBetweenRows.toLocaleString("en")} objects or arrays outside Ghost's records.`);
+    }
+    parser.write(info);
+  };
+  tokenizer.onEnd = () => {
+    if (!parser.isEnded) parser.end();
+  };
+  parser.onError = (error) => tokenizer.error(error);
+  parser.onValue = ({ value, stack }) => {
+    containers = 0;
+    bytesSinceRow = 0;
+    const table = String(stack[stack.length - 1]?.key ?? "");
+    const count = (counts.get(table) ?? 0) + 1;
+    counts.set(table, count);
+    if (count > GHOST_LIMITS.rows) throw new ImportFileError(`This Ghost export has more than ${GHOST_LIMITS.rows.toLocaleString("en")} ${table}: import it in parts.`);
+    const isRecord = value !== null && typeof value === "object" && !Array.isArray(value);
+    // Every row of every table of Ghost's has an id.
+    if (!isRecord || str((value as Row).id) === "") {
+      if (++junk > GHOST_LIMITS.junkRows) throw new ImportFileError(`${NOT_GHOST}more than ${GHOST_LIMITS.junkRows.toLocaleString("en")} of its records have no id.`);
+    }
+    if (isRecord && wanted(table)) ready.push([table, value as Row]);
+  };
+  let bom = true;
+  try {
+    for await (const chunk of createReadStream(file, { highWaterMark: 64 * 1024 }) as AsyncIterable<Buffer>) {
+      let bytes = chunk;
+      if (bom) {
+        bom = false;
+        if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      }
+      tokenizer.write(bytes);
+      bytesSinceRow += bytes.length;
+      if (bytesSinceRow > GHOST_LIMITS.rowBytes) throw new ImportFileError(`${NOT_GHOST}it has a record larger than ${GHOST_LIMITS.rowBytes / 1024 / 1024} MB.`);
+      for (const row of ready.splice(0)) yield row;
+    }
+    tokenizer.end();
+  } catch (error) {
+    if (error instanceof ImportFileError) throw error;
+    throw new ImportFileError(`${NOT_GHOST}it is not valid JSON (${(error as Error).message}).`);
   }
-  const root = parsed as Row;
-  let data: unknown;
-  if (Array.isArray(root.db)) data = (root.db[0] as Row | undefined)?.data;
-  else data = root.data;
-  if (data === null || typeof data !== "object" || !Array.isArray((data as Row).posts)) {
-    throw new ImportFileError(`${NOT_GHOST}it has no db[0].data.posts nor data.posts.`);
-  }
-  return data as Row;
+  for (const row of ready.splice(0)) yield row;
+  if (first) throw new ImportFileError(`${NOT_GHOST}the file is empty.`);
 }
 
 function groupBy(list: Row[], key: string): Map<string, Row[]> {
@@ -110,17 +189,21 @@ export async function* readGhostExport(file: string): AsyncGenerator<ImportRecor
   if (size > GHOST_EXPORT_MAX_BYTES) {
     throw new ImportFileError(`This Ghost export is ${Math.round(size / 1024 / 1024)} MB: the limit is ${GHOST_EXPORT_MAX_BYTES / 1024 / 1024} MB.`);
   }
-  const text = (await fs.readFile(file, "utf8")).replace(/^\uFEFF/, "");
-  const start = text.trimStart();
-  if (start === "") throw new ImportFileError(`${NOT_GHOST}the file is empty.`);
-  if (start.startsWith("<")) throw new ImportFileError(`${NOT_GHOST}it is XML or HTML (a WordPress export is imported with "wordpress").`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new ImportFileError(`${NOT_GHOST}it is not valid JSON (${(error as Error).message}).`);
+  // The first bytes tell XML from JSON before anything is parsed.
+  const head = await readHead(file);
+  if (head.trimStart().startsWith("<")) throw new ImportFileError(`${NOT_GHOST}it is XML or HTML (a WordPress export is imported with "wordpress").`);
+
+  // First pass: everything the posts refer to (small tables), and whether there are posts at all.
+  const data: Record<string, Row[]> = {};
+  let posts = 0;
+  for await (const [table, row] of ghostRows(file, (table) => TABLES.has(table))) {
+    if (table === "posts") {
+      posts++;
+      continue;
+    }
+    (data[table] ??= []).push(row);
   }
-  const data = exportData(parsed);
+  if (posts === 0 && Object.keys(data).length === 0) throw new ImportFileError(`${NOT_GHOST}it has no db[0].data.posts nor data.posts.`);
 
   const settings = rows(data, "settings");
   const title = nullable(settings.find((s) => s.key === "title")?.value);
@@ -159,8 +242,9 @@ export async function* readGhostExport(file: string): AsyncGenerator<ImportRecor
   const authorsOf = groupBy(rows(data, "posts_authors"), "post_id");
   const metaOf = new Map(rows(data, "posts_meta").map((m) => [str(m.post_id), m]));
 
+  // Second pass: the posts, one at a time.
   let n = 0;
-  for (const post of rows(data, "posts")) {
+  for await (const [, post] of ghostRows(file, (table) => table === "posts")) {
     n++;
     const id = str(post.id);
     const slug = str(post.slug);
