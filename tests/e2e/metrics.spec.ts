@@ -12,7 +12,7 @@ import { expect, test } from "./fixtures";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const TOKEN = "e2e-metrics-token-0123456789";
 
-/** Each family the README lists (the process ones prom-client gives included). */
+/** Each family docs/operations.md ("Metrics and logs") lists (the process ones prom-client gives included). */
 const FAMILIES = [
   "frontpage_http_request_duration_seconds",
   "frontpage_page_cache_requests_total",

@@ -193,7 +193,7 @@ export default function AdminImport({ loaderData }: Route.ComponentProps) {
         ) : null}
         <p className="mt-2 text-xs text-slate-700">
           Images are fetched from the old site&apos;s addresses. For a very large site, or to take images from a copy of wp-content/uploads, run{" "}
-          <code>npm run import</code> on the server (see the README).
+          <code>npm run import</code> on the server (see docs/import.md).
         </p>
       </section>
 
