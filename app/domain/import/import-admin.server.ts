@@ -11,7 +11,8 @@ import type { Storage } from "~/lib/storage.server";
 import { receiveMultipartFile } from "~/lib/uploads.server";
 import { importsDirOf, keepUploadedExport, removeUploadedExport } from "./import-files.server";
 import { enqueueImport } from "./import-job.server";
-import { createImport, getImport, type ImportRow, type ImportSummary } from "./import-engine.server";
+import { createImport, getImport, pinStickyByDefault, type ImportReport, type ImportRow, type ImportSummary } from "./import-engine.server";
+import { missingImageCount } from "./import-media-retry.server";
 import { ImportFileError } from "./import-records";
 import { detectExportKind } from "./read-export.server";
 
@@ -185,4 +186,28 @@ export async function listImports(db: Db, limit = 20): Promise<ImportRow[]> {
 export async function importOfFile(db: Db, filePath: string): Promise<ImportRow | null> {
   const [row] = await db.select().from(imports).where(sql`${imports.filePath} = ${filePath} and not ${imports.dryRun} and not ${imports.retryMedia}`);
   return row ?? null;
+}
+
+/** What the Import screen shows beside an import's report (issue 39), as things are now. */
+export interface ImportFollowUps {
+  /** A dry run's sticky posts, as its notes name them. */
+  stickyPosts: string[];
+  /** The Start import dialog's "Pin sticky posts" to begin with. */
+  pinStickyByDefault: boolean;
+  /** Images the imported site's stories still lack ("Retry missing images" is offered when any). */
+  missingImages: number;
+  /** The imported stories that still show an image without alt text. */
+  withoutAlt: { stories: StoryWithoutAlt[]; total: number };
+}
+
+export async function importFollowUps(db: Db, report: ImportReport): Promise<ImportFollowUps> {
+  const source = report.summary.source;
+  const ended = report.status === "done" || report.status === "failed";
+  const imported = !report.dryRun && ended && source;
+  return {
+    stickyPosts: report.dryRun ? report.notes.filter((n) => n.kind === "sticky").map((n) => n.what) : [],
+    pinStickyByDefault: report.dryRun && report.status === "done" ? await pinStickyByDefault(db) : false,
+    missingImages: imported ? await missingImageCount(db, source) : 0,
+    withoutAlt: imported && report.summary.imagesWithoutAlt ? await storiesWithoutAlt(db, source) : { stories: [], total: 0 },
+  };
 }

@@ -75,6 +75,8 @@ describe("images without alt text", () => {
 
   it("flags each in the report, with its story", async () => {
     expect(summary.imagesWithoutAlt).toBe(3);
+    // (The gallery's four and the page's one were all brought in, and counted.)
+    expect(summary.images).toBe(5);
     const notes = (await importReport(fx.t.db, id))!.notes.filter((n) => n.kind === "alt");
     expect(notes.map((n) => n.what)).toEqual(["post 10 “Festival night”", "post 10 “Festival night”", "page 20 “Our photographers”"]);
     expect(notes[0]!.message).toMatch(/^An image has no alt text \(\/media\/images\/[\w.-]+\): describe it when you next edit the story\.$/);

@@ -624,6 +624,7 @@ async function storyImagesOf(ctx: StoryContext, post: ImportPost): Promise<Story
       if (media) notes.add("media", whatOf(post), got.reason);
       return lacking(attachment.url, got.reason, attachment);
     }
+    ctx.summary.images++;
     return { type: "storyImage", attrs: { src: got.url, alt: attachment.alt ?? "", caption: attachment.caption ?? "", credit: "" } };
   };
   for (const ref of converted.images) {
