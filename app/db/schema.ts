@@ -886,6 +886,13 @@ export const imports = pgTable(
     /** Images are not taken: each stays a link to the original (`--skip-media`). */
     skipMedia: boolean("skip_media").notNull().default(false),
     dryRun: boolean("dry_run").notNull().default(false),
+    /** Posts sticky on the old site become pinned top stories (a choice when the import starts; issue 39). */
+    pinSticky: boolean("pin_sticky").notNull().default(false),
+    /**
+     * Not an import of a file but "Retry missing images" of a site already imported (issue 39): the
+     * images its stories lack (import_missing_images of summary.source) are fetched again.
+     */
+    retryMedia: boolean("retry_media").notNull().default(false),
     status: text("status", { enum: ["waiting", "running", "done", "failed"] }).notNull().default("waiting"),
     /** What it is doing now ("reading", "people and topics", "stories", "links"). */
     phase: text("phase"),
@@ -942,6 +949,38 @@ export const importedRows = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ name: "imported_rows_pk", columns: [t.source, t.sourceType, t.sourceId] })],
+);
+
+/**
+ * An image an import could not have (issue 39): the story shows a link to its old address in its place
+ * (a featured image is left out), until "Retry missing images" brings it and puts it there. The row
+ * goes once the image is placed, or with its story.
+ */
+export const importMissingImages = pgTable(
+  "import_missing_images",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** The imported site (imported_rows.source). */
+    source: text("source").notNull(),
+    articleId: uuid("article_id").references(() => articles.id, { onDelete: "cascade" }),
+    pageId: uuid("page_id").references(() => pages.id, { onDelete: "cascade" }),
+    /** "body": a paragraph linking to `url` stands in for it; "featured": the story's featured image. */
+    place: text("place", { enum: ["body", "featured"] }).notNull(),
+    /** The old address, as fetched. */
+    url: text("url").notNull(),
+    alt: text("alt").notNull().default(""),
+    caption: text("caption").notNull().default(""),
+    /** Why it could not be had, the last time it was tried. */
+    reason: text("reason").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("import_missing_images_source_idx").on(t.source, t.id),
+    uniqueIndex("import_missing_images_article_once").on(t.articleId, t.place, t.url),
+    uniqueIndex("import_missing_images_page_once").on(t.pageId, t.place, t.url),
+    check("import_missing_images_one_story", sql`(${t.articleId} is null) <> (${t.pageId} is null)`),
+    check("import_missing_images_place_check", sql`${t.place} in ('body', 'featured')`),
+  ],
 );
 
 // ---------------------------------------------------------------- newsletters (issue 30)

@@ -5,7 +5,8 @@ import sharp from "sharp";
 /**
  * An old site's web server for the import's tests (issue 29), on loopback: every `.jpg` address answers
  * the same photo, which carries EXIF (a copyright and a place) the import must strip; anything else 404.
- * `requests` lists the paths asked for.
+ * `requests` lists the paths asked for; a path put in `gone` answers 404 until taken out (an image the
+ * old site fails to serve for a while).
  */
 export async function startOldSite(size = { width: 64, height: 48 }) {
   const photo = await sharp({ create: { ...size, channels: 3, background: { r: 30, g: 90, b: 160 } } })
@@ -13,9 +14,10 @@ export async function startOldSite(size = { width: 64, height: 48 }) {
     .withExif({ IFD0: { Copyright: "Old Site Photographer", ImageDescription: "taken at 51.5N 0.1W" } })
     .toBuffer();
   const requests: string[] = [];
+  const gone = new Set<string>();
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? "");
-    if (req.url?.endsWith(".jpg")) {
+    if (req.url?.endsWith(".jpg") && !gone.has(req.url)) {
       res.writeHead(200, { "content-type": "image/jpeg", "content-length": photo.length });
       res.end(photo);
     } else {
@@ -28,6 +30,7 @@ export async function startOldSite(size = { width: 64, height: 48 }) {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     photo,
     requests,
+    gone,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

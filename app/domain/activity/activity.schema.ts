@@ -63,6 +63,7 @@ export const ACTIVITY_KINDS = {
   "subscriber.delete": "Subscriber erased",
   "import.start": "Import started",
   "import.finish": "Import finished",
+  "import.retry_media": "Missing images retried",
   "live.start": "Live coverage started",
   "live.end": "Live coverage ended",
   "live.restart": "Live coverage restarted",

@@ -12,6 +12,7 @@ import {
   comments,
   DEFAULT_AUTHOR_NAME,
   importedRows,
+  importMissingImages,
   importNotes,
   imports,
   storyPins,
@@ -21,7 +22,8 @@ import type { Actor } from "~/domain/accounts/actor";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { recordFirstRevisions, revisionSourceColumns } from "~/domain/articles/article-revisions.server";
 import { storyPlainText } from "~/domain/articles/story-document";
-import type { StoryDocument, StoryImage } from "~/domain/articles/story-document.schema";
+import type { StoryBlock, StoryDocument, StoryImage } from "~/domain/articles/story-document.schema";
+import { isAllowedLinkHref } from "~/domain/articles/story-urls";
 import { joinNames } from "~/domain/authors/byline";
 import { MAX_TOP_PINS } from "~/domain/front-page/front-page.schema";
 import { createImportedPage, isReservedSlug } from "~/domain/pages/pages.server";
@@ -31,10 +33,11 @@ import type { Logger } from "~/lib/logger.server";
 import { slugify } from "~/lib/slugs";
 import type { Storage } from "~/lib/storage.server";
 import { createMediaImporter, type MediaImporter } from "./import-media.server";
+import { retryMissingImages } from "./import-media-retry.server";
 import type { ImportAuthor, ImportPost, ImportSite, ImportSourceKind, ImportTerm } from "./import-records";
 import { ImportFileError } from "./import-records";
 import { readExport } from "./read-export.server";
-import { plainTextFromHtml, rewriteStoryUrls, storyFromHtml } from "./story-from-html.server";
+import { plainTextFromHtml, rewriteStoryUrls, storyFromHtml, type MissingStoryImage, type StoryUrlMap } from "./story-from-html.server";
 
 // The import (issue 29). One run reads the export twice: first for its people, topics, attachments
 // and the list of stories (planning every story's new address, so links between stories can be
@@ -84,6 +87,14 @@ export interface ImportSummary {
   dryRun?: boolean;
   /** The imported site (imported_rows.source); its redirects are the ones with source "import:{source}". */
   source?: string;
+  /** Published posts that were sticky on the old site (issue 39): each becomes a top story only when the import was started so. */
+  sticky?: number;
+  /** Of those, pinned as top stories. */
+  pinned?: number;
+  /** Images that could not be had (each a link to its old address, until "Retry missing images" brings it); a retry: those still missing. */
+  missingImages?: number;
+  /** Images kept without alt text (the old site had none), each named in the notes. */
+  imagesWithoutAlt?: number;
 }
 
 const emptySummary = (): ImportSummary => ({
@@ -112,11 +123,41 @@ export const IMPORT_HEARTBEAT_STALE_MS = 60_000;
 // ---------------------------------------------------------------- the import row
 
 export async function createImport(
-  db: Db,
-  input: { kind: ImportSourceKind; fileName: string; filePath: string; mediaDir: string | null; skipMedia?: boolean; dryRun: boolean; createdById: string | null },
+  db: Db | Tx,
+  input: {
+    kind: ImportSourceKind;
+    fileName: string;
+    filePath: string;
+    mediaDir: string | null;
+    skipMedia?: boolean;
+    dryRun: boolean;
+    createdById: string | null;
+    /** Sticky posts become pinned top stories; unsaid: only on a site with no story yet (pinStickyByDefault). */
+    pinSticky?: boolean;
+    /** "Retry missing images" of the site imported as `source` (no file is read). */
+    retryMedia?: { source: string };
+  },
 ): Promise<string> {
-  const [row] = await db.insert(imports).values(input).returning({ id: imports.id });
+  const { retryMedia, pinSticky, ...values } = input;
+  const [row] = await db
+    .insert(imports)
+    .values({
+      ...values,
+      pinSticky: retryMedia || input.dryRun ? false : (pinSticky ?? (await pinStickyByDefault(db))),
+      retryMedia: Boolean(retryMedia),
+      ...(retryMedia ? { summary: { ...emptySummary(), source: retryMedia.source } } : {}),
+    })
+    .returning({ id: imports.id });
   return row!.id;
+}
+
+/**
+ * Whether sticky posts become top stories when nobody said (issue 39): yes on a site with no story
+ * yet, no on one that has stories (its front page is the newsroom's, not the old site's).
+ */
+export async function pinStickyByDefault(db: Db | Tx): Promise<boolean> {
+  const [any] = await db.select({ id: articles.id }).from(articles).limit(1);
+  return !any;
 }
 
 export type ImportRow = typeof imports.$inferSelect;
@@ -170,7 +211,7 @@ export async function importsToResume(db: Db): Promise<{ id: string; runAt: Date
 
 // ---------------------------------------------------------------- notes
 
-type NoteKind = "skipped" | "unconverted" | "media" | "changed";
+type NoteKind = "skipped" | "unconverted" | "media" | "changed" | "sticky" | "alt";
 
 function createNotes(db: Db, importId: string) {
   let buffer: { importId: string; kind: string; what: string; message: string }[] = [];
@@ -313,7 +354,7 @@ async function readPlan(db: Db, kind: ImportSourceKind, file: string, notes: Not
     }
   }
   if (!site) throw new ImportFileError("The export names no site: it is not a complete export.");
-  const source = `${kind}:${site.baseUrl ?? (kind === "ghost" ? "ghost" : (site.title ?? "unknown"))}`;
+  const source = sourceOf(site);
 
   // Stories imported before keep their address; the others get a free slug now.
   const known = new Map<string, string>();
@@ -351,6 +392,15 @@ async function readPlan(db: Db, kind: ImportSourceKind, file: string, notes: Not
   }
   plan.total = posts.length;
   return { ...plan, site, source };
+}
+
+/** The imported site's key in imported_rows (its old address; Ghost's own word when the file names none). */
+const sourceOf = (site: ImportSite) => `${site.kind}:${site.baseUrl ?? (site.kind === "ghost" ? "ghost" : (site.title ?? "unknown"))}`;
+
+/** The site an export file is of, as imports of it remember it (`npm run import -- … --retry-media`). */
+export async function sourceOfExport(kind: ImportSourceKind, file: string): Promise<string> {
+  for await (const record of readExport(kind, file)) if (record.type === "site") return sourceOf(record);
+  throw new ImportFileError("The export names no site: it is not a complete export.");
 }
 
 /**
@@ -536,46 +586,80 @@ function convertBody(ctx: StoryContext, post: ImportPost) {
   return converted;
 }
 
-/** The story's document, its images imported and its links to the old site pointing at the new addresses. */
-async function storyDocumentOf(ctx: StoryContext, post: ImportPost): Promise<StoryDocument> {
+/** An image a story lacks (import_missing_images): where it was to be, and why it is not. */
+export interface MissingImage {
+  place: "body" | "featured";
+  url: string;
+  alt: string;
+  caption: string;
+  reason: string;
+}
+
+/** A story as written: its document (images imported, links moved), featured image, what it lacks and what has no alt text. */
+interface StoryImages {
+  doc: StoryDocument;
+  featured: { url: string; alt: string; caption: string | null } | null;
+  missing: MissingImage[];
+  /** The images (their addresses) left without alt text. */
+  withoutAlt: string[];
+}
+
+/**
+ * The story's document, its images imported and its links to the old site pointing at the new
+ * addresses, and its featured image. An image that cannot be had (or is not taken: --skip-media) is
+ * a link to its old address, remembered with the story for "Retry missing images".
+ */
+async function storyImagesOf(ctx: StoryContext, post: ImportPost): Promise<StoryImages> {
   const { plan, notes, media } = ctx;
   const converted = convertBody(ctx, post);
+  const missing: MissingImage[] = [];
+  const oldAddress = (url: string) => url.replace(/^__GHOST_URL__/, plan.site.baseUrl ?? "");
+  const lacking = (url: string, reason: string, more: { alt?: string | null; caption?: string | null } = {}): MissingStoryImage => {
+    const alt = more.alt ?? "";
+    const caption = more.caption ?? "";
+    if (!missing.some((m) => m.place === "body" && m.url === url)) missing.push({ place: "body", url, alt, caption, reason });
+    return { missing: url, alt, caption };
+  };
 
-  const images = new Map<string, { src: string; alt?: string; caption?: string } | StoryImage[] | null>();
-  const attachmentImage = async (id: string) => {
+  const images = new Map<string, ReturnType<StoryUrlMap["image"]>>();
+  const attachmentImage = async (id: string): Promise<StoryImage | MissingStoryImage | null> => {
     const attachment = plan.attachments.get(id);
     if (!attachment) return null;
-    const got = media ? await media.image(attachment.url) : { ok: false as const, reason: "" };
+    const got = media ? await media.image(attachment.url) : { ok: false as const, reason: SKIPPED_MEDIA };
     if (!got.ok) {
       if (media) notes.add("media", whatOf(post), got.reason);
-      return null;
+      return lacking(attachment.url, got.reason, attachment);
     }
-    return { src: got.url, alt: attachment.alt ?? "", caption: attachment.caption ?? "" };
+    ctx.summary.images++;
+    return { type: "storyImage", attrs: { src: got.url, alt: attachment.alt ?? "", caption: attachment.caption ?? "", credit: "" } };
   };
   for (const ref of converted.images) {
     if (images.has(ref.src)) continue;
     if (ref.src.startsWith("wp-attachment:")) {
-      images.set(ref.src, await attachmentImage(ref.src.slice("wp-attachment:".length)));
+      const image = await attachmentImage(ref.src.slice("wp-attachment:".length));
+      images.set(ref.src, image && "attrs" in image ? image.attrs : image);
     } else if (ref.src.startsWith("wp-gallery:")) {
-      const list: StoryImage[] = [];
+      const list: (StoryImage | MissingStoryImage)[] = [];
       for (const [id, attachment] of plan.attachments) {
         if (attachment.parent !== post.sourceId) continue;
         const image = await attachmentImage(id);
-        if (image) list.push({ type: "storyImage", attrs: { src: image.src, alt: image.alt, caption: image.caption, credit: "" } });
+        if (image) list.push(image);
       }
       images.set(ref.src, list);
-    } else if (media) {
-      const got = await media.image(ref.src.replace(/^__GHOST_URL__/, plan.site.baseUrl ?? ""));
+    } else {
+      const url = oldAddress(ref.src);
+      const got = media ? await media.image(url) : { ok: false as const, reason: SKIPPED_MEDIA };
       if (got.ok) {
         images.set(ref.src, { src: got.url });
         ctx.summary.images++;
       } else {
-        notes.add("media", whatOf(post), `${got.reason} (the story links to the original instead)`);
-        images.set(ref.src, null);
+        if (media) notes.add("media", whatOf(post), `${got.reason} (the story links to the original instead)`);
+        // Only an address the story may link to is kept (a retry finds the image by its link).
+        images.set(ref.src, isAllowedLinkHref(url) ? lacking(url, got.reason, ref) : null);
       }
-    } else images.set(ref.src, null);
+    }
   }
-  return rewriteStoryUrls(converted.doc, {
+  const doc = rewriteStoryUrls(converted.doc, {
     image: (src) => images.get(src) ?? null,
     link: (href) => {
       const old = oldPathOf(href, plan.site.baseUrl);
@@ -583,27 +667,66 @@ async function storyDocumentOf(ctx: StoryContext, post: ImportPost): Promise<Sto
       return moved ? new URL(moved, ctx.services.publicUrl).href : href;
     },
   });
+  const featured = await featuredImageOf(ctx, post, missing);
+  const withoutAlt = storyImagesWithoutAlt(doc);
+  if (featured && !featured.alt) withoutAlt.push(featured.url);
+  return { doc, featured, missing, withoutAlt };
 }
 
-/** The featured image: its attachment (WordPress) or address (Ghost), imported. */
-async function featuredImageOf(ctx: StoryContext, post: ImportPost): Promise<{ url: string; alt: string; caption: string | null } | null> {
+/** Why an image of a --skip-media import is missing. */
+const SKIPPED_MEDIA = "Images were not taken (--skip-media).";
+
+/** The addresses of a document's images that have no alt text. */
+function storyImagesWithoutAlt(doc: StoryDocument): string[] {
+  const found: string[] = [];
+  const walk = (blocks: StoryBlock[]) => {
+    for (const block of blocks) {
+      if (block.type === "storyImage" && !block.attrs.alt.trim()) found.push(block.attrs.src);
+      else if (block.type === "blockquote") walk(block.content);
+      else if (block.type === "bulletList" || block.type === "orderedList") for (const item of block.content) walk(item.content);
+    }
+  };
+  walk(doc.content);
+  return found;
+}
+
+/** The featured image: its attachment (WordPress) or address (Ghost), imported; one that cannot be had is added to `missing`. */
+async function featuredImageOf(ctx: StoryContext, post: ImportPost, missing: MissingImage[]): Promise<{ url: string; alt: string; caption: string | null } | null> {
   const featured = post.featuredImage;
-  if (!featured || !ctx.media) return null;
+  if (!featured) return null;
   const attachment = featured.attachmentSourceId ? ctx.plan.attachments.get(featured.attachmentSourceId) : undefined;
   const url = attachment?.url ?? featured.url;
   if (!url) {
-    ctx.notes.add("media", whatOf(post), `The featured image (attachment ${featured.attachmentSourceId}) is not in the export.`);
+    if (ctx.media) ctx.notes.add("media", whatOf(post), `The featured image (attachment ${featured.attachmentSourceId}) is not in the export.`);
     return null;
   }
-  const got = await ctx.media.image(url.replace(/^__GHOST_URL__/, ctx.plan.site.baseUrl ?? ""));
+  const alt = (featured.alt ?? attachment?.alt ?? attachment?.title ?? "").slice(0, 300);
+  const caption = featured.caption ?? attachment?.caption ?? null;
+  const captionText = caption ? plainTextFromHtml(caption).slice(0, 500) || null : null;
+  const address = url.replace(/^__GHOST_URL__/, ctx.plan.site.baseUrl ?? "");
+  const got = ctx.media ? await ctx.media.image(address) : { ok: false as const, reason: SKIPPED_MEDIA };
   if (!got.ok) {
-    ctx.notes.add("media", whatOf(post), `Featured image: ${got.reason}`);
+    if (ctx.media) ctx.notes.add("media", whatOf(post), `Featured image: ${got.reason}`);
+    missing.push({ place: "featured", url: address, alt, caption: captionText ?? "", reason: got.reason });
     return null;
   }
   ctx.summary.images++;
-  const alt = featured.alt ?? attachment?.alt ?? attachment?.title ?? "";
-  const caption = featured.caption ?? attachment?.caption ?? null;
-  return { url: got.url, alt: alt.slice(0, 300), caption: caption ? plainTextFromHtml(caption).slice(0, 500) || null : null };
+  return { url: got.url, alt, caption: captionText };
+}
+
+/** After a story is written: each image it keeps without alt text is reported, and counted. */
+function reportImagesWithoutAlt(ctx: StoryContext, post: ImportPost, withoutAlt: string[]) {
+  for (const src of withoutAlt) ctx.notes.add("alt", whatOf(post), `An image has no alt text (${src}): describe it when you next edit the story.`);
+  ctx.summary.imagesWithoutAlt = (ctx.summary.imagesWithoutAlt ?? 0) + withoutAlt.length;
+}
+
+/** The images a story lacks, remembered with it (in its transaction) for "Retry missing images". */
+async function rememberMissingImages(ctx: StoryContext, tx: Tx, story: { articleId: string } | { pageId: string }, missing: MissingImage[]) {
+  if (missing.length === 0) return;
+  await tx
+    .insert(importMissingImages)
+    .values(missing.map((m) => ({ source: ctx.plan.source, ...story, place: m.place, url: m.url.slice(0, 2000), alt: m.alt.slice(0, 500), caption: m.caption.slice(0, 1000), reason: m.reason.slice(0, 1000) })))
+    .onConflictDoNothing();
 }
 
 /** The story's tags as our names: its tags, then its nested categories kept as tags. */
@@ -698,13 +821,14 @@ interface PreparedArticle {
   comments: (typeof comments.$inferInsert)[];
   freshComments: { sourceId: string; id: string }[];
   sticky: boolean;
+  missingImages: MissingImage[];
+  withoutAlt: string[];
 }
 
 /** Converts a post (its body, images, byline, tags, comments) into what writeArticles writes. */
 async function prepareArticle(ctx: StoryContext, post: ImportPost, planned: PlannedStory): Promise<PreparedArticle> {
   const { services, plan, topics, notes, summary, actor } = ctx;
-  const doc = await storyDocumentOf(ctx, post);
-  const featured = await featuredImageOf(ctx, post);
+  const { doc, featured, missing: missingImages, withoutAlt } = await storyImagesOf(ctx, post);
   const { status, publishedAt } = statusOf(post, notes);
   let categoryId: string | null = null;
   const primary = post.categorySlugs[0];
@@ -745,6 +869,8 @@ async function prepareArticle(ctx: StoryContext, post: ImportPost, planned: Plan
     comments: rows,
     freshComments: fresh,
     sticky: post.sticky && status === "published",
+    missingImages,
+    withoutAlt,
   };
 }
 
@@ -799,12 +925,15 @@ async function writeArticles(ctx: StoryContext, batch: PreparedArticle[]) {
       .insert(importedRows)
       .values(batch.map((b) => ({ source: plan.source, sourceType: "post", sourceId: b.post.sourceId, targetId: b.values.id, targetPath: `/article/${b.values.slug}` })))
       .onConflictDoNothing();
+    for (const b of batch) await rememberMissingImages(ctx, tx, { articleId: b.values.id }, b.missingImages);
   });
   for (const b of batch) {
     b.planned.path = `/article/${b.values.slug}`;
     if (b.sticky) ctx.sticky.push({ articleId: b.values.id, what: whatOf(b.post) });
     ctx.summary.posts++;
     ctx.summary.comments += b.comments.length;
+    ctx.summary.missingImages = (ctx.summary.missingImages ?? 0) + b.missingImages.length;
+    reportImagesWithoutAlt(ctx, b.post, b.withoutAlt);
   }
 }
 
@@ -867,7 +996,7 @@ async function addNewComments(ctx: StoryContext, post: ImportPost, articleId: st
 
 async function writePage(ctx: StoryContext, post: ImportPost, planned: PlannedStory) {
   const { services, plan, notes, summary } = ctx;
-  const doc = await storyDocumentOf(ctx, post);
+  const { doc, missing, withoutAlt } = await storyImagesOf(ctx, post);
   const { status, publishedAt } = statusOf(post, notes);
   const title = (post.title.trim() || "Untitled").slice(0, 300);
   if (post.comments.length > 0) notes.add("changed", whatOf(post), `${post.comments.length} comment(s) on a page: pages take no comments, left out.`);
@@ -883,14 +1012,26 @@ async function writePage(ctx: StoryContext, post: ImportPost, planned: PlannedSt
     });
     const path = `/${page.slug}`;
     await rememberRow(tx, plan.source, "page", post.sourceId, page.id, path);
+    // (A page has no featured image.)
+    await rememberMissingImages(ctx, tx, { pageId: page.id }, missing.filter((m) => m.place === "body"));
     planned.path = path;
   });
   summary.pages++;
+  summary.missingImages = (summary.missingImages ?? 0) + missing.filter((m) => m.place === "body").length;
+  reportImagesWithoutAlt(ctx, post, withoutAlt);
 }
 
-/** Sticky posts as pinned top stories, in the file's order, as long as the home page has room. */
+/**
+ * Sticky posts as pinned top stories, in the file's order, as long as the home page has room — when
+ * the import was started so (issue 39); otherwise each is reported, not pinned.
+ */
 async function pinStickyStories(ctx: StoryContext) {
   if (ctx.sticky.length === 0) return;
+  ctx.summary.sticky = (ctx.summary.sticky ?? 0) + ctx.sticky.length;
+  if (!ctx.importRow.pinSticky) {
+    for (const story of ctx.sticky) ctx.notes.add("sticky", story.what, "Sticky on the old site: not pinned (the import was started without pinning sticky posts).");
+    return;
+  }
   await ctx.services.db.transaction(async (tx) => {
     const [{ n }] = (await tx.execute<{ n: number }>(sql`select count(*)::int as n from story_pins where placement = 'top'`)).rows as [{ n: number }];
     let position = n;
@@ -900,7 +1041,11 @@ async function pinStickyStories(ctx: StoryContext) {
         continue;
       }
       const added = await tx.insert(storyPins).values({ placement: "top", articleId: story.articleId, position, createdById: ctx.actor.id }).onConflictDoNothing().returning({ id: storyPins.id });
-      if (added.length > 0) position++;
+      if (added.length > 0) {
+        position++;
+        ctx.summary.pinned = (ctx.summary.pinned ?? 0) + 1;
+        ctx.notes.add("sticky", story.what, "Sticky on the old site: pinned as a top story.");
+      }
     }
   });
 }
@@ -1017,6 +1162,7 @@ export async function runImport(services: ImportServices, id: string, actor: Act
       .catch((error: unknown) => log.warn({ err: error, importId: id }, "an import's heartbeat was not written"));
   }, IMPORT_HEARTBEAT_STALE_MS / 4);
   try {
+    if (row.retryMedia) return await runMediaRetry(services, row, notes, summary, actor);
     await beat(db, id, { phase: "reading" });
     const exportFile = services.exportFile ? await services.exportFile(row.filePath) : row.filePath;
     const plan = await readPlan(db, row.kind, exportFile, notes, summary);
@@ -1163,11 +1309,58 @@ export async function runImport(services: ImportServices, id: string, actor: Act
   }
 }
 
+/** "Retry missing images" (issue 39) of the site in the row's summary.source, run as an import is. */
+async function runMediaRetry(services: ImportServices, row: ImportRow, notes: Notes, summary: ImportSummary, actor: Actor): Promise<ImportRow | null> {
+  const { db } = services;
+  const source = (row.summary as ImportSummary).source;
+  if (!source) throw new ImportFileError("This retry names no imported site.");
+  summary.source = source;
+  await beat(db, row.id, { phase: "images", summary });
+  let lastBeat = 0;
+  let done = 0;
+  const result = await retryMissingImages({
+    db,
+    storage: services.storage,
+    allowPrivateHosts: services.allowPrivateHosts,
+    source,
+    mediaDir: row.mediaDir,
+    actor,
+    signal: services.signal,
+    note: (kind, what, message) => notes.add(kind, what, message),
+    progress: async (storiesDone, total) => {
+      done = storiesDone;
+      if (Date.now() - lastBeat < 1000 && storiesDone < total) return;
+      lastBeat = Date.now();
+      await notes.flush();
+      await beat(db, row.id, { total, done });
+    },
+  });
+  summary.images = result.fetched;
+  summary.imagesWithoutAlt = result.withoutAlt;
+  summary.missingImages = result.stillMissing;
+  await notes.flush();
+  if (result.stopped) {
+    const [paused] = await db.update(imports).set({ status: "waiting", done, summary }).where(eq(imports.id, row.id)).returning();
+    return paused ?? null;
+  }
+  await recordActivity(db, actor, { kind: "import.finish", objectType: "import", objectId: row.id, objectLabel: row.fileName, details: { ...summary, retryMedia: true } });
+  const [finished] = await db
+    .update(imports)
+    .set({ status: "done", phase: null, done, summary, finishedAt: sql`now()`, heartbeatAt: sql`now()` })
+    .where(eq(imports.id, row.id))
+    .returning();
+  return finished ?? null;
+}
+
 /** A dry run's look at one story: converted, counted and noted, nothing written. */
 function dryRunStory(ctx: StoryContext, post: ImportPost) {
   const converted = convertBody(ctx, post);
-  statusOf(post, ctx.notes);
+  const { status } = statusOf(post, ctx.notes);
   tagNamesOf(ctx, post);
+  if (post.kind === "post" && post.sticky && status === "published") {
+    ctx.summary.sticky = (ctx.summary.sticky ?? 0) + 1;
+    ctx.notes.add("sticky", whatOf(post), "Sticky on the old site: becomes a top story if you choose so when you start the import.");
+  }
   ctx.summary.images += converted.images.length + (post.featuredImage ? 1 : 0);
   if (post.kind === "post") {
     ctx.summary.posts++;
@@ -1182,6 +1375,10 @@ export interface ImportReport {
   kind: ImportSourceKind;
   fileName: string;
   dryRun: boolean;
+  /** "Retry missing images" of an imported site (issue 39), not an import of the file. */
+  retryMedia: boolean;
+  /** Sticky posts became pinned top stories (as the import was started). */
+  pinSticky: boolean;
   status: ImportRow["status"];
   error: string | null;
   startedAt: string | null;
@@ -1200,14 +1397,17 @@ export async function importReport(db: Db, id: string): Promise<ImportReport | n
     .from(importNotes)
     .where(eq(importNotes.importId, id))
     .orderBy(importNotes.id);
+  // A retry of images made no redirects (its site's are its import's report's).
   const redirectRowsFound = await db.execute<{ from_path: string; to_path: string }>(
-    sql`select from_path, to_path from redirects where source = (select 'import:' || (summary->>'source') from imports where id = ${id}) order by from_path`,
+    sql`select from_path, to_path from redirects where source = (select 'import:' || (summary->>'source') from imports where id = ${id} and not retry_media) order by from_path`,
   );
   return {
     id: row.id,
     kind: row.kind,
     fileName: row.fileName,
     dryRun: row.dryRun,
+    retryMedia: row.retryMedia,
+    pinSticky: row.pinSticky,
     status: row.status,
     error: row.error,
     startedAt: row.startedAt?.toISOString() ?? null,

@@ -9,7 +9,7 @@ import { localExportFile, removeUploadedExport } from "./import-files.server";
 import { getImport, ImportBusyError, importsToResume, runImport, type ImportServices } from "./import-engine.server";
 
 // An import as a job of the one queue (decision 0032): added by /admin/import's "Start import" (and
-// its dry run), run by the site's job runner, and added again at start for an import a restart cut
+// its dry run, and "Retry missing images"), run by the site's job runner, and added again at start for an import a restart cut
 // off: it goes on where it stopped (imported_rows). Never two at once: the imports table lets one row
 // be "running" (imports_one_running), and a job that finds another import running waits and looks
 // again. (Not a graphile-worker named queue: a job locked by a killed runner would hold such a queue
@@ -61,7 +61,7 @@ export function importTasks(services: Omit<ImportServices, "signal"> & { dataDir
         throw error;
       }
       // An uploaded export is removed once imported (its dry run's report stays readable).
-      if (finished?.status === "done" && !finished.dryRun) await removeUploadedExport(services.storage, services.dataDir, finished);
+      if (finished?.status === "done" && !finished.dryRun && !finished.retryMedia) await removeUploadedExport(services.storage, services.dataDir, finished);
     } catch (error) {
       if (!(error instanceof ImportBusyError)) throw error;
       await enqueueImport(services.db, importId, new Date(Date.now() + BUSY_RETRY_MS));

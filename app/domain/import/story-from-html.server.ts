@@ -29,9 +29,9 @@ import type { ImportSourceKind } from "./import-records";
  * file; any other shortcode keeps its content's text and is reported.
  *
  * The document is not yet valid when it comes out of `storyFromHtml`: its images still point at
- * the old site (or are `wp-attachment:{id}` / `wp-gallery:` placeholders, below) and may lack alt
- * text. `rewriteStoryUrls` with the engine's maps turns it into one that always passes the server's
- * `storyDocumentSchema` (tested with hostile input).
+ * the old site (or are `wp-attachment:{id}` / `wp-gallery:` placeholders, below). `rewriteStoryUrls`
+ * with the engine's maps turns it into one that always passes `importedStoryDocumentSchema` (tested
+ * with hostile input): the editor's schema, but an image the old site gave no alt text keeps none.
  *
  * Image placeholders, resolved by the import engine in `rewriteStoryUrls`'s `image()`:
  * - `wp-attachment:{id}`: one image of a `[gallery ids="…"]`, the WordPress attachment with that id;
@@ -1070,29 +1070,43 @@ export function storyFromHtml(html: string, options: StoryFromHtmlOptions): Conv
   return { doc, images: converter.images, unconverted: [...converter.unconverted] };
 }
 
+/**
+ * An image that could not be had, by the address it was looked for at (with the media's alt / caption,
+ * used where the story's own are empty): a link to it takes its place.
+ */
+export interface MissingStoryImage {
+  missing: string;
+  alt?: string;
+  caption?: string;
+}
+
 export interface StoryUrlMap {
   /**
    * Where an image of the story is now: its new src (with the media's alt / caption, used where the
-   * story's own are empty), several images (a `wp-gallery:` placeholder's), or null when it could not
-   * be had.
+   * story's own are empty), several images (a `wp-gallery:` placeholder's, each had or missing), a
+   * missing one, or null when it could not be had and its own src is the address to link to.
    */
-  image(src: string): { src: string; alt?: string; caption?: string } | StoryImage[] | null;
+  image(src: string): { src: string; alt?: string; caption?: string } | MissingStoryImage | (StoryImage | MissingStoryImage)[] | null;
   /** A link's new target (the engine maps the old site's addresses to their new paths; others unchanged). */
   link(href: string): string;
 }
 
-/** The alt text an image must have: its own, else its caption, else a plain word. */
-const altFor = (alt: string, caption: string) => clip(squash(alt), MAX_ALT) || clip(squash(caption), MAX_ALT) || "Image";
+/**
+ * An image's alt text: its own, else its caption, else none (a made-up word would tell a reader
+ * nothing, and hide from the editors that it needs one: the engine reports each).
+ */
+const altFor = (alt: string, caption: string) => clip(squash(alt), MAX_ALT) || clip(squash(caption), MAX_ALT);
 
 /**
  * The story with its images and links moved to the new site, as a new document (the input is left
  * as it was). Each image's src becomes what `map.image` returns: an array replaces the image by
- * those images (a gallery placeholder), null means the image could not be had: the image becomes a
- * paragraph linking to the original address, with its alt text or caption (or the address) as the
- * link's text and the caption after it — except a `wp-attachment:` / `wp-gallery:` placeholder, which is simply dropped. A
- * returned src the schema would refuse counts as null. Every link goes through `map.link`; a result
- * that is not an http(s)/mailto address loses its link (the text stays). Images left without alt
- * text get their caption, else "Image". The result always passes `storyDocumentSchema`.
+ * those images (a gallery placeholder); a missing one (`{ missing }`), or null, means the image could
+ * not be had: the image becomes a paragraph linking to its original address (`missing`, or for null
+ * its own src through `map.link`), with its alt text or caption (or the address) as the link's text
+ * and the caption after it — a `wp-attachment:` / `wp-gallery:` placeholder mapped to null is simply
+ * dropped. A returned src the schema would refuse counts as null. Every link goes through `map.link`;
+ * a result that is not an http(s)/mailto address loses its link (the text stays). Images left without
+ * alt text get their caption, else none. The result always passes `importedStoryDocumentSchema`.
  */
 export function rewriteStoryUrls(doc: StoryDocument, map: StoryUrlMap): StoryDocument {
   const inline = (nodes: StoryInline[] | undefined): StoryInline[] | undefined =>
@@ -1124,18 +1138,23 @@ export function rewriteStoryUrls(doc: StoryDocument, map: StoryUrlMap): StoryDoc
         },
       };
     };
-    if (Array.isArray(found)) return found.map((img) => made(img.attrs)).filter((b): b is StoryImage => b !== null);
+    // Could not be had: a link to the original keeps its place, and its caption stays beside it.
+    const linkTo = (address: string, mapped: string, more: { alt?: string; caption?: string } = {}): StoryBlock[] => {
+      const ownCaption = squash(caption) || squash(more.caption ?? "");
+      const text = clip(squash(alt) || squash(more.alt ?? "") || ownCaption || squash(address), MAX_TEXT);
+      if (text === "") return [];
+      const href = typeof mapped === "string" && mapped.trim().length <= MAX_URL && isAllowedLinkHref(mapped) ? mapped.trim() : null;
+      const linked: StoryInline = { type: "text", text, ...(href ? { marks: [{ type: "link", attrs: { href } }] } : {}) };
+      const captionText = ownCaption && ownCaption !== text ? clip(ownCaption, MAX_TEXT) : "";
+      return [{ type: "paragraph", content: captionText ? [linked, { type: "text", text: ` — ${captionText}` }] : [linked] }];
+    };
+    const missing = (m: MissingStoryImage) => linkTo(m.missing, m.missing, m);
+    if (Array.isArray(found)) return found.flatMap((img): StoryBlock[] => ("missing" in img ? missing(img) : [made(img.attrs)].filter((b): b is StoryImage => b !== null)));
+    if (found && "missing" in found) return missing(found);
     const one = found ? made(found) : null;
     if (one) return [one];
     if (placeholder) return [];
-    // Could not be had: a link to the original keeps its place, and its caption stays beside it.
-    const text = clip(squash(alt) || squash(caption) || squash(src), MAX_TEXT);
-    if (text === "") return [];
-    const mapped = map.link(src);
-    const href = typeof mapped === "string" && mapped.trim().length <= MAX_URL && isAllowedLinkHref(mapped) ? mapped.trim() : null;
-    const linked: StoryInline = { type: "text", text, ...(href ? { marks: [{ type: "link", attrs: { href } }] } : {}) };
-    const captionText = squash(caption) && squash(caption) !== text ? clip(squash(caption), MAX_TEXT) : "";
-    return [{ type: "paragraph", content: captionText ? [linked, { type: "text", text: ` — ${captionText}` }] : [linked] }];
+    return linkTo(src, map.link(src));
   };
 
   const items = (list: StoryListItem[]): StoryListItem[] =>

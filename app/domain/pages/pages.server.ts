@@ -9,7 +9,7 @@ import { checkStoryImages } from "~/domain/articles/article-admin.server";
 import { compareText, keepNewestRevisions, onlyFormattingChanged } from "~/domain/articles/article-revisions.server";
 import { REVISIONS_KEPT, type RevisionComparison, type RevisionSummary } from "~/domain/articles/article-revisions.schema";
 import { storyPlainText } from "~/domain/articles/story-document";
-import { storyDocumentField, storyDocumentSchema, type StoryDocument } from "~/domain/articles/story-document.schema";
+import { importedStoryDocumentSchema, storyDocumentField, type StoryDocument } from "~/domain/articles/story-document.schema";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { AppError, isAppError } from "~/lib/app-error";
 import { parseForm } from "~/lib/forms";
@@ -371,12 +371,12 @@ async function freeSlug(tx: Queryable, wanted: string): Promise<string> {
 /**
  * Inserts an imported page with its first revision inside the caller's transaction, at a free slug
  * (the asked one when no route uses it and no page has it, else with -2, -3, …; a title's slug, or
- * "page", when the asked one makes no slug). The document is checked by the editor's schema (a refusal
- * is an AppError naming the page); its images are the importer's to have brought through the upload
+ * "page", when the asked one makes no slug). The document is checked by the editor's schema, save that
+ * an image may lack alt text (importedStoryDocumentSchema; a refusal is an AppError naming the page); its images are the importer's to have brought through the upload
  * pipeline. A published page with no date is published now; the audit trail names "Import".
  */
 export async function createImportedPage(tx: Queryable, input: ImportedPageInput): Promise<{ id: string; slug: string }> {
-  const checked = storyDocumentSchema.safeParse(input.doc);
+  const checked = importedStoryDocumentSchema.safeParse(input.doc);
   if (!checked.success) {
     throw new AppError("invalid_input", `The page “${input.title}” could not be imported: ${checked.error.issues[0]?.message ?? "its story is not valid"}.`);
   }
@@ -398,4 +398,24 @@ export async function createImportedPage(tx: Queryable, input: ImportedPageInput
   await recordPageRevision(tx, row!, IMPORT_ACTOR);
   await recordActivity(tx, IMPORT_ACTOR, { kind: "page.create", objectType: "page", objectId: row!.id, objectLabel: title, details: { status: input.status, slug, imported: true } });
   return { id: row!.id, slug };
+}
+
+/**
+ * The importer's later change to an imported page's story (issue 39: images a retry brought, put in
+ * place), inside the caller's transaction: `revise` gets the stored document (the row locked) and
+ * answers the new one, or null to leave the page as it is. A revision names `actor`. Answers whether
+ * the page was changed.
+ */
+export async function reviseImportedPage(tx: Queryable, id: string, actor: Actor, revise: (doc: StoryDocument) => StoryDocument | null): Promise<boolean> {
+  const [stored] = await tx.select({ contentDoc: pages.contentDoc }).from(pages).where(eq(pages.id, id)).for("update");
+  // Stored documents were checked when they were saved.
+  const doc = stored?.contentDoc ? revise(stored.contentDoc as StoryDocument) : null;
+  if (!doc) return false;
+  const [row] = await tx
+    .update(pages)
+    .set({ contentDoc: doc, content: storyPlainText(doc), updatedAt: sql`now()` })
+    .where(eq(pages.id, id))
+    .returning(revisionSourceColumns);
+  await recordPageRevision(tx, row!, actor);
+  return true;
 }

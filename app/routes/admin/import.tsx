@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
-import { importOfFile, listImports, startImport } from "~/domain/import/import-admin.server";
+import { importFollowUps, importOfFile, listImports, pinStickyChoice, startImport, startMediaRetry } from "~/domain/import/import-admin.server";
 import { importReport, type ImportSummary } from "~/domain/import/import-engine.server";
 import { AppError } from "~/lib/app-error";
 import { formatCommentDate, useSiteTimeZone } from "~/lib/dates";
@@ -29,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const selected = report ? imports.find((i) => i.id === report.id) : undefined;
   const followUp = report?.dryRun && selected ? await importOfFile(context.db, selected.filePath) : null;
   return {
-    imports: imports.map((i) => ({ id: i.id, fileName: i.fileName, kind: i.kind, dryRun: i.dryRun, status: i.status, createdAt: i.createdAt.toISOString() })),
+    imports: imports.map((i) => ({ id: i.id, fileName: i.fileName, kind: i.kind, dryRun: i.dryRun, retryMedia: i.retryMedia, status: i.status, createdAt: i.createdAt.toISOString() })),
     selected: report
       ? {
           ...report,
@@ -42,46 +42,66 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         }
       : null,
     followUpId: followUp?.id ?? null,
+    followUps: report ? await importFollowUps(context.db, report) : null,
     refused: url.searchParams.get("refused")?.slice(0, 500) ?? null,
   };
 }
 
-type ImportActionData = { ok: true; id: string } | Refusal<"id">;
+type ImportActionData = { ok: true; id: string; intent: "start" | "retry-media" } | Refusal<"id" | "pinSticky">;
 
-/** "Start import" of a finished dry run (the upload itself goes to /api/admin/imports: it streams). */
+/**
+ * "Start import" of a finished dry run, with its choice of pinning sticky posts, and "Retry missing
+ * images" of a finished import (the upload itself goes to /api/admin/imports: it streams).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = actorOf(await requireCapability(request, context, "import.run"));
-  const { intent, id } = formValues(await request.formData(), ["intent", "id"]);
+  const { intent, id, pinSticky } = formValues(await request.formData(), ["intent", "id", "pinSticky"]);
   try {
-    if (intent !== "start" || !isUuid(id)) throw new AppError("invalid_input", "Unknown action.");
-    const started = await startImport(context.db, id, actor);
+    if ((intent !== "start" && intent !== "retry-media") || !isUuid(id)) throw new AppError("invalid_input", "Unknown action.");
+    if (intent === "retry-media") {
+      const retry = await startMediaRetry(context.db, id, actor);
+      context.log.info({ importId: retry, of: id }, "missing images retry started");
+      return data<ImportActionData>({ ok: true, id: retry, intent });
+    }
+    const started = await startImport(context.db, id, actor, { pinSticky: pinStickyChoice(pinSticky) });
     context.log.info({ importId: started, dryRunId: id }, "import started");
-    return data<ImportActionData>({ ok: true, id: started });
+    return data<ImportActionData>({ ok: true, id: started, intent });
   } catch (error) {
-    return refuse<"id">(error);
+    return refuse<"id" | "pinSticky">(error);
   }
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => backOfficeMeta(matches, { title: "Import", path: "/admin/import" });
 
+/** "3 sticky posts would become top stories". */
+const stickyLine = (n: number) => `${formatQuantity(n, "sticky post")} would become ${n === 1 ? "a top story" : "top stories"}`;
+
 const STATUS_LABEL = { waiting: "Waiting to start", running: "Running", done: "Finished", failed: "Failed" } as const;
 const KIND_LABEL = { wordpress: "WordPress", ghost: "Ghost" } as const;
 
-function SummaryTable({ summary, dryRun }: { summary: ImportSummary; dryRun: boolean }) {
-  const rows: [string, number][] = [
-    ["Posts", summary.posts],
-    ["Pages", summary.pages],
-    ["Comments", summary.comments],
-    ["New authors", summary.authors],
-    ["New categories", summary.categories],
-    ["Images", summary.images],
-    ["Redirects from old addresses", summary.redirects],
-    ["Already imported before", summary.unchanged],
-    ["Skipped", summary.skipped],
-  ];
+function SummaryTable({ summary, dryRun, retryMedia }: { summary: ImportSummary; dryRun: boolean; retryMedia: boolean }) {
+  // Counts an import made before issue 39 did not keep are left out, not shown as 0.
+  const kept = (label: string, value: number | undefined): [string, number][] => (value === undefined ? [] : [[label, value]]);
+  const rows: [string, number][] = retryMedia
+    ? [["Images fetched", summary.images], ["Images still missing", summary.missingImages ?? 0], ...kept("Images without alt text", summary.imagesWithoutAlt)]
+    : [
+        ["Posts", summary.posts],
+        ["Pages", summary.pages],
+        ["Comments", summary.comments],
+        ["New authors", summary.authors],
+        ["New categories", summary.categories],
+        ["Images", summary.images],
+        ...kept("Images that could not be fetched", summary.missingImages),
+        ...kept("Images without alt text", summary.imagesWithoutAlt),
+        ...kept("Sticky posts", summary.sticky),
+        ...(dryRun ? [] : kept("Pinned as top stories", summary.sticky === undefined ? undefined : (summary.pinned ?? 0))),
+        ["Redirects from old addresses", summary.redirects],
+        ["Already imported before", summary.unchanged],
+        ["Skipped", summary.skipped],
+      ];
   return (
     <table className="w-full max-w-md text-left text-sm">
-      <caption className="sr-only">{dryRun ? "What the import would bring in" : "What the import brought in"}</caption>
+      <caption className="sr-only">{retryMedia ? "What the retry brought in" : dryRun ? "What the import would bring in" : "What the import brought in"}</caption>
       <tbody className="divide-y divide-slate-200">
         {rows.map(([label, value]) => (
           <tr key={label}>
@@ -97,7 +117,7 @@ function SummaryTable({ summary, dryRun }: { summary: ImportSummary; dryRun: boo
 }
 
 export default function AdminImport({ loaderData }: Route.ComponentProps) {
-  const { imports, selected, followUpId, refused } = loaderData;
+  const { imports, selected, followUpId, followUps, refused } = loaderData;
   const timeZone = useSiteTimeZone();
   const answer = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -121,10 +141,14 @@ export default function AdminImport({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (!answer) return;
     if (answer.ok) {
-      toast.success("Import started");
+      toast.success(answer.intent === "retry-media" ? "Retry of the missing images started" : "Import started");
       navigate(`/admin/import?id=${answer.id}`);
     } else toast.error("Error", answer.error);
   }, [answer, navigate]);
+  // "Pin sticky posts as top stories" in the Start import dialog: the site's default until changed.
+  const [pinSticky, setPinSticky] = useState<boolean | null>(null);
+  const pinStickyChecked = pinSticky ?? followUps?.pinStickyByDefault ?? false;
+  const sticky = selected?.summary.sticky ?? 0;
 
   async function upload(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -200,7 +224,7 @@ export default function AdminImport({ loaderData }: Route.ComponentProps) {
       {selected ? (
         <section aria-labelledby="selected-heading" className="mb-8 rounded-lg border border-slate-200 bg-white p-4">
           <h2 id="selected-heading" className="text-base font-semibold break-words text-slate-900">
-            {selected.dryRun ? "Dry run" : "Import"} of {selected.fileName} ({KIND_LABEL[selected.kind]})
+            {selected.retryMedia ? "Retry of the missing images" : selected.dryRun ? "Dry run" : "Import"} of {selected.fileName} ({KIND_LABEL[selected.kind]})
           </h2>
           <p className="mt-1 text-sm text-slate-800" role="status">
             <strong>{STATUS_LABEL[selected.status]}</strong>
@@ -222,8 +246,69 @@ export default function AdminImport({ loaderData }: Route.ComponentProps) {
           ) : null}
 
           <div className="mt-4">
-            <SummaryTable summary={selected.summary} dryRun={selected.dryRun} />
+            <SummaryTable summary={selected.summary} dryRun={selected.dryRun} retryMedia={selected.retryMedia} />
           </div>
+
+          {selected.dryRun && followUps && followUps.stickyPosts.length > 0 ? (
+            <div className="mt-4">
+              <h3 id="sticky-heading" className="mb-1 text-sm font-semibold text-slate-900">
+                Sticky posts
+              </h3>
+              <p className="text-sm text-slate-800">
+                {stickyLine(sticky)} if you choose so when you start the import (
+                {followUps.pinStickyByDefault ? "chosen to begin with: this site has no story yet" : "not chosen to begin with: this site has stories"}):
+              </p>
+              <ul aria-labelledby="sticky-heading" className="mt-1 list-disc pl-5 text-sm break-words text-slate-800">
+                {followUps.stickyPosts.map((what) => (
+                  <li key={what}>{what}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+
+          {followUps && followUps.missingImages > 0 ? (
+            <div className="mt-4 rounded-md border border-amber-300 bg-amber-50 p-3">
+              <p className="text-sm text-slate-900">
+                {formatQuantity(followUps.missingImages, "image")} of this site could not be fetched: each story links to the image&apos;s old
+                address instead, until it is fetched.
+              </p>
+              <Form method="post" className="mt-2">
+                <input type="hidden" name="intent" value="retry-media" />
+                <input type="hidden" name="id" value={selected.id} />
+                <Button type="submit" variant="outline" disabled={navigation.state !== "idle"}>
+                  Retry missing images
+                </Button>
+              </Form>
+            </div>
+          ) : null}
+
+          {followUps && selected.summary.imagesWithoutAlt ? (
+            <div className="mt-4">
+              <h3 className="mb-1 text-sm font-semibold text-slate-900">Images without alt text</h3>
+              <p className="text-sm text-slate-800">
+                {formatQuantity(selected.summary.imagesWithoutAlt, "image")} {selected.summary.imagesWithoutAlt === 1 ? "has" : "have"} no alt text: the old
+                site had none, and none was made up.{" "}
+                {followUps.withoutAlt.total > 0
+                  ? `Describe them for readers who cannot see them: ${formatQuantity(followUps.withoutAlt.total, "story still shows one", "stories still show one")}.`
+                  : "Every one has been described since."}
+              </p>
+              {followUps.withoutAlt.stories.length > 0 ? (
+                <ul aria-label="Stories with images without alt text" className="mt-1 space-y-1 text-sm text-slate-800">
+                  {followUps.withoutAlt.stories.map((story) => (
+                    <li key={story.editPath} className="break-words">
+                      <Link to={story.editPath} className="text-brand-700 underline">
+                        {story.title}
+                      </Link>{" "}
+                      ({formatQuantity(story.images, "image")})
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+              {followUps.withoutAlt.total > followUps.withoutAlt.stories.length ? (
+                <p className="mt-1 text-xs text-slate-700">The first {followUps.withoutAlt.stories.length}; the report names every one.</p>
+              ) : null}
+            </div>
+          ) : null}
 
           <div className="mt-4 flex flex-wrap gap-3">
             <Button asChild variant="outline">
@@ -237,8 +322,26 @@ export default function AdminImport({ loaderData }: Route.ComponentProps) {
                 title="Import this site now?"
                 description={`${formatQuantity(selected.summary.posts, "post")} and ${formatQuantity(selected.summary.pages, "page")} come in. Those published on the old site are public here at once, and their old addresses redirect to them. Running it again later adds only what is new.`}
                 confirmLabel="Start import"
-                onConfirm={() => submit({ intent: "start", id: selected.id }, { method: "post" })}
-              />
+                onConfirm={() => submit({ intent: "start", id: selected.id, pinSticky: sticky > 0 && pinStickyChecked ? "yes" : "no" }, { method: "post" })}
+              >
+                {sticky > 0 ? (
+                  <div className="mt-4 space-y-1">
+                    <label className="flex items-start gap-2 text-sm font-medium text-slate-800">
+                      <input
+                        type="checkbox"
+                        checked={pinStickyChecked}
+                        onChange={(event) => setPinSticky(event.target.checked)}
+                        aria-describedby="pin-sticky-hint"
+                        className="mt-0.5 size-4 shrink-0 rounded border-slate-300"
+                      />
+                      Pin sticky posts as top stories
+                    </label>
+                    <p id="pin-sticky-hint" className="text-xs text-slate-700">
+                      {stickyLine(sticky)} on the home page, after those pinned there now.
+                    </p>
+                  </div>
+                ) : null}
+              </ConfirmDialog>
             ) : null}
             {followUpId ? (
               <Button asChild variant="link">
@@ -292,7 +395,7 @@ export default function AdminImport({ loaderData }: Route.ComponentProps) {
                     </td>
                     <td className="px-4 py-2">
                       {KIND_LABEL[row.kind]}
-                      {row.dryRun ? ", dry run" : ""}
+                      {row.dryRun ? ", dry run" : row.retryMedia ? ", missing images" : ""}
                     </td>
                     <td className="px-4 py-2">{STATUS_LABEL[row.status]}</td>
                     <td className="px-4 py-2 whitespace-nowrap">{formatCommentDate(row.createdAt, timeZone)}</td>
