@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../app/db/client.server";
@@ -10,6 +9,7 @@ import { enqueueJob, startJobQueue, type JobQueue } from "../app/lib/job-queue.s
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded-db";
 import { migrateDatabase } from "./migrate";
 import { clusterDirOf, removeRelocatedCluster } from "./postgres-placement";
+import { postgresAnswers } from "../tests/setup/databases";
 
 // Issue 39, item 1: a PostgreSQL killed (kill -9) while a background job runs must not take the
 // process down, and the queue must go on by itself once PostgreSQL is back. The embedded PostgreSQL,
@@ -26,21 +26,6 @@ async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boolean, m
     value = await read();
   }
   return value;
-}
-
-/** Whether PostgreSQL answers a new connection now. */
-async function answers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 let dataDir: string;
@@ -89,7 +74,7 @@ describe.skipIf(process.platform !== "linux")("the job queue when PostgreSQL is 
               await client.query("select 1");
               killed();
               // The kill reaches this idle connection as an "error" event, not through a query.
-              await until(() => answers(database.url), (up) => !up, 10_000);
+              await until(() => postgresAnswers(database.url), (up) => !up, 10_000);
               await sleep(200);
               await client.query("select 1");
             } finally {

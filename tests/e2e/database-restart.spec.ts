@@ -11,6 +11,7 @@ import { writeSyntheticWxr } from "../../scripts/make-wxr";
 import { clusterDirOf, removeRelocatedCluster } from "../../server/postgres-placement";
 import { startSmtpSink, type SmtpSink } from "../setup/smtp-sink";
 import { expect, test } from "./fixtures";
+import { postgresAnswers } from "../setup/databases";
 
 // Issue 39, item 1: `kill -9` of PostgreSQL's postmaster while the site sends a newsletter to 4,001
 // subscribers, and while it imports a WordPress export. The production build as `npm start` runs it
@@ -70,21 +71,6 @@ async function stopSite(site: Site) {
   rmSync(site.dataDir, { recursive: true, force: true });
 }
 
-/** Whether PostgreSQL answers a new connection now. */
-async function databaseAnswers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 /**
  * SIGKILL to the postmaster; answers once PostgreSQL answers again (started again by the site's
  * supervision), with the time it came back.
@@ -92,8 +78,8 @@ async function databaseAnswers(url: string): Promise<boolean> {
 async function killPostmaster(site: Site, url: string): Promise<number> {
   const pid = Number(readFileSync(path.join(clusterDirOf(site.dataDir), "postmaster.pid"), "utf8").split("\n")[0]);
   process.kill(pid, "SIGKILL");
-  await expect.poll(() => databaseAnswers(url), { timeout: 5_000, intervals: [50] }).toBe(false);
-  await expect.poll(() => databaseAnswers(url), { timeout: 60_000, intervals: [100] }).toBe(true);
+  await expect.poll(() => postgresAnswers(url), { timeout: 5_000, intervals: [50] }).toBe(false);
+  await expect.poll(() => postgresAnswers(url), { timeout: 60_000, intervals: [100] }).toBe(true);
   return Date.now();
 }
 
@@ -107,21 +93,36 @@ async function expectAnsweringWithin10s(site: Site, back: number) {
   expect(site.output()).not.toMatch(/uncaught exception|unhandled promise rejection|committing seppuku[\s\S]*shutting down/);
 }
 
+/**
+ * Runs `work` against a new site (its SMTP sink, a small pool and a Drizzle instance on its database),
+ * and stops all of them after, whatever happened.
+ */
+async function withSite(work: (ctx: { sink: SmtpSink; site: Site; url: string; pool: pg.Pool; db: Db }) => Promise<void>) {
+  const sink = await startSmtpSink();
+  const site = await startSite(sink);
+  const url = databaseUrlOfDataDir(site.dataDir);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  pool.on("error", () => {});
+  const drizzle = createDb(url, 2);
+  try {
+    await work({ sink, site, url, pool, db: drizzle.db });
+    expect(site.child.exitCode).toBeNull();
+  } finally {
+    await drizzle.pool.end().catch(() => {});
+    await pool.end().catch(() => {});
+    await stopSite(site);
+    await sink.stop();
+  }
+}
+
 test.describe("PostgreSQL killed (kill -9) while the site works", () => {
   test.describe.configure({ mode: "serial" });
 
   test("during a newsletter send to 4,001 subscribers: the site answers within 10 s of PostgreSQL's return, and every subscriber gets the story", async () => {
     test.setTimeout(300_000);
-    const sink = await startSmtpSink();
-    const site = await startSite(sink);
-    const url = databaseUrlOfDataDir(site.dataDir);
-    const pool = new pg.Pool({ connectionString: url, max: 2 });
-    pool.on("error", () => {});
-    let db: { db: Db; pool: pg.Pool } | null = null;
-    try {
+    await withSite(async ({ sink, site, url, pool, db }) => {
       await seedSubscribers(pool, SUBSCRIBERS);
-      db = createDb(url, 2);
-      const story = await publishStoryWithNewsletter(db.db, pool, "kill");
+      const story = await publishStoryWithNewsletter(db, pool, "kill");
       // About 2 s into the send, as the report had it: some sent, most not.
       await sink.waitForAccepted(1, 60_000);
       await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -149,29 +150,16 @@ test.describe("PostgreSQL killed (kill -9) while the site works", () => {
       }
       // Duplicates only among those the send lists as "may have been sent twice".
       expect(twice.filter((address) => !mayBeTwice.has(address))).toEqual([]);
-      expect(site.child.exitCode).toBeNull();
-    } finally {
-      await db?.pool.end().catch(() => {});
-      await pool.end().catch(() => {});
-      await stopSite(site);
-      await sink.stop();
-    }
+    });
   });
 
   test("during an import: the site answers within 10 s of PostgreSQL's return, and the import finishes by itself with every story", async () => {
     test.setTimeout(300_000);
-    const sink = await startSmtpSink();
-    const site = await startSite(sink);
-    const url = databaseUrlOfDataDir(site.dataDir);
-    const exportFile = path.join(site.dataDir, "big.xml");
-    const made = await writeSyntheticWxr({ posts: 1500, comments: 1500, out: exportFile });
-    const pool = new pg.Pool({ connectionString: url, max: 2 });
-    pool.on("error", () => {});
-    let db: { db: Db; pool: pg.Pool } | null = null;
-    try {
-      db = createDb(url, 2);
-      const importId = await createImport(db.db, { kind: "wordpress", fileName: "big.xml", filePath: exportFile, mediaDir: null, skipMedia: true, dryRun: false, createdById: null });
-      await enqueueImport(db.db, importId);
+    await withSite(async ({ site, url, pool, db }) => {
+      const exportFile = path.join(site.dataDir, "big.xml");
+      const made = await writeSyntheticWxr({ posts: 1500, comments: 1500, out: exportFile });
+      const importId = await createImport(db, { kind: "wordpress", fileName: "big.xml", filePath: exportFile, mediaDir: null, skipMedia: true, dryRun: false, createdById: null });
+      await enqueueImport(db, importId);
       const progress = async () =>
         (await pool.query<{ status: string; done: number | null }>("select status, done from imports where id = $1", [importId]).catch(() => ({ rows: [] }))).rows[0];
       // Partway through the stories.
@@ -187,12 +175,6 @@ test.describe("PostgreSQL killed (kill -9) while the site works", () => {
       // Every post of the export is a story now (its row in imported_rows), none lost to the outage.
       const { rows: stories } = await pool.query<{ n: number }>("select count(*)::int as n from imported_rows where source_type = 'post'");
       expect(stories[0]!.n).toBe(made.posts);
-      expect(site.child.exitCode).toBeNull();
-    } finally {
-      await db?.pool.end().catch(() => {});
-      await pool.end().catch(() => {});
-      await stopSite(site);
-      await sink.stop();
-    }
+    });
   });
 });

@@ -20,3 +20,18 @@ export async function dropDatabase(serverUrl: string, name: string): Promise<voi
     await admin.end();
   }
 }
+
+/** Whether the PostgreSQL of `url` answers a new connection now (false while it is down or restarting). */
+export async function postgresAnswers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
