@@ -12,7 +12,6 @@ import { receiveMultipartFile } from "~/lib/uploads.server";
 import { importsDirOf, keepUploadedExport, removeUploadedExport } from "./import-files.server";
 import { enqueueImport } from "./import-job.server";
 import { getImport, type ImportRow } from "./import-engine.server";
-import { ImportFileError } from "./import-records";
 import { detectExportKind } from "./read-export.server";
 
 // /admin/import (issue 29): an export uploaded into DATA_DIR/imports (or the shared store), its dry run, then the import
@@ -39,13 +38,8 @@ export async function uploadExport(db: Db, storage: Storage, dataDir: string, re
       declaredLimit: IMPORT_MAX_BYTES + 64 * 1024,
       tooLarge: () => new AppError("too_large", "The export is larger than 2 GB: import it with `npm run import` on the server instead."),
     });
-    let kind: "wordpress" | "ghost";
-    try {
-      kind = await detectExportKind(file);
-    } catch (error) {
-      if (error instanceof ImportFileError) throw new AppError("invalid_input", error.message, { field: "file" });
-      throw error;
-    }
+    // An ImportFileError is the form's refusal beside the file field.
+    const kind = await detectExportKind(file);
     const fileName = path.basename(received.originalName).slice(0, 200) || "export";
     // Where every machine's job runner finds it (a shared store: issue 32).
     const filePath = await keepUploadedExport(storage, file);
