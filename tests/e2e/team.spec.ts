@@ -142,10 +142,10 @@ test("while the next invitation is being sent, the previous one's link is gone a
   const second = uniqueEmail("invite-second");
   await page.getByLabel("E-mail address").fill(second);
   await page.getByRole("button", { name: "Send invitation" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Sending the invitation…" })).toBeVisible();
   await expect(linkField).toHaveCount(0);
   expect(await page.locator("input").evaluateAll((inputs, link) => inputs.some((input) => (input as HTMLInputElement).value === link), firstLink)).toBe(false);
   await expect(page.getByRole("status").filter({ hasText: "Invitation sent" })).toHaveCount(0);
+  await expect(page.getByRole("status").filter({ hasText: "Sending the invitation…" })).toBeVisible();
   await test.info().attach("team-invitation-pending-390", { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
 
   release();

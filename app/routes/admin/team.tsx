@@ -141,7 +141,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
     if (!answer) return;
     if (!answer.ok) toast.error("Error", answer.error);
     // A sent invitation is confirmed in the page, beside its link (shown once): no toast to cover it.
-    else if (answer.intent === "invite") linkRef.current?.focus();
+    else if (answer.intent === "invite") return;
     else if (answer.intent === "role") toast.success("Role changed", `${answer.email} has the new role from their next click.`);
     else if (answer.intent === "remove") toast.success("Access removed", `${answer.email} keeps the account but no longer opens the back office.`);
     else if (answer.intent === "require-2fa")
@@ -151,6 +151,11 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
       );
     else toast.success("Invitation withdrawn", "Its link no longer works.");
   }, [answer]);
+
+  // The link takes the focus once it is shown (the answer arrives while the page still reloads its data).
+  useEffect(() => {
+    if (invited) linkRef.current?.focus();
+  }, [invited]);
 
   const inviteRefusal = answer && !answer.ok && answer.intent === "invite" ? answer : null;
 
