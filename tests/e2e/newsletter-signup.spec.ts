@@ -194,7 +194,8 @@ test("an old preferences link after an unsubscribe: the page says so, Save e-mai
 
   await page.goto(preferencesPath);
   await expect(page.getByText("This address is unsubscribed from all newsletters. To subscribe again, tick the ones you want and press Save: we will e-mail you a link to confirm.")).toBeVisible();
-  await page.getByRole("checkbox", { name: stories!.name, exact: true }).check();
+  // (A checkbox's name is the newsletter's name followed by its description.)
+  await page.getByRole("checkbox", { name: new RegExp(`^${stories!.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`) }).check();
   await page.getByRole("button", { name: "Save" }).click();
   await wait(page.getByRole("status")).toHaveText("Check your inbox: we have sent you a link to confirm your subscription. Until you confirm it, you receive no newsletters.");
   await shots(page, "preferences-after-unsubscribe");
@@ -211,6 +212,7 @@ test("an old preferences link after an unsubscribe: the page says so, Save e-mai
   await page.goto(confirmPath);
   await page.getByRole("button", { name: "Confirm subscription" }).click();
   await wait(page.getByRole("status")).toHaveText("You're subscribed.");
+  await expect(page.getByRole("link", { name: "Manage your preferences" })).toBeVisible();
   expect((await subscriberRow(email))!.status).toBe("active");
   expect((await request.get(preferencesPath)).status()).toBe(404);
 });

@@ -8,6 +8,7 @@ import { confirmSubscriber, SUBSCRIBER_MAIL_TASK, signUp, unsubscribeSubscriber,
 import { createFormTimer } from "~/lib/form-timer.server";
 import { createTestDatabase } from "../../../tests/setup/test-database";
 import { action as signupAction } from "./newsletter";
+import { action as confirmAction, loader as confirmLoader } from "./newsletter-confirm";
 import { action as preferencesAction } from "./newsletter-preferences";
 
 // POST /newsletter, the action every sign-up form posts to: one answer for every address (issue 30).
@@ -95,5 +96,32 @@ describe("POST /newsletter/preferences/:token (issue 39)", () => {
     expect(result.data).toEqual({ outcome: "confirmation sent" });
     expect((await subscriberOf("left@example.org"))!.status).toBe("unsubscribed");
     expect(await mailJobs()).toEqual([{ subscriber: active.id, kind: "confirm" }]);
+  });
+});
+
+describe("POST /newsletter/confirm/:token", () => {
+  it("confirming a re-subscription (a new key voids the link itself) goes on to the new key's page: subscribed, with the preferences link", async () => {
+    const secret = "a-session-secret-of-at-least-32-characters!";
+    const context = { db: t.db, log, subscriberSecret: secret } as never;
+    await signUp(t.db, input("returning@example.org"), noFill);
+    const first = await confirmSubscriber(t.db, (await subscriberOf("returning@example.org"))!);
+    await unsubscribeSubscriber(t.db, first.id);
+    const waiting = (await subscriberOf("returning@example.org"))!;
+    const token = subscriberToken(secret, "confirm", waiting);
+
+    const request = new Request(`http://localhost/newsletter/confirm/${token}`, { method: "POST" });
+    const answer = await confirmAction({ request, context, params: { token } } as never).catch((thrown: unknown) => thrown);
+    expect(answer).toBeInstanceOf(Response);
+    const redirected = answer as Response;
+    expect(redirected.status).toBe(303);
+    const active = (await subscriberOf("returning@example.org"))!;
+    expect(active.status).toBe("active");
+    expect(redirected.headers.get("location")).toBe(`/newsletter/confirm/${encodeURIComponent(subscriberToken(secret, "confirm", active))}`);
+
+    const next = decodeURIComponent(redirected.headers.get("location")!.split("/").pop()!);
+    const page = (await confirmLoader({ request: new Request(`http://localhost${redirected.headers.get("location")}`), context, params: { token: next } } as never)) as { data: unknown };
+    expect(page.data).toEqual({ email: "returning@example.org", active: true, preferencesPath: `/newsletter/preferences/${encodeURIComponent(subscriberToken(secret, "preferences", active))}` });
+    // The link that was used no longer opens anything.
+    await expect(confirmLoader({ request, context, params: { token } } as never)).rejects.toMatchObject({ init: { status: 404 } });
   });
 });
