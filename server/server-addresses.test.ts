@@ -1,10 +1,10 @@
-import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, test } from "vitest";
 import { isReservedSlug } from "../app/domain/pages/reserved-slugs";
 import { classifyPath } from "../app/lib/path-classes";
 import { isSlug } from "../app/lib/slugs";
+import { parsedSources } from "../tests/setup/source-files";
 import { ROOT } from "./root";
 
 // Issue 39: a page at /{slug} (decision 0039) must never take an address the server answers before
@@ -17,15 +17,6 @@ const NOT_THE_SITE = new Set(["server/cdn/recording-server.ts"]);
 /** Express's (and node:http's) ways of answering an address: app.get("/healthz"), app.use("/media", …). */
 const MOUNTS = new Set(["get", "head", "post", "put", "patch", "delete", "options", "all", "use", "route"]);
 
-function serverFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return serverFiles(full);
-    if (!/\.(ts|mts)$/.test(entry.name) || /\.test\.ts$|\.d\.ts$/.test(entry.name)) return [];
-    return NOT_THE_SITE.has(path.relative(ROOT, full)) ? [] : [full];
-  });
-}
-
 /** A string written in the code as it is: "…", '…' or `…` without substitutions. */
 const literalText = (node: ts.Node): string | null => (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text : null);
 
@@ -36,8 +27,9 @@ const literalText = (node: ts.Node): string | null => (ts.isStringLiteral(node) 
  */
 function addressesAnswered(): string[] {
   const found: string[] = [];
-  for (const file of serverFiles(path.join(ROOT, "server"))) {
-    const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const serverCode = (file: string) => !file.endsWith(".test.ts") && !NOT_THE_SITE.has(path.relative(ROOT, file));
+  for (const source of parsedSources(path.join(ROOT, "server"), serverCode)) {
+    const file = source.fileName;
     const constants = new Map<string, string>();
     const collect = (node: ts.Node) => {
       if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {

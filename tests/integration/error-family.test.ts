@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, test } from "vitest";
@@ -8,6 +7,7 @@ import { ImportFileError } from "../../app/domain/import/import-records";
 import { SnsRefusal } from "../../app/domain/newsletters/newsletter-sns.server";
 import { AppError, isAppError } from "../../app/lib/app-error";
 import { PurgeRefused } from "../../server/cdn/adapters";
+import { parsedSources } from "../setup/source-files";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /** Where the application's code lives (decision 0008 counts these three). */
@@ -20,25 +20,16 @@ const BUILT_IN_ERRORS = new Set(["Error", "TypeError", "RangeError", "SyntaxErro
  */
 const ALLOWED: Record<string, string> = { "app/lib/app-error.ts AppError": "docs/decisions/0008" };
 
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : sourceFiles(full);
-    return /\.(ts|tsx|mts|cts|js|mjs|cjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [full] : [];
-  });
-}
-
 /** "file ClassName" for every class (declared or an expression) whose `extends` names a built-in error. */
 function classesExtendingBuiltInErrors(): string[] {
   const found: string[] = [];
-  for (const file of SOURCE_DIRS.flatMap((dir) => sourceFiles(path.join(ROOT, dir)))) {
-    const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  for (const source of SOURCE_DIRS.flatMap((dir) => parsedSources(path.join(ROOT, dir)))) {
     const visit = (node: ts.Node) => {
       if (ts.isClassLike(node)) {
         const base = node.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
         // `Error`, `globalThis.Error`, `(Error)`: the last name is what counts.
         const name = base && (ts.isPropertyAccessExpression(base) ? base.name.text : ts.isIdentifier(base) ? base.text : base.getText(source).replace(/[()\s]/g, ""));
-        if (name && BUILT_IN_ERRORS.has(name)) found.push(`${path.relative(ROOT, file)} ${node.name?.text ?? "(anonymous class)"}`);
+        if (name && BUILT_IN_ERRORS.has(name)) found.push(`${path.relative(ROOT, source.fileName)} ${node.name?.text ?? "(anonymous class)"}`);
       }
       ts.forEachChild(node, visit);
     };
