@@ -34,6 +34,10 @@ export type AppErrorCode =
   | "too_large"
   | "unsupported_type"
   | "rate_limited"
+  /** The same work is already under way (another import runs): try again when it ends. */
+  | "busy"
+  /** Another service (a CDN, an old site's server, SNS's certificate host) refused or could not be reached. */
+  | "upstream_failed"
   /** Something failed unexpectedly (the cause is logged): the answer only says to try again. */
   | "server_error"
   /** A bad environment variable: one line for the operator, exit 1. */
@@ -57,6 +61,8 @@ const DEFAULT_STATUS: Record<AppErrorCode, number> = {
   too_large: 413,
   unsupported_type: 415,
   rate_limited: 429,
+  busy: 409,
+  upstream_failed: 502,
   server_error: 500,
   invalid_config: 500,
   start_failed: 500,

@@ -76,11 +76,11 @@ describe("the path table and the route table", () => {
     }
   });
 
-  test("whatever is personal is never cached, and only back-office screens, previews and subscribers' links are not counted", () => {
+  test("whatever is personal is never cached, and only back-office screens, previews, subscribers' links, live streams and /metrics are not counted", () => {
     for (const [name, rules] of Object.entries(PATH_CLASSES)) {
       if (rules.personal === "always" || rules.adminGate !== "none") expect(rules.cacheable, name).toBe(false);
       if (rules.adminGate !== "none") expect(rules.personal, name).toBe("always");
-      expect(rules.countedAsPageView, name).toBe(!name.startsWith("admin") && name !== "shared preview" && name !== "subscriber link" && name !== "live stream");
+      expect(rules.countedAsPageView, name).toBe(!name.startsWith("admin") && name !== "shared preview" && name !== "subscriber link" && name !== "live stream" && name !== "metrics");
     }
   });
 });
@@ -164,6 +164,8 @@ describe("classifyPath", () => {
     expect(classOf("/assets/entry.client-abc123.js")).toBe("assets");
     expect(classOf("/healthz")).toBe("health");
     expect(classOf("/healthzz")).toBe("reader page");
+    // The public port's /metrics (decision 0047): its door answers the token's bearer; without one, the 404 page (issue 39).
+    expect(classifyPath("/metrics")).toMatchObject({ pattern: "metrics", pathClass: "metrics", rules: { cacheable: false, countedAsPageView: false, personal: "always" } });
     expect(Object.values(OTHER_PATH_CLASSES)).toEqual(expect.arrayContaining(["media", "assets", "health"]));
   });
 

@@ -130,6 +130,11 @@ export const PATH_CLASSES = {
   "live stream": { ...publicRules, personal: "always", countedAsPageView: false, formsOnly: false, signedInChangesNameTheSite: false },
   /** The health check, answered by Express. */
   health: { ...publicRules, personal: "never" },
+  /**
+   * The public port's /metrics (decision 0047): answered before Express to the METRICS_TOKEN bearer
+   * (server/metrics/endpoint.ts); without a token it is the 404 page, never cached, never a page view.
+   */
+  metrics: { ...publicRules, personal: "always", countedAsPageView: false, formsOnly: false },
 } as const satisfies Record<string, PathRules>;
 
 export type PathClass = keyof typeof PATH_CLASSES;
@@ -217,15 +222,19 @@ export const ROUTE_PATH_CLASSES = {
 } as const satisfies Record<string, PathClass>;
 
 /**
- * Paths no route of app/routes.ts names. Express answers the first three before React Router (a live
- * story's stream is answered before Express: server/live-door.ts); the
- * others would reach the 404 page ("*"), but keep the rules of where they are: anything under /admin
- * is gated like the back office, anything under /api takes JSON and is never cached.
+ * Paths no route of app/routes.ts names. Express answers the first three before React Router, and
+ * the public port's /metrics and a live story's stream are answered before Express
+ * (server/metrics/endpoint.ts, server/live-door.ts): server/server-addresses.test.ts fails for an
+ * address the server's code answers whose first segment no page is kept from (the reserved slugs,
+ * app/domain/pages/reserved-slugs.ts, are read from here). The others would reach the 404 page ("*"),
+ * but keep the rules of where they are: anything under /admin is gated like the back office, anything
+ * under /api takes JSON and is never cached.
  */
 export const OTHER_PATH_CLASSES = {
   "media/*": "media",
   "assets/*": "assets",
   healthz: "health",
+  metrics: "metrics",
   "admin/*": "admin page",
   "api/admin/*": "admin API",
   "api/live/:id": "live stream",

@@ -45,7 +45,7 @@ describe("Fastly", () => {
       .purge({ tags: ["home"] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PurgeRefused);
-    expect(error).toMatchObject({ adapter: "fastly", status: 503 });
+    expect(error).toMatchObject({ adapter: "fastly", cdnStatus: 503 });
     expect(String((error as Error).message)).not.toContain(TOKEN);
   });
 });
@@ -104,7 +104,7 @@ describe("Cloudflare", () => {
 
   test('a 200 without "success": true is a refusal', async () => {
     api.answer({ status: 200, body: JSON.stringify({ success: false, errors: [{ code: 1134, message: "rate limited" }] }) });
-    await expect(cloudflare().purge({ tags: ["home"] })).rejects.toMatchObject({ adapter: "cloudflare", status: 200 });
+    await expect(cloudflare().purge({ tags: ["home"] })).rejects.toMatchObject({ adapter: "cloudflare", cdnStatus: 200 });
   });
 });
 

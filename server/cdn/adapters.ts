@@ -1,3 +1,4 @@
+import { AppError } from "../../app/lib/app-error";
 import type { CdnSettings } from "../../app/lib/env.server";
 import { authorTag, categoryTag, FEEDS_TAG, HOME_TAG, REDIRECTS_TAG, SITE_TAG, SITEMAPS_TAG, tagTag, articleTag } from "../../app/lib/cache-tags.server";
 
@@ -23,14 +24,17 @@ export interface PurgeAdapter {
   verify(): Promise<void>;
 }
 
-/** A purge the CDN refused (status: its HTTP status) or that could not be sent (status: null, and why). */
-export class PurgeRefused extends Error {
+/**
+ * A purge the CDN refused (cdnStatus: its HTTP status) or that could not be sent (cdnStatus: null, and
+ * why). An AppError of code upstream_failed: `status` stays that code's 502, what this site would answer.
+ */
+export class PurgeRefused extends AppError {
   constructor(
     readonly adapter: string,
-    readonly status: number | null,
+    readonly cdnStatus: number | null,
     reason: string,
   ) {
-    super(`${adapter} purge refused: ${reason}`);
+    super("upstream_failed", `${adapter} purge refused: ${reason}`);
     this.name = "PurgeRefused";
   }
 }

@@ -40,8 +40,8 @@ async function findCdnState(env: Env, fetchImpl: typeof fetch): Promise<CdnState
   } catch (error) {
     const refused = error instanceof PurgeRefused ? error : null;
     const why =
-      refused?.status === 401 || refused?.status === 403
-        ? `${adapter.name} refused the credentials (HTTP ${refused.status}${/HTTP \d+$/.test(refused.message) ? "" : `: ${refused.message.replace(/^.*?refused: /, "")}`})`
+      refused?.cdnStatus === 401 || refused?.cdnStatus === 403
+        ? `${adapter.name} refused the credentials (HTTP ${refused.cdnStatus}${/HTTP \d+$/.test(refused.message) ? "" : `: ${refused.message.replace(/^.*?refused: /, "")}`})`
         : (refused?.message ?? `${adapter.name} could not be checked`);
     return { on: false, reason: why };
   }

@@ -82,7 +82,7 @@ export function cdnPurgeTasks({ adapter, db, log, onPurge }: { adapter: PurgeAda
       } catch (error) {
         const refused = error instanceof PurgeRefused ? error : new PurgeRefused(adapter.name, null, error instanceof Error ? error.name : "failed");
         onPurge?.({ adapter: adapter.name, ok: false, tags: tags.length, ms: performance.now() - started });
-        const fields = { adapter: adapter.name, status: refused.status, attempt, tags: tags.length };
+        const fields = { adapter: adapter.name, status: refused.cdnStatus, attempt, tags: tags.length };
         if (attempt >= MAX_PURGE_ATTEMPTS) {
           log.error(fields, `CDN purge given up after ${attempt} attempts: ${refused.message}`);
           return;

@@ -1,6 +1,6 @@
 import type http from "node:http";
 import { performance } from "node:perf_hooks";
-import { classifyPath, PATH_CLASSES, type PathPattern } from "../../app/lib/path-classes";
+import { classifyPath, PATH_CLASSES, type PathClass, type PathPattern } from "../../app/lib/path-classes";
 import type { Logger } from "../../app/lib/logger.server";
 import { httpRequestDuration, pageCacheAnswers } from "./registry";
 import type { HistogramSeries } from "./request-histogram";
@@ -15,8 +15,8 @@ import type { HistogramSeries } from "./request-histogram";
 /** What the page cache gave a request: the response's X-Cache, or none (not a page the cache keeps, a signed-in reader). */
 export type CacheResult = "hit" | "stale" | "miss" | "none";
 
-/** The class label of /metrics itself on the public port (not a path class: the scrape is no page). */
-export const METRICS_CLASS = "metrics";
+/** The class label of /metrics itself on the public port (its path class, also when the door answers). */
+export const METRICS_CLASS = "metrics" satisfies PathClass;
 
 const STARTED = Symbol("frontpage.requestStarted");
 const URL_AT_START = Symbol("frontpage.requestUrl");
@@ -77,7 +77,7 @@ function cacheResultOf(res: ObservedResponse): CacheResult {
 /** The fields of one access-log line (decision 0047): never a query string, an address only when asked for. */
 export interface AccessLogLine {
   method: string;
-  /** The path class (app/lib/path-classes.ts), or "metrics". */
+  /** The path class (app/lib/path-classes.ts): the metrics door names its own, "metrics". */
   class: string;
   /** The route pattern that matched ("article/:slug"). */
   route?: string;
@@ -172,5 +172,5 @@ export function requestObserver({ metrics, accessLog, addressOf }: RequestObserv
   };
 }
 
-/** The class labels a request can be counted under: the path classes and "metrics". */
-export const REQUEST_CLASSES: readonly string[] = [...Object.keys(PATH_CLASSES), METRICS_CLASS];
+/** The class labels a request can be counted under: the path classes (/metrics's among them). */
+export const REQUEST_CLASSES: readonly string[] = Object.keys(PATH_CLASSES);

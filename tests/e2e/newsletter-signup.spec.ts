@@ -174,6 +174,49 @@ test("without JavaScript, a reader signs up under an article, confirms by the e-
   await context.close();
 });
 
+test("an old preferences link after an unsubscribe: the page says so, Save e-mails a new confirmation link, and nothing resubscribes until it is used (issue 39)", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 900 });
+  const email = uniqueEmail("newsletter-old-link");
+  const [stories] = await query<{ id: string; name: string }>(`select id, name from newsletters where slug = 'stories'`);
+  // A reader who was subscribed to Stories and has since unsubscribed (their old links still carry the same key).
+  const [row] = await query<{ id: string; token_key: string }>(
+    `insert into subscribers (email, status, token_key, consent_source, consent_at, confirmed_at, unsubscribed_at)
+     values ($1, 'unsubscribed', $2, '/newsletter', now(), now(), now()) returning id, token_key`,
+    [email, `old-link-key-${Date.now()}`],
+  );
+  await query(`insert into subscriptions (subscriber_id, newsletter_id) values ($1, $2)`, [row!.id, stories!.id]);
+  const { sessionSecret } = JSON.parse(await fs.readFile(path.join(dataDir(), "secrets.json"), "utf8")) as { sessionSecret: string };
+  const preferencesPath = `/newsletter/preferences/${subscriberToken(sessionSecret, "preferences", { id: row!.id, tokenKey: row!.token_key })}`;
+
+  await page.goto(preferencesPath);
+  await expect(page.getByText("This address is unsubscribed from all newsletters. To subscribe again, tick the ones you want and press Save: we will e-mail you a link to confirm.")).toBeVisible();
+  // (A checkbox's name is the newsletter's name followed by its description.)
+  await page.getByRole("checkbox", { name: new RegExp(`^${stories!.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`) }).check();
+  await page.getByRole("button", { name: "Save" }).click();
+  await wait(page.getByRole("status")).toHaveText("Check your inbox: we have sent you a link to confirm your subscription. Until you confirm it, you receive no newsletters.");
+  await shots(page, "preferences-after-unsubscribe");
+  expect((await subscriberRow(email))!.status).toBe("unsubscribed");
+
+  // The tester's request itself: 200, and still unsubscribed.
+  const direct = await request.post(preferencesPath, { form: { intent: "save", newsletters: stories!.id } });
+  expect(direct.status()).toBe(200);
+  expect((await subscriberRow(email))!.status).toBe("unsubscribed");
+
+  // The new confirmation link, from the inbox, is what subscribes again; the old links stop working.
+  const mail = await outboxMessageTo(email, /\/newsletter\/confirm\//);
+  const confirmPath = new URL(/(http:\/\/[^\s"<>]+\/newsletter\/confirm\/[^\s"<>]+)/.exec(mail.text)![1]!).pathname;
+  await page.goto(confirmPath);
+  await page.getByRole("button", { name: "Confirm subscription" }).click();
+  await wait(page.getByRole("status")).toHaveText("You're subscribed.");
+  await expect(page.getByRole("link", { name: "Manage your preferences" })).toBeVisible();
+  expect((await subscriberRow(email))!.status).toBe("active");
+  expect((await request.get(preferencesPath)).status()).toBe(404);
+});
+
 test("with JavaScript, the article's sign-up answers in place: the reader stays on the story", async ({ page, request }) => {
   const articlePath = await someArticlePath(request);
   const email = uniqueEmail("newsletter-script");

@@ -119,3 +119,43 @@ test("a sent invitation's link is shown once where no notice covers it, and the 
     await expect(page.getByRole("region", { name: /Pending invitations/ })).not.toContainText(email);
   }
 });
+
+test("while the next invitation is being sent, the previous one's link is gone at once (issue 39), at 390 px", async ({ page }) => {
+  test.slow();
+  await signInAsAdmin(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/admin/team", { waitUntil: "networkidle" });
+  const first = uniqueEmail("invite-first");
+  await page.getByLabel("E-mail address").fill(first);
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  const linkField = page.getByLabel("Invitation link");
+  await expect(linkField).toHaveValue(/\/join\/[A-Za-z0-9_-]{43}$/);
+  const firstLink = await linkField.inputValue();
+
+  // The next invitation's answer is held back, so the page can be seen while it is pending.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/admin\/team\.data/, async (route) => {
+    if (route.request().method() === "POST") await held;
+    await route.continue();
+  });
+  const second = uniqueEmail("invite-second");
+  await page.getByLabel("E-mail address").fill(second);
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(linkField).toHaveCount(0);
+  expect(await page.locator("input").evaluateAll((inputs, link) => inputs.some((input) => (input as HTMLInputElement).value === link), firstLink)).toBe(false);
+  await expect(page.getByRole("status").filter({ hasText: "Invitation sent" })).toHaveCount(0);
+  await expect(page.getByRole("status").filter({ hasText: "Sending the invitation…" })).toBeVisible();
+  await test.info().attach("team-invitation-pending-390", { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+
+  release();
+  await expect(page.getByRole("status").filter({ hasText: "Invitation sent" })).toContainText(`Invitation sent to ${second} as Author.`);
+  await expect(linkField).toHaveValue(/\/join\/[A-Za-z0-9_-]{43}$/);
+  expect(await linkField.inputValue()).not.toBe(firstLink);
+  await expect(page.getByRole("status").filter({ hasText: "Sending the invitation…" })).toHaveCount(0);
+  await page.unroute(/\/admin\/team\.data/);
+  for (const email of [first, second]) {
+    await page.getByRole("button", { name: `Withdraw the invitation of ${email}` }).click();
+    await expect(page.getByRole("region", { name: /Pending invitations/ })).not.toContainText(email);
+  }
+});

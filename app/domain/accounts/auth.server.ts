@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, eq, like, lte, ne } from "drizzle-orm";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { betterAuth } from "better-auth/minimal";
@@ -31,6 +32,42 @@ export const TRUST_DEVICE_OFF = "This site does not remember devices: it asks fo
  */
 async function endOutstandingTokens(db: Db, userId: string) {
   await db.delete(schema.verification).where(eq(schema.verification.value, userId));
+}
+
+/** How Better Auth names a password-reset link: this, then the link's token. */
+const RESET_LINK_PREFIX = "reset-password:";
+/**
+ * What a stored reset link's identifier starts with. Never RESET_LINK_PREFIX: Better Auth also looks
+ * an identifier up as sent, so a stored "reset-password:<hash>" would open as the link of token <hash>.
+ */
+const STORED_RESET_LINK_PREFIX = "reset-password-sha256:";
+
+/**
+ * How a reset link's identifier is stored (decision 0037, issue 39): SHA-256 (base64url, as Better
+ * Auth's "hashed") of the whole identifier, after a prefix in clear. The prefix names no link, but it
+ * lets a new request find the account's older links among its other one-time values.
+ */
+async function storedResetIdentifier(identifier: string): Promise<string> {
+  return `${STORED_RESET_LINK_PREFIX}${createHash("sha256").update(identifier).digest("base64url")}`;
+}
+
+/**
+ * A new reset link ends every older one of the account (issue 39): only the newest link mailed works.
+ * Older by creation, so of two requests at once the later one's link stays.
+ */
+async function endOlderResetLinks(db: Db, userId: string, token: string) {
+  const newest = await storedResetIdentifier(`${RESET_LINK_PREFIX}${token}`);
+  const [row] = await db.select({ createdAt: schema.verification.createdAt }).from(schema.verification).where(eq(schema.verification.identifier, newest));
+  await db
+    .delete(schema.verification)
+    .where(
+      and(
+        eq(schema.verification.value, userId),
+        like(schema.verification.identifier, `${STORED_RESET_LINK_PREFIX}%`),
+        ne(schema.verification.identifier, newest),
+        row ? lte(schema.verification.createdAt, row.createdAt) : undefined,
+      ),
+    );
 }
 
 /** The cookie header without Better Auth's trusted-device cookie; null when it holds none. */
@@ -84,15 +121,17 @@ export function createAuth({ db, baseURL, secret, mailer, log }: AuthOptions) {
       revokeSessionsOnPasswordReset: true,
       // The link used ends every other one (a change of password does the same: hooks.after below).
       onPasswordReset: ({ user }) => endOutstandingTokens(db, user.id),
-      async sendResetPassword({ user, url }) {
+      async sendResetPassword({ user, url, token }) {
+        await endOlderResetLinks(db, user.id, token);
         const settings = await getSettings(db).catch(() => null);
         await mailer.send(passwordResetMail({ to: user.email, siteName: settings?.siteName ?? "Frontpage", url, minutes: PASSWORD_RESET_MINUTES }));
       },
     },
     // Reset links and sign-ins waiting for a code are kept as SHA-256 hashes of their identifiers
-    // (decision 0037): a row read from the table, or from a backup, is no usable link. (The e-mail
+    // (decision 0037): a row read from the table, or from a backup, is no usable link. A reset link's
+    // hash follows its prefix, so a newer request can end the older links (issue 39). (The e-mail
     // confirmation link is a signed JWT that is not stored at all.)
-    verification: { storeIdentifier: "hashed" },
+    verification: { storeIdentifier: { default: "hashed", overrides: { [RESET_LINK_PREFIX]: { hash: storedResetIdentifier } } } },
     // TOTP with backup codes (issue 12). Better Auth locks an account's second factor for 15 minutes
     // after 10 wrong codes; it is only asked after the right password. Its "trust this device" (30 days
     // without the second factor) is off: see hooks.before.

@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
@@ -63,6 +63,32 @@ describe("password-reset links", () => {
     expect((await signIn(t, "two-links@example.com", "velvet-harbour-lantern-1", "192.0.2.2")).cookie).not.toBeNull();
   });
 
+  test("asking for a new reset link ends the older ones at once; the newest opens and works, once (issue 39)", async () => {
+    await ensureAdminAccount(t.auth, db, "asks-again@example.com", "a-long-admin-password-8");
+    const first = await mailedResetToken("asks-again@example.com", "192.0.2.7");
+    const second = await mailedResetToken("asks-again@example.com", "192.0.2.7");
+    const newest = await mailedResetToken("asks-again@example.com", "192.0.2.7");
+
+    for (const older of [first, second]) {
+      expect(await openResetLink(older)).toContain("error=INVALID_TOKEN");
+      const refused = await resetWith(older, "velvet-harbour-lantern-8", "192.0.2.7");
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).code).toBe("INVALID_TOKEN");
+    }
+    expect(await openResetLink(newest)).toContain(`token=${newest}`);
+    expect((await resetWith(newest, "velvet-harbour-lantern-9", "192.0.2.7")).status).toBe(200);
+    expect((await resetWith(newest, "velvet-harbour-lantern-10", "192.0.2.7")).status).toBe(400);
+    expect((await signIn(t, "asks-again@example.com", "velvet-harbour-lantern-9", "192.0.2.8")).cookie).not.toBeNull();
+  });
+
+  test("a new reset link ends only that account's older links", async () => {
+    await ensureAdminAccount(t.auth, db, "one-account@example.com", "a-long-admin-password-9");
+    await ensureAdminAccount(t.auth, db, "other-account@example.com", "a-long-admin-password-10");
+    const others = await mailedResetToken("other-account@example.com", "192.0.2.9");
+    await mailedResetToken("one-account@example.com", "192.0.2.9");
+    expect(await openResetLink(others)).toContain(`token=${others}`);
+  });
+
   test("a password change ends every reset link still outstanding", async () => {
     await ensureAdminAccount(t.auth, db, "changes@example.com", "a-long-admin-password-2");
     const outstanding = await mailedResetToken("changes@example.com", "192.0.2.3");
@@ -89,7 +115,7 @@ describe("password-reset links", () => {
 
     // Whatever someone reading the table (or a backup) tries as the link's token is refused.
     const identifier = rows[0]!.identifier;
-    for (const guess of new Set([identifier, identifier.replace(/^reset-password:/, "")])) {
+    for (const guess of new Set([identifier, identifier.replace(/^reset-password:/, ""), identifier.replace(/^[^:]*:/, "")])) {
       expect(await openResetLink(guess), guess).not.toContain(`token=${guess}`);
       expect((await resetWith(guess, "velvet-harbour-lantern-5", "192.0.2.5")).status, guess).toBe(400);
     }
@@ -118,8 +144,11 @@ describe("password-reset links", () => {
     const rows = await db.select().from(verification).where(eq(verification.value, id));
     expect(rows.map((r) => r.id).sort()).toEqual(["old-reset", "old-sign-in"]);
     expect(JSON.stringify(rows)).not.toMatch(/reset-password:|2fa-|OldPlain/);
-    // Hashed as Better Auth hashes: the link mailed before the upgrade still works.
-    expect((await resetWith(token, "velvet-harbour-lantern-7", "192.0.2.6")).status).toBe(200);
+    // Hashed as Better Auth hashes: a sign-in waiting for its code still finds its row. A reset link
+    // hashed so (at most 30 minutes old when this ran) no longer works since reset links are stored
+    // after their prefix (issue 39): refused, as a link is once a newer one is asked for.
+    expect(rows.find((r) => r.id === "old-sign-in")!.identifier).toBe(createHash("sha256").update("2fa-OldPlainSignIn12345").digest("base64url"));
+    expect((await resetWith(token, "velvet-harbour-lantern-7", "192.0.2.6")).status).toBe(400);
   });
 });
 
@@ -143,6 +172,19 @@ async function passwordStep(email: string, password: string, ip: string, cookie?
   expect(response.status).toBe(200);
   return { body: (await response.json()) as { twoFactorRedirect?: boolean }, cookies: cookiesOf(response) };
 }
+
+describe("a reset link asked for during a sign-in", () => {
+  test("does not end the sign-in waiting for its second factor (only reset links are ended)", async () => {
+    const email = "signing-in-while-asking@example.com";
+    const { secret } = await adminWithTotp(email, "a-long-admin-password-11", "192.0.2.40");
+    const waiting = await passwordStep(email, "a-long-admin-password-11", "192.0.2.41");
+    expect(waiting.body.twoFactorRedirect).toBe(true);
+    await mailedResetToken(email, "192.0.2.42");
+    const verified = await call(authRequest(VERIFY_TOTP_PATH, { code: totp(secret) }, { ip: "192.0.2.41", cookie: waiting.cookies }));
+    expect(verified.status).toBe(200);
+    expect(cookiesOf(verified)).toMatch(/better-auth\.session_token=[^;]/);
+  });
+});
 
 describe("trusted devices", () => {
   test.each([

@@ -13,7 +13,6 @@ import { importsDirOf, keepUploadedExport, removeUploadedExport } from "./import
 import { enqueueImport } from "./import-job.server";
 import { createImport, getImport, pinStickyByDefault, type ImportReport, type ImportRow, type ImportSummary } from "./import-engine.server";
 import { missingImageCount } from "./import-media-retry.server";
-import { ImportFileError } from "./import-records";
 import { detectExportKind } from "./read-export.server";
 
 // /admin/import (issue 29): an export uploaded into DATA_DIR/imports (or the shared store), its dry run, then the import
@@ -40,13 +39,8 @@ export async function uploadExport(db: Db, storage: Storage, dataDir: string, re
       declaredLimit: IMPORT_MAX_BYTES + 64 * 1024,
       tooLarge: () => new AppError("too_large", "The export is larger than 2 GB: import it with `npm run import` on the server instead."),
     });
-    let kind: "wordpress" | "ghost";
-    try {
-      kind = await detectExportKind(file);
-    } catch (error) {
-      if (error instanceof ImportFileError) throw new AppError("invalid_input", error.message, { field: "file" });
-      throw error;
-    }
+    // An ImportFileError is the form's refusal beside the file field.
+    const kind = await detectExportKind(file);
     const fileName = path.basename(received.originalName).slice(0, 200) || "export";
     // Where every machine's job runner finds it (a shared store: issue 32).
     const filePath = await keepUploadedExport(storage, file);

@@ -29,6 +29,7 @@ import { MAX_TOP_PINS } from "~/domain/front-page/front-page.schema";
 import { createImportedPage, isReservedSlug } from "~/domain/pages/pages.server";
 import { addImportedRedirects } from "~/domain/redirects/redirects.server";
 import { MAX_TAGS_PER_ARTICLE, normalizeTagName, tagNameProblem } from "~/domain/tags/tags.schema";
+import { AppError } from "~/lib/app-error";
 import type { Logger } from "~/lib/logger.server";
 import { slugify } from "~/lib/slugs";
 import type { Storage } from "~/lib/storage.server";
@@ -191,8 +192,12 @@ async function claimImport(db: Db, id: string, takeOver = false): Promise<Import
   }
 }
 
-export class ImportBusyError extends Error {
-  override name = "ImportBusyError";
+/** Another import is running (one at a time): the job tries again later, the CLI says so. */
+export class ImportBusyError extends AppError {
+  constructor(message: string) {
+    super("busy", message);
+    this.name = "ImportBusyError";
+  }
 }
 
 /** Imports to (re)start when the site starts: waiting ones, and running ones whose runner is gone. */

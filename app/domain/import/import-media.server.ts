@@ -11,7 +11,7 @@ import ipaddr from "ipaddr.js";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { importedRows } from "~/db/schema";
-import { isAppError } from "~/lib/app-error";
+import { AppError, isAppError } from "~/lib/app-error";
 import type { Storage } from "~/lib/storage.server";
 import { newUploadPart, storeCheckedUpload } from "~/lib/uploads.server";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
@@ -27,8 +27,12 @@ export const MEDIA_FETCH_TIMEOUT_MS = 30_000;
 /** Redirects followed per image (each one checked like the first address). */
 const MAX_REDIRECTS = 5;
 
-export class MediaFetchError extends Error {
-  override name = "MediaFetchError";
+/** An image of the old site that could not be fetched: its message is the report's sentence. */
+export class MediaFetchError extends AppError {
+  constructor(message: string) {
+    super("upstream_failed", message);
+    this.name = "MediaFetchError";
+  }
 }
 
 /** Whether an address is one on the public internet (not loopback, private, link-local, reserved…). */

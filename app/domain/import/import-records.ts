@@ -5,6 +5,8 @@
  * Dates are ISO 8601 strings in UTC; HTML is the source's own, untouched (the engine converts it).
  */
 
+import { AppError } from "~/lib/app-error";
+
 export type ImportSourceKind = "wordpress" | "ghost";
 
 /** The exported site: first record of every file. */
@@ -118,6 +120,9 @@ export interface ImportSkip {
 export type ImportRecord = ImportSite | ImportAuthor | ImportTerm | ImportAttachment | ImportPost | ImportSkip;
 
 /** A file that is not an export this importer reads: one line for the person who gave it. */
-export class ImportFileError extends Error {
-  override name = "ImportFileError";
+export class ImportFileError extends AppError {
+  constructor(message: string) {
+    super("invalid_input", message, { field: "file" });
+    this.name = "ImportFileError";
+  }
 }

@@ -22,6 +22,7 @@ import { createVerify, X509Certificate } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { sendRecipients, subscribers } from "~/db/schema";
+import { AppError } from "~/lib/app-error";
 import type { Logger } from "~/lib/logger.server";
 import { unsubscribeSubscriber } from "./subscribers.server";
 
@@ -114,12 +115,16 @@ export const fetchCertificateOverHttps: CertificateFetcher = async (url) => {
   return text;
 };
 
-export class SnsRefusal extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404 | 503,
-    message: string,
-  ) {
-    super(message);
+/** The AppError code of each answer SNS may get (a 503 asks SNS to deliver the message again later). */
+const SNS_REFUSAL_CODES = { 400: "invalid_input", 403: "forbidden", 404: "not_found", 503: "upstream_failed" } as const;
+
+/** A message the endpoint refuses: `status` is the answer SNS gets. */
+export class SnsRefusal extends AppError {
+  declare readonly status: keyof typeof SNS_REFUSAL_CODES;
+
+  constructor(status: keyof typeof SNS_REFUSAL_CODES, message: string) {
+    super(SNS_REFUSAL_CODES[status], message, { status });
+    this.name = "SnsRefusal";
   }
 }
 

@@ -9,6 +9,12 @@ export const CONFIRM_BUTTON = "Confirm subscription";
 export const CONFIRMED_ANSWER = "You're subscribed.";
 export const UNSUBSCRIBED_ANSWER = "You're unsubscribed.";
 export const PREFERENCES_SAVED = "Your preferences are saved.";
+/**
+ * The preferences page of an address that unsubscribed (issue 39): an old link still shows the
+ * newsletters, but ticking one only sends a new confirmation link; nothing is sent until it is used.
+ */
+export const PREFERENCES_UNSUBSCRIBED_NOTE = "This address is unsubscribed from all newsletters. To subscribe again, tick the ones you want and press Save: we will e-mail you a link to confirm.";
+export const PREFERENCES_CONFIRM_ANSWER = "Check your inbox: we have sent you a link to confirm your subscription. Until you confirm it, you receive no newsletters.";
 
 /** How long an unconfirmed sign-up is kept before it is deleted (and its link stops working). */
 export const PENDING_SIGNUP_DAYS = 7;

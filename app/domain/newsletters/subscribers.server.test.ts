@@ -216,7 +216,7 @@ describe("confirming", () => {
 });
 
 describe("preferences and unsubscribing", () => {
-  it("preferences list public newsletters and those subscribed to; saving none unsubscribes from all; ticking again resubscribes", async () => {
+  it("preferences list public newsletters and those subscribed to; saving none unsubscribes from all; ticking again only sends a new confirmation", async () => {
     const [digest] = await fx.t.db.insert(newsletters).values({ name: "Morning digest", slug: "morning", kind: "digest", digestFrequency: "daily", digestTime: "07:00", position: 1 }).returning();
     const [staff] = await fx.t.db.insert(newsletters).values({ name: "Staff", slug: "staff", isPublic: false, position: 2 }).returning();
     await fx.t.db.insert(newsletters).values({ name: "Hidden", slug: "hidden", isPublic: false, position: 3 });
@@ -241,8 +241,53 @@ describe("preferences and unsubscribing", () => {
     expect(row.unsubscribedAt).toBeInstanceOf(Date);
     expect((await preferencesOf(fx.t.db, row)).some((n) => n.subscribed)).toBe(false);
 
-    expect(await savePreferences(fx.t.db, row, [storiesId])).toBe("saved");
-    expect((await subscriberOf("prefs@example.org"))!.status).toBe("active");
+    // Issue 39: a link from before the unsubscribe re-subscribes nobody; it e-mails a new confirmation link.
+    await fx.t.db.execute(sql`delete from graphile_worker._private_jobs`);
+    expect(await savePreferences(fx.t.db, row, [storiesId])).toBe("confirmation sent");
+    const waiting = (await subscriberOf("prefs@example.org"))!;
+    expect(waiting).toMatchObject({ status: "unsubscribed", consentSource: "/newsletter/preferences" });
+    expect(await mailJobs()).toEqual([{ subscriber: row.id, kind: "confirm" }]);
+  });
+
+  it("after an unsubscribe, an old preferences link keeps the choice but the address stays unsubscribed until the new confirmation link is used, which voids the old links", async () => {
+    const [digest] = await fx.t.db.insert(newsletters).values({ name: "Evening digest", slug: "evening", kind: "digest", digestFrequency: "daily", digestTime: "19:00", position: 1 }).returning();
+    await signUp(fx.t.db, input("old-link@example.org", { newsletterIds: [(await stories()).id] }), noFill);
+    const first = await confirmSubscriber(fx.t.db, (await subscriberOf("old-link@example.org"))!);
+    const oldPreferences = subscriberToken(SECRET, "preferences", first);
+    await unsubscribeSubscriber(fx.t.db, first.id);
+    await fx.t.db.execute(sql`delete from graphile_worker._private_jobs`);
+
+    const opened = (await subscriberOfToken(fx.t.db, SECRET, "preferences", oldPreferences))!;
+    expect(opened.status).toBe("unsubscribed");
+    expect(await savePreferences(fx.t.db, opened, [digest!.id])).toBe("confirmation sent");
+    const waiting = (await subscriberOf("old-link@example.org"))!;
+    expect(waiting.status).toBe("unsubscribed");
+    expect(waiting.unsubscribedAt).toBeInstanceOf(Date);
+    expect((await preferencesOf(fx.t.db, waiting)).some((n) => n.subscribed)).toBe(false);
+
+    // The job e-mails the confirmation link, as for a sign-up.
+    const { sent, mailer } = capturingMailer();
+    expect(await sendSubscriberMail({ db: fx.t.db, mailer, publicUrl: PUBLIC_URL, secret: SECRET, log }, waiting.id, "confirm")).toBe("sent");
+    const link = new URL(sent[0]!.link!);
+    expect(link.pathname).toMatch(/^\/newsletter\/confirm\//);
+    const confirmed = await confirmSubscriber(fx.t.db, (await subscriberOfToken(fx.t.db, SECRET, "confirm", decodeURIComponent(link.pathname.split("/").pop()!)))!);
+    expect(confirmed.status).toBe("active");
+    expect((await preferencesOf(fx.t.db, confirmed)).filter((n) => n.subscribed).map((n) => n.name)).toEqual(["Evening digest"]);
+    expect(await subscriberOfToken(fx.t.db, SECRET, "preferences", oldPreferences)).toBeNull();
+  });
+
+  it("an old preferences link sends at most the sign-up's allowance of confirmations to one address", async () => {
+    await signUp(fx.t.db, input("pestered@example.org"), noFill);
+    const row = await confirmSubscriber(fx.t.db, (await subscriberOf("pestered@example.org"))!);
+    await unsubscribeSubscriber(fx.t.db, row.id);
+    const unsubscribed = (await subscriberOf("pestered@example.org"))!;
+    const storiesId = (await stories()).id;
+    for (let i = 0; i < SIGNUP_EMAIL_LIMIT.max + 2; i++) {
+      await fx.t.db.execute(sql`delete from graphile_worker._private_jobs`);
+      expect(await savePreferences(fx.t.db, unsubscribed, [storiesId])).toBe("confirmation sent");
+      // The sign-up itself spent one of the allowance.
+      expect((await mailJobs()).length, `save ${i + 1}`).toBe(i + 1 < SIGNUP_EMAIL_LIMIT.max ? 1 : 0);
+    }
   });
 
   it("unsubscribing records the send it came from, never lifts a bounce or complaint, and a complaint overrides an unsubscribe", async () => {

@@ -288,33 +288,45 @@ export async function preferencesOf(db: Db, subscriber: Subscriber): Promise<Pre
   return rows.map((row) => ({ ...row, subscribed: receiving && row.subscribed }));
 }
 
+/** What saving the preferences did: the page's answer. */
+export type PreferencesOutcome = "saved" | "unsubscribed" | "confirmation sent";
+
 /**
  * Saves the preferences page: the ticked newsletters (of those it lists) are the subscriber's; none
- * ticked is "Unsubscribe from all". Ticking again after an unsubscribe resubscribes (the link came to
- * their inbox: the address is theirs); a bounced or complained address stays suppressed.
+ * ticked is "Unsubscribe from all"; a bounced or complained address stays suppressed. After an
+ * unsubscribe the links sent before still open the page, but ticking again does not resubscribe
+ * (issue 39: a forwarded newsletter carries the link): the choice is kept and, as a sign-up would,
+ * a new confirmation link is e-mailed (within the address's sign-up allowance); the address stays
+ * unsubscribed until that link is used, which also voids the old links.
  */
-export async function savePreferences(db: Db, subscriber: Subscriber, newsletterIds: readonly string[], now = new Date()): Promise<"saved" | "unsubscribed"> {
+export async function savePreferences(db: Db, subscriber: Subscriber, newsletterIds: readonly string[], now = new Date()): Promise<PreferencesOutcome> {
   const listed = await preferencesOf(db, subscriber);
   const chosen = listed.filter((n) => newsletterIds.includes(n.id)).map((n) => n.id);
   if (chosen.length === 0) {
     await unsubscribeSubscriber(db, subscriber.id);
     return "unsubscribed";
   }
+  const resubscribing = subscriber.status === "unsubscribed";
+  // The sign-up's per-address allowance: an old link cannot fill the inbox with confirmations either.
+  const allowance = resubscribing ? await takeAllowance(db, SIGNUP_EMAIL_LIMIT, `email ${emailHash(subscriber.email)}`, now) : null;
   await db.transaction(async (tx) => {
+    if (resubscribing) {
+      // The consent record names this page once the link is used (confirmSubscriber sets the time).
+      const [waiting] = await tx
+        .update(subscribers)
+        .set({ consentSource: "/newsletter/preferences", signupArticleId: null, updatedAt: now })
+        .where(and(eq(subscribers.id, subscriber.id), eq(subscribers.status, "unsubscribed")))
+        .returning({ id: subscribers.id });
+      if (waiting && !allowance?.limited) await queueSubscriberMail(tx, subscriber.id, "confirm");
+    }
     const unticked = listed.map((n) => n.id).filter((id) => !chosen.includes(id));
     if (unticked.length) await tx.delete(subscriptions).where(and(eq(subscriptions.subscriberId, subscriber.id), inArray(subscriptions.newsletterId, unticked)));
     await tx
       .insert(subscriptions)
       .values(chosen.map((newsletterId) => ({ subscriberId: subscriber.id, newsletterId })))
       .onConflictDoNothing();
-    if (subscriber.status === "unsubscribed") {
-      await tx
-        .update(subscribers)
-        .set({ status: "active", unsubscribedAt: null, consentAt: now, consentSource: "/newsletter/preferences", updatedAt: now })
-        .where(and(eq(subscribers.id, subscriber.id), eq(subscribers.status, "unsubscribed")));
-    }
   });
-  return "saved";
+  return resubscribing ? "confirmation sent" : "saved";
 }
 
 /**

@@ -59,7 +59,8 @@ const countPages = async (slug: string) => (await fx.t.db.select().from(pages).w
 
 describe("pages at /{slug}", () => {
   it("a slug the site's routes or files use is refused beside the slug field with a 400, and nothing is saved", async () => {
-    for (const slug of ["about", "admin", "search", "media", "healthz", "sitemaps", "rss"]) {
+    // metrics, build, public and wp-admin too (issue 39): answered before routing, or kept from pages.
+    for (const slug of ["about", "admin", "search", "media", "healthz", "sitemaps", "rss", "metrics", "build", "public", "wp-admin"]) {
       const refused = await answer(save({ title: "Taken", slug }));
       expect(refused.status, slug).toBe(400);
       expect(refused.fieldErrors.slug, slug).toBe(pageSlugReserved(slug));

@@ -129,14 +129,19 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
 
-  const invited = answer?.ok && answer.intent === "invite" ? answer : null;
+  const lastInvited = answer?.ok && answer.intent === "invite" ? answer : null;
+  // While the next invitation is on its way, the previous one's link is gone (issue 39): nobody copies
+  // it for the new address.
+  // (formData stays set while the page reloads its data after the action: the new answer comes then.)
+  const sendingInvitation = navigation.state !== "idle" && navigation.formData?.get("intent") === "invite";
+  const invited = sendingInvitation ? null : lastInvited;
   const linkRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!answer) return;
     if (!answer.ok) toast.error("Error", answer.error);
     // A sent invitation is confirmed in the page, beside its link (shown once): no toast to cover it.
-    else if (answer.intent === "invite") linkRef.current?.focus();
+    else if (answer.intent === "invite") return;
     else if (answer.intent === "role") toast.success("Role changed", `${answer.email} has the new role from their next click.`);
     else if (answer.intent === "remove") toast.success("Access removed", `${answer.email} keeps the account but no longer opens the back office.`);
     else if (answer.intent === "require-2fa")
@@ -146,6 +151,11 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
       );
     else toast.success("Invitation withdrawn", "Its link no longer works.");
   }, [answer]);
+
+  // The link takes the focus once it is shown (the answer arrives while the page still reloads its data).
+  useEffect(() => {
+    if (invited) linkRef.current?.focus();
+  }, [invited]);
 
   const inviteRefusal = answer && !answer.ok && answer.intent === "invite" ? answer : null;
 
@@ -228,6 +238,11 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
           Invite someone
         </h2>
         <p className="mb-4 text-sm text-slate-700">They get an e-mail with a link to sign up (or sign in) and join with the role you choose. The link works once, for 7 days.</p>
+        {sendingInvitation ? (
+          <p role="status" className="mb-4 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">
+            Sending the invitation…
+          </p>
+        ) : null}
         {invited ? (
           <div role="status" className="mb-4 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">
             <p>
@@ -241,7 +256,7 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
           </div>
         ) : null}
         {/* A new form after each invitation sent: the address field is empty again, so a second click cannot invite twice. */}
-        <Form key={invited?.link ?? "invite"} method="post" className="space-y-4">
+        <Form key={lastInvited?.link ?? "invite"} method="post" className="space-y-4">
           <input type="hidden" name="intent" value="invite" />
           <div className="space-y-1">
             <Label htmlFor="invite-email">E-mail address</Label>

@@ -1,4 +1,4 @@
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { RouteError } from "~/components/not-found";
 import { SUBSCRIBER_LINK_HEADERS, SUBSCRIBER_LINK_NOT_FOUND, SubscriberButton, SubscriberPage } from "~/components/subscriber-page";
 import { subscriberToken } from "~/domain/newsletters/subscriber-tokens.server";
@@ -15,14 +15,21 @@ import type { Route } from "./+types/newsletter-confirm";
 export async function loader({ params, context }: Route.LoaderArgs) {
   const subscriber = await subscriberOfToken(context.db, context.subscriberSecret, "confirm", params.token);
   if (!subscriber) throw data(SUBSCRIBER_LINK_NOT_FOUND.title, { status: 404, headers: SUBSCRIBER_LINK_HEADERS });
-  return data({ email: subscriber.email, active: subscriber.status === "active" }, { headers: SUBSCRIBER_LINK_HEADERS });
+  const active = subscriber.status === "active";
+  // An active subscriber's page links their preferences (the link came to their inbox, as every newsletter's does).
+  const preferencesPath = active ? subscriberPath("preferences", subscriberToken(context.subscriberSecret, "preferences", subscriber)) : null;
+  return data({ email: subscriber.email, active, preferencesPath }, { headers: SUBSCRIBER_LINK_HEADERS });
 }
 
 export async function action({ params, context }: Route.ActionArgs) {
   const subscriber = await subscriberOfToken(context.db, context.subscriberSecret, "confirm", params.token);
   if (!subscriber) throw data(SUBSCRIBER_LINK_NOT_FOUND.title, { status: 404, headers: SUBSCRIBER_LINK_HEADERS });
   const confirmed = await confirmSubscriber(context.db, subscriber);
-  // The preferences link is made with the key the subscriber has now (a re-subscription gets a new one).
+  // A re-subscription gets a new key, which voids this very link: the page after the POST (its loader
+  // runs again) is the new key's, or it would be the 404 page.
+  if (confirmed.tokenKey !== subscriber.tokenKey) {
+    throw redirect(subscriberPath("confirm", subscriberToken(context.subscriberSecret, "confirm", confirmed)), { status: 303, headers: SUBSCRIBER_LINK_HEADERS });
+  }
   return data({ confirmed: true, preferencesPath: subscriberPath("preferences", subscriberToken(context.subscriberSecret, "preferences", confirmed)) }, { headers: SUBSCRIBER_LINK_HEADERS });
 }
 
@@ -34,14 +41,15 @@ export const meta: Route.MetaFunction = ({ matches }) => previewMeta(matches, { 
 
 export default function NewsletterConfirm({ loaderData, actionData }: Route.ComponentProps) {
   if (actionData?.confirmed || loaderData.active) {
+    const preferencesPath = actionData?.preferencesPath ?? loaderData.preferencesPath;
     return (
       <SubscriberPage title="Confirm your subscription">
         <p role="status" className="text-lg font-medium text-slate-900">
           {CONFIRMED_ANSWER}
         </p>
-        {actionData ? (
+        {preferencesPath ? (
           <p>
-            <Link to={actionData.preferencesPath} className="font-medium text-brand-700 underline underline-offset-4">
+            <Link to={preferencesPath} className="font-medium text-brand-700 underline underline-offset-4">
               Manage your preferences
             </Link>
           </p>

@@ -1,16 +1,20 @@
 import { data, Form } from "react-router";
 import { RouteError } from "~/components/not-found";
 import { SUBSCRIBER_LINK_HEADERS, SUBSCRIBER_LINK_NOT_FOUND, SubscriberButton, SubscriberPage } from "~/components/subscriber-page";
-import { NEWSLETTERS_FIELD, PREFERENCES_SAVED, UNSUBSCRIBED_ANSWER } from "~/domain/newsletters/subscribers.schema";
+import { NEWSLETTERS_FIELD, PREFERENCES_CONFIRM_ANSWER, PREFERENCES_SAVED, PREFERENCES_UNSUBSCRIBED_NOTE, UNSUBSCRIBED_ANSWER } from "~/domain/newsletters/subscribers.schema";
 import { preferencesOf, savePreferences, subscriberOfToken } from "~/domain/newsletters/subscribers.server";
 import { previewMeta } from "~/page-meta";
 import type { Route } from "./+types/newsletter-preferences";
 
 /**
  * /newsletter/preferences/:token (every newsletter's footer): the reader's newsletters as checkboxes,
- * "Save" and "Unsubscribe from all". Saving with none ticked unsubscribes from all. A forged or edited
- * link is a 404. Personal: never cached, counted or indexed.
+ * "Save" and "Unsubscribe from all". Saving with none ticked unsubscribes from all. After an
+ * unsubscribe the page still opens, but saving ticked newsletters only e-mails a new confirmation
+ * link (issue 39). A forged or edited link is a 404. Personal: never cached, counted or indexed.
  */
+
+/** The answer to a save, by what it did. */
+const ANSWERS = { saved: PREFERENCES_SAVED, unsubscribed: UNSUBSCRIBED_ANSWER, "confirmation sent": PREFERENCES_CONFIRM_ANSWER } as const;
 async function subscriberOf(context: Route.LoaderArgs["context"], token: string) {
   const subscriber = await subscriberOfToken(context.db, context.subscriberSecret, "preferences", token);
   if (!subscriber) throw data(SUBSCRIBER_LINK_NOT_FOUND.title, { status: 404, headers: SUBSCRIBER_LINK_HEADERS });
@@ -44,13 +48,14 @@ export default function NewsletterPreferences({ loaderData, actionData }: Route.
     <SubscriberPage title="Newsletter preferences">
       {actionData ? (
         <p role="status" className="rounded-md bg-green-50 px-4 py-3 font-medium text-green-900">
-          {actionData.outcome === "unsubscribed" ? UNSUBSCRIBED_ANSWER : PREFERENCES_SAVED}
+          {ANSWERS[actionData.outcome]}
         </p>
       ) : null}
       <p>
         The newsletters <strong className="break-all">{email}</strong> receives. Untick one to stop it, tick one to start it.
       </p>
       {suppressed ? <p>Our e-mails to this address could not be delivered, so we no longer send any.</p> : null}
+      {status === "unsubscribed" ? <p>{PREFERENCES_UNSUBSCRIBED_NOTE}</p> : null}
       <Form method="post" className="space-y-5">
         <fieldset>
           <legend className="text-sm font-medium text-slate-800">Newsletters</legend>

@@ -1,12 +1,15 @@
 import { eq, sql } from "drizzle-orm";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { subscribers } from "~/db/schema";
+import { newsletters, subscribers } from "~/db/schema";
+import { subscriberToken } from "~/domain/newsletters/subscriber-tokens.server";
 import { SIGNUP_ANSWER } from "~/domain/newsletters/subscribers.schema";
-import { SUBSCRIBER_MAIL_TASK, signUp, type SignupInput } from "~/domain/newsletters/subscribers.server";
+import { confirmSubscriber, SUBSCRIBER_MAIL_TASK, signUp, unsubscribeSubscriber, type SignupInput } from "~/domain/newsletters/subscribers.server";
 import { createFormTimer } from "~/lib/form-timer.server";
 import { createTestDatabase } from "../../../tests/setup/test-database";
 import { action as signupAction } from "./newsletter";
+import { action as confirmAction, loader as confirmLoader } from "./newsletter-confirm";
+import { action as preferencesAction } from "./newsletter-preferences";
 
 // POST /newsletter, the action every sign-up form posts to: one answer for every address (issue 30).
 
@@ -69,5 +72,56 @@ describe("POST /newsletter", () => {
     const result = (await signupAction({ request, context, params: {} } as never)) as { data: unknown; init: { status?: number } | null };
     expect(result.init?.status).toBe(400);
     expect(result.data).toMatchObject({ ok: false, fieldErrors: { email: "Please enter a valid e-mail address." }, values: { email: "nope" } });
+  });
+});
+
+describe("POST /newsletter/preferences/:token (issue 39)", () => {
+  it("an earlier preferences link of an unsubscribed reader answers 200 and queues a new confirmation, but re-subscribes nobody", async () => {
+    const secret = "a-session-secret-of-at-least-32-characters!";
+    await signUp(t.db, input("left@example.org"), noFill);
+    const active = await confirmSubscriber(t.db, (await subscriberOf("left@example.org"))!);
+    const earlier = subscriberToken(secret, "preferences", active);
+    await unsubscribeSubscriber(t.db, active.id);
+    await t.db.execute(sql`delete from graphile_worker._private_jobs`);
+    const [stories] = await t.db.select({ id: newsletters.id }).from(newsletters).where(eq(newsletters.slug, "stories"));
+
+    const body = new URLSearchParams([
+      ["intent", "save"],
+      ["newsletters", stories!.id],
+    ]);
+    const request = new Request(`http://localhost/newsletter/preferences/${earlier}`, { method: "POST", body });
+    const context = { db: t.db, log, subscriberSecret: secret } as never;
+    const result = (await preferencesAction({ request, context, params: { token: earlier } } as never)) as { data: unknown; init: { status?: number } | null };
+    expect(result.init?.status ?? 200).toBe(200);
+    expect(result.data).toEqual({ outcome: "confirmation sent" });
+    expect((await subscriberOf("left@example.org"))!.status).toBe("unsubscribed");
+    expect(await mailJobs()).toEqual([{ subscriber: active.id, kind: "confirm" }]);
+  });
+});
+
+describe("POST /newsletter/confirm/:token", () => {
+  it("confirming a re-subscription (a new key voids the link itself) goes on to the new key's page: subscribed, with the preferences link", async () => {
+    const secret = "a-session-secret-of-at-least-32-characters!";
+    const context = { db: t.db, log, subscriberSecret: secret } as never;
+    await signUp(t.db, input("returning@example.org"), noFill);
+    const first = await confirmSubscriber(t.db, (await subscriberOf("returning@example.org"))!);
+    await unsubscribeSubscriber(t.db, first.id);
+    const waiting = (await subscriberOf("returning@example.org"))!;
+    const token = subscriberToken(secret, "confirm", waiting);
+
+    const request = new Request(`http://localhost/newsletter/confirm/${token}`, { method: "POST" });
+    const answer = await confirmAction({ request, context, params: { token } } as never).catch((thrown: unknown) => thrown);
+    expect(answer).toBeInstanceOf(Response);
+    const redirected = answer as Response;
+    expect(redirected.status).toBe(303);
+    const active = (await subscriberOf("returning@example.org"))!;
+    expect(active.status).toBe("active");
+    expect(redirected.headers.get("location")).toBe(`/newsletter/confirm/${encodeURIComponent(subscriberToken(secret, "confirm", active))}`);
+
+    const next = decodeURIComponent(redirected.headers.get("location")!.split("/").pop()!);
+    const page = (await confirmLoader({ request: new Request(`http://localhost${redirected.headers.get("location")}`), context, params: { token: next } } as never)) as { data: unknown };
+    expect(page.data).toEqual({ email: "returning@example.org", active: true, preferencesPath: `/newsletter/preferences/${encodeURIComponent(subscriberToken(secret, "preferences", active))}` });
+    // The link that was used no longer opens anything.
+    await expect(confirmLoader({ request, context, params: { token } } as never)).rejects.toMatchObject({ init: { status: 404 } });
   });
 });
