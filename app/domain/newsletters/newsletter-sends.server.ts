@@ -328,15 +328,18 @@ const RECORD_AND_CLAIM = `${PLAN_EACH_TIME}
     from recorded
     where recorded.status = 'bounced' and b.id = recorded.subscriber_id and b.status in ('active', 'pending')
     returning b.id
+  ), picked as materialized (
+    -- Run once (materialized): as the inner side of a nested loop (a plan PostgreSQL chose when its
+    -- statistics had not yet seen this send's rows) the pick ran again for every row, each time
+    -- skipping the rows just claimed, and claimed twice its limit.
+    select subscriber_id from send_recipients
+    where send_id = $1 and status in ('queued', 'deferred') and (status = 'queued' or next_attempt_at <= now())
+      and exists (select 1 from newsletter_sends where id = $1 and status = 'sending')
+    limit $6
+    for update skip locked
   ), claimed as (
     update send_recipients s set status = 'sending', attempts = s.attempts + 1
-    from (
-      select subscriber_id from send_recipients
-      where send_id = $1 and status in ('queued', 'deferred') and (status = 'queued' or next_attempt_at <= now())
-        and exists (select 1 from newsletter_sends where id = $1 and status = 'sending')
-      limit $6
-      for update skip locked
-    ) c
+    from picked c
     where s.send_id = $1 and s.subscriber_id = c.subscriber_id
     returning s.subscriber_id, s.email, s.attempts
   )
@@ -490,11 +493,13 @@ async function deliver(deps: NewsletterDeps, client: pg.PoolClient, sendId: stri
   /** The last claim found fewer rows than it asked for: none to claim until results come back. */
   let exhausted = false;
   let cancelled = false;
+  /** A statement failed (the database went away): this run is over, and its job is tried again. */
+  let aborted = false;
   let downInARow = 0;
   let paused = false;
   let counts = { sent: 0, deferred: 0, bounced: 0, failed: 0 };
   let wake: (() => void) | null = null;
-  const halted = () => paused || engine.stopping || cancelled;
+  const halted = () => paused || engine.stopping || cancelled || aborted;
   const note = (outcome: Outcome) => {
     if (finished.length === 0) oldestFinishedAt = performance.now();
     finished.push(outcome);
@@ -557,14 +562,22 @@ async function deliver(deps: NewsletterDeps, client: pg.PoolClient, sendId: stri
     const batch = finished.splice(0);
     // Planned for this send's id each time (PLAN_EACH_TIME): a named statement's generic plan
     // (PostgreSQL's choice after five runs) scans every send's recipients; a second send of 100,000 crawled.
-    const result = await client.query<ClaimRow>(RECORD_AND_CLAIM, [
-      sendId,
-      batch.map((o) => o.subscriberId),
-      batch.map((o) => o.status),
-      batch.map((o) => o.error),
-      batch.map((o) => o.nextAttemptAt),
-      room,
-    ]);
+    let result: pg.QueryResult<ClaimRow>;
+    try {
+      result = await client.query<ClaimRow>(RECORD_AND_CLAIM, [
+        sendId,
+        batch.map((o) => o.subscriberId),
+        batch.map((o) => o.status),
+        batch.map((o) => o.error),
+        batch.map((o) => o.nextAttemptAt),
+        room,
+      ]);
+    } catch (error) {
+      // Nothing more goes from this run: the messages under way finish unrecorded, and the rows it
+      // claimed stay 'sending', for the next run (the job's retry) to send again and list.
+      aborted = true;
+      throw error;
+    }
     // Cancelled (or ended) meanwhile: what is claimed and not yet handed over does not go.
     if (result.rows[0]?.send_status !== "sending") cancelled = true;
     const claimed = result.rows.filter((row) => row.subscriber_id !== null) as Claimed[];
