@@ -17,7 +17,7 @@
  *   (decision 0043), and the send's own "may have been sent twice" count.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import nodemailer from "nodemailer";
@@ -53,6 +53,8 @@ const RENDER_WARMUP_SECONDS = Number(process.env.BENCH_RENDER_WARMUP_SECONDS ?? 
  * is killed and writes none), to see where the send's time goes.
  */
 const CPU_PROF_DIR = process.env.BENCH_NEWSLETTER_CPU_PROF;
+/** BENCH_NEWSLETTER_SITE_LOG=<file>: the site's log (at info) is appended there, to see what its sends did. */
+const SITE_LOG = process.env.BENCH_NEWSLETTER_SITE_LOG;
 
 export interface LoadRow {
   rps: number;
@@ -224,7 +226,7 @@ function startSite(dataDir: string, sinkUrl: string, seed: boolean): ChildProces
   const profile = CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [];
   return spawn(process.execPath, ["--enable-source-maps", ...profile, SERVER_ENTRY], {
     cwd: ROOT,
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", SITE_LOG ? openSync(SITE_LOG, "a") : "ignore", "inherit"],
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -233,7 +235,7 @@ function startSite(dataDir: string, sinkUrl: string, seed: boolean): ChildProces
       PUBLIC_URL: `http://127.0.0.1:${SITE_PORT}`,
       DATA_DIR: dataDir,
       SEED_DEMO: seed ? "1" : "0",
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: SITE_LOG ? "info" : "warn",
       NEWSLETTER_TRANSPORT: "smtp",
       NEWSLETTER_SMTP_URL: sinkUrl,
       NEWSLETTER_SMTP_POOL: String(POOL),
@@ -465,7 +467,9 @@ export async function newsletterBench(deps: NewsletterBenchDeps): Promise<boolea
     console.log(
       `send: ${fmt(accepted)} messages reached the sink in ${totalSeconds.toFixed(1)} s from the publication: ${fmt(rate)} messages/s (${fmt(steadyRate)}/s from the first message)  (target ≥ ${NEWSLETTER_TARGET.messagesPerSecond}/s: ${check(rate >= NEWSLETTER_TARGET.messagesPerSecond && accepted === SUBSCRIBERS)})`,
     );
-    console.log(`send: baseline, nodemailer's pool of ${POOL} alone sending the same e-mail to the same sink: ${fmt(ceiling)} messages/s (${fmt(BASELINE_MESSAGES)} messages); the app reaches ${((rate / ceiling) * 100).toFixed(0)}% of it`);
+    console.log(
+      `send: baseline, nodemailer's pool of ${POOL} alone sending the same e-mail to the same sink: ${fmt(ceiling)} messages/s (${fmt(BASELINE_MESSAGES)} messages); the app reaches ${((rate / ceiling) * 100).toFixed(0)}% of it (${((steadyRate / ceiling) * 100).toFixed(0)}% from its first message, ${((progress.firstMs ?? 0) / 1000).toFixed(1)} s after the publication)`,
+    );
     console.log(`send: the send's row says ${send?.status ?? "nothing"}, ${fmt(send?.sent ?? 0)} of ${fmt(send?.recipients ?? 0)} recipients sent, sink duplicates ${progress.stats.duplicates}`);
     const ratio = during.rps / rest.rps;
     const wholeWindow = loadTo < SUBSCRIBERS;
