@@ -41,7 +41,7 @@ describe("the demo's longest story as a newsletter e-mail", () => {
 
     // "View in your browser" is the article; the footer says why and has the postal address.
     expect(html).toMatch(/<a href="https:\/\/news\.example\/article\/council-approves-late-night-buses"[^>]*>View in your browser<\/a>/);
-    expect(html).toContain("You are receiving this because you subscribed to Morning Briefing at The Marrowby Courier.");
+    expect(html).toContain("You subscribed to Morning Briefing at The Marrowby Courier.");
     expect(html).toContain("1 Market Square<br/>Marrowby MB1 2CD");
     expect(html).toMatch(/>Unsubscribe<\/a>/);
     expect(html).toMatch(/>Manage preferences<\/a>/);
@@ -52,7 +52,7 @@ describe("the demo's longest story as a newsletter e-mail", () => {
     // The plain-text part says the same.
     expect(email.text).toContain(story.title);
     expect(email.text).toContain("Watch on YouTube https://www.youtube.com/watch?v=dQw4w9WgXcQ");
-    expect(email.text).toContain("You are receiving this because you subscribed to Morning Briefing at The Marrowby Courier.");
+    expect(email.text).toContain("You subscribed to Morning Briefing at The Marrowby Courier.");
     expect(email.text).toContain("1 Market Square\nMarrowby MB1 2CD");
     expect(email.text).not.toMatch(/<[a-z]/i);
 

@@ -92,6 +92,7 @@ export function ArticleForm({
   sendBackFailure,
   after,
   newsletters = null,
+  postalAddressMissing = false,
   signups = null,
   live = null,
 }: {
@@ -121,6 +122,8 @@ export function ArticleForm({
   after?: ReactNode;
   /** "Send by e-mail" (issue 30): the newsletters to choose, for a role that may send; null hides it. */
   newsletters?: StoryNewsletterOption[] | null;
+  /** The settings have no postal address for the e-mails' footer (CAN-SPAM): sending warns first. */
+  postalAddressMissing?: boolean;
   /** How many confirmed sign-ups this story's form brought (edit mode). */
   signups?: number | null;
   /**
@@ -322,6 +325,7 @@ export function ArticleForm({
                 busy={uploads > 0}
                 failure={failure}
                 newsletters={newsletters}
+                postalAddressMissing={postalAddressMissing}
                 onIntent={(intent) => {
                   submittingForm.current = true;
                   void submit({ intent }, { method: "post" });
@@ -436,7 +440,13 @@ export function ArticleForm({
 
           {newsletters ? (
             <SettingsSection title="Send by e-mail">
-              <SendByEmailSection options={newsletters} alreadyPublic={status === "published"} timeZone={timeZone} formRef={formRef} />
+              <SendByEmailSection
+                options={newsletters}
+                alreadyPublic={status === "published"}
+                postalAddressMissing={postalAddressMissing}
+                timeZone={timeZone}
+                formRef={formRef}
+              />
             </SettingsSection>
           ) : null}
 

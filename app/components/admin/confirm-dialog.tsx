@@ -28,6 +28,7 @@ export function ConfirmDialog({
   confirmLabel?: string;
   cancelLabel?: string;
   onConfirm: () => void;
+  /** Shown under the description (a choice, or a warning to read before confirming). */
   children?: ReactNode;
 }) {
   return (

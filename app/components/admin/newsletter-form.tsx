@@ -3,7 +3,7 @@ import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { FieldError } from "~/components/admin/field-error";
-import { OUTBOX_NOTICE, WEEKDAYS, type NewsletterFieldName } from "~/domain/newsletters/newsletter-admin.schema";
+import { OUTBOX_NOTICE, POSTAL_ADDRESS_WARNING, WEEKDAYS, type NewsletterFieldName } from "~/domain/newsletters/newsletter-admin.schema";
 
 /** What the form starts from: a stored newsletter, or what was just refused. */
 export interface NewsletterFormValues {
@@ -188,6 +188,15 @@ export function formValuesOfRefusal(values: Partial<Record<string, string>> | un
     digestCategoryIds: (values.digestCategoryIds ?? "").split(",").filter(Boolean),
     trackEngagement: values.trackEngagement === "on",
   };
+}
+
+/** The warning before a send whose e-mails will have no postal address (CAN-SPAM): it does not block. */
+export function PostalAddressWarning({ className = "" }: { className?: string }) {
+  return (
+    <p role="note" data-testid="postal-address-warning" className={`rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 ${className}`}>
+      {POSTAL_ADDRESS_WARNING}
+    </p>
+  );
 }
 
 /** The screens' notice when newsletters are written to the outbox folder instead of being sent. */

@@ -91,6 +91,7 @@ export function PublishActions({
   failure,
   onIntent,
   newsletters = null,
+  postalAddressMissing = false,
 }: {
   mode: "create" | "edit";
   status: ArticleStatusName | undefined;
@@ -111,6 +112,8 @@ export function PublishActions({
   failure: unknown;
   /** "Send by e-mail" (issue 30): shown in the publish panel too, for a role that may send. */
   newsletters?: readonly StoryNewsletterOption[] | null;
+  /** The settings have no postal address: the panel warns when a newsletter is ticked. */
+  postalAddressMissing?: boolean;
   /** Submits an intent without the form's fields ("unpublish", "discard-pending"). */
   onIntent: (intent: "unpublish" | "discard-pending") => void;
 }) {
@@ -236,6 +239,7 @@ export function PublishActions({
           initialPublishAt={publishAt}
           timeZone={timeZone}
           newsletters={newsletters}
+          postalAddressMissing={postalAddressMissing}
           submitting={submitting && (submittedIntent === "publish" || submittedIntent === "schedule")}
           busy={busy}
         />

@@ -64,6 +64,7 @@ export function PublishPanel({
   submitting,
   busy,
   newsletters = null,
+  postalAddressMissing = false,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -81,6 +82,8 @@ export function PublishPanel({
   busy: boolean;
   /** "Send by e-mail" (issue 30): the newsletters, for a role that may send (the boxes tick the form's own). */
   newsletters?: readonly StoryNewsletterOption[] | null;
+  /** The settings have no postal address for the e-mails' footer: a ticked newsletter shows the warning. */
+  postalAddressMissing?: boolean;
 }) {
   const ids = useId();
   const [choice, setChoice] = useState<"now" | "schedule">("now");
@@ -160,7 +163,7 @@ export function PublishPanel({
             {publishOutcome(facts, choice === "schedule" && at && !timeProblem ? formatPublishDate(at, timeZone) : null)}
           </p>
 
-          {newsletters ? <PublishPanelNewsletters options={newsletters} formId={formId} timeZone={timeZone} /> : null}
+          {newsletters ? <PublishPanelNewsletters options={newsletters} formId={formId} timeZone={timeZone} postalAddressMissing={postalAddressMissing} /> : null}
 
           {facts.blockers.length > 0 ? (
             <div role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="publish-blockers">

@@ -3,8 +3,11 @@ import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
+import { SEND_STORY_INTENT, sendStoryPrompt, storySentMessage } from "~/domain/newsletters/newsletter-admin.schema";
 import { formatPublishDate } from "~/lib/dates";
+import { ConfirmDialog } from "./confirm-dialog";
 import { FieldError } from "./field-error";
+import { PostalAddressWarning } from "./newsletter-form";
 
 /** A newsletter as the article form offers it, with the story's send to it once made. */
 export interface StoryNewsletterOption {
@@ -12,6 +15,35 @@ export interface StoryNewsletterOption {
   name: string;
   chosen: boolean;
   send: { status: string; at: string } | null;
+  /** Its active subscribers now: whom "Send now" would reach. */
+  subscribers: number;
+}
+
+/** What "Send now" answers: the send made, or the refusal's message. */
+export type SendStoryAnswer = { ok: true; storySent: { newsletterId: string; newsletterName: string; subscribers: number } } | { ok: false; error: string };
+
+/**
+ * "Send now…" of a story that is public already, for a newsletter it has not gone to: a confirmation
+ * saying how many will receive it (and the postal-address warning), then the request (the server
+ * refuses a second send, a role that may not publish, a story no longer public).
+ */
+function SendNowButton({ option, postalAddressMissing, sending, onSend }: { option: StoryNewsletterOption; postalAddressMissing: boolean; sending: boolean; onSend: () => void }) {
+  const prompt = sendStoryPrompt(option.name, option.subscribers);
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button type="button" variant="outline" size="sm" disabled={sending}>
+          Send now…<span className="sr-only"> to {option.name}</span>
+        </Button>
+      }
+      title={prompt.title}
+      description={prompt.description}
+      confirmLabel={prompt.confirm}
+      onConfirm={onSend}
+    >
+      {postalAddressMissing ? <PostalAddressWarning className="mt-3" /> : null}
+    </ConfirmDialog>
+  );
 }
 
 /** "Sent to {newsletter} on {date}", "Sending…", or the send's state: the sentence of a made send. */
@@ -36,19 +68,33 @@ const lockedOf = (option: StoryNewsletterOption, alreadyPublic: boolean) => opti
 export function SendByEmailSection({
   options,
   alreadyPublic,
+  postalAddressMissing = false,
   timeZone,
   formRef,
   action,
 }: {
   options: readonly StoryNewsletterOption[];
-  /** The story is public already: a newsletter chosen now would not be sent. */
+  /** The story is public already: a box ticked now would not be sent; "Send now…" sends it. */
   alreadyPublic: boolean;
+  /** The settings have no postal address for the e-mails' footer: warn before sending. */
+  postalAddressMissing?: boolean;
   timeZone: string;
   formRef: RefObject<HTMLFormElement | null>;
   /** Where the form posts (the page's own action). */
   action?: string;
 }) {
   const ids = useId();
+  const sender = useFetcher<SendStoryAnswer>({ key: "send-story" });
+  // Sends made from this page since it loaded (the page is not read again: unsaved edits stay).
+  const [sentNow, setSentNow] = useState<Record<string, { status: string; at: string }>>({});
+  useEffect(() => {
+    if (sender.state !== "idle" || !sender.data) return;
+    if (sender.data.ok) {
+      const { newsletterId, newsletterName, subscribers } = sender.data.storySent;
+      setSentNow((sent) => ({ ...sent, [newsletterId]: { status: "queued", at: new Date().toISOString() } }));
+      toast.success(storySentMessage(newsletterName, subscribers));
+    } else toast.error("Error", sender.data.error);
+  }, [sender.state, sender.data]);
   const tester = useFetcher<{ ok: true; testEmail: string } | { ok: false; error: string; fieldErrors?: { testEmailTo?: string } }>({ key: "test-email" });
   const [address, setAddress] = useState("");
   useEffect(() => {
@@ -73,23 +119,35 @@ export function SendByEmailSection({
       ) : (
         <fieldset className="space-y-2" aria-describedby={`${ids}-hint`}>
           <legend className="text-sm font-medium text-slate-800">Newsletters</legend>
-          {options.map((option) => {
+          {options.map((made) => {
+            const option = sentNow[made.id] && !made.send ? { ...made, chosen: true, send: sentNow[made.id]! } : made;
             const line = sendLine(option, timeZone);
             const locked = lockedOf(option, alreadyPublic);
             return (
               <div key={option.id}>
-                <label className="flex items-center gap-2 text-sm text-slate-800">
-                  <input
-                    type="checkbox"
-                    name="newsletterIds"
-                    value={option.id}
-                    defaultChecked={option.chosen}
-                    disabled={locked}
-                    data-newsletter-choice={option.id}
-                    className="size-4 rounded border-slate-300"
-                  />
-                  {option.name}
-                </label>
+                <div className="flex items-center justify-between gap-2">
+                  <label className="flex items-center gap-2 text-sm text-slate-800">
+                    <input
+                      type="checkbox"
+                      name="newsletterIds"
+                      value={option.id}
+                      // A locked box shows the choice as it now stands ("Send now" ticks it); an open one is the form's.
+                      {...(locked ? { checked: option.chosen } : { defaultChecked: option.chosen })}
+                      disabled={locked}
+                      data-newsletter-choice={option.id}
+                      className="size-4 rounded border-slate-300"
+                    />
+                    {option.name}
+                  </label>
+                  {alreadyPublic && !option.send ? (
+                    <SendNowButton
+                      option={option}
+                      postalAddressMissing={postalAddressMissing}
+                      sending={sender.state !== "idle"}
+                      onSend={() => sender.submit({ intent: SEND_STORY_INTENT, newsletterId: option.id }, { method: "post", ...(action ? { action } : {}) })}
+                    />
+                  ) : null}
+                </div>
                 {/* A disabled box is not posted: the server keeps a made send's choice by itself. */}
                 {line ? <p className="ml-6 text-xs text-slate-600">{line}</p> : null}
               </div>
@@ -97,9 +155,10 @@ export function SendByEmailSection({
           })}
           <p id={`${ids}-hint`} className="text-xs text-slate-600">
             {alreadyPublic
-              ? "This story is already public: a story is e-mailed only when it becomes public."
+              ? "This story is already public: “Send now…” e-mails it to a newsletter it has not gone to, once."
               : "Sent once, when the story becomes public (now or at its scheduled time)."}
           </p>
+          {alreadyPublic && postalAddressMissing && options.some((o) => !o.send && !sentNow[o.id]) ? <PostalAddressWarning /> : null}
         </fieldset>
       )}
       <div className="space-y-1.5 border-t border-slate-200 pt-3">
@@ -142,7 +201,18 @@ export function SendByEmailSection({
  * The publish panel's copy of the choice: the same newsletters, whose boxes tick the article form's own
  * (so the form posts one choice, whichever was used).
  */
-export function PublishPanelNewsletters({ options, formId, timeZone }: { options: readonly StoryNewsletterOption[]; formId: string; timeZone: string }) {
+export function PublishPanelNewsletters({
+  options,
+  formId,
+  timeZone,
+  postalAddressMissing = false,
+}: {
+  options: readonly StoryNewsletterOption[];
+  formId: string;
+  timeZone: string;
+  /** The settings have no postal address: a newsletter ticked here shows the warning (publishing is not blocked). */
+  postalAddressMissing?: boolean;
+}) {
   const boxOf = (id: string) => document.querySelector<HTMLInputElement>(`#${formId} input[data-newsletter-choice="${id}"]`);
   const [checked, setChecked] = useState<Record<string, boolean>>({});
   useEffect(() => {
@@ -181,6 +251,7 @@ export function PublishPanelNewsletters({ options, formId, timeZone }: { options
           </div>
         );
       })}
+      {postalAddressMissing && options.some((o) => !o.send && (checked[o.id] ?? o.chosen)) ? <PostalAddressWarning /> : null}
     </fieldset>
   );
 }

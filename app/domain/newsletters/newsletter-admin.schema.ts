@@ -94,6 +94,30 @@ export function newsletterScheduleLabel(n: { kind: string; digestFrequency: stri
 export const OUTBOX_NOTICE =
   "Newsletters are saved to the outbox folder (DATA_DIR/outbox) instead of being sent: no mail server is set up (NEWSLETTER_TRANSPORT / SMTP_URL).";
 
+/**
+ * The warning of the screens that send (the publish panel, "Send now", the newsletter screens) when the
+ * settings have no postal address for the e-mails' footer: a warning, the send is not blocked.
+ */
+export const POSTAL_ADDRESS_WARNING =
+  "The e-mails have no postal address in their footer: the US CAN-SPAM Act asks for one in every newsletter. An administrator can add it under Settings → Newsletters; sending is not blocked.";
+
+/** "Send now" of a public story (its edit page): the intent its request carries. */
+export const SEND_STORY_INTENT = "send-story";
+
+const subscribersText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "subscriber" : "subscribers"}`;
+
+/** The confirmation of "Send now": how many will receive it, and that it goes once. */
+export function sendStoryPrompt(newsletterName: string, subscribers: number) {
+  return {
+    title: `Send this story to ${newsletterName}?`,
+    description: `It goes now to the ${subscribersText(subscribers)} of ${newsletterName}. A story goes to a newsletter once: it cannot be sent to ${newsletterName} again.`,
+    confirm: "Send now",
+  } as const;
+}
+
+/** The toast once "Send now" is accepted (the recipients are counted again as the send is made). */
+export const storySentMessage = (newsletterName: string, subscribers: number) => `Sending to ${newsletterName}: ${subscribersText(subscribers)}`;
+
 /** Sends' states as the screens name them. */
 export const SEND_STATE_LABELS: Record<string, string> = {
   queued: "Queued",

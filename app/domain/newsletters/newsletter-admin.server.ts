@@ -8,6 +8,7 @@ import { slugify } from "~/lib/slugs";
 import type { Actor } from "~/domain/accounts/actor";
 import { checkCapability } from "~/domain/articles/article-access.server";
 import { recordActivity } from "~/domain/activity/activity.server";
+import { getSettings } from "~/domain/settings/settings.server";
 import { formValues, parseForm } from "~/lib/forms";
 import {
   LAST_NEWSLETTER_KEPT,
@@ -38,13 +39,20 @@ export interface AdminNewsletterRow extends Newsletter {
   lastSendAt: Date | null;
 }
 
+/**
+ * A column of a select from `newsletters`: how many active subscribers receive each (whom a send made
+ * now would reach). The table is named in full: Drizzle writes a column of a one-table select unqualified.
+ */
+export const activeSubscriberCount = () =>
+  sql<number>`(select count(*)::int from subscriptions s join subscribers p on p.id = s.subscriber_id
+    where s.newsletter_id = "newsletters"."id" and p.status = 'active')`;
+
 /** Every newsletter, those in use first (in order), then the archived ones, with subscriber counts and last send. */
 export async function listNewslettersForAdmin(db: Db): Promise<AdminNewsletterRow[]> {
   const rows = await db
     .select({
       newsletter: newsletters,
-      subscriberCount: sql<number>`(select count(*)::int from subscriptions s join subscribers p on p.id = s.subscriber_id
-        where s.newsletter_id = "newsletters"."id" and p.status = 'active')`,
+      subscriberCount: activeSubscriberCount(),
       lastSendAt: sql<Date | null>`(select max(created_at) from newsletter_sends ns where ns.newsletter_id = "newsletters"."id")`,
     })
     .from(newsletters)
@@ -184,6 +192,8 @@ export interface StoryNewsletterChoice {
   chosen: boolean;
   /** The story's send to it, once made: then the choice cannot change. */
   send: { status: string; at: Date } | null;
+  /** Active subscribers now: whom a send made now would reach. */
+  subscribers: number;
 }
 
 /**
@@ -193,7 +203,7 @@ export interface StoryNewsletterChoice {
 export async function storyNewsletterChoices(db: Db, articleId: string | null): Promise<StoryNewsletterChoice[]> {
   const [list, chosen, sends] = await Promise.all([
     db
-      .select({ id: newsletters.id, name: newsletters.name, kind: newsletters.kind, archivedAt: newsletters.archivedAt })
+      .select({ id: newsletters.id, name: newsletters.name, kind: newsletters.kind, archivedAt: newsletters.archivedAt, subscribers: activeSubscriberCount() })
       .from(newsletters)
       .orderBy(asc(newsletters.position), asc(newsletters.createdAt)),
     articleId && isUuid(articleId)
@@ -211,10 +221,18 @@ export async function storyNewsletterChoices(db: Db, articleId: string | null): 
   return list
     // A digest goes by itself on its schedule, with every story since the last: it is no story's choice.
     .filter((n) => (n.kind === "stories" && !n.archivedAt) || sendOf.has(n.id))
-    .map((n) => ({ id: n.id, name: n.name, chosen: chosenIds.has(n.id) || sendOf.has(n.id), send: sendOf.get(n.id) ?? null }));
+    .map((n) => ({ id: n.id, name: n.name, chosen: chosenIds.has(n.id) || sendOf.has(n.id), send: sendOf.get(n.id) ?? null, subscribers: Number(n.subscribers) }));
 }
 
 export const SEND_BY_EMAIL_FORBIDDEN = "Your role cannot send stories by e-mail.";
+
+/**
+ * Whether the settings have no postal address, which every newsletter's footer should carry (the US
+ * CAN-SPAM Act): the screens that send warn before sending; the send itself goes (a warning, not a block).
+ */
+export async function postalAddressMissing(db: Db): Promise<boolean> {
+  return (await getSettings(db)).postalAddress.trim() === "";
+}
 
 /**
  * Replaces the story's "Send by e-mail" choice, inside the article save's transaction (before the

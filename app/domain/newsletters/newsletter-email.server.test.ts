@@ -53,6 +53,30 @@ describe("a story's e-mail", () => {
     expect(plain).not.toContain("javascript:");
   });
 
+  it("the footer names the site once: a newsletter named after the site says only 'You subscribed to {site}'", async () => {
+    const footerOf = async (name: string) => {
+      const { html, text } = await storyEmail(SITE, newsletter({ name }), demoStory());
+      const footer = text.slice(text.lastIndexOf("You subscribed"));
+      return { html, footer, sites: footer.split(SITE.name).length - 1 };
+    };
+    const same = await footerOf(SITE.name);
+    expect(same.html).toContain(`You subscribed to ${SITE.name}.`);
+    expect(same.sites).toBe(1);
+    const containing = await footerOf(`${SITE.name} Weekend`);
+    expect(containing.html).toContain(`You subscribed to ${SITE.name} Weekend.`);
+    expect(containing.sites).toBe(1);
+    const other = await footerOf("Morning Briefing");
+    expect(other.html).toContain(`You subscribed to Morning Briefing at ${SITE.name}.`);
+    expect(other.sites).toBe(1);
+  });
+
+  it("lays out at a phone's width: a viewport, and long addresses break inside the one column", async () => {
+    const long = `https://example.com/${"a-very-long-path-segment/".repeat(8)}`;
+    const { html } = await storyEmail(SITE, newsletter(), { ...demoStory(), document: { type: "doc", content: [p(text(`See ${long}`))] } as StoryDocument });
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
+    expect(html).toMatch(/max-width:600px;[^"]*word-break:break-word;overflow-wrap:anywhere/);
+  });
+
   it("a story that spells a placeholder out gets no one's link in its place", async () => {
     const story: EmailStory = { ...demoStory(), document: { type: "doc", content: [p(text("Say %%FP-UNSUBSCRIBE%% and %%FP-TOKEN%%"))] } as StoryDocument };
     const mine = personalizeEmail(await storyEmail(SITE, newsletter({ trackEngagement: true }), story), { ...links, tracking: { secret: SECRET, sendId: SEND, subscriberId: READER } });
@@ -137,7 +161,7 @@ describe("a digest's e-mail", () => {
     expect(email.html).toMatch(new RegExp(`<a href="${viewUrl}"[^>]*>View in your browser</a>`));
     expect(email.html.indexOf(first.title)).toBeLessThan(email.html.indexOf("Second story"));
     expect(email.html).toContain('href="https://news.example/article/second"');
-    expect(email.html).toContain("You are receiving this because you subscribed to Daily Digest at The Marrowby Courier.");
+    expect(email.html).toContain("You subscribed to Daily Digest at The Marrowby Courier.");
     // A digest lists the stories, not their whole bodies.
     expect(email.html).not.toContain("Part 2");
     expect(Buffer.byteLength(email.html)).toBeLessThan(102_400);

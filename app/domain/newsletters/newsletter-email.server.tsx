@@ -206,7 +206,10 @@ const CONTENT_WIDTH = 552;
 
 const s = {
   body: { backgroundColor: "#f1f5f9", margin: 0, padding: "24px 0", fontFamily: FONT, color: BODY_INK },
-  container: { maxWidth: "600px", backgroundColor: "#ffffff", borderRadius: "8px" },
+  // One column, 600 px at most and as narrow as a phone's 320 px: a long address or word breaks
+  // rather than widening the column (`anywhere` counts in a table cell's narrowest width; `break-word`
+  // for the clients that know only that). Inherited by everything inside.
+  container: { maxWidth: "600px", backgroundColor: "#ffffff", borderRadius: "8px", wordBreak: "break-word", overflowWrap: "anywhere" },
   topLine: { padding: "12px 24px 0", fontSize: "12px", lineHeight: "18px", color: MUTED, textAlign: "right" },
   header: { padding: "16px 24px" },
   siteName: { fontFamily: SERIF, fontSize: "24px", lineHeight: "32px", fontWeight: 700, textDecoration: "none" },
@@ -328,12 +331,25 @@ function dateLine(site: EmailSite, byline: string, publishedAt: Date | null): st
   return parts.filter(Boolean).join(" · ");
 }
 
+/**
+ * Why the reader gets it, naming the site once: "You subscribed to Frontpage." when the newsletter
+ * carries the site's name (the first newsletter is named after the site), else "You subscribed to
+ * {newsletter} at {site}."
+ */
+export function subscribedLine(newsletterName: string, siteName: string): string {
+  const name = newsletterName.trim();
+  const site = siteName.trim();
+  return name.toLocaleLowerCase("en").includes(site.toLocaleLowerCase("en")) ? `You subscribed to ${name}.` : `You subscribed to ${name} at ${site}.`;
+}
+
 function Frame({ ctx, newsletter, subject, preview, viewUrl, children }: { ctx: RenderContext; newsletter: Newsletter; subject: string; preview: string; viewUrl: string; children: ReactNode }) {
   const { site } = ctx;
   return (
     <Html lang="en" dir="ltr">
       <Head>
         <title>{subject}</title>
+        {/* A phone lays the e-mail out at its own width (without this, at 980 px, shrunk). */}
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light" />
         <meta name="supported-color-schemes" content="light" />
       </Head>
@@ -353,7 +369,7 @@ function Frame({ ctx, newsletter, subject, preview, viewUrl, children }: { ctx: 
           <Section style={s.content}>{children}</Section>
           <Section style={s.footer}>
             <Hr style={{ ...s.hr, margin: "0 0 16px" }} />
-            <p style={s.footerP}>{`You are receiving this because you subscribed to ${newsletter.name} at ${site.name}.`}</p>
+            <p style={s.footerP}>{subscribedLine(newsletter.name, site.name)}</p>
             <p style={s.footerP}>
               <Link href={ctx.marks.unsubscribe} target="_blank" style={{ color: MUTED, textDecoration: "underline" }}>
                 Unsubscribe

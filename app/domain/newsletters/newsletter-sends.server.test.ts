@@ -6,11 +6,12 @@ import { articleNewsletters, articles, auditEvents, newsletters, newsletterSends
 import { DEFAULT_SETTINGS } from "~/domain/settings/settings.schema";
 import { unpublishArticle } from "~/domain/articles/article-admin.server";
 import { publishDueArticles } from "~/domain/articles/scheduler.server";
+import { createDb } from "~/db/client.server";
 import { loadEnv } from "~/lib/env.server";
 import { startJobQueue, type JobQueue } from "~/lib/job-queue.server";
 import { saveArticle, setUpArticleFixture } from "../../../tests/setup/article-fixture";
 import { startSmtpSink, type SmtpSink } from "../../../tests/setup/smtp-sink";
-import { cancelSend, newsletterTasks, queueTestEmail, resumeSends, retryDelayMs, runSend, sendsOfNewsletter, type NewsletterDeps } from "./newsletter-sends.server";
+import { CLAIM_BATCH, cancelSend, newsletterTasks, queueTestEmail, resumeSends, retryDelayMs, runSend, sendsOfNewsletter, type NewsletterDeps } from "./newsletter-sends.server";
 import { createNewsletterTransport, type NewsletterTransport } from "./newsletter-transport.server";
 import { newTokenKey, tokenHolds } from "./subscriber-tokens.server";
 
@@ -21,6 +22,8 @@ const fx = setUpArticleFixture("newsletter-sends");
 const PUBLIC_URL = "https://news.example.org";
 const SECRET = "newsletter-test-secret-0123456789abcdef";
 const POOL = 3;
+/** The claim batch of this file's queue: small, so that a few dozen recipients take several claims. */
+const BATCH = 4;
 const log = pino({ level: process.env.NEWSLETTER_TEST_LOG ?? "silent" });
 
 let sink: SmtpSink;
@@ -38,7 +41,7 @@ beforeAll(async () => {
   sink = await startSmtpSink({ keep: true });
   const env = envOf(sink.url);
   transport = createNewsletterTransport(env, log);
-  deps = { db: fx.t.db, log, transport, env, secret: SECRET, retryDelaysMs: [300], pauseMs: 300 };
+  deps = { db: fx.t.db, log, transport, env, secret: SECRET, retryDelaysMs: [300], pauseMs: 300, claimBatch: BATCH };
   const newsletterJobs = newsletterTasks(deps);
   stopTasks = newsletterJobs.stop;
   queue = await startJobQueue({ connectionString: fx.t.url, log, tasks: newsletterJobs.tasks, pollIntervalMs: 100 });
@@ -57,6 +60,27 @@ async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolea
     if (done(value) || Date.now() > until) return value;
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * A database handle whose connections report each statement that records results and claims
+ * recipients: how many it asked for (its limit) and how many it claimed.
+ */
+function watchClaims() {
+  const watched = createDb(fx.t.url, 2);
+  const claims: { limit: number; claimed: number }[] = [];
+  watched.pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = async (...args: unknown[]) => {
+      const result = await query(...args);
+      if (typeof args[0] === "string" && args[0].includes("with results as")) {
+        const rows = (result as { rows: { subscriber_id: string | null }[] }).rows;
+        claims.push({ limit: (args[1] as unknown[])[5] as number, claimed: rows.filter((row) => row.subscriber_id !== null).length });
+      }
+      return result;
+    };
+  });
+  return { ...watched, claims };
 }
 
 let serial = 0;
@@ -279,7 +303,7 @@ describe("cancel and resume", () => {
     expect(summary).toMatchObject({ accepted: 10, mayBeDuplicate: 3 });
   });
 
-  it("never has more than the pool's size of recipients in 'sending' at once", async () => {
+  it("never has more than the pool's size plus one claim batch of recipients in 'sending' at once", async () => {
     const letter = await newsletter();
     for (let i = 0; i < 40; i++) await subscriber(`window-${i}@example.org`, letter.id);
     const draft = await draftFor("window-story", [letter.id]);
@@ -297,8 +321,65 @@ describe("cancel and resume", () => {
     watching = false;
     await watch;
     expect(most).toBeGreaterThan(0);
-    expect(most).toBeLessThanOrEqual(POOL);
+    expect(most).toBeLessThanOrEqual(POOL + BATCH);
     for (let i = 0; i < 40; i++) expect(sink.receivedBy(`window-${i}@example.org`)).toBe(1);
+  });
+
+  it("records and claims in batches, a statement per half batch, not one per message (the pool never waits on the database)", async () => {
+    const letter = await newsletter();
+    const N = 300;
+    await fx.t.db.execute(sql`
+      with made as (
+        insert into subscribers (email, status, token_key)
+        select 'batched-' || g || '@example.org', 'active', md5(g::text) from generate_series(1, ${N}) g
+        returning id
+      )
+      insert into subscriptions (subscriber_id, newsletter_id) select id, ${letter.id}::uuid from made`);
+    const article = await draftFor("batched-story", []);
+    await publish(article.id, "batched-story");
+    const [send] = await fx.t.db.insert(newsletterSends).values({ newsletterId: letter.id, articleId: article.id, kind: "story", subject: "Batched" }).returning();
+    const watched = watchClaims();
+    try {
+      await runSend({ ...deps, db: watched.db, claimBatch: 50 }, send!.id);
+    } finally {
+      await watched.pool.end();
+    }
+    expect(await sendStatus(send!.id)).toBe("sent");
+    for (let i = 1; i <= N; i++) expect(sink.receivedBy(`batched-${i}@example.org`), `batched-${i}`).toBe(1);
+    // 300 messages in batches of 25 results: a dozen statements, a few at the start and the end, and a
+    // few more when results come slowly (one waits at most half a second): not one per message.
+    expect(watched.claims.length).toBeLessThanOrEqual(N / 10);
+  });
+
+  it("claims no more than it asks for when PostgreSQL's statistics have not seen the send's rows yet (a second send)", async () => {
+    const letter = await newsletter();
+    const N = 2000;
+    await fx.t.db.execute(sql`
+      with made as (
+        insert into subscribers (email, status, token_key)
+        select 'second-' || g || '@example.org', 'active', md5(g::text) from generate_series(1, ${N}) g
+        returning id
+      )
+      insert into subscriptions (subscriber_id, newsletter_id) select id, ${letter.id}::uuid from made`);
+    const stories = [await draftFor("first-of-two", []), await draftFor("second-of-two", [])];
+    for (const story of stories) await publish(story.id, story.slug);
+    const [first, second] = await fx.t.db
+      .insert(newsletterSends)
+      .values(stories.map((story) => ({ newsletterId: letter.id, articleId: story.id, kind: "story" as const, subject: story.slug, status: "sent" as const })))
+      .returning();
+    // The first send went out, and PostgreSQL's statistics were taken then: they know nothing of the second.
+    await fx.t.db.execute(sql`insert into send_recipients (send_id, subscriber_id, email, status) select ${first!.id}::uuid, subscriber_id, 'x', 'sent' from subscriptions where newsletter_id = ${letter.id}::uuid`);
+    await fx.t.db.execute(sql`analyze send_recipients`);
+    await fx.t.db.update(newsletterSends).set({ status: "queued" }).where(eq(newsletterSends.id, second!.id));
+    const watched = watchClaims();
+    try {
+      await runSend({ ...deps, db: watched.db, claimBatch: 50 }, second!.id);
+    } finally {
+      await watched.pool.end();
+    }
+    expect(await sendStatus(second!.id)).toBe("sent");
+    expect(watched.claims.filter((c) => c.claimed > c.limit)).toEqual([]);
+    for (let i = 1; i <= N; i += 97) expect(sink.receivedBy(`second-${i}@example.org`), `second-${i}`).toBe(1);
   });
 });
 
@@ -319,7 +400,7 @@ describe("test e-mail", () => {
 });
 
 describe("kill -9", () => {
-  it("a process killed mid-send and a new one started: everyone gets it once, but at most the pool's size twice, and those are listed", async () => {
+  it("a process killed mid-send and a new one started: everyone gets it once, but at most the pool's size plus one claim batch twice, and those are listed", async () => {
     const letter = await newsletter();
     const N = 400;
     await fx.t.db.execute(sql`
@@ -358,8 +439,9 @@ describe("kill -9", () => {
     await waitFor(() => sink.stats().accepted - before, (n) => n >= N / 2, 60_000);
     child.kill("SIGKILL");
     await exited;
+    // The child runs with the default claim batch: at most the pool and one batch were claimed and unrecorded.
     const inFlight = (await recipientsOf(send!.id)).filter((r) => r.status === "sending").length;
-    expect(inFlight).toBeLessThanOrEqual(POOL);
+    expect(inFlight).toBeLessThanOrEqual(POOL + CLAIM_BATCH);
     expect(await sendStatus(send!.id)).toBe("sending");
 
     // Started again (the queue's process here): the job is back at once, and the send finishes.
@@ -371,7 +453,7 @@ describe("kill -9", () => {
       expect(got, `killed-${i}`).toBeGreaterThanOrEqual(1);
       twice += got - 1;
     }
-    expect(twice).toBeLessThanOrEqual(POOL);
+    expect(twice).toBeLessThanOrEqual(POOL + CLAIM_BATCH);
     const [summary] = await sendsOfNewsletter(fx.t.db, letter.id);
     expect(summary!.accepted).toBe(N);
     expect(summary!.mayBeDuplicate).toBe(inFlight);

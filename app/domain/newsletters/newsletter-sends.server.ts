@@ -53,8 +53,12 @@ async function actorOfId(tx: Tx, actorId: string | null): Promise<Actor> {
   return row ? { id: actorId, name: actorName(row) } : { id: actorId, name: actorId };
 }
 
-/** Called in the transaction that makes an article public (publish now, scheduler): one send per chosen newsletter, never twice. */
-export async function queueStorySends(tx: Tx, article: { id: string }, actorId: string | null): Promise<void> {
+/**
+ * Called in the transaction that makes an article public (publish now, scheduler): one send per chosen
+ * newsletter, never twice. `onlyNewsletterId`: that chosen newsletter alone (a public story sent now
+ * from its edit page). Answers how many sends it queued (0: each had its send already).
+ */
+export async function queueStorySends(tx: Tx, article: { id: string }, actorId: string | null, onlyNewsletterId?: string): Promise<number> {
   // The unique index on (newsletter, article) for story sends makes this exactly once per pair:
   // updating, unpublishing and republishing run it again and it inserts nothing.
   const queued = await tx.execute<{ id: string; newsletter_id: string; subject: string; name: string }>(sql`
@@ -64,12 +68,12 @@ export async function queueStorySends(tx: Tx, article: { id: string }, actorId: 
       from article_newsletters an
       join newsletters n on n.id = an.newsletter_id and n.archived_at is null and n.kind = 'stories'
       join articles a on a.id = an.article_id
-      where an.article_id = ${article.id}
+      where an.article_id = ${article.id} ${onlyNewsletterId ? sql`and an.newsletter_id = ${onlyNewsletterId}::uuid` : sql``}
       on conflict (newsletter_id, article_id) where kind = 'story' do nothing
       returning id, newsletter_id, subject
     )
     select q.id, q.newsletter_id, q.subject, n.name from queued q join newsletters n on n.id = q.newsletter_id`);
-  if (queued.rows.length === 0) return;
+  if (queued.rows.length === 0) return 0;
   const actor = await actorOfId(tx, actorId);
   for (const send of queued.rows) {
     await recordActivity(tx, actor, {
@@ -80,6 +84,7 @@ export async function queueStorySends(tx: Tx, article: { id: string }, actorId: 
     });
     await enqueueSend(tx, send.id);
   }
+  return queued.rows.length;
 }
 
 export const SEND_NOT_CANCELLABLE = "This send has finished: there is nothing left to cancel.";
@@ -229,6 +234,8 @@ export interface NewsletterDeps {
   retryWindowMs?: number;
   /** How long a send whose transport is down waits before it tries again (30 s). */
   pauseMs?: number;
+  /** Recipients claimed ahead of the transport's pool (CLAIM_BATCH): rows in 'sending' never exceed the pool plus this. */
+  claimBatch?: number;
   /** The clock of digests' schedules (tests fix it). */
   now?: () => Date;
 }
@@ -238,6 +245,15 @@ export const RETRY_WINDOW_MS = 24 * 3_600_000;
 const PAUSE_MS = 30_000;
 /** This many messages in a row finding the transport down pause the send. */
 const DOWN_IN_A_ROW = 3;
+/**
+ * Recipients claimed ahead of the pool (issue 39): the messages waiting behind the pool's connections,
+ * so a connection that finishes starts its next message without waiting on the database, and one
+ * statement records and claims half a batch. Rows in 'sending' (what a kill -9 can leave, listed as
+ * "may have been sent twice") are at most the pool's size plus this.
+ */
+export const CLAIM_BATCH = 50;
+/** A result waits at most this long to be written when fewer than half a batch came back (a slow transport). */
+const FLUSH_MS = 500;
 
 /**
  * When to try a recipient again after their `attempts`-th attempt was refused with a 4xx: null when
@@ -276,6 +292,9 @@ interface Claimed {
   active: boolean;
 }
 
+/** A row of RECORD_AND_CLAIM: the send's status, with a claimed recipient (or, when none was, nulls). */
+type ClaimRow = { send_status: string } & { [K in keyof Claimed]: Claimed[K] | null };
+
 interface Outcome {
   subscriberId: string;
   status: "sent" | "deferred" | "bounced" | "failed" | "queued" | "cancelled";
@@ -285,10 +304,11 @@ interface Outcome {
 
 /**
  * Records what became of finished messages and claims up to `room` more recipients, in one statement.
- * Rows in 'sending' never exceed what is in flight plus what just finished, whose results this same
- * statement writes: at most the transport's concurrency. A 5xx marks the subscriber bounced (suppressed
- * from every later send); a recipient whose subscriber left (unsubscribed, erased) since the list was
- * frozen comes back inactive and is not sent to.
+ * Rows in 'sending' never exceed what is claimed and not yet finished plus what just finished, whose
+ * results this same statement writes: at most the pool plus one batch. A 5xx marks the subscriber
+ * bounced (suppressed from every later send); a recipient whose subscriber left (unsubscribed, erased)
+ * since the list was frozen comes back inactive and is not sent to. Always one row at least: the
+ * send's status (a cancel is seen at the next statement), with each claimed recipient.
  */
 const RECORD_AND_CLAIM = `${PLAN_EACH_TIME}
   with results as (
@@ -308,21 +328,26 @@ const RECORD_AND_CLAIM = `${PLAN_EACH_TIME}
     from recorded
     where recorded.status = 'bounced' and b.id = recorded.subscriber_id and b.status in ('active', 'pending')
     returning b.id
+  ), picked as materialized (
+    -- Run once (materialized): as the inner side of a nested loop (a plan PostgreSQL chose when its
+    -- statistics had not yet seen this send's rows) the pick ran again for every row, each time
+    -- skipping the rows just claimed, and claimed twice its limit.
+    select subscriber_id from send_recipients
+    where send_id = $1 and status in ('queued', 'deferred') and (status = 'queued' or next_attempt_at <= now())
+      and exists (select 1 from newsletter_sends where id = $1 and status = 'sending')
+    limit $6
+    for update skip locked
   ), claimed as (
     update send_recipients s set status = 'sending', attempts = s.attempts + 1
-    from (
-      select subscriber_id from send_recipients
-      where send_id = $1 and status in ('queued', 'deferred') and (status = 'queued' or next_attempt_at <= now())
-        and exists (select 1 from newsletter_sends where id = $1 and status = 'sending')
-      limit $6
-      for update skip locked
-    ) c
+    from picked c
     where s.send_id = $1 and s.subscriber_id = c.subscriber_id
     returning s.subscriber_id, s.email, s.attempts
   )
-  select c.subscriber_id, c.email, c.attempts, b.token_key, coalesce(b.status = 'active', false) as active,
-    (select count(*) from suppressed)::int as suppressed
-  from claimed c left join subscribers b on b.id = c.subscriber_id`;
+  select n.status as send_status, c.subscriber_id, c.email, c.attempts, b.token_key, coalesce(b.status = 'active', false) as active
+  from newsletter_sends n
+  left join claimed c on true
+  left join subscribers b on b.id = c.subscriber_id
+  where n.id = $1`;
 
 interface LoadedSend {
   id: string;
@@ -450,26 +475,47 @@ async function deliver(deps: NewsletterDeps, client: pg.PoolClient, sendId: stri
   };
 
   const { bucket } = engine;
-  const window = Math.max(1, transport.concurrency);
+  const poolSize = Math.max(1, transport.concurrency);
+  const claimBatch = Math.max(1, deps.claimBatch ?? CLAIM_BATCH);
+  const half = Math.ceil(claimBatch / 2);
+  // Rows in 'sending' at most (the kill -9 bound): the pool's connections and one batch claimed ahead.
+  const window = poolSize + claimBatch;
+  // Messages handed to the transport at once. SMTP: one per connection and one queued behind each in
+  // nodemailer's pool, so a connection that finishes starts the next at once, as nodemailer alone does.
+  // SES and the outbox have no queue: their concurrency is the requests or writes under way.
+  const handAhead = transport.kind === "smtp" ? 2 * poolSize : poolSize;
+  /** Claimed, not yet handed to the transport. */
+  const ready: Claimed[] = [];
+  let inTransport = 0;
+  /** Results not yet written (their rows are still 'sending'), and since when the oldest waits. */
   const finished: Outcome[] = [];
-  let outstanding = 0;
+  let oldestFinishedAt = 0;
+  /** The last claim found fewer rows than it asked for: none to claim until results come back. */
+  let exhausted = false;
+  let cancelled = false;
+  /** A statement failed (the database went away): this run is over, and its job is tried again. */
+  let aborted = false;
   let downInARow = 0;
   let paused = false;
   let counts = { sent: 0, deferred: 0, bounced: 0, failed: 0 };
   let wake: (() => void) | null = null;
-  const finish = (outcome: Outcome) => {
+  const halted = () => paused || engine.stopping || cancelled || aborted;
+  const note = (outcome: Outcome) => {
+    if (finished.length === 0) oldestFinishedAt = performance.now();
     finished.push(outcome);
+  };
+  const finish = (outcome: Outcome) => {
+    inTransport--;
+    note(outcome);
     if (outcome.status === "queued") {
-      if (++downInARow >= Math.min(DOWN_IN_A_ROW, window)) paused = true;
+      if (++downInARow >= Math.min(DOWN_IN_A_ROW, poolSize)) paused = true;
     } else if (outcome.status !== "cancelled") downInARow = 0;
     if (outcome.status in counts) counts = { ...counts, [outcome.status]: counts[outcome.status as keyof typeof counts] + 1 };
+    // The next claimed message goes at once, whatever the loop is waiting for (the database, maybe).
+    pump();
     wake?.();
   };
   const deliverOne = async (recipient: Claimed) => {
-    if (!recipient.active || !recipient.token_key) {
-      // Unsubscribed, bounced, complained or erased since the list was frozen: not sent to.
-      return finish({ subscriberId: recipient.subscriber_id, status: "cancelled", error: "No longer subscribed", nextAttemptAt: null });
-    }
     let delivery: Delivery;
     try {
       await bucket.take();
@@ -479,33 +525,65 @@ async function deliver(deps: NewsletterDeps, client: pg.PoolClient, sendId: stri
     }
     finish(outcomeOf(recipient, delivery));
   };
+  function pump() {
+    while (ready.length > 0 && inTransport < handAhead && !halted()) {
+      const recipient = ready.shift()!;
+      if (!recipient.active || !recipient.token_key) {
+        // Unsubscribed, bounced, complained or erased since the list was frozen: not sent to.
+        note({ subscriberId: recipient.subscriber_id, status: "cancelled", error: "No longer subscribed", nextAttemptAt: null });
+        continue;
+      }
+      inTransport++;
+      void deliverOne(recipient);
+    }
+  }
 
   for (;;) {
-    const batch = finished.splice(0);
-    const room = paused || engine.stopping ? 0 : window - (outstanding - batch.length);
-    if (batch.length === 0 && room <= 0) {
-      if (outstanding === 0) break;
-      await new Promise<void>((resolve) => (wake = resolve));
+    pump();
+    if (halted() && ready.length > 0) {
+      // Claimed but never handed to the transport: they did not go. Back in the queue, their attempt
+      // not counted (or cancelled with the send's other waiting rows).
+      for (const recipient of ready.splice(0)) note({ subscriberId: recipient.subscriber_id, status: cancelled ? "cancelled" : "queued", error: null, nextAttemptAt: null });
+    }
+    // Rows 'sending' whose results are not among `finished`: what the next claim must leave room for.
+    const open = ready.length + inTransport;
+    const room = halted() ? 0 : window - open;
+    const claimNow = room > 0 && !exhausted && (room >= half || open === 0);
+    const due = finished.length >= half || claimNow || (finished.length > 0 && (open === 0 || performance.now() - oldestFinishedAt >= FLUSH_MS));
+    if (!due) {
+      if (open === 0 && finished.length === 0) break;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        if (finished.length > 0) setTimeout(resolve, Math.max(0, FLUSH_MS - (performance.now() - oldestFinishedAt)));
+      });
       wake = null;
       continue;
     }
+    const batch = finished.splice(0);
     // Planned for this send's id each time (PLAN_EACH_TIME): a named statement's generic plan
     // (PostgreSQL's choice after five runs) scans every send's recipients; a second send of 100,000 crawled.
-    const result = await client.query<Claimed>(RECORD_AND_CLAIM, [
-      sendId,
-      batch.map((o) => o.subscriberId),
-      batch.map((o) => o.status),
-      batch.map((o) => o.error),
-      batch.map((o) => o.nextAttemptAt),
-      Math.max(room, 0),
-    ]);
-    outstanding += result.rows.length - batch.length;
-    for (const recipient of result.rows) void deliverOne(recipient);
-    if (result.rows.length === 0 && finished.length === 0) {
-      if (outstanding === 0) break;
-      await new Promise<void>((resolve) => (wake = resolve));
-      wake = null;
+    let result: pg.QueryResult<ClaimRow>;
+    try {
+      result = await client.query<ClaimRow>(RECORD_AND_CLAIM, [
+        sendId,
+        batch.map((o) => o.subscriberId),
+        batch.map((o) => o.status),
+        batch.map((o) => o.error),
+        batch.map((o) => o.nextAttemptAt),
+        room,
+      ]);
+    } catch (error) {
+      // Nothing more goes from this run: the messages under way finish unrecorded, and the rows it
+      // claimed stay 'sending', for the next run (the job's retry) to send again and list.
+      aborted = true;
+      throw error;
     }
+    // Cancelled (or ended) meanwhile: what is claimed and not yet handed over does not go.
+    if (result.rows[0]?.send_status !== "sending") cancelled = true;
+    const claimed = result.rows.filter((row) => row.subscriber_id !== null) as Claimed[];
+    // A result that put its row back in the queue (the transport down) makes it claimable again.
+    exhausted = claimed.length < room && !batch.some((o) => o.status === "queued");
+    ready.push(...claimed);
   }
 
   if (counts.sent + counts.deferred + counts.bounced + counts.failed > 0) log.info({ sendId, ...counts }, "newsletter send: messages delivered");

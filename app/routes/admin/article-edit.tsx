@@ -27,7 +27,9 @@ import { getReviewState, sendBack } from "~/domain/articles/review.server";
 import { AppError } from "~/lib/app-error";
 import { toDateTimeLocal } from "~/lib/dates";
 import { formValues, refuse } from "~/lib/forms";
-import { newsletterChoiceOf, SEND_BY_EMAIL_FORBIDDEN, storyNewsletterChoices } from "~/domain/newsletters/newsletter-admin.server";
+import { newsletterChoiceOf, postalAddressMissing, SEND_BY_EMAIL_FORBIDDEN, storyNewsletterChoices } from "~/domain/newsletters/newsletter-admin.server";
+import { SEND_STORY_INTENT } from "~/domain/newsletters/newsletter-admin.schema";
+import { sendPublishedStory } from "~/domain/newsletters/published-story-send.server";
 import { sendTestEmailOfForm } from "~/domain/newsletters/newsletter-test-email.server";
 import { signupsByArticle } from "~/domain/newsletters/subscribers-admin.server";
 import { backOfficeMeta } from "~/page-meta";
@@ -42,7 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await orForbidden(openableArticle(context.db, params.id, actorOfUser(user)));
   const canFeature = can(user.role, "frontPage.manage");
   const canSend = can(user.role, "newsletters.send");
-  const [article, categories, notes, authors, review, pending, featured, tags, newsletters, signups, live] = await Promise.all([
+  const [article, categories, notes, authors, review, pending, featured, tags, newsletters, signups, live, noPostalAddress] = await Promise.all([
     getArticleForEdit(context.db, params.id),
     listCategories(context.db),
     listArticleNotesForAdmin(context.db, params.id),
@@ -54,6 +56,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     canSend ? storyNewsletterChoices(context.db, params.id) : null,
     signupsByArticle(context.db, [params.id]),
     getLivePanel(context.db, params.id, actorOfUser(user)),
+    canSend ? postalAddressMissing(context.db) : false,
   ]);
   // Spec: a failed load shows "Error" / "Failed to load article" and returns to the list.
   if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
@@ -77,7 +80,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // What the role may do here (the server refuses the rest): publish, schedule, unpublish, notes, send back.
     canPublish: can(user.role, "articles.publish"),
     // "Send by e-mail" (issue 30): editors and admins only; each newsletter with the story's send to it, once made.
-    newsletters: newsletters?.map((n) => ({ id: n.id, name: n.name, chosen: n.chosen, send: n.send ? { status: n.send.status, at: n.send.at.toISOString() } : null })) ?? null,
+    newsletters:
+      newsletters?.map((n) => ({ id: n.id, name: n.name, chosen: n.chosen, send: n.send ? { status: n.send.status, at: n.send.at.toISOString() } : null, subscribers: n.subscribers })) ?? null,
+    // No postal address for the e-mails' footer (CAN-SPAM): publishing and "Send now" warn first, and still go.
+    postalAddressMissing: noPostalAddress,
     // Confirmed sign-ups from this story's form (whatever they did since).
     signups: signups.get(params.id) ?? 0,
     // "Feature on the front page" (decision 0034): where the story is pinned on the home page, for editors and admins.
@@ -97,6 +103,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // request that carries one anyway is refused whatever else it asks, before anything is written.
   const newsletterIds = newsletterChoiceOf(formData);
   if (newsletterIds !== undefined && !can(actor.role, "newsletters.send")) return refuse(new AppError("forbidden", SEND_BY_EMAIL_FORBIDDEN));
+  // "Send now" of a story that is public already (issue 39): to one newsletter, once; the server checks
+  // the role (publish and send), that the story is public, and that it never went to that newsletter.
+  if (formData.get("intent") === SEND_STORY_INTENT) {
+    try {
+      const newsletterId = String(formData.get("newsletterId") ?? "");
+      const sent = await sendPublishedStory(context.db, actor, { articleId: params.id, newsletterId });
+      context.log.info({ articleId: params.id, newsletterId, subscribers: sent.subscribers, postalAddressMissing: sent.postalAddressMissing }, "public story sent by e-mail");
+      return { ok: true as const, storySent: { newsletterId, newsletterName: sent.newsletterName, subscribers: sent.subscribers } };
+    } catch (error) {
+      return refuse(error, { intent: SEND_STORY_INTENT });
+    }
+  }
   // "Send test e-mail": the form's story as it is now (saved or not), to one address; nothing is saved.
   if (formData.get("intent") === "test-email") {
     try {
@@ -188,6 +206,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, formAction, defaultShouldRevalidate }) =>
   formData?.get("intent") === "autosave" ||
   formData?.get("intent") === "test-email" ||
+  formData?.get("intent") === SEND_STORY_INTENT ||
   formAction?.endsWith("/preview-link") ||
   formAction?.startsWith("/admin/articles/live/")
     ? false
@@ -199,7 +218,7 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
 /** Whether an answer of the action concerns the notes panel rather than the article form. */
 const isNoteAnswer = (answer: object | undefined) => {
   const intent = answer && "values" in answer ? (answer.values as { intent?: string } | undefined)?.intent : undefined;
-  return intent === ADD_NOTE_INTENT || intent === DELETE_NOTE_INTENT || intent === SEND_BACK_INTENT || intent === "test-email";
+  return intent === ADD_NOTE_INTENT || intent === DELETE_NOTE_INTENT || intent === SEND_BACK_INTENT || intent === "test-email" || intent === SEND_STORY_INTENT;
 };
 
 /** A refused "Send back" (a missing note): its message, shown beside the note. */
@@ -223,6 +242,7 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
       failure={isNoteAnswer(actionData) || (actionData && actionData.ok) ? undefined : (actionData as ArticleFormActionData)}
       canPublish={loaderData.canPublish}
       newsletters={loaderData.newsletters}
+      postalAddressMissing={loaderData.postalAddressMissing}
       signups={loaderData.signups}
       pending={loaderData.pending}
       featureToggle={

@@ -12,7 +12,7 @@ import { listCategories } from "~/domain/categories/categories.server";
 import { listTagChoices } from "~/domain/tags/tags.server";
 import { refuse } from "~/lib/forms";
 import { AppError } from "~/lib/app-error";
-import { newsletterChoiceOf, SEND_BY_EMAIL_FORBIDDEN, storyNewsletterChoices } from "~/domain/newsletters/newsletter-admin.server";
+import { newsletterChoiceOf, postalAddressMissing, SEND_BY_EMAIL_FORBIDDEN, storyNewsletterChoices } from "~/domain/newsletters/newsletter-admin.server";
 import { sendTestEmailOfForm } from "~/domain/newsletters/newsletter-test-email.server";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/article-new";
@@ -20,12 +20,13 @@ import type { Route } from "./+types/article-new";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "articles.create");
   const canSend = can(user.role, "newsletters.send");
-  const [categories, authors, own, tags, newsletters] = await Promise.all([
+  const [categories, authors, own, tags, newsletters, noPostalAddress] = await Promise.all([
     listCategories(context.db),
     listAuthorChoices(context.db),
     getAuthorForUser(context.db, user.id),
     listTagChoices(context.db),
     canSend ? storyNewsletterChoices(context.db, null) : null,
+    canSend ? postalAddressMissing(context.db) : false,
   ]);
   // A new article is the signed-in user's own, when they have an author record (decision 0015).
   return {
@@ -35,7 +36,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     defaultAuthorIds: own ? [own.id] : [],
     canPublish: can(user.role, "articles.publish"),
     // "Send by e-mail" (issue 30): editors and admins only.
-    newsletters: newsletters?.map((n) => ({ id: n.id, name: n.name, chosen: false, send: null })) ?? null,
+    newsletters: newsletters?.map((n) => ({ id: n.id, name: n.name, chosen: false, send: null, subscribers: n.subscribers })) ?? null,
+    // No postal address for the e-mails' footer (CAN-SPAM): the publish panel warns, sending is not blocked.
+    postalAddressMissing: noPostalAddress,
   };
 }
 
@@ -77,5 +80,6 @@ export default function NewArticle({ loaderData, actionData }: Route.ComponentPr
       defaultAuthorIds={loaderData.defaultAuthorIds}
       canPublish={loaderData.canPublish}
       newsletters={loaderData.newsletters}
+      postalAddressMissing={loaderData.postalAddressMissing}
       failure={actionData && "testEmail" in actionData ? undefined : actionData} />;
 }

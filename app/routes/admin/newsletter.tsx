@@ -2,14 +2,14 @@ import { useEffect } from "react";
 import { data, redirect, useActionData, useFetcher, useNavigation } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
-import { formValuesOfRefusal, NewsletterForm, OutboxNotice } from "~/components/admin/newsletter-form";
+import { formValuesOfRefusal, NewsletterForm, OutboxNotice, PostalAddressWarning } from "~/components/admin/newsletter-form";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { newsletterScheduleLabel, SEND_STATE_LABELS, type NewsletterFieldName } from "~/domain/newsletters/newsletter-admin.schema";
-import { archiveNewsletter, newsletterForAdmin, readNewsletterForm, updateNewsletter } from "~/domain/newsletters/newsletter-admin.server";
+import { archiveNewsletter, newsletterForAdmin, postalAddressMissing, readNewsletterForm, updateNewsletter } from "~/domain/newsletters/newsletter-admin.server";
 import { cancelSend, sendsOfNewsletter } from "~/domain/newsletters/newsletter-sends.server";
 import { newsletterTransportKind } from "~/domain/newsletters/newsletter-transport.server";
 import { AppError } from "~/lib/app-error";
@@ -27,12 +27,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireCapability(request, context, "newsletters.manage");
   const newsletter = await newsletterForAdmin(context.db, params.id);
   if (!newsletter) throw data({ error: "This newsletter no longer exists." }, { status: 404 });
-  const [sends, categories] = await Promise.all([sendsOfNewsletter(context.db, newsletter.id, { limit: SENDS_SHOWN }), listCategories(context.db)]);
+  const [sends, categories, noPostalAddress] = await Promise.all([
+    sendsOfNewsletter(context.db, newsletter.id, { limit: SENDS_SHOWN }),
+    listCategories(context.db),
+    postalAddressMissing(context.db),
+  ]);
   const timeZone = context.env.TIME_ZONE;
   const when = (date: Date | null) => (date ? formatPublishDate(date, timeZone) : null);
   const categoryNames = new Map(categories.map((c) => [c.id, c.name]));
   return {
     outbox: newsletterTransportKind(context.env) === "outbox",
+    // No postal address for the e-mails' footer (CAN-SPAM): warned here, before anything is sent.
+    postalAddressMissing: noPostalAddress,
     categories: categories.map(({ id, name }) => ({ id, name })),
     newsletter: {
       id: newsletter.id,
@@ -121,7 +127,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 export default function AdminNewsletter({ loaderData }: Route.ComponentProps) {
-  const { newsletter, sends, categories, outbox } = loaderData;
+  const { newsletter, sends, categories, outbox, postalAddressMissing } = loaderData;
   const answer = useActionData<typeof action>();
   const canceller = useFetcher<NewsletterActionData>({ key: "send-cancel" });
   const archiver = useFetcher<NewsletterActionData>({ key: "newsletter-archive-one" });
@@ -178,6 +184,7 @@ export default function AdminNewsletter({ loaderData }: Route.ComponentProps) {
         }
       />
       {outbox ? <OutboxNotice /> : null}
+      {postalAddressMissing && !newsletter.archived ? <PostalAddressWarning className="mb-4" /> : null}
 
       <section aria-labelledby="newsletter-settings" id="settings" className="mb-6 rounded-lg border border-slate-200 bg-white p-4">
         <h2 id="newsletter-settings" className="mb-3 font-semibold text-slate-900">

@@ -2,14 +2,14 @@ import { useEffect } from "react";
 import { data, Link, useActionData, useFetcher, useNavigation } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
-import { formValuesOfRefusal, NewsletterForm, OutboxNotice } from "~/components/admin/newsletter-form";
+import { formValuesOfRefusal, NewsletterForm, OutboxNotice, PostalAddressWarning } from "~/components/admin/newsletter-form";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { listCategories } from "~/domain/categories/categories.server";
 import { newsletterScheduleLabel, type NewsletterFieldName } from "~/domain/newsletters/newsletter-admin.schema";
-import { archiveNewsletter, createNewsletter, listNewslettersForAdmin, readNewsletterForm } from "~/domain/newsletters/newsletter-admin.server";
+import { archiveNewsletter, createNewsletter, listNewslettersForAdmin, postalAddressMissing, readNewsletterForm } from "~/domain/newsletters/newsletter-admin.server";
 import { newsletterTransportKind } from "~/domain/newsletters/newsletter-transport.server";
 import { AppError } from "~/lib/app-error";
 import { formatPublishDate } from "~/lib/dates";
@@ -21,10 +21,12 @@ export type NewslettersActionData = { ok: true; intent: string; message: string 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireCapability(request, context, "newsletters.manage");
-  const [rows, categories] = await Promise.all([listNewslettersForAdmin(context.db), listCategories(context.db)]);
+  const [rows, categories, noPostalAddress] = await Promise.all([listNewslettersForAdmin(context.db), listCategories(context.db), postalAddressMissing(context.db)]);
   const timeZone = context.env.TIME_ZONE;
   return {
     outbox: newsletterTransportKind(context.env) === "outbox",
+    // No postal address for the e-mails' footer (CAN-SPAM): warned here, before anything is sent.
+    postalAddressMissing: noPostalAddress,
     categories: categories.map(({ id, name }) => ({ id, name })),
     newsletters: rows.map((n) => ({
       id: n.id,
@@ -66,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = ({ matches }) => backOfficeMeta(matches, { title: "Newsletters", path: "/admin/newsletters" });
 
 export default function AdminNewsletters({ loaderData }: Route.ComponentProps) {
-  const { newsletters, categories, outbox } = loaderData;
+  const { newsletters, categories, outbox, postalAddressMissing } = loaderData;
   const answer = useActionData<typeof action>();
   const archiver = useFetcher<NewslettersActionData>({ key: "newsletter-archive" });
   const busy = useNavigation().state !== "idle";
@@ -89,6 +91,7 @@ export default function AdminNewsletters({ loaderData }: Route.ComponentProps) {
     <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-8">
       <AdminPageHeader title="Newsletters" description="Stories go out per article when an editor chooses them; a digest goes on its schedule." />
       {outbox ? <OutboxNotice /> : null}
+      {postalAddressMissing ? <PostalAddressWarning className="mb-4" /> : null}
 
       <details className="mb-6 rounded-lg border border-slate-200 bg-white p-4" open={refused ? true : undefined}>
         <summary className="cursor-pointer font-semibold text-slate-900">New newsletter</summary>

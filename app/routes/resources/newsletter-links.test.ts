@@ -224,7 +224,7 @@ describe("a digest in the browser", () => {
     expect(html).toContain("<title>Evening Digest: ");
     expect(html).toContain('href="https://news.example/article/late-ferry"');
     expect(html).toContain('href="https://news.example/newsletter"');
-    expect(html).toContain("You are receiving this because you subscribed to Evening Digest at The Marrowby Courier.");
+    expect(html).toContain("You subscribed to Evening Digest at The Marrowby Courier.");
     expect(html).not.toMatch(/%%FP|\/newsletter\/(click|open)\//);
     // The story outside the window (published before the previous digest) is not in it.
     expect(html).not.toContain("Old match");
