@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { AppLoadContext } from "react-router";
-import { createDb } from "../app/db/client.server";
+import { createDb, type Db } from "../app/db/client.server";
 import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
 import { createPreviewLinks, previewKeyOf } from "../app/domain/articles/preview-links.server";
 import { startPublishingScheduler } from "../app/domain/articles/scheduler.server";
@@ -32,7 +32,8 @@ import type { Lifecycle } from "./lifecycle";
 import { DatabaseHealth } from "./database-health";
 import { seedDemoContentApart } from "./demo-seeder";
 import { migrateDatabase } from "./migrate";
-import { cdnStateOf } from "./cdn";
+import { cdnStatusOf, type CdnStatus } from "./cdn";
+import { cdnCheckTasks, followCdnChecks } from "./cdn/check";
 import { createPurgeAdapter } from "./cdn/adapters";
 import { cdnPurgeTasks, purgeOnChange, type PurgeObserver } from "./cdn/purger";
 import { cacheChangeOf, PageCache } from "./page-cache";
@@ -113,9 +114,14 @@ export async function startSiteServices({
   const resumedSends = await resumeSends(db);
   if (resumedSends > 0) log.info({ sends: resumedSends }, "resuming newsletter sends a stop interrupted");
   // The CDN (decision 0045): its purge task whenever its settings are complete (purges queued by another
-  // machine run here too); whether this process queues purges is known once the CDN took the credentials.
+  // machine run here too), and the check of a purge target that did not answer (issue 39); whether
+  // this process queues purges is known once the CDN took the credentials.
   const cdnSettings = cdnSettingsOf(env);
-  const purging = cdnSettings && "settings" in cdnSettings ? cdnPurgeTasks({ adapter: createPurgeAdapter(cdnSettings.settings, env.publicUrl), db, log, onPurge: onCdnPurge }) : {};
+  const cdnConfigured = cdnSettings !== null && "settings" in cdnSettings;
+  const cdn = cdnStatusOf(env);
+  const purging = cdnConfigured
+    ? { ...cdnPurgeTasks({ adapter: createPurgeAdapter(cdnSettings.settings, env.publicUrl), db, log, onPurge: onCdnPurge }), ...cdnCheckTasks({ status: cdn, db }) }
+    : {};
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
@@ -129,21 +135,11 @@ export async function startSiteServices({
   lifecycle.onShutdown("newsletter sends", async () => newsletters.stop());
   // Runs before the queue's stop (steps run in reverse): an import under way pauses between two stories.
   lifecycle.onShutdown("imports", async () => importing.stop());
-  // Asked in the background: a CDN slow to answer must not hold the start up.
-  void cdnStateOf(env).then(async (cdn) => {
-    if (!cdn.on) {
-      if (cdn.reason) log.error(`CDN purge off: ${cdn.reason}; shared caches keep pages 30 s`);
-      return;
-    }
-    if (lifecycle.shuttingDown) return;
-    log.info({ adapter: cdn.adapter.name, sharedCache: cdn.sharedCache["Cache-Control"] }, `CDN purge on: ${cdn.adapter.name}`);
-    // Every change notice is a purge, queued by one process of the site (the purge lock's holder).
-    const changes = new ChangeFeed(databaseUrl, log);
-    lifecycle.onShutdown("CDN change feed", () => changes.stop());
-    await changes.start();
-    const purger = purgeOnChange({ changes, connectionString: databaseUrl, db, log });
-    lifecycle.onShutdown("CDN purges", () => purger.stop());
-  }).catch((error: unknown) => log.error({ err: error }, "CDN purge off: the change feed could not start; shared caches may keep pages up to their lifetime"));
+  if (cdnConfigured) {
+    void purgeWhenCdnAnswers({ status: cdn, databaseUrl, db, log, lifecycle }).catch((error: unknown) =>
+      log.error({ err: error }, "CDN purge off: the change feed could not start; shared caches may keep pages up to their lifetime"),
+    );
+  }
   // Imports a stop cut off (or a crash) go on where they stopped.
   const resumed = await resumeImports(db);
   if (resumed > 0) log.info({ imports: resumed }, "resuming imports a stop interrupted");
@@ -165,6 +161,33 @@ export async function startSiteServices({
   // What a single process answering requests itself goes on with (startRequestServices' `shared`).
   const shared: SharedServices = { database, storage, accounts };
   return { databaseUrl, shared };
+}
+
+/**
+ * Purges the CDN on change once `status` says it answered and took the credentials: at once, or later when a purge target
+ * that did not answer at start does (server/cdn/check.ts). The change feed starts now: it also hears
+ * when another process found the target answering.
+ */
+async function purgeWhenCdnAnswers({ status, databaseUrl, db, log, lifecycle }: { status: CdnStatus; databaseUrl: string; db: Db; log: Logger; lifecycle: Lifecycle }) {
+  const changes = new ChangeFeed(databaseUrl, log);
+  lifecycle.onShutdown("CDN change feed", () => changes.stop());
+  await changes.start();
+  followCdnChecks({ status, db, changes, log });
+  let waitingSaid = false;
+  status.watch((state) => {
+    if (state.waiting) {
+      // Said once; each later check is a debug line (followCdnChecks).
+      if (!waitingSaid) log.warn(`CDN purge waiting: ${state.reason}; shared caches keep pages 30 s until it answers (asked again in the background)`);
+      waitingSaid = true;
+    } else if (!state.on) log.error(`CDN purge off: ${state.reason}; shared caches keep pages 30 s`);
+    else if (!lifecycle.shuttingDown) {
+      log.info({ adapter: state.adapter.name, sharedCache: state.sharedCache["Cache-Control"] }, `CDN purge on: ${state.adapter.name}`);
+      // Every change notice is a purge, queued by one process of the site (the purge lock's holder).
+      // Listening from here on, before any process hears that purging is on and keeps pages longer.
+      const purger = purgeOnChange({ changes, connectionString: databaseUrl, db, log });
+      lifecycle.onShutdown("CDN purges", () => purger.stop());
+    }
+  });
 }
 
 /** How long after a pin's end its pages are dropped a second time (a render that straddled the end). */
