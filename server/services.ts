@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { AppLoadContext } from "react-router";
-import { createDb, type Db } from "../app/db/client.server";
+import { createDb } from "../app/db/client.server";
 import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
 import { createPreviewLinks, previewKeyOf } from "../app/domain/articles/preview-links.server";
 import { startPublishingScheduler } from "../app/domain/articles/scheduler.server";
@@ -32,10 +32,10 @@ import type { Lifecycle } from "./lifecycle";
 import { DatabaseHealth } from "./database-health";
 import { seedDemoContentApart } from "./demo-seeder";
 import { migrateDatabase } from "./migrate";
-import { cdnStatusOf, type CdnStatus } from "./cdn";
-import { cdnCheckTasks, followCdnChecks } from "./cdn/check";
+import { cdnStatusOf } from "./cdn";
+import { cdnCheckTasks, purgeWhenCdnAnswers } from "./cdn/check";
 import { createPurgeAdapter } from "./cdn/adapters";
-import { cdnPurgeTasks, purgeOnChange, type PurgeObserver } from "./cdn/purger";
+import { cdnPurgeTasks, type PurgeObserver } from "./cdn/purger";
 import { cacheChangeOf, PageCache } from "./page-cache";
 import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
@@ -161,33 +161,6 @@ export async function startSiteServices({
   // What a single process answering requests itself goes on with (startRequestServices' `shared`).
   const shared: SharedServices = { database, storage, accounts };
   return { databaseUrl, shared };
-}
-
-/**
- * Purges the CDN on change once `status` says it answered and took the credentials: at once, or later when a purge target
- * that did not answer at start does (server/cdn/check.ts). The change feed starts now: it also hears
- * when another process found the target answering.
- */
-async function purgeWhenCdnAnswers({ status, databaseUrl, db, log, lifecycle }: { status: CdnStatus; databaseUrl: string; db: Db; log: Logger; lifecycle: Lifecycle }) {
-  const changes = new ChangeFeed(databaseUrl, log);
-  lifecycle.onShutdown("CDN change feed", () => changes.stop());
-  await changes.start();
-  followCdnChecks({ status, db, changes, log });
-  let waitingSaid = false;
-  status.watch((state) => {
-    if (state.waiting) {
-      // Said once; each later check is a debug line (followCdnChecks).
-      if (!waitingSaid) log.warn(`CDN purge waiting: ${state.reason}; shared caches keep pages 30 s until it answers (asked again in the background)`);
-      waitingSaid = true;
-    } else if (!state.on) log.error(`CDN purge off: ${state.reason}; shared caches keep pages 30 s`);
-    else if (!lifecycle.shuttingDown) {
-      log.info({ adapter: state.adapter.name, sharedCache: state.sharedCache["Cache-Control"] }, `CDN purge on: ${state.adapter.name}`);
-      // Every change notice is a purge, queued by one process of the site (the purge lock's holder).
-      // Listening from here on, before any process hears that purging is on and keeps pages longer.
-      const purger = purgeOnChange({ changes, connectionString: databaseUrl, db, log });
-      lifecycle.onShutdown("CDN purges", () => purger.stop());
-    }
-  });
 }
 
 /** How long after a pin's end its pages are dropped a second time (a render that straddled the end). */

@@ -2,10 +2,12 @@ import { sql } from "drizzle-orm";
 import type { TaskList } from "graphile-worker";
 import type { Db } from "../../app/db/client.server";
 import { SHORT_SHARED_SECONDS } from "../../app/lib/cache-control";
-import { CHANGE_CHANNEL, signalPayload } from "../../app/lib/change-feed.server";
+import { CHANGE_CHANNEL, ChangeFeed, signalPayload } from "../../app/lib/change-feed.server";
 import { enqueueJob } from "../../app/lib/job-queue.server";
 import type { Logger } from "../../app/lib/logger.server";
+import type { Lifecycle } from "../lifecycle";
 import type { CdnStatus } from "./index";
+import { purgeOnChange } from "./purger";
 
 // A purge target that did not answer is asked again (issue 39): systemd starts Varnish and Frontpage
 // in either order and restarts either one. No timer of ours: a check that finds the target silent
@@ -71,5 +73,44 @@ export function followCdnChecks({
   });
   changes.on("signal", (name) => {
     if (name === CDN_ANSWERED && status.current().waiting) void status.recheck();
+  });
+}
+
+/**
+ * Purges the CDN on change once `status` says it answered and took the credentials: at once, or later when a purge target
+ * that did not answer at start does (server/cdn/check.ts). The change feed starts now: it also hears
+ * when another process found the target answering.
+ */
+export async function purgeWhenCdnAnswers({
+  status,
+  databaseUrl,
+  db,
+  log,
+  lifecycle,
+}: {
+  status: CdnStatus;
+  databaseUrl: string;
+  db: Db;
+  log: Logger;
+  lifecycle: Pick<Lifecycle, "onShutdown" | "shuttingDown">;
+}) {
+  const changes = new ChangeFeed(databaseUrl, log);
+  lifecycle.onShutdown("CDN change feed", () => changes.stop());
+  await changes.start();
+  followCdnChecks({ status, db, changes, log });
+  let waitingSaid = false;
+  status.watch((state) => {
+    if (state.waiting) {
+      // Said once; each later check is a debug line (followCdnChecks).
+      if (!waitingSaid) log.warn(`CDN purge waiting: ${state.reason}; shared caches keep pages 30 s until it answers (asked again in the background)`);
+      waitingSaid = true;
+    } else if (!state.on) log.error(`CDN purge off: ${state.reason}; shared caches keep pages 30 s`);
+    else if (!lifecycle.shuttingDown) {
+      log.info({ adapter: state.adapter.name, sharedCache: state.sharedCache["Cache-Control"] }, `CDN purge on: ${state.adapter.name}`);
+      // Every change notice is a purge, queued by one process of the site (the purge lock's holder).
+      // Listening from here on, before any process hears that purging is on and keeps pages longer.
+      const purger = purgeOnChange({ changes, connectionString: databaseUrl, db, log });
+      lifecycle.onShutdown("CDN purges", () => purger.stop());
+    }
   });
 }
