@@ -5,7 +5,8 @@
  *   npm run bench                 # builds if needed, starts a production server on a temp data dir
  *   BENCH_URL=http://127.0.0.1:3000 npm run bench   # measure a server that is already running
  *   npm run bench -- --scale      # also builds 100,000 articles and 1,000,000 comments by SQL in the
- *                                 # bench server's own database, then times every public page kind
+ *                                 # bench server's own database, then times every public page kind, and
+ *                                 # the deep pages of each listing beside its first (BENCH_ONLY=scale: that alone)
  *   npm run bench -- --import     # only the import: a synthetic 10,000-post WXR through `npm run import`
  *   npm run bench -- --newsletter # only newsletters: a story to 100,000 subscribers through an SMTP sink
  *                                 # (scripts/bench-newsletter.ts), a kill -9 halfway through a second one
@@ -600,6 +601,35 @@ async function scaleRun(base: string, dataDir: string) {
     console.log(
       `${label} ${ms(one.p50)} ${ms(one.p95)} | ${String(row.rps).padStart(7)} ${ms(row.p50)} ${ms(row.p95)} ${ms(row.p99)}  ${judge(row.p95 <= TARGET.scaleP95Ms && failures === 0)}${failures ? ` (${failures} failed)` : ""}`,
     );
+  }
+  await deepPages(base, data.deep, headers);
+}
+
+/**
+ * Issue 39: each paginated kind's deep pages beside its first page, one connection (how long one
+ * render takes), in interleaved rounds so both meet the same machine: the median of the rounds' p95,
+ * and deep ÷ first. A deep page read by skipping every row before it grew with its depth.
+ */
+async function deepPages(base: string, kinds: Awaited<ReturnType<typeof buildScaleData>>["deep"], headers: Record<string, string>) {
+  const rounds = Number(process.env.BENCH_DEEP_ROUNDS ?? 3);
+  const seconds = Math.min(SECONDS, 3);
+  console.log(`\ndeep pages beside their first page, rendered (session cookie), 1 connection, ${seconds} s a row, median p95 of ${rounds} interleaved rounds`);
+  console.log("listing            page                                      p95 ms  first page p95 ms   ratio  target (p95 ≤ 20 ms)");
+  for (const kind of kinds) {
+    for (const page of kind.deep) {
+      const firsts: Row[] = [];
+      const deeps: Row[] = [];
+      for (const url of [kind.first, page.path]) await fastLoad(`${base}${url}`, { connections: 1, seconds: 1, headers });
+      for (let round = 0; round < rounds; round++) {
+        firsts.push(await fastLoad(`${base}${kind.first}`, { connections: 1, seconds, headers }));
+        deeps.push(await fastLoad(`${base}${page.path}`, { connections: 1, seconds, headers }));
+      }
+      const [first, deep] = [firsts, deeps].map((rows) => median(rows.map((row) => row.p95))) as [number, number];
+      const failures = [...firsts, ...deeps].reduce((sum, row) => sum + row.failures, 0);
+      console.log(
+        `${kind.label.padEnd(18)} ${page.label.slice(0, 40).padEnd(40)} ${ms(deep)} ${ms(first).padStart(18)} ${(deep / first).toFixed(2).padStart(7)}  ${judge(deep <= TARGET.scaleP95Ms && failures === 0)}${failures ? ` (${failures} failed)` : ""}`,
+      );
+    }
   }
 }
 
