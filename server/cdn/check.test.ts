@@ -1,16 +1,15 @@
-import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, test } from "vitest";
 import { LONG_SHARED_SECONDS, SHORT_SHARED_CACHE } from "../../app/lib/cache-control";
 import { ChangeFeed } from "../../app/lib/change-feed.server";
 import { cdnSettingsOf, loadEnv, type CdnSettings } from "../../app/lib/env.server";
 import { startJobQueue } from "../../app/lib/job-queue.server";
-import { createLogger } from "../../app/lib/logger.server";
 import { createTestDatabase } from "../../tests/setup/test-database";
 import { createPurgeAdapter } from "./adapters";
 import { CHECK_TASK, cdnCheckTasks, followCdnChecks, purgeWhenCdnAnswers } from "./check";
 import { createCdnStatus, sharedCachePolicy } from "./index";
 import { cdnPurgeTasks } from "./purger";
+import { recordingLog } from "./recording-log";
 import { startRecordingServer, type RecordingServer } from "./recording-server";
 
 // Issue 39: a purge target that does not answer at start (Varnish started after Frontpage) is asked
@@ -20,20 +19,6 @@ import { startRecordingServer, type RecordingServer } from "./recording-server";
 
 const t = await createTestDatabase();
 const PUBLIC_URL = "https://news.example.com";
-
-function recordingLog() {
-  const lines: Record<string, unknown>[] = [];
-  const log = createLogger(
-    "debug",
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    }),
-  );
-  return { log, lines };
-}
 
 const checkJobs = async () =>
   (
