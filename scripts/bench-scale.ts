@@ -25,6 +25,11 @@ export interface ScaleData {
   searches: { label: string; q: string; matches: number }[];
   /** One address of every public page kind, to time at this scale. */
   pages: { label: string; path: string }[];
+  /**
+   * Each paginated kind's first page beside its deep ones (issue 39: crawlers walk them all), for the
+   * bench's "deep pages beside their first" rows.
+   */
+  deep: { label: string; first: string; deep: { label: string; path: string }[] }[];
 }
 
 /** The article that gets the most comments (5,000): one from the middle of the archive. */
@@ -88,6 +93,13 @@ export async function buildScaleData(db: pg.Client, count: number, commentCount:
      from generate_series(1, $1) as g`,
     [Math.min(commentCount, BUSY_ARTICLE_COMMENTS), busySlug],
   );
+  // A tag on every third article (the tag's listing: issue 39's deep tag pages).
+  await db.query(`insert into tags (name, slug) values ('Scale Desk Picks', 'scale-desk-picks') on conflict do nothing`);
+  await db.query(
+    `insert into article_tags (article_id, tag_id, position)
+     select a.id, (select id from tags where slug = 'scale-desk-picks'), 0 from articles a
+     where a.slug like 'scale-%' and substring(a.slug from 7)::int % 3 = 0`,
+  );
   await db.query(`set session_replication_role = origin`);
   // The triggers slept through the bulk insert: the sitemap index's months, the authors' rows and
   // their listings (migrations 0017, 0019, 0021) are counted as the migrations count an existing
@@ -99,7 +111,7 @@ export async function buildScaleData(db: pg.Client, count: number, commentCount:
   await db.query(`select pg_notify('frontpage_changes', json_build_object('table', '*', 'op', 'BULK')::text)`);
   // A ten-year archive has long been vacuumed: visibility map set, hint bits written, statistics
   // current. Without this the first searches measure the bulk insert's aftermath (and autovacuum).
-  await db.query(`vacuum (analyze) articles, comments, article_authors, author_listing`);
+  await db.query(`vacuum (analyze) articles, comments, article_authors, author_listing, article_tags`);
   // Queries of every kind a reader types: words from the vocabulary's tail, middle and head (how many
   // articles each finds depends on stemming too: the row prints it), two words, phrases, an exclusion.
   const pick = async (rank: number) => (await db.query<{ word: string }>(`select word from vocabulary where n = $1`, [rank])).rows[0]!.word;
@@ -153,5 +165,28 @@ export async function buildScaleData(db: pg.Client, count: number, commentCount:
     { label: "sitemap: authors", path: "/sitemaps/authors.xml" },
     { label: "sitemap: oldest articles", path: `/sitemaps/articles-${oldest[0]!.month}.xml` },
   ];
-  return { articles: count, comments: commentCount, seconds, searches, pages };
+  // Deep pages (24 stories a page on category, tag and author pages; 100 threads a page of comments).
+  const lastPage = async (query: string, values: unknown[]) => Math.max(1, Math.ceil((await db.query<{ n: number }>(query, values)).rows[0]!.n / 24));
+  const categoryLast = await lastPage(
+    `select count(*)::int as n from articles a join categories c on c.id = a.category_id where c.slug = $1 and a.status = 'published' and a.published_at <= now()`,
+    [category],
+  );
+  const tagLast = await lastPage(
+    `select count(*)::int as n from article_tags t join tags g on g.id = t.tag_id join articles a on a.id = t.article_id where g.slug = 'scale-desk-picks' and a.status = 'published' and a.published_at <= now()`,
+    [],
+  );
+  // "Show older comments" far down the busy story: the page after its 4,900th newest thread.
+  const { rows: cursor } = await db.query<{ id: string }>(
+    `select c.id from comments c join articles a on a.id = c.article_id where a.slug = $1 and c.status = 'published' and c.parent_comment_id is null
+     order by c.created_at desc, c.id desc offset 4899 limit 1`,
+    [busySlug],
+  );
+  const pageAt = (base: string, page: number) => ({ label: `page ${page}`, path: `${base}?page=${page}` });
+  const deep = [
+    { label: "category", first: `/category/${category}`, deep: [pageAt(`/category/${category}`, Math.min(500, categoryLast)), pageAt(`/category/${category}`, categoryLast)] },
+    { label: "tag", first: "/tag/scale-desk-picks", deep: [pageAt("/tag/scale-desk-picks", Math.min(500, tagLast)), pageAt("/tag/scale-desk-picks", tagLast)] },
+    ...(author ? [{ label: "author", first: `/author/${author}`, deep: [pageAt(`/author/${author}`, authorDeepPage)] }] : []),
+    ...(cursor[0] ? [{ label: "story's comments", first: `/article/${busySlug}`, deep: [{ label: "older, from thread 4,900", path: `/article/${busySlug}?older-than=${cursor[0].id}` }] }] : []),
+  ];
+  return { articles: count, comments: commentCount, seconds, searches, pages, deep };
 }

@@ -5,7 +5,8 @@
  *   npm run bench                 # builds if needed, starts a production server on a temp data dir
  *   BENCH_URL=http://127.0.0.1:3000 npm run bench   # measure a server that is already running
  *   npm run bench -- --scale      # also builds 100,000 articles and 1,000,000 comments by SQL in the
- *                                 # bench server's own database, then times every public page kind
+ *                                 # bench server's own database, then times every public page kind, and
+ *                                 # the deep pages of each listing beside its first (BENCH_ONLY=scale: that alone)
  *   npm run bench -- --import     # only the import: a synthetic 10,000-post WXR through `npm run import`
  *   npm run bench -- --newsletter # only newsletters: a story to 100,000 subscribers through an SMTP sink
  *                                 # (scripts/bench-newsletter.ts), a kill -9 halfway through a second one
@@ -31,7 +32,7 @@
  * the baseline and the database are other processes. Compare ratios: the machine is shared.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -261,11 +262,35 @@ function startServer(dataDir: string, port: number, seed: boolean, root = ROOT):
   });
 }
 
-/** The CPU time (user + system, in seconds) the server's Node processes have used so far, from /proc. */
-function cpuSeconds(pid: number): number {
+/** `pid` and every process below it (the server's workers, its embedded PostgreSQL and that one's backends), from /proc. */
+function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const parent = Number(readFileSync(`/proc/${name}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree: number[] = [];
+  const walk = (each: number) => {
+    tree.push(each);
+    for (const child of children.get(each) ?? []) walk(child);
+  };
+  walk(pid);
+  return tree;
+}
+
+/**
+ * The CPU time (user + system, in seconds) the server's Node processes (or `processes`) have used so
+ * far, from /proc.
+ */
+function cpuSeconds(pid: number, processes = serverProcesses(pid)): number {
   const tick = 1 / Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim() || 100);
   let total = 0;
-  for (const each of serverProcesses(pid)) {
+  for (const each of processes) {
     try {
       // After "(comm)": state is field 3; utime and stime are fields 14 and 15 of the whole line.
       const fields = readFileSync(`/proc/${each}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
@@ -563,7 +588,7 @@ async function main() {
       console.log(`restart to the first page on the existing database: ${(restart / 1000).toFixed(2)} s  (target ≤ ${TARGET.restartMs / 1000} s: ${judge(restart <= TARGET.restartMs)})`);
     }
 
-    if (SCALE && dataDir) await scaleRun(base, dataDir);
+    if (SCALE && dataDir) await scaleRun(base, dataDir, server?.pid);
     console.log(missed === 0 ? "\nevery target met" : `\n${missed} target(s) not met`);
   } finally {
     agent.destroy();
@@ -577,7 +602,7 @@ async function main() {
 }
 
 /** The scale run: a 10-year archive by SQL, then every public page kind at 10 connections, rendered. */
-async function scaleRun(base: string, dataDir: string) {
+async function scaleRun(base: string, dataDir: string, serverPid: number | undefined) {
   const db = await connectToDataDir(dataDir);
   let data;
   try {
@@ -600,6 +625,47 @@ async function scaleRun(base: string, dataDir: string) {
     console.log(
       `${label} ${ms(one.p50)} ${ms(one.p95)} | ${String(row.rps).padStart(7)} ${ms(row.p50)} ${ms(row.p95)} ${ms(row.p99)}  ${judge(row.p95 <= TARGET.scaleP95Ms && failures === 0)}${failures ? ` (${failures} failed)` : ""}`,
     );
+  }
+  await deepPages(base, data.deep, headers, serverPid);
+}
+
+/**
+ * Issue 39: each paginated kind's deep pages beside its first page, one connection (how long one
+ * render takes), in interleaved rounds so both meet the same machine: the median of the rounds' p95,
+ * and deep ÷ first; and the CPU time an answer costs the server's processes and its PostgreSQL (steadier
+ * than a p95 on a shared machine: a deep page read by skipping every row before it cost PostgreSQL
+ * time in proportion to its depth).
+ */
+async function deepPages(base: string, kinds: Awaited<ReturnType<typeof buildScaleData>>["deep"], headers: Record<string, string>, serverPid: number | undefined) {
+  const rounds = Number(process.env.BENCH_DEEP_ROUNDS ?? 3);
+  const seconds = Math.min(SECONDS, 3);
+  const load = async (url: string) => {
+    const processes = serverPid ? processTree(serverPid) : [];
+    const before = serverPid ? cpuSeconds(serverPid, processes) : 0;
+    const row = await fastLoad(`${base}${url}`, { connections: 1, seconds, headers });
+    return { ...row, cpuMs: serverPid ? ((cpuSeconds(serverPid, processes) - before) * 1000) / Math.max(1, row.requests) : NaN };
+  };
+  console.log(
+    `\ndeep pages beside their first page, rendered (session cookie), 1 connection, ${seconds} s a row, the median of ${rounds} interleaved rounds;` +
+      `\nCPU = the server's processes' and its PostgreSQL's CPU time per answer`,
+  );
+  console.log("listing            page                          p95 ms  first p95 ms  ratio   CPU ms  first CPU ms  ratio  target (p95 ≤ 20 ms)");
+  for (const kind of kinds) {
+    for (const page of kind.deep) {
+      const firsts: Awaited<ReturnType<typeof load>>[] = [];
+      const deeps: typeof firsts = [];
+      for (const url of [kind.first, page.path]) await fastLoad(`${base}${url}`, { connections: 1, seconds: 1, headers });
+      for (let round = 0; round < rounds; round++) {
+        firsts.push(await load(kind.first));
+        deeps.push(await load(page.path));
+      }
+      const [first, deep] = [firsts, deeps].map((rows) => median(rows.map((row) => row.p95))) as [number, number];
+      const [firstCpu, deepCpu] = [firsts, deeps].map((rows) => median(rows.map((row) => row.cpuMs))) as [number, number];
+      const failures = [...firsts, ...deeps].reduce((sum, row) => sum + row.failures, 0);
+      console.log(
+        `${kind.label.padEnd(18)} ${page.label.slice(0, 28).padEnd(28)} ${ms(deep)} ${ms(first).padStart(13)} ${(deep / first).toFixed(2).padStart(6)} ${ms(deepCpu)} ${ms(firstCpu).padStart(13)} ${(deepCpu / firstCpu).toFixed(2).padStart(6)}  ${judge(deep <= TARGET.scaleP95Ms && failures === 0)}${failures ? ` (${failures} failed)` : ""}`,
+      );
+    }
   }
 }
 

@@ -10,7 +10,8 @@ import { loadEnv, type Env } from "../app/lib/env.server";
 import { createLogger, logConsoleOutput, type Logger } from "../app/lib/logger.server";
 import { mountAppBuild, preloadAppBuild } from "./app-build";
 import { cacheDoor } from "./cache-door";
-import { sharedCachePolicy } from "./cdn";
+import { cdnStatusOf, sharedCachePolicy } from "./cdn";
+import { followCdnChecks } from "./cdn/check";
 import { liveDoor } from "./live-door";
 import { redirectDoor } from "./redirect-door";
 import { closeHttpServer, listen, readyMessage } from "./http-server";
@@ -81,8 +82,11 @@ async function serveRequests({ env, log, databaseUrl, shared, metrics }: { env: 
   // The app (the React Router build) loads while a worker waits to hear where the database is.
   preloadAppBuild(dev);
   const { services, cache, health, redirects } = await startRequestServices({ env, log, lifecycle, databaseUrl: await databaseUrl, shared });
-  // A day in shared caches once the CDN's purges are known to work, 30 s until then (decision 0045).
-  const sharedCache = sharedCachePolicy(env);
+  // A day in shared caches once the CDN's purges are known to work, 30 s until then (decision 0045),
+  // asked again while the purge target does not answer (issue 39).
+  const cdn = cdnStatusOf(env);
+  followCdnChecks({ status: cdn, db: services.db, changes: services.changes, log });
+  const sharedCache = sharedCachePolicy(cdn);
   const publicOrigin = new URL(env.publicUrl).origin;
 
   const app = express();

@@ -32,9 +32,10 @@ import type { Lifecycle } from "./lifecycle";
 import { DatabaseHealth } from "./database-health";
 import { seedDemoContentApart } from "./demo-seeder";
 import { migrateDatabase } from "./migrate";
-import { cdnStateOf } from "./cdn";
+import { cdnStatusOf } from "./cdn";
+import { cdnCheckTasks, purgeWhenCdnAnswers } from "./cdn/check";
 import { createPurgeAdapter } from "./cdn/adapters";
-import { cdnPurgeTasks, purgeOnChange, type PurgeObserver } from "./cdn/purger";
+import { cdnPurgeTasks, type PurgeObserver } from "./cdn/purger";
 import { cacheChangeOf, PageCache } from "./page-cache";
 import { loadSecrets } from "./secrets";
 import { seedDatabase } from "./seed";
@@ -113,9 +114,14 @@ export async function startSiteServices({
   const resumedSends = await resumeSends(db);
   if (resumedSends > 0) log.info({ sends: resumedSends }, "resuming newsletter sends a stop interrupted");
   // The CDN (decision 0045): its purge task whenever its settings are complete (purges queued by another
-  // machine run here too); whether this process queues purges is known once the CDN took the credentials.
+  // machine run here too), and the check of a purge target that did not answer (issue 39); whether
+  // this process queues purges is known once the CDN took the credentials.
   const cdnSettings = cdnSettingsOf(env);
-  const purging = cdnSettings && "settings" in cdnSettings ? cdnPurgeTasks({ adapter: createPurgeAdapter(cdnSettings.settings, env.publicUrl), db, log, onPurge: onCdnPurge }) : {};
+  const cdnConfigured = cdnSettings !== null && "settings" in cdnSettings;
+  const cdn = cdnStatusOf(env);
+  const purging = cdnConfigured
+    ? { ...cdnPurgeTasks({ adapter: createPurgeAdapter(cdnSettings.settings, env.publicUrl), db, log, onPurge: onCdnPurge }), ...cdnCheckTasks({ status: cdn, db }) }
+    : {};
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
@@ -129,21 +135,11 @@ export async function startSiteServices({
   lifecycle.onShutdown("newsletter sends", async () => newsletters.stop());
   // Runs before the queue's stop (steps run in reverse): an import under way pauses between two stories.
   lifecycle.onShutdown("imports", async () => importing.stop());
-  // Asked in the background: a CDN slow to answer must not hold the start up.
-  void cdnStateOf(env).then(async (cdn) => {
-    if (!cdn.on) {
-      if (cdn.reason) log.error(`CDN purge off: ${cdn.reason}; shared caches keep pages 30 s`);
-      return;
-    }
-    if (lifecycle.shuttingDown) return;
-    log.info({ adapter: cdn.adapter.name, sharedCache: cdn.sharedCache["Cache-Control"] }, `CDN purge on: ${cdn.adapter.name}`);
-    // Every change notice is a purge, queued by one process of the site (the purge lock's holder).
-    const changes = new ChangeFeed(databaseUrl, log);
-    lifecycle.onShutdown("CDN change feed", () => changes.stop());
-    await changes.start();
-    const purger = purgeOnChange({ changes, connectionString: databaseUrl, db, log });
-    lifecycle.onShutdown("CDN purges", () => purger.stop());
-  }).catch((error: unknown) => log.error({ err: error }, "CDN purge off: the change feed could not start; shared caches may keep pages up to their lifetime"));
+  if (cdnConfigured) {
+    void purgeWhenCdnAnswers({ status: cdn, databaseUrl, db, log, lifecycle }).catch((error: unknown) =>
+      log.error({ err: error }, "CDN purge off: the change feed could not start; shared caches may keep pages up to their lifetime"),
+    );
+  }
   // Imports a stop cut off (or a crash) go on where they stopped.
   const resumed = await resumeImports(db);
   if (resumed > 0) log.info({ imports: resumed }, "resuming imports a stop interrupted");

@@ -542,6 +542,11 @@ export const comments = pgTable(
     index("comments_article_threads_idx")
       .on(t.articleId, t.parentCommentId, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.status} = 'published'`),
+    // The same threads alone, in page order (issue 39): with the parent column between the article and
+    // the time, PostgreSQL read every thread of an article and sorted them for a page of 20.
+    index("comments_article_top_threads_idx")
+      .on(t.articleId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.status} = 'published' and ${t.parentCommentId} is null`),
     check("comments_status_check", sql`${t.status} in ('published', 'pending')`),
   ],
 );

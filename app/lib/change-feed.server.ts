@@ -41,6 +41,12 @@ export interface ChangeEvent {
   live?: { id: string; slug: string; version: number }[];
 }
 
+/**
+ * The payload of a signal: a notice between the processes of the site that is not a change (no page
+ * is touched), heard as the feed's "signal" event, never as a "change" (issue 39: the CDN answers).
+ */
+export const signalPayload = (name: string) => JSON.stringify({ signal: name });
+
 /** How long a write waits for its own change notices before it counts them lost (see caughtUp). */
 const CAUGHT_UP_TIMEOUT_MS = 2000;
 
@@ -48,7 +54,7 @@ const CAUGHT_UP_TIMEOUT_MS = 2000;
  * Listens on PostgreSQL's change channel (fed by triggers on the content tables) and re-emits each
  * change in this process: the page cache and the admin dashboard stream subscribe here.
  */
-export class ChangeFeed extends EventEmitter<{ change: [ChangeEvent] }> {
+export class ChangeFeed extends EventEmitter<{ change: [ChangeEvent]; signal: [string] }> {
   private client: pg.Client | null = null;
   private closed = false;
   /** The marks sent by caughtUp, waiting to come back. */
@@ -66,8 +72,9 @@ export class ChangeFeed extends EventEmitter<{ change: [ChangeEvent] }> {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on("notification", (message) => {
       try {
-        const payload = JSON.parse(message.payload ?? "{}") as ChangeEvent | { caughtUp: string };
+        const payload = JSON.parse(message.payload ?? "{}") as ChangeEvent | { caughtUp: string } | { signal: string };
         if ("caughtUp" in payload) return void this.waiting.get(payload.caughtUp)?.();
+        if ("signal" in payload) return void this.emit("signal", String(payload.signal));
         this.emit("change", payload);
       } catch (error) {
         this.log.warn({ err: error }, "ignoring a malformed change notification");

@@ -1,5 +1,4 @@
 import { EventEmitter } from "node:events";
-import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, test } from "vitest";
 import { ChangeFeed, type ChangeEvent } from "../../app/lib/change-feed.server";
@@ -9,6 +8,7 @@ import { loadEnv, cdnSettingsOf, type CdnSettings } from "../../app/lib/env.serv
 import { createTestDatabase } from "../../tests/setup/test-database";
 import { createPurgeAdapter } from "./adapters";
 import { cdnPurgeTasks, PURGE_AGAIN_AFTER_MS, PURGE_AGAIN_KEY, PURGE_KEY, PURGE_TASK, purgeOnChange, purgeTagsOf, type PurgeOutcome } from "./purger";
+import { recordingLog } from "./recording-log";
 import { startRecordingServer } from "./recording-server";
 
 // The purge job and the one process that queues it (decision 0045), on a real PostgreSQL with the
@@ -19,21 +19,6 @@ const api = await startRecordingServer();
 const TOKEN = "fastly-token-never-logged";
 const found = cdnSettingsOf(loadEnv({ CDN: "fastly", FASTLY_API_TOKEN: TOKEN, FASTLY_SERVICE_ID: "svc9", FASTLY_API_URL: api.url }));
 const adapter = createPurgeAdapter((found as { settings: CdnSettings }).settings, "https://news.example.com");
-
-/** A logger whose lines are kept (JSON objects). */
-function recordingLog() {
-  const lines: Record<string, unknown>[] = [];
-  const log = createLogger(
-    "debug",
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    }),
-  );
-  return { log, lines };
-}
 
 const jobs = () =>
   t.db.execute<{ key: string | null; payload: unknown; run_at: Date; task: string }>(

@@ -21,7 +21,8 @@ export interface RecordingServer {
   close(): Promise<void>;
 }
 
-export async function startRecordingServer(): Promise<RecordingServer> {
+/** Starts one on `port` (default: any free port; a given one stands for a CDN that comes up later). */
+export async function startRecordingServer(port = 0): Promise<RecordingServer> {
   const requests: RecordedRequest[] = [];
   const queued: { status: number; body?: string }[] = [];
   const server = http.createServer((req, res) => {
@@ -34,10 +35,9 @@ export async function startRecordingServer(): Promise<RecordingServer> {
       res.end(next.body ?? JSON.stringify({ success: next.status < 300 }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     answer: (...answers) => queued.push(...answers),
     close: () =>

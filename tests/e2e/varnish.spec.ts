@@ -13,7 +13,8 @@ import { expect, test, waitForHydration, type Page } from "./fixtures";
 // and the purge ACL), in front of a production build started with CDN=varnish. A page is served from
 // Varnish; a correction saved in the back office shows through Varnish within 1 s; an unpublished story
 // answers 404 through Varnish within 1 s; nothing signed in, and nothing of the back office, is ever a
-// Varnish hit; PURGE from an address outside the ACL is refused.
+// Varnish hit; PURGE from an address outside the ACL is refused. And Varnish started after Frontpage
+// (issue 39): purging turns on once it answers.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const VARNISH_PORT = 4612;
@@ -73,9 +74,9 @@ async function waitForOutput(proc: Process, pattern: RegExp, ms: number) {
   }
 }
 
-/** A request through Varnish (no cookie unless given), with its status, X-Cache and body. */
-async function get(pathname: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${VARNISH}${pathname}`, { headers, redirect: "manual" });
+/** A request through Varnish (or `base`: the origin itself), no cookie unless given, with its status, X-Cache and body. */
+async function get(pathname: string, headers: Record<string, string> = {}, base = VARNISH) {
+  const response = await fetch(`${base}${pathname}`, { headers, redirect: "manual" });
   return { status: response.status, cache: response.headers.get("x-cache"), age: response.headers.get("age"), headers: response.headers, body: await response.text() };
 }
 
@@ -108,9 +109,8 @@ function databaseUrlOf(dataDir: string): string {
   return `postgres://frontpage:${encodeURIComponent(postgresPassword)}@127.0.0.1:${port}/frontpage`;
 }
 
-test("behind Varnish: pages are served from it, a correction and an unpublish show within 1 s, nothing signed in is stored", async ({ browser }) => {
-  test.skip(!varnishd, "varnishd is not installed here (Debian: apt install varnish varnish-modules; .ci/run installs them)");
-  test.setTimeout(240_000);
+/** A working directory Varnish's child can read, with the data dir and the backend file naming `originPort`. */
+function workDir(originPort: number): { work: string; dataDir: string } {
   const work = mkdtempSync(path.join(os.tmpdir(), "frontpage-varnish-"));
   // Varnish's child runs as its own user: it must reach its working directory and the included file.
   chmodSync(work, 0o755);
@@ -118,63 +118,83 @@ test("behind Varnish: pages are served from it, a correction and an unpublish sh
   mkdirSync(dataDir, { mode: 0o755 });
   writeFileSync(
     path.join(work, "frontpage-backend.vcl"),
-    `backend origin {\n  .host = "127.0.0.1";\n  .port = "${ORIGIN_PORT}";\n  .probe = { .url = "/healthz"; .interval = 1s; .timeout = 2s; .window = 3; .threshold = 2; }\n}\nacl purgers {\n  "127.0.0.1";\n}\n`,
+    `backend origin {\n  .host = "127.0.0.1";\n  .port = "${originPort}";\n  .probe = { .url = "/healthz"; .interval = 1s; .timeout = 2s; .window = 3; .threshold = 2; }\n}\nacl purgers {\n  "127.0.0.1";\n}\n`,
   );
+  return { work, dataDir };
+}
+
+/** varnishd on `port` with the shipped VCL, once it takes a PURGE (400 without keys: the ACL let it in). */
+async function startVarnish(work: string, port: number): Promise<Process> {
+  const cache = run(varnishd!, [
+    "-F",
+    "-n",
+    path.join(work, "varnish"),
+    "-a",
+    `127.0.0.1:${port}`,
+    // The shipped VCL as it is; its `include "frontpage-backend.vcl"` finds this test's file first.
+    "-f",
+    path.join(ROOT, "deploy/varnish/default.vcl"),
+    "-p",
+    `vcl_path=${work}:${path.join(ROOT, "deploy/varnish")}`,
+    "-s",
+    "malloc,64m",
+    "-T",
+    "none",
+  ]);
+  await expect
+    .poll(() => fetch(`http://127.0.0.1:${port}`, { method: "PURGE" }).then((r) => r.status, () => 0), { timeout: 30_000, message: `varnishd did not start:\n${cache.output()}` })
+    .toBe(400);
+  return cache;
+}
+
+/** The production build on `port`, with CDN=varnish purging `varnish` (also the site's public face). */
+function startOrigin(work: string, dataDir: string, port: number, varnish: string): Process {
+  // The production build as `npm start` runs it, through an entry file of this test's (a command line
+  // of its own, so nothing that stops other e2e servers by name stops this one).
+  const entry = path.join(work, "varnish-origin.mjs");
+  writeFileSync(entry, `import ${JSON.stringify(path.join(ROOT, "build/node/index.js"))};\n`);
+  return run(process.execPath, [entry], {
+    ...process.env,
+    NODE_ENV: "production",
+    WEB_CONCURRENCY: "1",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    SEED_DEMO: "0",
+    LOG_LEVEL: "info",
+    PUBLIC_URL: varnish,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    CDN: "varnish",
+    VARNISH_URL: varnish,
+  });
+}
+
+/** The origin's database; a lost connection fails the step that uses it, not the whole worker (which would skip the cleanup). */
+async function connectTo(dataDir: string): Promise<pg.Client> {
+  const db = new pg.Client({ connectionString: databaseUrlOf(dataDir) });
+  db.on("error", () => {});
+  await db.connect();
+  return db;
+}
+
+test("behind Varnish: pages are served from it, a correction and an unpublish show within 1 s, nothing signed in is stored", async ({ browser }) => {
+  test.skip(!varnishd, "varnishd is not installed here (Debian: apt install varnish varnish-modules; .ci/run installs them)");
+  test.setTimeout(240_000);
+  const { work, dataDir } = workDir(ORIGIN_PORT);
   let cache: Process | null = null;
   let origin: Process | null = null;
   let db: pg.Client | null = null;
   try {
-    cache = run(varnishd!, [
-      "-F",
-      "-n",
-      path.join(work, "varnish"),
-      "-a",
-      `127.0.0.1:${VARNISH_PORT}`,
-      // The shipped VCL as it is; its `include "frontpage-backend.vcl"` finds this test's file first.
-      "-f",
-      path.join(ROOT, "deploy/varnish/default.vcl"),
-      "-p",
-      `vcl_path=${work}:${path.join(ROOT, "deploy/varnish")}`,
-      "-s",
-      "malloc,64m",
-      "-T",
-      "none",
-    ]);
-    // Up when it answers a PURGE without keys (400: the ACL let it in).
-    await expect
-      .poll(() => fetch(VARNISH, { method: "PURGE" }).then((r) => r.status, () => 0), { timeout: 30_000, message: `varnishd did not start:\n${cache.output()}` })
-      .toBe(400);
-
-    // The production build as `npm start` runs it, through an entry file of this test's (a command line
-    // of its own, so nothing that stops other e2e servers by name stops this one).
-    const entry = path.join(work, "varnish-origin.mjs");
-    writeFileSync(entry, `import ${JSON.stringify(path.join(ROOT, "build/node/index.js"))};\n`);
-    origin = run(process.execPath, [entry], {
-      ...process.env,
-      NODE_ENV: "production",
-      WEB_CONCURRENCY: "1",
-      HOST: "127.0.0.1",
-      PORT: String(ORIGIN_PORT),
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      SEED_DEMO: "0",
-      LOG_LEVEL: "info",
-      // The public face of the site is Varnish.
-      PUBLIC_URL: VARNISH,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      CDN: "varnish",
-      VARNISH_URL: VARNISH,
-    });
+    cache = await startVarnish(work, VARNISH_PORT);
+    origin = startOrigin(work, dataDir, ORIGIN_PORT, VARNISH);
     await waitForOutput(origin, /Frontpage is ready/, 150_000);
     await waitForOutput(origin, /CDN purge on: varnish/, 15_000);
     // Varnish fetches from the origin once its health check has seen it answer.
     await expect.poll(async () => (await get("/healthz")).status, { timeout: 30_000 }).toBe(200);
 
-    db = new pg.Client({ connectionString: databaseUrlOf(dataDir) });
-    // A lost connection fails the step that uses it, not the whole worker (which would skip the cleanup).
-    db.on("error", () => {});
-    await db.connect();
+    db = await connectTo(dataDir);
     const run36 = Date.now().toString(36);
     const slug = `harbour-bridge-${run36}`;
     const { rows } = await db.query<{ id: string }>(
@@ -279,6 +299,57 @@ test("behind Varnish: pages are served from it, a correction and an unpublish sh
   } finally {
     await db?.end().catch(() => {});
     await stop(origin);
+    await stop(cache);
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test("Varnish started after Frontpage: 30 s in shared caches while it does not answer, then a day once it does, and a change is purged (issue 39)", async () => {
+  test.skip(!varnishd, "varnishd is not installed here (Debian: apt install varnish varnish-modules; .ci/run installs them)");
+  test.setTimeout(240_000);
+  // Ports of their own: nothing of the journey above is reused.
+  const [varnishPort, originPort] = [VARNISH_PORT + 2, ORIGIN_PORT + 2];
+  const varnish = `http://127.0.0.1:${varnishPort}`;
+  const origin = `http://127.0.0.1:${originPort}`;
+  const { work, dataDir } = workDir(originPort);
+  let cache: Process | null = null;
+  let server: Process | null = null;
+  let db: pg.Client | null = null;
+  try {
+    // Frontpage first, its purge target not there yet: waiting, not off.
+    server = startOrigin(work, dataDir, originPort, varnish);
+    await waitForOutput(server, /Frontpage is ready/, 150_000);
+    await waitForOutput(server, /CDN purge waiting: varnish purge refused: could not reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/, 15_000);
+    expect(server.output()).not.toMatch(/CDN purge off/);
+    // Meanwhile the origin tells shared caches 30 s.
+    expect((await get("/", {}, origin)).headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30");
+
+    // Varnish comes up (systemd started it later, or restarted it): purging turns on by itself.
+    const startedAt = Date.now();
+    cache = await startVarnish(work, varnishPort);
+    await waitForOutput(server, /CDN purge on: varnish/, 60_000);
+    test.info().annotations.push({ type: "purging on", description: `${Date.now() - startedAt} ms after Varnish answered` });
+    await expect.poll(async () => (await get("/healthz", {}, varnish)).status, { timeout: 30_000 }).toBe(200);
+
+    // A story never shown before: a day in Varnish, stored, then purged by a change within 1 s.
+    db = await connectTo(dataDir);
+    const run36 = Date.now().toString(36);
+    const slug = `ferry-timetable-${run36}`;
+    await db.query(`insert into articles (title, slug, content, status, published_at) values ($1, $2, 'The ferry runs hourly.', 'published', now() - interval '1 hour')`, [
+      `Ferry timetable ${run36}`,
+      slug,
+    ]);
+    const first = await get(`/article/${slug}`, {}, varnish);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=86400");
+    expect((await get(`/article/${slug}`, {}, varnish)).cache).toBe("HIT");
+    const changed = Date.now();
+    await db.query(`update articles set title = $1 where slug = $2`, [`Ferry timetable changed ${run36}`, slug]);
+    await expect.poll(async () => (await get(`/article/${slug}`, {}, varnish)).body.includes(`Ferry timetable changed ${run36}`), { timeout: 1000, intervals: [25] }).toBe(true);
+    test.info().annotations.push({ type: "purged through Varnish", description: `${Date.now() - changed} ms after the change` });
+  } finally {
+    await db?.end().catch(() => {});
+    await stop(server);
     await stop(cache);
     rmSync(work, { recursive: true, force: true });
   }

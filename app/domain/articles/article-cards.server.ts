@@ -1,10 +1,12 @@
-import { and, count, eq, inArray, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, count, eq, inArray, sql, type Placeholder, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared-queries.server";
 import { articleAuthors, articles, authors, categories } from "~/db/schema";
 import type { BylineAuthor } from "~/domain/authors/byline";
 import type { ArticleCard } from "./articles.schema";
+import { readEveryTime, type StoryMemo } from "./story-memo.server";
 
 // What every list of public articles selects for its cards (home, category, author pages, feeds),
 // and how a row becomes a card.
@@ -48,26 +50,99 @@ export const cardColumns = {
   live: sql<boolean>`(${articles.liveStartedAt} is not null and ${articles.liveEndedAt} is null)`.mapWith(Boolean),
 };
 
-/** A query of one page of article ids, newest first, its limit and offset given as placeholders. */
-export type PageIds = (db: Db, limit: Placeholder, offset: Placeholder) => SQLWrapper;
+/**
+ * A newest-first listing of public stories: the table its rows are read from (articles, or the
+ * authors' listing), that table's publication time and story id, and which rows belong to it (written
+ * with placeholders). Its rows are ordered as readers see them (newestFirst): by time, then id.
+ */
+export interface Listing {
+  table: PgTable;
+  publishedAt: PgColumn;
+  id: PgColumn;
+  where: () => SQL | undefined;
+}
 
-/** The page of the articles matching `where` (written with placeholders), from the (…, published_at, id) index. */
-export const newestMatching =
-  (where: () => SQL | undefined): PageIds =>
-  (db, limit, offset) =>
-    db.select({ id: articles.id }).from(articles).where(where()).orderBy(...newestFirst).limit(limit).offset(offset);
+/** The articles matching `where` (written with placeholders), from their (…, published_at, id) index. */
+export const newestMatching = (where: () => SQL | undefined): Listing => ({ table: articles, publishedAt: articles.publishedAt, id: articles.id, where });
 
 /**
- * A listing's pages (a category's, an author's): one page of cards, newest first. The page's ids are
- * found first, in an index alone (`pageIds`), and only those 24 rows are read: a deep page no longer
- * reads every row it skips (issue 13: category page 500 at 100,000 articles, 73 ms to 3 ms). The
- * query is built once per database handle (preparedQuery) and each call passes its placeholders' values.
+ * Every how many rows of a listing a boundary (the row's key: its time and id) is kept (issue 39): a
+ * page past the first ones is read from the boundary before it, skipping fewer than this many rows.
  */
-export function preparedPageOfCards<Values extends Record<string, unknown>>(name: string, pageIds: PageIds) {
-  const page = preparedQuery(name, (db, statement) =>
-    cardsQuery(db, inArray(articles.id, pageIds(db, sql.placeholder("limit"), sql.placeholder("offset")))).prepare(statement),
+export const BOUNDARY_EVERY = 240;
+
+/** A kept boundary of a listing: the key of its row number n × BOUNDARY_EVERY (from 0), its time as PostgreSQL's exact text. */
+interface Boundary {
+  publishedAt: string;
+  id: string;
+}
+
+/** A listing's ids newest first, from `from` on (a boundary's key, as placeholders) when given. */
+function listingIds(db: Db, listing: Listing, from?: { publishedAt: Placeholder; id: Placeholder }) {
+  const { table, publishedAt, id } = listing;
+  // Written as two conditions, not a row comparison: PostgreSQL starts the scan of a descending index
+  // at a scalar bound; `(published_at, id) <= (…)` it reads from the listing's first row.
+  const seek = from && sql`${publishedAt} <= ${from.publishedAt}::timestamptz and (${publishedAt} < ${from.publishedAt}::timestamptz or ${id} <= ${from.id}::uuid)`;
+  return db
+    .select({ id: sql<string>`${id}`.as("id") })
+    .from(table)
+    .where(and(listing.where(), seek))
+    .orderBy(sql`${publishedAt} desc nulls last`, sql`${id} desc nulls last`);
+}
+
+/**
+ * A listing's pages (a category's, a tag's, an author's): one page of cards, newest first. The page's
+ * ids are found first, in an index alone, and only those rows are read. A deep page does not count
+ * its way through every row before it (issue 39: page 500 of a category skipped 12,000 rows): the
+ * listing's boundaries, one every BOUNDARY_EVERY rows, are read once (one scan of its index, as its
+ * count is) and kept in the process's story memo until a public story changes (`kept`); the page
+ * seeks to the boundary before it and skips fewer than BOUNDARY_EVERY rows. The rows are exactly
+ * those offset pagination gives: the boundaries are rows' keys, and the order has no ties (the id).
+ * The queries are built once per database handle (preparedQuery) and each call passes its
+ * placeholders' values.
+ */
+export function preparedPageOfCards<Values extends Record<string, unknown>>(name: string, listing: Listing) {
+  const fromStart = preparedQuery(name, (db, statement) =>
+    cardsQuery(db, inArray(articles.id, listingIds(db, listing).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")))).prepare(statement),
   );
-  return async (db: Db, values: Values, rows: RowWindow): Promise<ArticleCard[]> => (await page(db, { ...values, ...rows })).map(toCard);
+  const fromBoundary = preparedQuery(`${name}_from`, (db, statement) =>
+    cardsQuery(
+      db,
+      inArray(
+        articles.id,
+        listingIds(db, listing, { publishedAt: sql.placeholder("fromPublishedAt"), id: sql.placeholder("fromId") })
+          .limit(sql.placeholder("limit"))
+          .offset(sql.placeholder("offset")),
+      ),
+    ).prepare(statement),
+  );
+  const boundaries = preparedQuery(`${name}_boundaries`, (db, statement) => {
+    const numbered = db
+      .select({
+        publishedAt: sql<string>`${listing.publishedAt}::text`.as("boundary_published_at"),
+        id: sql<string>`${listing.id}`.as("boundary_id"),
+        n: sql<number>`row_number() over (order by ${listing.publishedAt} desc nulls last, ${listing.id} desc nulls last) - 1`.as("boundary_n"),
+      })
+      .from(listing.table)
+      .where(listing.where())
+      .as("numbered");
+    return db
+      .select({ publishedAt: numbered.publishedAt, id: numbered.id })
+      .from(numbered)
+      .where(sql`${numbered.n} % ${sql.raw(String(BOUNDARY_EVERY))} = 0`)
+      .orderBy(numbered.n)
+      .prepare(statement);
+  });
+  return async (db: Db, values: Values, rows: RowWindow, kept?: { memo: StoryMemo; key: string }): Promise<ArticleCard[]> => {
+    // Without a process's memo (tests, scripts) the boundaries would be read at every call: from the start.
+    if (!kept || kept.memo === readEveryTime || rows.offset < BOUNDARY_EVERY) return (await fromStart(db, { ...values, ...rows })).map(toCard);
+    const marks: Boundary[] = await kept.memo(kept.key, () => boundaries(db, values));
+    const mark = marks[Math.floor(rows.offset / BOUNDARY_EVERY)];
+    // Past the listing's last row: no page there (its count says so too).
+    if (!mark) return [];
+    const within = rows.offset % BOUNDARY_EVERY;
+    return (await fromBoundary(db, { ...values, limit: rows.limit, offset: within, fromPublishedAt: mark.publishedAt, fromId: mark.id })).map(toCard);
+  };
 }
 
 /** Which rows of a newest-first list a page reads. */

@@ -37,7 +37,7 @@ const latestArticles = preparedQuery("latest_articles", (db, name) =>
  */
 export async function listCategoryArticles(db: Db, categoryId: string, rows: RowWindow, memo: StoryMemo = readEveryTime) {
   const [cards, total] = await Promise.all([
-    categoryPage(db, { categoryId }, rows),
+    categoryPage(db, { categoryId }, rows, { memo, key: `category-boundaries:${categoryId}` }),
     memo(`category-count:${categoryId}`, () => countOf(db, and(eq(articles.categoryId, categoryId), publiclyVisible()))),
   ]);
   return { articles: cards, total };
@@ -58,7 +58,7 @@ const taggedWith = (tagId: unknown) =>
  */
 export async function listTagArticles(db: Db, tagId: string, rows: RowWindow, memo: StoryMemo = readEveryTime) {
   const [cards, total] = await Promise.all([
-    tagPage(db, { tagId }, rows),
+    tagPage(db, { tagId }, rows, { memo, key: `tag-boundaries:${tagId}` }),
     memo(`tag-count:${tagId}`, () => countOf(db, and(taggedWith(tagId), publiclyVisible()))),
   ]);
   return { articles: cards, total };

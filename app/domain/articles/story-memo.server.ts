@@ -8,7 +8,9 @@ import type { ChangeEvent } from "~/lib/change-feed.server";
  *
  * A value is kept until a change notice says a public story changed (published, edited, unpublished,
  * deleted, its byline or category changed: migration 0016's notices, heard by every process), and at
- * most `ttlMs` (as the page cache). A comment, a draft's or a scheduled story's change keeps them.
+ * most `ttlMs` (as the page cache). A comment, a draft's or a scheduled story's change keeps them, but
+ * for an article's comment counts (issue 39: a story with 5,000 comments counted them at each render),
+ * kept under commentCountsKey until a notice names a change of that article's comments.
  * A write through this process answers only once it has heard its own notices (decision 0028), so the
  * writer's next page reads afresh. A failed read is not kept.
  */
@@ -25,6 +27,17 @@ export function changesPublicStories(event: ChangeEvent): boolean {
   return event.public === undefined || event.public.ids.length > 0;
 }
 
+/** The key of an article's comment counts from a page on (`cursor`: "" for the first page), by the article's slug (comment notices name slugs). */
+export const commentCountsKey = (slug: string, cursor: string) => `${COMMENT_COUNTS}${slug}:${cursor}`;
+const COMMENT_COUNTS = "comment-counts:";
+
+/** Whether the entry `key` holds comment counts that comment notice `event` may have changed. */
+function commentCountsChanged(key: string, event: ChangeEvent): boolean {
+  if (!key.startsWith(COMMENT_COUNTS)) return false;
+  // A notice naming no articles (a change of many): every article's counts.
+  return !Array.isArray(event.articles) || event.articles.some((slug) => key.startsWith(`${COMMENT_COUNTS}${slug}:`));
+}
+
 export function createStoryMemo(
   changes: { on(event: "change", listener: (event: ChangeEvent) => void): unknown },
   { ttlMs = 5 * 60_000, maxEntries = 10_000, now = Date.now }: { ttlMs?: number; maxEntries?: number; now?: () => number } = {},
@@ -32,6 +45,7 @@ export function createStoryMemo(
   let kept = new Map<string, { value: Promise<unknown>; until: number }>();
   changes.on("change", (event) => {
     if (changesPublicStories(event)) kept = new Map();
+    else if (event.table === "comments") for (const key of kept.keys()) if (commentCountsChanged(key, event)) kept.delete(key);
   });
   return <T>(key: string, read: () => Promise<T>): Promise<T> => {
     const entry = kept.get(key);

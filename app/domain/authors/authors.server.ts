@@ -1,5 +1,5 @@
 import { checkCapability } from "~/domain/articles/article-access.server";
-import { and, asc, count, desc, eq, inArray, lte, ne, sql, type Placeholder } from "drizzle-orm";
+import { and, asc, count, eq, inArray, lte, ne, sql, type Placeholder } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation, pgConstraint } from "~/db/pg-errors";
 import { articleAuthors, articles, authorListing, authors, user } from "~/db/schema";
@@ -258,23 +258,20 @@ export function writtenBy(db: Pick<Db, "select">, authorId: string) {
 /** An author's public stories in the authors' listing (migration 0021): what their page lists and counts. */
 const listedFor = (authorId: string | Placeholder) => and(eq(authorListing.authorId, authorId), lte(authorListing.publishedAt, sql`now()`));
 
-/** One page of an author's public articles, newest first, and their total count (kept in `memo` as a category's). */
+/** One page of an author's public articles, newest first, and their total count (kept in `memo` as a category's; deep pages from its kept boundaries). */
 export async function listAuthorArticles(db: Db, authorId: string, page: number, pageSize: number, memo: StoryMemo = readEveryTime) {
   const [cards, total] = await Promise.all([
-    authorPage(db, { authorId }, pageWindow(page, pageSize)),
+    authorPage(db, { authorId }, pageWindow(page, pageSize), { memo, key: `author-boundaries:${authorId}` }),
     memo(`author-count:${authorId}`, async () => (await db.select({ total: count() }).from(authorListing).where(listedFor(authorId)))[0]?.total ?? 0),
   ]);
   return { articles: cards, total };
 }
 
 /** An author's page of ids: from the authors' listing (migration 0021), in its (author, published_at, id) index alone. */
-const authorPage = preparedPageOfCards<{ authorId: string }>("author_page", (db, limit, offset) =>
-  db
-    .select({ id: authorListing.articleId })
-    .from(authorListing)
-    .where(listedFor(sql.placeholder("authorId")))
-    .orderBy(desc(authorListing.publishedAt), desc(authorListing.articleId))
-    .limit(limit)
-    .offset(offset),
-);
+const authorPage = preparedPageOfCards<{ authorId: string }>("author_page", {
+  table: authorListing,
+  publishedAt: authorListing.publishedAt,
+  id: authorListing.articleId,
+  where: () => listedFor(sql.placeholder("authorId")),
+});
 

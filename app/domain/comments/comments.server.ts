@@ -13,6 +13,7 @@ import { notifyCommentsPending } from "~/domain/notifications/notifications.serv
 import { screenComment, type CommentSpamRules } from "./comment-spam.server";
 import { COMMENT_FAILED, COMMENT_THREADS_PER_PAGE, REQUIRED_COMMENT_FIELDS, type CommentFieldName, type CommentHoldReason } from "./comments.schema";
 import type { CommentThread, PublicComment } from "./comments.schema";
+import { commentCountsKey, readEveryTime, type StoryMemo } from "~/domain/articles/story-memo.server";
 
 /** A new comment or reply, as the form sends it: the server's checks (kept out of the browser-safe comments.schema). */
 const mediaUrl = (bucket: "images" | "videos") =>
@@ -83,23 +84,35 @@ const repliesColumn = sql<PublicComment[]>`coalesce((
  * (oldest first): the newest ones, or with `olderThan` (a top-level comment's id) those after it.
  * `olderThreads` counts the top-level comments past this page; `total` counts every published comment,
  * replies included. An `olderThan` that names no top-level comment of this article gives the newest
- * page. The page is read from the article's thread index and the counts from the index alone (issue
- * 13: an article with 5,000 comments no longer reads all of them).
+ * page. The page is read from the article's index of threads in page order, 20 entries however many
+ * threads it has (issue 39), and the counts from its index alone (issue 13), kept in `kept.memo` (a
+ * process's story memo) until a comment of the article changes: a story with 5,000 comments counted
+ * them at every render.
  */
 export async function listArticleComments(
   db: Db,
   articleId: string,
-  options: { olderThan?: string; limit?: number } = {},
+  options: { olderThan?: string; limit?: number; kept?: { memo: StoryMemo; slug: string } } = {},
 ): Promise<{ threads: CommentThread[]; olderThreads: number; total: number }> {
   const limit = options.limit ?? COMMENT_THREADS_PER_PAGE;
   const [cursor] =
     options.olderThan && /^[0-9a-f-]{36}$/i.test(options.olderThan)
       ? await db.select({ id: comments.id }).from(comments).where(and(threadsOf(articleId), eq(comments.id, options.olderThan)))
       : [];
-  // Those after the cursor, ordered as the page lists them; compared in the database (microseconds),
-  // so no comment is skipped or shown twice between pages.
-  const afterCursor = cursor ? sql`(${comments.createdAt}, ${comments.id}) < (select c.created_at, c.id from comments c where c.id = ${cursor.id})` : undefined;
-  const { threads, counts } = afterCursor ? await olderPage(db, articleId, limit, afterCursor) : await firstPage(db, articleId, limit);
+  const memo = options.kept?.memo ?? readEveryTime;
+  const countsKey = commentCountsKey(options.kept?.slug ?? articleId, cursor?.id ?? "");
+  let threads: CommentThread[];
+  let counts: ThreadCounts;
+  if (cursor) {
+    // Those after the cursor, ordered as the page lists them; compared in the database (microseconds),
+    // so no comment is skipped or shown twice between pages. Two conditions, not a row comparison: the
+    // scan of the descending index starts at the cursor (from a row comparison it starts at the newest).
+    const at = sql`(select c.created_at from comments c where c.id = ${cursor.id})`;
+    const afterCursor = sql`(${comments.createdAt} <= ${at} and (${comments.createdAt} < ${at} or ${comments.id} < ${cursor.id}))`;
+    [threads, [counts]] = await Promise.all([threadsQuery(db, articleId, limit, afterCursor), memo(countsKey, () => countsQuery(db, articleId, afterCursor))]);
+  } else {
+    [threads, [counts]] = await Promise.all([firstThreads(db, { articleId, limit }), memo(countsKey, () => allCounts(db, { articleId }))]);
+  }
   return {
     threads,
     olderThreads: Math.max(0, (counts?.threadsFromHere ?? 0) - threads.length),
@@ -109,35 +122,15 @@ export async function listArticleComments(
 
 type ThreadCounts = { total: number; threadsFromHere: number } | undefined;
 
-/**
- * An article's first page (nearly every read), in a statement built once: its threads carry the
- * article's counts, so a page with threads is one query. Without a thread the counts are read alone
- * (published replies can remain under a thread that is not published).
- */
-async function firstPage(db: Db, articleId: string, limit: number): Promise<{ threads: CommentThread[]; counts: ThreadCounts }> {
-  const rows = await firstThreads(db, { articleId, limit });
-  if (rows.length === 0) return { threads: [], counts: (await allCounts(db, { articleId }))[0] };
-  return { threads: rows.map(({ counts: _counts, ...thread }) => thread), counts: rows[0]!.counts };
-}
-
-/** An older page ("Show older comments"): its own statement, the counts from the cursor on beside it. */
-async function olderPage(db: Db, articleId: string, limit: number, afterCursor: SQL): Promise<{ threads: CommentThread[]; counts: ThreadCounts }> {
-  const [threads, [counts]] = await Promise.all([threadsQuery(db, articleId, limit, afterCursor), countsQuery(db, articleId, afterCursor)]);
-  return { threads, counts };
-}
-
 /** An article's published comments (its id, or the placeholder a query built once is given it by). */
 const publishedOf = (articleId: string | Placeholder) => and(eq(comments.articleId, articleId), published);
 /** Its threads: the published top-level comments. */
 const threadsOf = (articleId: string | Placeholder) => and(publishedOf(articleId), isNull(comments.parentCommentId));
 
-/**
- * A page of an article's top-level comments, newest first (after `afterCursor` when given), with their
- * replies, and `extra` columns when given.
- */
-const threadsQuery = <Extra extends Record<string, SQL>>(db: Db, articleId: string | Placeholder, limit: number | Placeholder, afterCursor?: SQL, extra?: Extra) =>
+/** A page of an article's top-level comments, newest first (after `afterCursor` when given), with their replies. */
+const threadsQuery = (db: Db, articleId: string | Placeholder, limit: number | Placeholder, afterCursor?: SQL) =>
   db
-    .select({ ...publicColumns, replies: repliesColumn, ...(extra as Extra) })
+    .select({ ...publicColumns, replies: repliesColumn })
     .from(comments)
     .where(and(threadsOf(articleId), afterCursor))
     .orderBy(...newestThreadsFirst)
@@ -154,16 +147,8 @@ const countsQuery = (db: Db, articleId: string | Placeholder, afterCursor?: SQL)
     .from(comments)
     .where(publishedOf(articleId));
 
-/**
- * The article's counts as one value, the same on each thread of its first page: computed once per
- * statement (the subquery names no column of the outer row), in one scan of the article's index.
- */
-const firstPageCounts = sql<{ total: number; threadsFromHere: number }>`(
-  select json_build_object('total', count(*), 'threadsFromHere', count(*) filter (where counted.parent_comment_id is null))
-  from ${comments} counted where counted.article_id = ${sql.placeholder("articleId")} and counted.status = 'published')`;
-const firstThreads = preparedQuery("first_comment_threads", (db, name) =>
-  threadsQuery(db, sql.placeholder("articleId"), sql.placeholder("limit"), undefined, { counts: firstPageCounts }).prepare(name),
-);
+/** An article's first page (nearly every read), in a statement built once. */
+const firstThreads = preparedQuery("first_comment_threads", (db, name) => threadsQuery(db, sql.placeholder("articleId"), sql.placeholder("limit")).prepare(name));
 const allCounts = preparedQuery("comment_counts", (db, name) => countsQuery(db, sql.placeholder("articleId")).prepare(name));
 
 async function assertStoredMedia(db: Db, url: string | undefined, bucket: "images" | "videos") {

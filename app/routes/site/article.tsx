@@ -55,7 +55,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // ?comment=<id> or ?comment=held: where a comment posted without JavaScript lands (see the action).
   const justPosted = justPostedOf(url.searchParams.get(JUST_POSTED_PARAM));
   const [page, { moreFromCategory, related }, tags, newsletters, live] = await Promise.all([
-    listArticleComments(context.db, article.id, { olderThan }),
+    listArticleComments(context.db, article.id, { olderThan, kept: { memo: context.storyMemo, slug: article.slug } }),
     listRecirculation(context.db, article, context.storyMemo),
     getArticleTags(context.db, article.id),
     signupChoices(context.db),

@@ -1,0 +1,1 @@
+CREATE INDEX "comments_article_top_threads_idx" ON "comments" USING btree ("article_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "comments"."status" = 'published' and "comments"."parent_comment_id" is null;
