@@ -139,7 +139,7 @@ export async function startSiteServices({
     void purgeWhenCdnAnswers({ status: cdn, databaseUrl, db, log, lifecycle }).catch((error: unknown) =>
       log.error({ err: error }, "CDN purge off: the change feed could not start; shared caches may keep pages up to their lifetime"),
     );
-  }
+  } else if (cdnSettings) log.error(`CDN purge off: ${cdnSettings.off}; shared caches keep pages 30 s`);
   // Imports a stop cut off (or a crash) go on where they stopped.
   const resumed = await resumeImports(db);
   if (resumed > 0) log.info({ imports: resumed }, "resuming imports a stop interrupted");
