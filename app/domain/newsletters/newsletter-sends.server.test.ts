@@ -83,6 +83,17 @@ function watchClaims() {
   return { ...watched, claims };
 }
 
+/** `n` active subscribers of the newsletter, `{prefix}-1@example.org` to `{prefix}-{n}@example.org`, made in one statement. */
+async function manySubscribers(newsletterId: string, prefix: string, n: number) {
+  await fx.t.db.execute(sql`
+    with made as (
+      insert into subscribers (email, status, token_key)
+      select ${prefix} || '-' || g || '@example.org', 'active', md5(${prefix} || g) from generate_series(1, ${n}) g
+      returning id
+    )
+    insert into subscriptions (subscriber_id, newsletter_id) select id, ${newsletterId}::uuid from made`);
+}
+
 let serial = 0;
 async function newsletter(values: Partial<typeof newsletters.$inferInsert> = {}) {
   const n = ++serial;
@@ -328,13 +339,7 @@ describe("cancel and resume", () => {
   it("records and claims in batches, a statement per half batch, not one per message (the pool never waits on the database)", async () => {
     const letter = await newsletter();
     const N = 300;
-    await fx.t.db.execute(sql`
-      with made as (
-        insert into subscribers (email, status, token_key)
-        select 'batched-' || g || '@example.org', 'active', md5(g::text) from generate_series(1, ${N}) g
-        returning id
-      )
-      insert into subscriptions (subscriber_id, newsletter_id) select id, ${letter.id}::uuid from made`);
+    await manySubscribers(letter.id, "batched", N);
     const article = await draftFor("batched-story", []);
     await publish(article.id, "batched-story");
     const [send] = await fx.t.db.insert(newsletterSends).values({ newsletterId: letter.id, articleId: article.id, kind: "story", subject: "Batched" }).returning();
@@ -354,13 +359,7 @@ describe("cancel and resume", () => {
   it("claims no more than it asks for when PostgreSQL's statistics have not seen the send's rows yet (a second send)", async () => {
     const letter = await newsletter();
     const N = 2000;
-    await fx.t.db.execute(sql`
-      with made as (
-        insert into subscribers (email, status, token_key)
-        select 'second-' || g || '@example.org', 'active', md5(g::text) from generate_series(1, ${N}) g
-        returning id
-      )
-      insert into subscriptions (subscriber_id, newsletter_id) select id, ${letter.id}::uuid from made`);
+    await manySubscribers(letter.id, "second", N);
     const stories = [await draftFor("first-of-two", []), await draftFor("second-of-two", [])];
     for (const story of stories) await publish(story.id, story.slug);
     const [first, second] = await fx.t.db
@@ -403,13 +402,7 @@ describe("kill -9", () => {
   it("a process killed mid-send and a new one started: everyone gets it once, but at most the pool's size plus one claim batch twice, and those are listed", async () => {
     const letter = await newsletter();
     const N = 400;
-    await fx.t.db.execute(sql`
-      with made as (
-        insert into subscribers (email, status, token_key)
-        select 'killed-' || g || '@example.org', 'active', md5(g::text) from generate_series(1, ${N}) g
-        returning id
-      )
-      insert into subscriptions (subscriber_id, newsletter_id) select id, ${letter.id}::uuid from made`);
+    await manySubscribers(letter.id, "killed", N);
     const article = await draftFor("killed-story", []);
     await publish(article.id, "killed-story");
     // A send with no job: the child process delivers it, as the queue's process would.

@@ -27,13 +27,14 @@ import { subscriberToken } from "./subscriber-tokens.server";
 
 export { newsletterTransportKind } from "./newsletter-transport.server";
 
-// The send engine (issue 30, decision 0043). A send is a job of the one queue (graphile-worker,
+// The send engine (issue 30, decisions 0043 and 0049). A send is a job of the one queue (graphile-worker,
 // decision 0032), keyed by the send, so it runs once at a time and survives restarts. It freezes its
 // recipients in one statement, renders the e-mail once, and delivers through the transport with at
-// most `concurrency` (the SMTP pool's size) recipients in state 'sending' at any moment: each
-// statement records the messages that finished and claims as many new rows as there are free
-// connections. Killed (kill -9), the rows found 'sending' at the next start are the messages that were
-// in flight: at most the pool's size, sent again and listed as "may have been sent twice".
+// most the pool's size plus one claim batch of recipients in state 'sending' at any moment: each
+// statement records the messages that finished and claims as many rows as that leaves room for, half
+// a batch at a time, so a connection that finishes always has its next message waiting. Killed
+// (kill -9), the rows found 'sending' at the next start are the messages that were claimed and not
+// recorded: at most the pool's size plus one batch, sent again and listed as "may have been sent twice".
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 

@@ -46,6 +46,13 @@ beforeAll(async () => {
   await fx.t.db.insert(user).values({ id: "user-editor", name: "Ed Itor", email: "editor@example.org", emailVerified: true });
 });
 
+/** Sending the story to the newsletter again is refused (409, "already sent"), and it still has its one send. */
+async function expectRefusedAsSent(articleId: string, letter: { id: string; name: string }) {
+  const again = await refusal(sendPublishedStory(fx.t.db, editor, { articleId, newsletterId: letter.id }));
+  expect([again.status, again.message]).toEqual([409, storyAlreadySent(letter.name)]);
+  expect(await sendsOf(articleId, letter.id)).toHaveLength(1);
+}
+
 describe("sending a public story from its edit page", () => {
   it("goes once: the send and its job are made, the choice is kept, and a second attempt is refused with nothing more sent", async () => {
     const letter = await storiesNewsletter();
@@ -67,9 +74,7 @@ describe("sending a public story from its edit page", () => {
     expect(logged!.actorName).toBe("Ed Itor (editor@example.org)");
     expect((await storyNewsletterChoices(fx.t.db, story.id)).find((n) => n.id === letter.id)!.send).toMatchObject({ status: "queued" });
 
-    const again = await refusal(sendPublishedStory(fx.t.db, editor, { articleId: story.id, newsletterId: letter.id }));
-    expect([again.status, again.message]).toEqual([409, storyAlreadySent(letter.name)]);
-    expect(await sendsOf(story.id, letter.id)).toHaveLength(1);
+    await expectRefusedAsSent(story.id, letter);
   });
 
   it("two editors at once: one send, the other refused", async () => {
@@ -86,9 +91,7 @@ describe("sending a public story from its edit page", () => {
     await fx.t.db.insert(articleNewsletters).values({ articleId: draft.id, newsletterId: letter.id });
     await saveArticle(fx, { title: "Sent at publication", slug: "sent-at-publication", intent: "publish" }, { id: draft.id });
     expect(await sendsOf(draft.id, letter.id)).toHaveLength(1);
-    const refused = await refusal(sendPublishedStory(fx.t.db, editor, { articleId: draft.id, newsletterId: letter.id }));
-    expect([refused.status, refused.message]).toEqual([409, storyAlreadySent(letter.name)]);
-    expect(await sendsOf(draft.id, letter.id)).toHaveLength(1);
+    await expectRefusedAsSent(draft.id, letter);
   });
 
   it("is refused for an author (403), for a story not public, and for a digest or an archived newsletter: nothing is sent", async () => {
