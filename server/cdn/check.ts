@@ -28,9 +28,12 @@ export const CDN_ANSWERED = "cdn-answered";
  */
 export const checkDelaySeconds = (failures: number) => Math.min(2 ** (Math.max(failures, 1) - 1), SHORT_SHARED_SECONDS);
 
-/** Queues a check `delaySeconds` from now, merged with one waiting (which keeps its earlier time). */
-export async function enqueueCdnCheck(db: Db, delaySeconds: number) {
-  await enqueueJob(db, CHECK_TASK, {}, { key: CHECK_KEY, runAt: new Date(Date.now() + delaySeconds * 1000), keyMode: "preserve_run_at", maxAttempts: 1 });
+/**
+ * Queues a check `delaySeconds` from now, merged with one waiting (which keeps its earlier time); a
+ * check whose signal could not be sent (the database went away meanwhile) is run again.
+ */
+async function enqueueCdnCheck(db: Db, delaySeconds: number) {
+  await enqueueJob(db, CHECK_TASK, {}, { key: CHECK_KEY, runAt: new Date(Date.now() + delaySeconds * 1000), keyMode: "preserve_run_at", maxAttempts: 3 });
 }
 
 /** The check task, for the job queue of the process whose CdnStatus is `status`. */
