@@ -6,8 +6,11 @@
  *
  * Rows, each beside its target:
  * - messages a second reaching the sink, from the publication to the last message, and beside it the
- *   baseline measured in the same run: nodemailer's pool (the app's pool size) sending the same
- *   rendered e-mail to the same sink with no app, no database and no rate cap (the sink's ceiling);
+ *   baseline measured in the same run, before the send and again after it (their mean: the machine's
+ *   load moves between minutes): nodemailer's pool (the app's pool size) sending the same rendered
+ *   e-mail to the same sink with no app, no database and no rate cap (the sink's ceiling);
+ * - the CPU time per message of each (/proc): nodemailer alone and the sink; the site's primary, its
+ *   PostgreSQL and the sink during the send;
  * - the peak RSS (VmHWM) of every process: the sink, the site's primary (which runs the send) and its
  *   workers;
  * - rendered article pages (a session cookie bypasses the page cache, as `npm run bench`'s rendered
@@ -153,6 +156,35 @@ export class MemoryWatch {
     }
     return [...out.values()];
   }
+}
+
+// ---------------------------------------------------------------- CPU time
+
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) a process has used, and with `children`, those of its children that ended too; null once it is gone. */
+export function cpuSecondsOf(pid: number, children = false): number | null {
+  try {
+    // Fields after the command's closing parenthesis: state is the 3rd field, utime the 14th.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const at = (n: number) => Number(fields[n - 3]);
+    return (at(14) + at(15) + (children ? at(16) + at(17) : 0)) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** The CPU seconds of the bench site's PostgreSQL: the postmaster, its live backends, and the ones that ended (reaped by it). */
+function postgresCpuSeconds(dataDir: string): number {
+  const postmaster = Number(readFileSync(path.join(clusterDirOf(dataDir), "postmaster.pid"), "utf8").split("\n")[0]);
+  let total = cpuSecondsOf(postmaster, true) ?? 0;
+  try {
+    for (const child of readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) total += cpuSecondsOf(Number(child)) ?? 0;
+  } catch {
+    // gone
+  }
+  return total;
 }
 
 // ---------------------------------------------------------------- the sink
@@ -440,7 +472,15 @@ export async function newsletterBench(deps: NewsletterBenchDeps): Promise<boolea
     const rendered = await storyEmail(await emailSiteOf(db, base), newsletter, (await emailStoryOfArticle(db, latest, base))!);
     const unsubscribeUrl = `${base}/newsletter/unsubscribe/00000000-0000-0000-0000-000000000000.bench`;
     const personal = personalizeEmail(rendered, { unsubscribeUrl, preferencesUrl: `${base}/newsletter/preferences/bench` });
+    // CPU time per message of each side, which a shared machine's load moves less than a rate.
+    const baselineCpu = { bench: process.cpuUsage(), sink: cpuSecondsOf(sink.pid) ?? 0 };
+    const loadBefore = os.loadavg()[0]!;
     const ceiling = await baselineRate(sink, { ...personal, headers: listUnsubscribeHeaders(unsubscribeUrl, "news@bench.example") }, BASELINE_MESSAGES);
+    const baselineUsage = process.cpuUsage(baselineCpu.bench);
+    const baselinePerMessage = {
+      nodemailer: (baselineUsage.user + baselineUsage.system) / BASELINE_MESSAGES,
+      sink: (((cpuSecondsOf(sink.pid) ?? 0) - baselineCpu.sink) * 1e6) / BASELINE_MESSAGES,
+    };
 
     // Run 1: the whole send, with the page load in its middle.
     await sink.reset();
@@ -450,7 +490,15 @@ export async function newsletterBench(deps: NewsletterBenchDeps): Promise<boolea
     const loadFrom = progress.stats.accepted;
     const during = await deps.load(pageUrl, { connections: 10, headers: deps.renderHeaders });
     const loadTo = (await sink.stats()).accepted;
+    // From the end of the page load to the end of the send: the site's primary (the send), its PostgreSQL and the sink.
+    const sendCpu = { primary: cpuSecondsOf(site.pid!) ?? 0, postgres: postgresCpuSeconds(dataDir), sink: cpuSecondsOf(sink.pid) ?? 0 };
     progress = await follow(sink, started, (stats) => stats.accepted >= SUBSCRIBERS, SEND_TIMEOUT_MS, progress);
+    const cpuMessages = progress.stats.accepted - loadTo;
+    const sendPerMessage = {
+      primary: (((cpuSecondsOf(site.pid!) ?? 0) - sendCpu.primary) * 1e6) / cpuMessages,
+      postgres: ((postgresCpuSeconds(dataDir) - sendCpu.postgres) * 1e6) / cpuMessages,
+      sink: (((cpuSecondsOf(sink.pid) ?? 0) - sendCpu.sink) * 1e6) / cpuMessages,
+    };
     // The send's row says sent once its last results are written.
     const until = Date.now() + 30_000;
     let send = await sendOf(pool, story.id);
@@ -467,8 +515,18 @@ export async function newsletterBench(deps: NewsletterBenchDeps): Promise<boolea
     console.log(
       `send: ${fmt(accepted)} messages reached the sink in ${totalSeconds.toFixed(1)} s from the publication: ${fmt(rate)} messages/s (${fmt(steadyRate)}/s from the first message)  (target ≥ ${NEWSLETTER_TARGET.messagesPerSecond}/s: ${check(rate >= NEWSLETTER_TARGET.messagesPerSecond && accepted === SUBSCRIBERS)})`,
     );
+    // The baseline again, after the send: on a shared machine the load moves between the minutes of
+    // the two, and the mean of one before and one after stands for the minutes between.
+    const loadDuring = os.loadavg()[0]!;
+    const ceilingAfter = await baselineRate(sink, { ...personal, headers: listUnsubscribeHeaders(unsubscribeUrl, "news@bench.example") }, BASELINE_MESSAGES);
+    const ceilingMean = (ceiling + ceilingAfter) / 2;
+    const pct = (n: number) => `${((n / ceilingMean) * 100).toFixed(0)}%`;
     console.log(
-      `send: baseline, nodemailer's pool of ${POOL} alone sending the same e-mail to the same sink: ${fmt(ceiling)} messages/s (${fmt(BASELINE_MESSAGES)} messages); the app reaches ${((rate / ceiling) * 100).toFixed(0)}% of it (${((steadyRate / ceiling) * 100).toFixed(0)}% from its first message, ${((progress.firstMs ?? 0) / 1000).toFixed(1)} s after the publication)`,
+      `send: baseline, nodemailer's pool of ${POOL} alone sending the same e-mail to the same sink: ${fmt(ceiling)} messages/s before the send (load average ${loadBefore.toFixed(1)}), ${fmt(ceilingAfter)} after it (${loadDuring.toFixed(1)} as the send ended), ${fmt(BASELINE_MESSAGES)} messages each; the app reaches ${pct(rate)} of their mean (${((rate / ceiling) * 100).toFixed(0)}% of the one before; ${pct(steadyRate)} from its first message, ${((progress.firstMs ?? 0) / 1000).toFixed(1)} s after the publication)`,
+    );
+    const us = (n: number) => `${Math.round(n)} µs`;
+    console.log(
+      `send: CPU per message: nodemailer alone ${us(baselinePerMessage.nodemailer)} + sink ${us(baselinePerMessage.sink)}; the app's send (its last ${fmt(cpuMessages)}) primary ${us(sendPerMessage.primary)} + PostgreSQL ${us(sendPerMessage.postgres)} + sink ${us(sendPerMessage.sink)}: the app's own work ${us(sendPerMessage.primary + sendPerMessage.postgres - baselinePerMessage.nodemailer)} a message`,
     );
     console.log(`send: the send's row says ${send?.status ?? "nothing"}, ${fmt(send?.sent ?? 0)} of ${fmt(send?.recipients ?? 0)} recipients sent, sink duplicates ${progress.stats.duplicates}`);
     const ratio = during.rps / rest.rps;

@@ -27,7 +27,7 @@ import { subscriberToken } from "./subscriber-tokens.server";
 
 export { newsletterTransportKind } from "./newsletter-transport.server";
 
-// The send engine (issue 30, decisions 0043 and 0049). A send is a job of the one queue (graphile-worker,
+// The send engine (issue 30, decisions 0043 and 0053). A send is a job of the one queue (graphile-worker,
 // decision 0032), keyed by the send, so it runs once at a time and survives restarts. It freezes its
 // recipients in one statement, renders the e-mail once, and delivers through the transport with at
 // most the pool's size plus one claim batch of recipients in state 'sending' at any moment: each
