@@ -94,6 +94,8 @@ test.describe("admin accounts", () => {
   });
 
   test("a common password is refused as a new one; a good one is taken, other sessions end, and sign out everywhere ends this one", async ({ page, browser, baseURL }) => {
+    // Several accounts, each signed in more than once: 27–31 s on a loaded two-core machine.
+    test.setTimeout(90_000);
     const { email, password } = await newMember(page, baseURL, "changer");
     // A second browser signed in as the same person.
     const other = await browser.newPage();
@@ -166,6 +168,8 @@ test.describe("admin accounts", () => {
   });
 
   test("an admin can require two-factor: a member without it is sent to set it up and can do nothing else until then", async ({ page, browser, baseURL }) => {
+    // Two accounts and a two-factor set-up: 27–31 s on a loaded two-core machine.
+    test.setTimeout(90_000);
     await newMember(page, baseURL, "requirer");
     const memberPage = await browser.newPage();
     const member = await newMember(memberPage, baseURL, "unprotected", "editor");
