@@ -1,5 +1,13 @@
 import type { Db } from "~/db/client.server";
 import type { Auth } from "~/domain/accounts/auth.server";
+import type { MemberAuth } from "~/domain/members/member-auth.server";
+import type { StoryAccess, Variant } from "~/domain/members/access";
+
+/** A gated story shown on a page: what the page cache picks its copy by. */
+export interface GateNote {
+  access: StoryAccess;
+  articleId: string;
+}
 import type { PreviewLinks } from "~/domain/articles/preview-links.server";
 import type { RedirectTable } from "~/domain/redirects/redirect-table.server";
 import type { KnownDevices } from "~/domain/accounts/known-devices.server";
@@ -18,6 +26,8 @@ export interface AppServices {
   db: Db;
   /** Better Auth (sessions, sign-in, sign-up); see app/domain/accounts/auth.server.ts. */
   auth: Auth;
+  /** Readers' accounts (issue 40): Better Auth's second instance, sign-in by e-mail link; never staff. */
+  memberAuth: MemberAuth;
   env: Env;
   log: Logger;
   /** E-mail (SMTP_URL, or the log when none is configured): confirmations and team invitations. */
@@ -55,5 +65,13 @@ declare module "react-router" {
     cspNonce?: string;
     /** What the page shows, as cache tags (app/lib/cache-tags.server.ts): set for a render the page cache may keep. */
     shown?: Set<string>;
+    /**
+     * Issue 40 (decision 0054): the copy of a gated story this render is for, when the page cache
+     * keeps it (a class, never a person: server/reader-access.ts chose it from signed cookies). Absent:
+     * a render for one signed-in reader, whose loader finds the reader itself (readerOf).
+     */
+    variant?: Variant;
+    /** Where a story's loader notes the access of the story the page shows (the page cache keeps one copy per variant of such a page). */
+    gate?: { note: GateNote | null };
   }
 }

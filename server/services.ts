@@ -9,6 +9,7 @@ import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-upl
 import { notificationEmailTasks } from "../app/domain/notifications/notification-email.server";
 import { subscriberTasks } from "../app/domain/newsletters/subscribers.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
+import { createMemberAuth, SIGN_IN_LINK_MINUTES } from "../app/domain/members/member-auth.server";
 import { createKnownDevices } from "../app/domain/accounts/known-devices.server";
 import { upcomingPinEnds } from "../app/domain/front-page/front-page.server";
 import { activeBreakingNews } from "../app/domain/settings/breaking-news.schema";
@@ -21,7 +22,8 @@ import type { Logger } from "../app/lib/logger.server";
 import { createFormTimer } from "../app/lib/form-timer.server";
 import { startJobQueue } from "../app/lib/job-queue.server";
 import { importTasks, resumeImports } from "../app/domain/import/import-job.server";
-import { createMailer } from "../app/lib/mail.server";
+import { createMailer, memberSignInMail } from "../app/lib/mail.server";
+import { getSettings } from "../app/domain/settings/settings.server";
 import { createNewsletterTransport } from "../app/domain/newsletters/newsletter-transport.server";
 import { newsletterTasks, resumeSends } from "../app/domain/newsletters/newsletter-sends.server";
 import { storageFromEnv } from "../app/lib/storage-from-env.server";
@@ -181,7 +183,18 @@ async function openAccounts(env: Env, db: ReturnType<typeof createDb>["db"], log
   const sessionSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log, outboxDir: path.join(env.dataDir, "outbox") });
   const auth = createAuth({ db, baseURL: env.publicUrl, secret: sessionSecret, mailer, log });
-  return { sessionSecret, mailer, auth };
+  const memberAuth = createMemberAuth({
+    db,
+    baseURL: env.publicUrl,
+    secret: sessionSecret,
+    log,
+    async sendSignInLink(email, token) {
+      const settings = await getSettings(db).catch(() => null);
+      const url = `${env.publicUrl}/account/verify?token=${encodeURIComponent(token)}`;
+      await mailer.send(memberSignInMail({ to: email, siteName: settings?.siteName ?? "Frontpage", url, minutes: SIGN_IN_LINK_MINUTES }));
+    },
+  });
+  return { sessionSecret, mailer, auth, memberAuth };
 }
 
 /**
@@ -267,7 +280,7 @@ export async function startRequestServices({
   await redirects.reload();
   lifecycle.onShutdown("redirects", async () => redirects.stop());
 
-  const { sessionSecret, mailer, auth } = shared?.accounts ?? (await openAccounts(env, db, log));
+  const { sessionSecret, mailer, auth, memberAuth } = shared?.accounts ?? (await openAccounts(env, db, log));
 
   const commentSpam = {
     intervalSeconds: env.COMMENT_INTERVAL_SECONDS,
@@ -282,6 +295,7 @@ export async function startRequestServices({
   const services: AppLoadContext = {
     db,
     auth,
+    memberAuth,
     env,
     log,
     mailer,

@@ -28,7 +28,7 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
  * What site search matches (decision 0018): the title above the excerpt above the body, English
  * stemming. A stored generated column, so the database keeps it current on every write.
  */
-const ARTICLE_SEARCH_DOCUMENT = sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(excerpt, '')), 'B') || setweight(to_tsvector('english', coalesce(content, '')), 'C')`;
+const ARTICLE_SEARCH_DOCUMENT = sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(excerpt, '')), 'B') || setweight(to_tsvector('english', coalesce(free_content, content, '')), 'C')`;
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
@@ -116,6 +116,17 @@ export const articles = pgTable(
      */
     liveStartedAt: timestamp("live_started_at", { withTimezone: true }),
     liveEndedAt: timestamp("live_ended_at", { withTimezone: true }),
+    /**
+     * Who may read the whole story (issue 40, decision 0054): everyone, signed-in members, or paying
+     * members (of `access_tier_id`'s tier, or of any paid tier when it is null).
+     */
+    access: text("access", { enum: ["public", "members", "paid"] }).notNull().default("public"),
+    accessTierId: uuid("access_tier_id").references((): AnyPgColumn => memberTiers.id, { onDelete: "set null" }),
+    /**
+     * A gated story's plain text up to its paywall point (null for a public story): what search matches
+     * and quotes instead of `content`, so a word of the gated part finds nothing (issue 40).
+     */
+    freeContent: text("free_content"),
     searchVector: tsvector("search_vector").generatedAlwaysAs(ARTICLE_SEARCH_DOCUMENT),
   },
   (t) => [
@@ -135,6 +146,7 @@ export const articles = pgTable(
     index("articles_created_at_idx").on(t.createdAt.desc()),
     index("articles_category_created_at_idx").on(t.categoryId, t.createdAt.desc()),
     index("articles_views_idx").on(t.views.desc()),
+    check("articles_access_known", sql`${t.access} in ('public', 'members', 'paid')`),
   ],
 );
 
@@ -597,6 +609,11 @@ export const websiteSettings = pgTable(
     postalAddress: text("postal_address").notNull().default(""),
     /** E-mail domains the newsletter sign-up refuses (issue 30). */
     newsletterBlockedDomains: text("newsletter_blocked_domains").array().notNull().default(sql`'{}'::text[]`),
+    /** Reader revenue (issue 40): a gated story without a "Paywall here" block is cut after this many paragraphs. */
+    paywallParagraphs: integer("paywall_paragraphs").notNull().default(3),
+    /** Gated stories an anonymous reader may read whole per 30 days (0: none), and a signed-in free member. */
+    meterAnonymous: integer("meter_anonymous").notNull().default(0),
+    meterMembers: integer("meter_members").notNull().default(0),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("website_settings_single_row", sql`${t.id} = 1`)],
@@ -1029,7 +1046,9 @@ export const subscribers = pgTable(
     name: text("name"),
     status: text("status", { enum: ["pending", "active", "unsubscribed", "bounced", "complained"] }).notNull().default("pending"),
     /** Signs this subscriber's confirm, preferences and unsubscribe links; a new value voids the old links. */
-    tokenKey: text("token_key").notNull(),
+    tokenKey: text("token_key")
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text, '-', '')`),
     /** The consent record: where ("/article/x", "/newsletter", "import") and when. */
     consentSource: text("consent_source"),
     consentAt: timestamp("consent_at", { withTimezone: true }),
@@ -1039,8 +1058,21 @@ export const subscribers = pgTable(
     unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    // ---- the member (issue 40, decision 0054): a subscriber is a member, one person, one record.
+    /** Better Auth's field (the members' instance): the address was proved by a sign-in link or a newsletter confirmation. */
+    emailVerified: boolean("email_verified").notNull().default(false),
+    /** Better Auth's field; unused. */
+    image: text("image"),
+    /** The member's Stripe customer, once they went to Checkout. */
+    stripeCustomerId: text("stripe_customer_id"),
+    /** A complimentary plan given by an admin: its tier, until `comp_until` (null: no end). */
+    compTierId: uuid("comp_tier_id").references((): AnyPgColumn => memberTiers.id, { onDelete: "set null" }),
+    compUntil: timestamp("comp_until", { withTimezone: true }),
+    /** Moves whenever what the member may read changes: an access cookie issued before it is renewed. */
+    accessChangedAt: timestamp("access_changed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    uniqueIndex("subscribers_stripe_customer_key").on(t.stripeCustomerId),
     uniqueIndex("subscribers_email_key").on(sql`lower(${t.email})`),
     index("subscribers_status_created_at_idx").on(t.status, t.createdAt.desc()),
     index("subscribers_signup_article_idx").on(t.signupArticleId).where(sql`${t.signupArticleId} is not null`),
@@ -1130,6 +1162,181 @@ export const sendRecipients = pgTable(
   (t) => [primaryKey({ name: "send_recipients_pk", columns: [t.sendId, t.subscriberId] }), index("send_recipients_send_status_idx").on(t.sendId, t.status)],
 );
 
+
+// ---------------------------------------------------------------- members and reader revenue (issue 40, decision 0054)
+
+/** A plan readers pay for (Free is no row: every member without a paid plan). Archived tiers keep their members. */
+export const memberTiers = pgTable(
+  "member_tiers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    description: text("description").notNull().default(""),
+    benefits: text("benefits").array().notNull().default(sql`'{}'::text[]`),
+    /** In the currency's minor unit (cents). */
+    monthlyPrice: integer("monthly_price").notNull(),
+    yearlyPrice: integer("yearly_price").notNull(),
+    currency: text("currency").notNull(),
+    trialDays: integer("trial_days").notNull().default(0),
+    position: integer("position").notNull().default(0),
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    stripeProductId: text("stripe_product_id"),
+    stripeMonthlyPriceId: text("stripe_monthly_price_id"),
+    stripeYearlyPriceId: text("stripe_yearly_price_id"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("member_tiers_slug_key").on(t.slug),
+    check("member_tiers_prices", sql`${t.monthlyPrice} >= 0 and ${t.yearlyPrice} >= 0 and ${t.trialDays} >= 0`),
+  ],
+);
+
+/**
+ * A paid subscription as Stripe last told it (fetched again on every event, so events out of order
+ * leave it right). Kept, without its member, when the member is erased: the payment record.
+ */
+export const memberSubscriptions = pgTable(
+  "member_subscriptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    memberId: uuid("member_id").references(() => subscribers.id, { onDelete: "set null" }),
+    stripeSubscriptionId: text("stripe_subscription_id").notNull(),
+    stripeCustomerId: text("stripe_customer_id").notNull(),
+    tierId: uuid("tier_id").references(() => memberTiers.id, { onDelete: "set null" }),
+    /** Stripe's status: active, trialing, past_due, unpaid (paid access), canceled, incomplete, incomplete_expired, paused. */
+    status: text("status").notNull(),
+    cadence: text("cadence", { enum: ["month", "year"] }).notNull(),
+    /** Per period, in the minor unit. */
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }),
+    cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+    trialEnd: timestamp("trial_end", { withTimezone: true }),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("member_subscriptions_stripe_key").on(t.stripeSubscriptionId),
+    index("member_subscriptions_member_idx").on(t.memberId),
+    index("member_subscriptions_status_idx").on(t.status),
+  ],
+);
+
+/** A paid invoice (the payment record the law asks to keep; kept without its member once erased). */
+export const memberInvoices = pgTable(
+  "member_invoices",
+  {
+    stripeInvoiceId: text("stripe_invoice_id").primaryKey(),
+    memberId: uuid("member_id").references(() => subscribers.id, { onDelete: "set null" }),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    amountPaid: integer("amount_paid").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status").notNull(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("member_invoices_member_idx").on(t.memberId)],
+);
+
+/** A member's timeline: signed up, subscribed, payment failed, canceled, comp given… (the member page). */
+export const memberEvents = pgTable(
+  "member_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    detail: jsonb("detail").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index("member_events_member_created_at_idx").on(t.memberId, t.createdAt.desc())],
+);
+
+/** Each Stripe webhook event, once by its id across machines; applied by the job queue (retried until it holds). */
+export const stripeEvents = pgTable("stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  /** Stripe's `created` (seconds), as a time. */
+  stripeCreatedAt: timestamp("stripe_created_at", { withTimezone: true }).notNull(),
+  payload: jsonb("payload").notNull(),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  processedAt: timestamp("processed_at", { withTimezone: true }),
+  lastError: text("last_error"),
+});
+
+/** A gated story a signed-in free member read whole on their meter (issue 40): counted over 30 days. */
+export const memberReads = pgTable(
+  "member_reads",
+  {
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    articleId: uuid("article_id")
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    readAt: timestamp("read_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "member_reads_pk", columns: [t.memberId, t.articleId] }), index("member_reads_member_read_at_idx").on(t.memberId, t.readAt)],
+);
+
+/** Better Auth's tables of the members' instance (app/domain/members/member-auth.server.ts): never the staff's. */
+export const memberSession = pgTable(
+  "member_session",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("member_session_user_id_idx").on(t.userId)],
+);
+
+export const memberAccount = pgTable(
+  "member_account",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("member_account_user_id_idx").on(t.userId)],
+);
+
+export const memberVerification = pgTable(
+  "member_verification",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("member_verification_identifier_idx").on(t.identifier)],
+);
+
 // ---------------------------------------------------------------- relations
 
 export const articlesRelations = relations(articles, ({ one, many }) => ({
@@ -1151,3 +1358,5 @@ export type Comment = typeof comments.$inferSelect;
 export type ArticleCorrection = typeof articleCorrections.$inferSelect;
 export type WebsiteSettings = typeof websiteSettings.$inferSelect;
 export type MediaRow = typeof media.$inferSelect;
+export type MemberTier = typeof memberTiers.$inferSelect;
+export type MemberSubscription = typeof memberSubscriptions.$inferSelect;

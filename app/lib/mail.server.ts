@@ -86,3 +86,15 @@ export function passwordResetMail(options: { to: string; siteName: string; url: 
     html: `<p>Someone (we hope you) asked to reset the password of your ${escapeHtml(siteName)} account.</p><p><a href="${escapeHtml(url)}">Set a new password</a> (the link works once, for ${minutes} minutes).</p><p>If you did not ask, ignore this message: your password stays as it is.</p>`,
   };
 }
+
+/** A reader's sign-in link (issue 40): single use, SIGN_IN_LINK_MINUTES; the same mail signs in a new address (a free member). */
+export function memberSignInMail(options: { to: string; siteName: string; url: string; minutes: number }): MailMessage {
+  const { to, siteName, url, minutes } = options;
+  return {
+    to,
+    subject: `Sign in to ${siteName}`,
+    link: url,
+    text: `Open this link to sign in to ${siteName} (it works once, for ${minutes} minutes):\n\n${url}\n\nIf you did not ask to sign in, ignore this message.\n`,
+    html: `<p><a href="${escapeHtml(url)}">Sign in to ${escapeHtml(siteName)}</a> (the link works once, for ${minutes} minutes).</p><p>If you did not ask to sign in, ignore this message.</p>`,
+  };
+}

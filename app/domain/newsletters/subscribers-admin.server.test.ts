@@ -129,7 +129,7 @@ describe("the export", () => {
 describe("erasing a person (GDPR)", () => {
   it("leaves only the address's hash: no row, no subscription, no address in sends; a re-import does not add them back", async () => {
     await importCsv("email\nErase.Me@example.com\n");
-    const [person] = await t.db.select().from(subscribers).where(eq(subscribers.email, "Erase.Me@example.com"));
+    const [person] = await t.db.select().from(subscribers).where(eq(subscribers.email, "erase.me@example.com"));
     const [stories] = await t.db.select().from(newsletters).where(eq(newsletters.slug, "stories"));
     const [send] = await t.db.insert(newsletterSends).values({ newsletterId: stories!.id, kind: "digest", status: "sending", subject: "Digest" }).returning();
     await t.db.insert(sendRecipients).values({ sendId: send!.id, subscriberId: person!.id, email: person!.email, status: "queued" });

@@ -185,9 +185,11 @@ export async function importSubscribers(
         .insert(subscribers)
         .values(
           chunk.map((row) => ({
-            email: row.email,
+            // Lower-cased: members sign in by their address (decision 0054).
+            email: row.email.toLowerCase(),
             name: row.name,
             status: "active" as const,
+            emailVerified: true,
             tokenKey: newTokenKey(),
             consentSource: "import",
             consentAt: now,

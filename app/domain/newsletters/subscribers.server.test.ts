@@ -81,7 +81,7 @@ describe("signing up", () => {
     const outcome = await signUp(fx.t.db, input("New.Reader@Example.org "), noFill);
     expect(outcome).toBe("confirmation sent");
     const row = await subscriberOf("new.reader@example.org");
-    expect(row).toMatchObject({ email: "New.Reader@Example.org", status: "pending", consentSource: "/newsletter", consentAt: null, confirmedAt: null });
+    expect(row).toMatchObject({ email: "new.reader@example.org", status: "pending", consentSource: "/newsletter", consentAt: null, confirmedAt: null });
     const subs = await fx.t.db.select().from(subscriptions).where(eq(subscriptions.subscriberId, row!.id));
     expect(subs.map((s) => s.newsletterId)).toEqual([(await stories()).id]);
     expect(await mailJobs()).toEqual([{ subscriber: row!.id, kind: "confirm" }]);

@@ -65,9 +65,9 @@ export function emailHash(email: string): string {
   return createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
 }
 
-const emailSchema = z.string().trim().min(1, BLANK_EMAIL).max(254, INVALID_EMAIL).pipe(z.email(INVALID_EMAIL));
+const emailSchema = z.string().trim().toLowerCase().min(1, BLANK_EMAIL).max(254, INVALID_EMAIL).pipe(z.email(INVALID_EMAIL));
 
-/** The address as typed (trimmed), or an AppError for the "email" field. */
+/** The address as typed, trimmed and lower-cased (members sign in by it: decision 0054), or an AppError for the "email" field. */
 export function parseSignupEmail(value: string): string {
   const parsed = emailSchema.safeParse(value);
   if (parsed.success) return parsed.data;

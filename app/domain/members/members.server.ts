@@ -1,0 +1,47 @@
+import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { memberEvents, memberSubscriptions, subscribers } from "~/db/schema";
+import { PAID_STATUSES } from "./access";
+
+/**
+ * What a member may read (decision 0054), from their records: the tiers of their subscriptions in a
+ * paid status (Ghost's rule: active, trialing, past_due, unpaid) and of a complimentary plan that has
+ * not ended. One home for the rule: the access cookie, /account, the admin's lists and the newsletter's
+ * two variants all ask here (or use `paidMembersWhere` for many at once).
+ */
+export async function paidTiersOf(db: Db, memberId: string, now = new Date()): Promise<string[]> {
+  const [row] = await db
+    .select({ compTierId: subscribers.compTierId, compUntil: subscribers.compUntil })
+    .from(subscribers)
+    .where(eq(subscribers.id, memberId));
+  if (!row) return [];
+  const subscriptions = await db
+    .select({ tierId: memberSubscriptions.tierId })
+    .from(memberSubscriptions)
+    .where(and(eq(memberSubscriptions.memberId, memberId), inArray(memberSubscriptions.status, [...PAID_STATUSES]), isNotNull(memberSubscriptions.tierId)));
+  const tiers = new Set(subscriptions.map((s) => s.tierId!));
+  if (row.compTierId && (!row.compUntil || row.compUntil > now)) tiers.add(row.compTierId);
+  return [...tiers].sort();
+}
+
+/** SQL: whether the subscriber row `subscribers` is a paid (or complimentary) member now. */
+export function isPaidMemberSql(now = new Date()) {
+  return or(
+    and(isNotNull(subscribers.compTierId), or(isNull(subscribers.compUntil), gt(subscribers.compUntil, now))),
+    sql`exists (select 1 from ${memberSubscriptions} where ${memberSubscriptions.memberId} = ${subscribers.id} and ${memberSubscriptions.status} in ${[...PAID_STATUSES]} and ${memberSubscriptions.tierId} is not null)`,
+  )!;
+}
+
+/**
+ * Records that what a member may read changed (a subscription event, a comp given or taken, sign-out
+ * everywhere): their access cookies issued before now are renewed at their next request, in every
+ * process (the change notice of `subscribers` tells them).
+ */
+export async function noteAccessChanged(db: Pick<Db, "update">, memberId: string, now = new Date()) {
+  await db.update(subscribers).set({ accessChangedAt: now, updatedAt: now }).where(eq(subscribers.id, memberId));
+}
+
+/** Adds a line to a member's timeline (the member page). */
+export async function addMemberEvent(db: Pick<Db, "insert">, memberId: string, kind: string, detail: Record<string, unknown> = {}, now = new Date()) {
+  await db.insert(memberEvents).values({ memberId, kind, detail, createdAt: now });
+}

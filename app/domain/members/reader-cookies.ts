@@ -1,0 +1,31 @@
+/**
+ * The cookies of readers' access (issue 40, decision 0054). Two are HttpOnly and signed by the server
+ * (server/reader-access.ts writes and reads them); two are plain hints for the page's own script, which
+ * never decide anything.
+ */
+
+/** Signed, HttpOnly, minutes long: a signed-in member's class (member id, paid tiers, free stories read). */
+export const ACCESS_COOKIE = "frontpage-access";
+/** Signed, HttpOnly, 30 days: an anonymous reader's meter (its period's start and the stories read whole). */
+export const METER_COOKIE = "frontpage-meter";
+/** A hint for the header (readable by script): "member" while a member is signed in. */
+export const READER_HINT_COOKIE = "frontpage-reader";
+/** A hint for a metered read (readable by script, two minutes): `<articleId>.<left>.<allowed>`. */
+export const METER_NOTE_COOKIE = "frontpage-meter-note";
+
+/** The value of cookie `name` in a Cookie header, or null. */
+export function cookieValue(header: string | null | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const at = part.indexOf("=");
+    if (at === -1) continue;
+    if (part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return null;
+}
+
+/** A metered read's note, as the page's script reads it from METER_NOTE_COOKIE. */
+export function parseMeterNote(value: string | null): { articleId: string; left: number; allowed: number } | null {
+  const match = value ? /^([0-9a-f-]{36})\.(\d+)\.(\d+)$/.exec(decodeURIComponent(value)) : null;
+  return match ? { articleId: match[1]!, left: Number(match[2]), allowed: Number(match[3]) } : null;
+}
