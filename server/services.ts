@@ -296,6 +296,8 @@ export async function startRequestServices({
     db,
     auth,
     memberAuth,
+    // Stripe's module sets this when STRIPE_SECRET_KEY is set (issue 40).
+    billing: null,
     env,
     log,
     mailer,

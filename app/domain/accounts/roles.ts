@@ -62,6 +62,14 @@ export const CAPABILITIES = {
   /** Import and export subscribers as CSV, erase a person (GDPR): every address at stake. */
   "subscribers.manage": ["admin"],
   "settings.manage": ["admin"],
+  /** Members (issue 40): search and read members and their timelines (/admin/members); editors see no billing. */
+  "members.view": ["admin", "editor"],
+  /** Give and take complimentary plans, resend a sign-in link, import, export and delete members. */
+  "members.manage": ["admin"],
+  /** Members' payments: plans' prices and revenue, subscriptions' amounts, the revenue cards. */
+  "members.billing": ["admin"],
+  /** Paid tiers and their Stripe products and prices (/admin/members/tiers), paywall and meter settings. */
+  "tiers.manage": ["admin"],
   /** Import a WordPress or Ghost site (/admin/import): writes stories, people and redirects in bulk. */
   "import.run": ["admin"],
   /** Old addresses and where they lead (/admin/redirects): every public address of the site is at stake. */

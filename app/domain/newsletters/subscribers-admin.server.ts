@@ -263,21 +263,32 @@ export async function deleteSubscriber(db: Db, actor: Actor, id: string): Promis
   checkCapability(actor, "subscribers.manage", MANAGE_REFUSED);
   if (!isUuid(id)) throw new AppError("not_found", SUBSCRIBER_GONE);
   await db.transaction(async (tx) => {
-    const [row] = await tx.select({ email: subscribers.email }).from(subscribers).where(eq(subscribers.id, id)).for("update");
-    if (!row) throw new AppError("not_found", SUBSCRIBER_GONE);
-    const hash = emailHash(row.email);
-    await tx.insert(subscriberTombstones).values({ emailHash: hash }).onConflictDoNothing();
-    await tx
-      .update(sendRecipients)
-      .set({
-        email: "",
-        lastError: null,
-        status: sql`case when ${sendRecipients.status} in ('queued', 'deferred') then 'cancelled' else ${sendRecipients.status} end`,
-      })
-      .where(eq(sendRecipients.subscriberId, id));
-    await tx.delete(subscribers).where(eq(subscribers.id, id));
+    const hash = await erasePerson(tx, id);
     await recordActivity(tx, actor, { kind: "subscriber.delete", objectType: "subscriber", objectId: id, objectLabel: "a subscriber", details: { emailHash: hash } });
   });
+}
+
+/**
+ * The erasure itself, inside the caller's transaction (an admin's delete above, a member's own "Delete
+ * my account": app/domain/members/member-erasure.server.ts): answers the address's hash. The member's
+ * payment records (member_subscriptions, member_invoices) stay without them (their foreign keys set
+ * null): the anonymised records the law asks a business to keep.
+ */
+export async function erasePerson(tx: Pick<Db, "select" | "insert" | "update" | "delete">, id: string): Promise<string> {
+  const [row] = await tx.select({ email: subscribers.email }).from(subscribers).where(eq(subscribers.id, id)).for("update");
+  if (!row) throw new AppError("not_found", SUBSCRIBER_GONE);
+  const hash = emailHash(row.email);
+  await tx.insert(subscriberTombstones).values({ emailHash: hash }).onConflictDoNothing();
+  await tx
+    .update(sendRecipients)
+    .set({
+      email: "",
+      lastError: null,
+      status: sql`case when ${sendRecipients.status} in ('queued', 'deferred') then 'cancelled' else ${sendRecipients.status} end`,
+    })
+    .where(eq(sendRecipients.subscriberId, id));
+  await tx.delete(subscribers).where(eq(subscribers.id, id));
+  return hash;
 }
 
 // ---------------------------------------------------------------- counts
