@@ -2,7 +2,7 @@ import type { Db } from "~/db/client.server";
 import type { Auth } from "~/domain/accounts/auth.server";
 import type { MemberAuth } from "~/domain/members/member-auth.server";
 import type { StoryAccess, Variant } from "~/domain/members/access";
-import type { Billing } from "~/domain/members/billing";
+import type { Billing } from "~/domain/members/billing.server";
 
 /** A gated story shown on a page: what the page cache picks its copy by. */
 export interface GateNote {
@@ -29,7 +29,7 @@ export interface AppServices {
   auth: Auth;
   /** Readers' accounts (issue 40): Better Auth's second instance, sign-in by e-mail link; never staff. */
   memberAuth: MemberAuth;
-  /** Stripe (app/domain/members/billing.ts): null without STRIPE_SECRET_KEY (free members only). */
+  /** Stripe (app/domain/members/billing.server.ts): null without STRIPE_SECRET_KEY (free members only). */
   billing: Billing | null;
   env: Env;
   log: Logger;
