@@ -3,7 +3,8 @@ import { isSessionCookiePresent } from "../app/lib/auth-cookie";
 import { classifyPath, type PathRules } from "../app/lib/path-classes";
 import { articleSlugOf } from "../app/lib/view-recorder.server";
 import { newCspNonce, type SecurityHeaderWriter } from "./middleware/security-headers";
-import type { CachedPage, PageCache } from "./page-cache";
+import { variantKey, type CachedPage, type PageCache } from "./page-cache";
+import type { GateDecision, ReaderAccess } from "./reader-access";
 import { cachedAnswer, isCountedLoad, pageViewPathOf, sendBody, type PageViewCounter } from "./request-handler";
 
 /**
@@ -21,6 +22,8 @@ export function cacheDoor(options: {
   cache: PageCache;
   writeSecurityHeaders: SecurityHeaderWriter;
   onPageView?: PageViewCounter;
+  /** Readers' access (issue 40): a gated page's copy is picked from the reader's signed cookies. */
+  readers?: ReaderAccess;
 }): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
   const { cache } = options;
   /** What counting a load of a stored page needs that its key alone decides, found once per page. */
@@ -39,10 +42,22 @@ export function cacheDoor(options: {
     if (isSessionCookiePresent(req.headers.cookie)) return false;
     const key = req.url ?? "/";
     // Only cacheable paths are ever stored, so a key found is one (its class is asked only to count).
-    const page = cache.get(key);
+    let page = cache.get(key);
     if (!page || page.stale) return false;
+    // A gated page (issue 40): the copy the reader's cookies name, when the cookies settle it and the
+    // copy is here and fresh; anything else (a pass to renew, a member's metered read) goes on to the app.
+    let gated: GateDecision | undefined;
+    if (page.gate && options.readers) {
+      const decision = options.readers.decide(page.gate, req.headers.cookie);
+      if ("pending" in decision) return false;
+      if (decision.variant !== "anonymous") {
+        page = cache.get(variantKey(key, decision.variant));
+        if (!page || page.stale) return false;
+      }
+      gated = decision;
+    }
     const nonce = newCspNonce();
-    const answer = cachedAnswer(req, page, "HIT", nonce);
+    const answer = cachedAnswer(req, page, "HIT", nonce, gated);
     // Counted as it is answered (200, or 304: the reader's browser shows its copy): the door knows the
     // status at once, where the Express path learns it when the response finishes.
     if (options.onPageView && (answer.status === 200 || answer.status === 304)) {

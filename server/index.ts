@@ -10,6 +10,7 @@ import { loadEnv, type Env } from "../app/lib/env.server";
 import { createLogger, logConsoleOutput, type Logger } from "../app/lib/logger.server";
 import { mountAppBuild, preloadAppBuild } from "./app-build";
 import { cacheDoor } from "./cache-door";
+import { startReaderAccess } from "./reader-access";
 import { cdnStatusOf, sharedCachePolicy } from "./cdn";
 import { followCdnChecks } from "./cdn/check";
 import { liveDoor } from "./live-door";
@@ -102,8 +103,11 @@ async function serveRequests({ env, log, databaseUrl, shared, metrics }: { env: 
   const mediaOrigins = env.S3_PUBLIC_URL ? [new URL(env.S3_PUBLIC_URL).origin] : [];
   const writeSecurityHeaders = securityHeaderWriter({ closing: () => lifecycle.shuttingDown, adsEnabled, publicUrl: env.publicUrl, mediaOrigins });
   const onPageView: PageViewCounter = (viewed, articleSlug) => services.views.record(viewed, undefined, articleSlug);
+  // Which copy of a gated story each reader gets (issue 40, decision 0054): from signed cookies, with
+  // the meters' settings and the members' access changes this process hears of.
+  const readerAccess = await startReaderAccess({ secret: services.subscriberSecret, secure: env.publicUrl.startsWith("https://"), db: services.db, changes: services.changes, log });
   // Fresh cached pages are answered where requests arrive, before Express (server/cache-door.ts).
-  const door = cache ? cacheDoor({ cache, writeSecurityHeaders, onPageView }) : () => false;
+  const door = cache ? cacheDoor({ cache, writeSecurityHeaders, onPageView, readers: readerAccess }) : () => false;
   // Old addresses are answered first, before the cache and routing (decision 0040).
   const redirectsFirst = redirectDoor({ table: redirects, writeSecurityHeaders, onHit: (id) => services.views.recordRedirectHit(id), sharedCache: sharedCache.current });
   // Live stories' reader streams (issue 31): held open by this process's hub, fed by its change feed.
@@ -158,7 +162,7 @@ async function serveRequests({ env, log, databaseUrl, shared, metrics }: { env: 
   const build = await mountAppBuild({ app, server, dev, lifecycle });
   // app.use, not app.all("/{*path}"): Express would decode that parameter and answer a malformed
   // escape (/%E0%A4%A) with an error; React Router answers it with the 404 page.
-  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, loadContext: (cspNonce, shown) => ({ ...services, cspNonce, shown }), databaseUp: () => health.up, sharedCache: sharedCache.current, onPageView, onBackgroundError: (err, key) => log.warn({ err, key }, "could not render a stale page again"), changesHeard: () => services.changes.caughtUp() }));
+  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, loadContext: (cspNonce, shown, page) => ({ ...services, cspNonce, shown, ...page }), readers: { access: readerAccess, db: services.db, memberAuth: services.memberAuth }, databaseUp: () => health.up, sharedCache: sharedCache.current, onPageView, onBackgroundError: (err, key) => log.warn({ err, key }, "could not render a stale page again"), changesHeard: () => services.changes.caughtUp() }));
   app.use(errorHandler(log));
 
   lifecycle.checkpoint();

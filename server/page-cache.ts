@@ -3,6 +3,22 @@ import zlib from "node:zlib";
 import { articleTag, authorTag, categoryTag, FEEDS_TAG, HOME_TAG, MAX_STORY_TAGS, moreFromTag, REDIRECTS_TAG, SITE_TAG, SITEMAPS_TAG, STORIES_TAG, storyTag, tagTag } from "../app/lib/cache-tags.server";
 import type { ChangeEvent } from "../app/lib/change-feed.server";
 import { NoncedBody } from "./nonced-body";
+import type { GateNote } from "../app/app-context.server";
+import type { Variant } from "../app/domain/members/access";
+
+/**
+ * Where a gated page's copy for `variant` is kept (issue 40): the anonymous copy is the page's own key;
+ * the others follow a "#", which no request's address carries (a fragment is never sent).
+ */
+export function variantKey(key: string, variant: Variant): string {
+  return variant === "anonymous" ? key : `${key}#${variant}`;
+}
+
+/** A cache key's address and the variant it holds. */
+export function splitVariantKey(key: string): { url: string; variant: Variant } {
+  const at = key.indexOf("#");
+  return at === -1 ? { url: key, variant: "anonymous" } : { url: key.slice(0, at), variant: key.slice(at + 1) as Variant };
+}
 
 export interface CachedPage {
   /** What the page shows, by which a change clears it (cacheTagsOf). */
@@ -21,6 +37,11 @@ export interface CachedPage {
   /** A page whose scripts carry a nonce: sent with a fresh one each time (cachedBody). */
   nonced: NoncedBody | null;
   storedAt: number;
+  /**
+   * The gated story the page shows (issue 40: its loader noted it), or null: a gated page is kept once
+   * per variant, the anonymous copy under the page's own key and the others under `variantKey`.
+   */
+  gate: GateNote | null;
   /**
    * A change touched what the page shows (clearTags), or it outlived the time-to-live: it is still
    * sent while one render in the background replaces it (stale-while-revalidate), so no reader waits.
@@ -200,7 +221,7 @@ export class PageCache {
    * Stores a page; `nonce` is the script nonce it was rendered with, if any (replaced in every answer),
    * `tags` what a change clears it by.
    */
-  set(key: string, status: number, headers: [string, string][], body: Buffer, nonce?: string, tags: readonly string[] = [SITE_TAG]) {
+  set(key: string, status: number, headers: [string, string][], body: Buffer, nonce?: string, tags: readonly string[] = [SITE_TAG], gate: GateNote | null = null) {
     const nonced = nonce && body.includes(nonce) ? new NoncedBody(body, nonce) : null;
     const entry: CachedPage = {
       tags,
@@ -221,6 +242,7 @@ export class PageCache {
           },
       storedAt: Date.now(),
       stale: false,
+      gate,
     };
     this.delete(key);
     const size = sizeOf(entry);

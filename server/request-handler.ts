@@ -13,7 +13,12 @@ import { answerUnavailable } from "./middleware/database-gate";
 import { cspNonceOf, newCspNonce } from "./middleware/security-headers";
 import { articleTag, REDIRECTS_TAG, SITE_TAG } from "../app/lib/cache-tags.server";
 import { isSharedCacheControl, SHORT_SHARED_CACHE, STALE_SHARED_CACHE, type SharedCacheHeaders } from "../app/lib/cache-control";
-import { cachedBody, pageTagsOf, pickEncoding, type CachedPage, type PageCache } from "./page-cache";
+import { cachedBody, pageTagsOf, pickEncoding, splitVariantKey, variantKey, type CachedPage, type PageCache } from "./page-cache";
+import type { GateNote } from "../app/app-context.server";
+import type { Db } from "../app/db/client.server";
+import type { Variant } from "../app/domain/members/access";
+import type { MemberAuth } from "../app/domain/members/member-auth.server";
+import type { GateDecision, ReaderAccess } from "./reader-access";
 import { pathClassOf } from "./request-path-class";
 import { compressesAnswer, renderedBody } from "./rendered-body";
 
@@ -73,11 +78,28 @@ function isBotAgent(userAgent: string): boolean {
   return known;
 }
 
+/** The cookies of readers' access and sessions, which no render for a class of readers may see (issue 40). */
+const READER_COOKIE = /^(__Secure-)?(frontpage-member\.|frontpage-access$|frontpage-meter$|frontpage-meter-note$|frontpage-reader$)/;
+
+/** A request without the reader's own cookies: what a render kept for a whole class of readers is given. */
+function readerFreeRequest(request: Request): Request {
+  const cookie = request.headers.get("cookie");
+  if (!cookie) return request;
+  const kept = cookie.split(";").filter((part) => !READER_COOKIE.test(part.split("=")[0]!.trim()));
+  const headers = new Headers(request.headers);
+  if (kept.length > 0) headers.set("cookie", kept.join(";"));
+  else headers.delete("cookie");
+  return new Request(request, { headers });
+}
+
+/** A read of a reader page (the class the page cache keeps) without a staff session: a page for a class of readers. */
+function isReaderRead(req: express.Request) {
+  return (req.method === "GET" || req.method === "HEAD") && pathClassOf(req).rules.cacheable && !isSessionCookiePresent(req.headers.cookie);
+}
+
 /** An anonymous read of a path whose class the page cache may keep. */
 function isCacheableRequest(req: express.Request) {
-  if (req.method !== "GET" && req.method !== "HEAD") return false;
-  if (!pathClassOf(req).rules.cacheable) return false;
-  return !isSessionCookiePresent(req.headers.cookie);
+  return isReaderRead(req);
 }
 
 /**
@@ -265,11 +287,12 @@ export interface CachedAnswer {
  * its headers, the cache state, its validator, and the body with `nonce`, the one this answer's policy
  * names; 304 when the browser holds this version.
  */
-export function cachedAnswer(req: http.IncomingMessage, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string): CachedAnswer {
+export function cachedAnswer(req: http.IncomingMessage, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string, gated?: GateDecision): CachedAnswer {
   // Sec-Purpose: a prefetched copy (not counted) is never the one a reader's navigation then uses.
   // A stale copy (a render replacing it is under way) is kept by shared caches a few seconds only.
-  const stored = state === "STALE" ? staleHeadersOf(page) : page.flatHeaders;
+  const stored = gated?.personal ? personalHeadersOf(page) : state === "STALE" ? staleHeadersOf(page) : page.flatHeaders;
   const headers = [...stored, "X-Cache", state, "Vary", "Accept-Encoding, Cookie, Sec-Purpose", "ETag", page.etag];
+  for (const cookie of gated?.setCookies ?? []) headers.push("Set-Cookie", cookie);
   if (page.status === 200 && matchesEtag(req.headers["if-none-match"], page.etag)) return { status: 304, headers, body: null, withPolicy: false };
   // A page with scripts carries this answer's nonce, the one its Content-Security-Policy names.
   const { body, encoding, release } = cachedBody(page, pickEncoding(req.headers["accept-encoding"]), nonce);
@@ -280,6 +303,20 @@ export function cachedAnswer(req: http.IncomingMessage, page: CachedPage, state:
     return { status: page.status, headers, body: null, withPolicy: true };
   }
   return { status: page.status, headers, body, release, withPolicy: true };
+}
+
+/** Headers a shared cache reads (its lifetime, its purge tags): none goes with a reader's own copy of a page. */
+const SHARED_HEADERS = new Set(["cache-control", "cdn-cache-control", "surrogate-control", "cache-tag", "surrogate-key"]);
+
+/**
+ * A gated page's headers for one reader's answer (issue 40: a member's copy, a metered read): no shared
+ * cache may keep it, whatever the copy's own lifetime says.
+ */
+function personalHeadersOf(page: CachedPage): string[] {
+  const out: string[] = [];
+  for (const [name, value] of page.headers) if (!SHARED_HEADERS.has(name.toLowerCase())) out.push(name, value);
+  out.push("Cache-Control", "private, no-store");
+  return out;
 }
 
 const STALE_HEADERS = new Map(Object.entries(STALE_SHARED_CACHE).map(([name, value]) => [name.toLowerCase(), value]));
@@ -312,13 +349,18 @@ export function sendBody(res: http.ServerResponse, answer: CachedAnswer) {
 }
 
 /** Sends a stored page through Express, whose layers have set the security headers already. */
-function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string) {
+function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string, gated?: GateDecision) {
   // Answered meanwhile (503: the database went down while the page was rendering).
   if (res.headersSent) return;
-  const answer = cachedAnswer(req, page, state, nonce);
+  const answer = cachedAnswer(req, page, state, nonce, gated);
   if (!answer.withPolicy) res.removeHeader("Content-Security-Policy");
   res.statusCode = answer.status;
-  for (let i = 0; i < answer.headers.length; i += 2) res.setHeader(answer.headers[i]!, answer.headers[i + 1]!);
+  const cookies: string[] = [];
+  for (let i = 0; i < answer.headers.length; i += 2) {
+    if (answer.headers[i] === "Set-Cookie") cookies.push(answer.headers[i + 1]!);
+    else res.setHeader(answer.headers[i]!, answer.headers[i + 1]!);
+  }
+  if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
   sendBody(res, answer);
 }
 
@@ -362,8 +404,13 @@ export function createAppHandler(options: {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: string;
   cache: PageCache | null;
-  /** What loaders get, for an answer whose policy names `nonce`; `shown` collects what the page shows (its cache tags). */
-  loadContext: (nonce: string, shown: Set<string>) => AppLoadContext;
+  /**
+   * What loaders get, for an answer whose policy names `nonce`; `shown` collects what the page shows (its
+   * cache tags); `page`, for a render the cache keeps: the variant it is for and where a gated story is noted.
+   */
+  loadContext: (nonce: string, shown: Set<string>, page?: { variant: Variant; gate: { note: GateNote | null } }) => AppLoadContext;
+  /** Readers' access (issue 40): which copy of a gated page each reader gets. Absent: every reader gets the anonymous copy. */
+  readers?: { access: ReaderAccess; db: Db; memberAuth: MemberAuth };
   /** Whether the database answers (a page the cache does not have is answered 503 while it does not). */
   databaseUp?: () => boolean;
   /** Counts a page load (the view recorder): called once for each counted load answered 200. */
@@ -383,18 +430,22 @@ export function createAppHandler(options: {
   // Pages being rendered for the cache right now, by key: never two renders of one page at once.
   const rendering = new Map<string, Promise<void>>();
 
-  /** Renders a request, answering with the tags of what its loaders said the page shows (noteStories, noteShown). */
-  async function render(request: Request, nonce: string) {
+  /**
+   * Renders a request, answering with the tags of what its loaders said the page shows (noteStories,
+   * noteShown) and the gated story it shows. `variant`: a render the cache keeps, for that class of reader.
+   */
+  async function render(request: Request, nonce: string, variant?: Variant) {
     const shown = new Set<string>();
-    const response = await handle(request, options.loadContext(nonce, shown));
-    return { response, shown: [...shown] };
+    const gate = { note: null as GateNote | null };
+    const response = await handle(request, options.loadContext(nonce, shown, variant ? { variant, gate } : undefined));
+    return { response, shown: [...shown], gate: gate.note };
   }
 
   /**
    * Stores a storable answer under `key` (reading its body), tagged by its route and by what it
    * `shown`; answers the stored page, or null when it was too big to keep.
    */
-  async function store(key: string, match: PathMatch, response: Response, nonce: string, shown: readonly string[]) {
+  async function store(key: string, match: PathMatch, response: Response, nonce: string, shown: readonly string[], gate: GateNote | null) {
     const body = Buffer.from(await response.arrayBuffer());
     if (!response.headers.has("Cache-Control")) {
       for (const [name, value] of Object.entries(options.sharedCache?.() ?? SHORT_SHARED_CACHE)) response.headers.set(name, value);
@@ -404,7 +455,7 @@ export function createAppHandler(options: {
     response.headers.set("Cache-Tag", tags.join(","));
     response.headers.set("Surrogate-Key", tags.join(" "));
     const headers = [...response.headers.entries()].filter(([name]) => !["content-length", "content-encoding", "transfer-encoding"].includes(name));
-    cache!.set(key, response.status, headers, body, nonce, tags);
+    cache!.set(key, response.status, headers, body, nonce, tags, gate);
     return { page: cache!.get(key), headers, body };
   }
 
@@ -423,13 +474,15 @@ export function createAppHandler(options: {
       const value = from.headers[name];
       if (typeof value === "string") headers.set(name, value);
     }
-    // The address only routes the render (links and canonical URLs come from PUBLIC_URL).
-    const url = new URL(key, "http://localhost");
+    // The address only routes the render (links and canonical URLs come from PUBLIC_URL). A gated
+    // page's other copies are kept under the page's key and their variant (page-cache.ts, variantKey).
+    const address = splitVariantKey(key);
+    const url = new URL(address.url, "http://localhost");
     const match = classifyPath(url.pathname);
     const nonce = newCspNonce();
-    const work = render(new Request(url, { headers }), nonce)
-      .then(async ({ response, shown }) => {
-        if (isStorable("GET", response)) return void (await store(key, match, response, nonce, shown));
+    const work = render(new Request(url, { headers }), nonce, address.variant)
+      .then(async ({ response, shown, gate }) => {
+        if (isStorable("GET", response)) return void (await store(key, match, response, nonce, shown, gate));
         await response.body?.cancel();
         if (response.status < 500) cache!.forget(key);
       })
@@ -437,6 +490,35 @@ export function createAppHandler(options: {
       .finally(() => rendering.delete(key));
     rendering.set(key, work);
     return work;
+  }
+
+  /**
+   * Answers a gated page (issue 40): the copy the reader's signed cookies name (server/reader-access.ts),
+   * settling with the database only what a cookie cannot (a pass to renew, a free member's metered
+   * read). Each copy is rendered once for its class and kept like the page; stale, it is served while
+   * one render replaces it. Without a cache, the copy is rendered for this answer.
+   */
+  async function serveGated(req: express.Request, res: express.Response, key: string, base: CachedPage | null, gate: GateNote, readers: NonNullable<typeof options.readers>) {
+    const cookieHeader = req.headers.cookie;
+    let decision = readers.access.decide(gate, cookieHeader);
+    if ("pending" in decision) {
+      decision = await readers.access.resolve(gate, decision, { db: readers.db, memberAuth: readers.memberAuth, headers: toFetchRequest(req, res).headers, cookieHeader });
+    }
+    const vkey = variantKey(key, decision.variant);
+    if (cache) {
+      let page = vkey === key ? base : cache.get(vkey);
+      if (page?.stale) void renderAgain(vkey, req);
+      if (!page) {
+        await renderAgain(vkey, req);
+        page = cache.get(vkey);
+      }
+      if (page) return sendCached(req, res, page, page.stale ? "STALE" : "HIT", cspNonceOf(res), decision);
+    }
+    // Not kept (no cache, too big, or no longer a public 200): rendered for this answer alone.
+    const { response } = await render(readerFreeRequest(toFetchRequest(req, res)), cspNonceOf(res), decision.variant);
+    for (const cookie of decision.setCookies) response.headers.append("Set-Cookie", cookie);
+    if (decision.personal) response.headers.set("Cache-Control", "private, no-store");
+    await sendFetchResponse(res, response);
   }
 
   return async (req, res, next) => {
@@ -454,14 +536,17 @@ export function createAppHandler(options: {
       }
       const cacheable = cache !== null && isCacheableRequest(req);
       const key = req.originalUrl;
+      const readers = options.readers;
       if (cacheable) {
         const hit = cache.get(key);
         if (hit?.stale) void renderAgain(key, req);
+        if (hit?.gate && readers) return await serveGated(req, res, key, hit, hit.gate, readers);
         if (hit) return sendCached(req, res, hit, hit.stale ? "STALE" : "HIT", cspNonceOf(res));
         const pending = rendering.get(key);
         if (pending) {
           await pending;
           const stored = cache.get(key);
+          if (stored?.gate && readers) return await serveGated(req, res, key, stored, stored.gate, readers);
           if (stored) return sendCached(req, res, stored, "HIT", cspNonceOf(res));
           // Not stored (not a plain public 200): this request renders its own.
         } else if (req.method === "GET") {
@@ -469,7 +554,11 @@ export function createAppHandler(options: {
         }
       }
       if (options.databaseUp && !options.databaseUp()) return answerUnavailable(req, res);
-      const { response, shown } = await render(toFetchRequest(req, res), cspNonceOf(res));
+      // A page for everyone (the cache's, or any reader page without a staff session): rendered as the
+      // anonymous copy, with none of the reader's own cookies; a gated one then goes to serveGated.
+      const anyone = cacheable || (readers !== undefined && isReaderRead(req));
+      const request = anyone ? readerFreeRequest(toFetchRequest(req, res)) : toFetchRequest(req, res);
+      const { response, shown, gate } = await render(request, cspNonceOf(res), anyone ? "anonymous" : undefined);
       const changed = pagesChangedBy(req.method, match, response.status);
       if (changed && cache) {
         if (changed.includes(SITE_TAG)) {
@@ -485,12 +574,18 @@ export function createAppHandler(options: {
         }
       }
       if (cacheable && isStorable(req.method, response)) {
-        const { page, headers, body } = await store(key, match, response, cspNonceOf(res), shown);
+        const { page, headers, body } = await store(key, match, response, cspNonceOf(res), shown, gate);
+        if (page?.gate && readers) return await serveGated(req, res, key, page, page.gate, readers);
         if (page) return sendCached(req, res, page, "MISS", cspNonceOf(res));
         if (res.headersSent) return;
         res.status(response.status);
         for (const [name, value] of headers) res.append(name, value);
         return res.end(body);
+      }
+      // No cache (development): a gated page still gets the reader's copy.
+      if (!cacheable && anyone && gate && readers && response.status === 200) {
+        await response.body?.cancel();
+        return await serveGated(req, res, key, null, gate, readers);
       }
       // A public page that does not exist (yet): kept by shared caches 30 s, never their default (Fastly
       // keeps an answer without Cache-Control an hour), and tagged like the page it would be, and with

@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { memberEvents, memberSubscriptions, subscribers } from "~/db/schema";
+import { CHANGE_CHANNEL, signalPayload } from "~/lib/change-feed.server";
 import { PAID_STATUSES } from "./access";
 
 /**
@@ -37,8 +38,20 @@ export function isPaidMemberSql(now = new Date()) {
  * everywhere): their access cookies issued before now are renewed at their next request, in every
  * process (the change notice of `subscribers` tells them).
  */
-export async function noteAccessChanged(db: Pick<Db, "update">, memberId: string, now = new Date()) {
+export async function noteAccessChanged(db: Pick<Db, "update" | "execute">, memberId: string, now = new Date()) {
   await db.update(subscribers).set({ accessChangedAt: now, updatedAt: now }).where(eq(subscribers.id, memberId));
+  // Heard by every process (at commit, when inside a transaction): server/reader-access.ts renews the member's pass.
+  await db.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${signalPayload(memberAccessSignal(memberId, now.getTime()))})`);
+}
+
+/** The change feed's signal that a member's access changed at `at` (ms): `member-access <id> <ms>`. */
+export function memberAccessSignal(memberId: string, at: number): string {
+  return `member-access ${memberId} ${at}`;
+}
+
+export function parseMemberAccessSignal(name: string): { memberId: string; at: number } | null {
+  const match = /^member-access ([0-9a-f-]{36}) (\d+)$/.exec(name);
+  return match ? { memberId: match[1]!, at: Number(match[2]) } : null;
 }
 
 /** Adds a line to a member's timeline (the member page). */
