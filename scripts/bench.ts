@@ -12,6 +12,9 @@
  *                                 # (scripts/bench-newsletter.ts), a kill -9 halfway through a second one
  *   npm run bench -- --live       # only live coverage: 2,000 readers of one live story's event stream,
  *                                 # updates posted through the back office (scripts/bench-live.ts)
+ *   npm run bench -- --members    # only members (issue 40): a Paid story read from the page cache by a paying
+ *                                 # member, an anonymous reader on the meter and a free member, each beside
+ *                                 # the anonymous cached article; then rendered (scripts/bench-members.ts)
  *   npm run bench -- --baseline <rev>  # the rendered rows also beside a build of <rev> (a commit, a branch):
  *                                 # built once in a git worktree under the temp dir (kept for the next run),
  *                                 # started on demo data of its own, loaded in interleaved rounds with ours
@@ -41,6 +44,7 @@ import { ensureBuild, SERVER_ENTRY } from "./ensure-build.mjs";
 import { buildScaleData, connectToDataDir } from "./bench-scale";
 import { importBench } from "./bench-import";
 import { liveBench } from "./bench-live";
+import { membersBench } from "./bench-members";
 import { newsletterBench } from "./bench-newsletter";
 import { readerJavaScript } from "./reader-javascript";
 
@@ -50,6 +54,7 @@ const SCALE = process.argv.includes("--scale");
 const IMPORT = process.argv.includes("--import");
 const NEWSLETTER = process.argv.includes("--newsletter");
 const LIVE = process.argv.includes("--live");
+const MEMBERS = process.argv.includes("--members");
 /** BENCH_ONLY=cached,rendered,js,lighthouse,count,restart,scale: only those parts (while working on one). */
 const ONLY = process.env.BENCH_ONLY?.split(",");
 const wants = (part: string) => !ONLY || ONLY.includes(part);
@@ -674,6 +679,10 @@ if (IMPORT) {
 } else if (NEWSLETTER) {
   // The same load and the same rendered requests as the rendered rows above.
   const ok = await newsletterBench({ judge, load: fastLoad, renderHeaders: { "accept-encoding": "gzip", "user-agent": CHROME, cookie: RENDER_COOKIE } });
+  agent.destroy();
+  console.log(ok ? "\nevery target met" : `\n${missed} target(s) not met`);
+} else if (MEMBERS) {
+  const ok = await membersBench({ judge, load: fastLoad });
   agent.destroy();
   console.log(ok ? "\nevery target met" : `\n${missed} target(s) not met`);
 } else if (LIVE) {

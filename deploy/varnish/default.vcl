@@ -43,11 +43,17 @@ sub vcl_recv {
     # Personal by path, whatever the origin says (app/lib/path-classes.ts: personal "always"), and search.
     # Case-insensitive, as the origin's routes are.
     if (req.url ~ "(?i)^/(admin|api|auth|account|preview|join|search)(/|\?|\.data|$)" ||
+        req.url ~ "(?i)^/subscribe/return" ||
         req.url ~ "(?i)^/newsletter/(open|click|view|confirm|preferences|unsubscribe)/") {
         return (pass);
     }
     # A signed-in reader (Better Auth's session cookie) or a program with credentials: their own pages.
     if (req.http.Cookie ~ "(^|;\s*)(__Secure-)?better-auth\.session_token=" || req.http.Authorization) {
+        return (pass);
+    }
+    # A member (their session) or a reader on the meter (issue 40): a gated story's page depends on
+    # who asks; the origin's page cache picks their copy at its door, from memory (decision 0054).
+    if (req.http.Cookie ~ "(^|;\s*)(__Secure-)?frontpage-member\.session_token=" || req.http.Cookie ~ "(^|;\s*)frontpage-meter=") {
         return (pass);
     }
     # Any other cookie changes nothing an anonymous page shows (the origin ignores it too): one copy for all.
