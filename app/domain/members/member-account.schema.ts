@@ -25,12 +25,14 @@ export const DELETE_CONFIRM_REQUIRED = "Tick the box to confirm that you want to
 /** The longest name a member may give (as a newsletter greeting shows it). */
 export const NAME_MAX_LENGTH = 100;
 
+const hasControlCharacter = (value: string) => [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+
 /**
  * Where to go after signing in: a path of this site (`/x`, with its query), or /account. Anything else
  * (another origin, `//host`, `/\host`, a scheme, control characters) is /account: no open redirect.
  */
 export function safeNextPath(value: string | null | undefined): string {
-  if (!value || value.length > 2000 || !value.startsWith("/") || value.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(value)) return ACCOUNT_PATH;
+  if (!value || value.length > 2000 || !value.startsWith("/") || value.startsWith("//") || value.includes("\\") || hasControlCharacter(value)) return ACCOUNT_PATH;
   try {
     const base = "http://frontpage.invalid";
     const url = new URL(value, base);

@@ -1,18 +1,20 @@
+// Readers' accounts (issue 40): the sign-in routes and the account's domain functions, against a real
+// PostgreSQL and the real members' Better Auth instance (its links captured instead of mailed).
 import { eq, sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { memberEvents, memberSession, memberSubscriptions, memberTiers, newsletters, subscribers, subscriptions } from "~/db/schema";
 import { SUBSCRIBER_MAIL_TASK } from "~/domain/newsletters/subscribers.server";
 import { createLogger } from "~/lib/logger.server";
-import { action as signInAction } from "~/routes/site/account-sign-in";
-import { loader as verifyLoader } from "~/routes/site/account-verify";
+import type { Billing } from "~/domain/members/billing.server";
+import { safeNextPath } from "~/domain/members/member-account.schema";
+import { completeSignIn, confirmEmailChange, plansOf, requestEmailChange, saveMemberNewsletters, signOutEverywhere } from "~/domain/members/member-accounts.server";
+import { createMemberAuth, MEMBER_SESSION_COOKIE } from "~/domain/members/member-auth.server";
+import { eraseMember } from "~/domain/members/member-erasure.server";
+import { signedInMember } from "~/domain/members/member-session.server";
 import { createTestDatabase } from "../../../tests/setup/test-database";
-import type { Billing } from "./billing.server";
-import { safeNextPath } from "./member-account.schema";
-import { completeSignIn, confirmEmailChange, plansOf, requestEmailChange, saveMemberNewsletters, signOutEverywhere } from "./member-accounts.server";
-import { createMemberAuth, MEMBER_SESSION_COOKIE } from "./member-auth.server";
-import { eraseMember } from "./member-erasure.server";
-import { signedInMember } from "./member-session.server";
+import { action as signInAction } from "./account-sign-in";
+import { loader as verifyLoader } from "./account-verify";
 
 const ORIGIN = "http://localhost:3000";
 const { db } = await createTestDatabase();
