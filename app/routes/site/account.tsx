@@ -141,7 +141,7 @@ function Answer({ answer, intent }: { answer: ActionAnswer | undefined; intent: 
 }
 
 const primary = "h-11 rounded-md bg-brand-700 px-5 text-base font-medium text-white hover:bg-brand-800 disabled:opacity-60";
-const secondary = "h-11 rounded-md border border-slate-300 bg-white px-5 text-base font-medium text-slate-900 hover:bg-slate-50";
+const secondary = "h-11 shrink-0 whitespace-nowrap rounded-md border border-slate-300 bg-white px-5 text-base font-medium text-slate-900 hover:bg-slate-50";
 const field = "h-11 w-full rounded-md border border-slate-300 bg-white px-3 text-base text-slate-900";
 
 function formatMoney(amount: number, currency: string) {
