@@ -147,6 +147,8 @@ test("a reader signs in by the e-mailed link, manages the account, signs out eve
     expect(await anonymousAnswer.text()).toContain("Check your inbox: we have sent you a link to sign in");
     expect(anonymousAnswer.headers()["cache-control"]).toBe("no-store");
     expect(anonymousAnswer.headers()["x-robots-tag"]).toMatch(/noindex/);
+    // An address nobody has yet gets its link too (it becomes a member only if the link is used).
+    await expect.poll(() => mailsTo(sink, "nobody-here@example.com"), { timeout: 20_000 }).toBe(1);
 
     // The link signs in and opens /account; the header says "Account" (on a cached page too).
     const link = await signInLink(sink, email, 0);

@@ -6,6 +6,8 @@ export const ACCOUNT_PATH = "/account";
 
 /** The one answer to every accepted sign-in request, whoever the address belongs to: nothing is revealed. */
 export const SIGN_IN_ANSWER = "Check your inbox: we have sent you a link to sign in. It works once, for 15 minutes.";
+/** The sign-in e-mail could not be sent (the mail server refused or was unreachable). */
+export const SIGN_IN_MAIL_FAILED = "We could not send the e-mail just now. Please try again in a minute.";
 /** A used, expired or edited sign-in link. */
 export const SIGN_IN_LINK_REFUSED = "This sign-in link has already been used or has expired. Enter your e-mail address to get a new one.";
 export const EMAIL_CHANGE_ANSWER = "Check the inbox of your new address: the change is made when you open the link we sent there.";

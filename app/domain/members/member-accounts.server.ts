@@ -7,7 +7,7 @@ import { getSettings } from "~/domain/settings/settings.server";
 import { AppError } from "~/lib/app-error";
 import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { PAID_STATUSES } from "./access";
-import { EMAIL_UNCHANGED, NAME_MAX_LENGTH, NAME_TOO_LONG } from "./member-account.schema";
+import { EMAIL_UNCHANGED, SIGN_IN_MAIL_FAILED, NAME_MAX_LENGTH, NAME_TOO_LONG } from "./member-account.schema";
 import { MEMBER_SESSION_SECONDS, type MemberAuth } from "./member-auth.server";
 import { readerHintSetCookie } from "./reader-cookies";
 import { addMemberEvent, noteAccessChanged } from "./members.server";
@@ -67,7 +67,12 @@ export async function requestSignInLink(
   if (isBlockedDomain(email, settings.newsletterBlockedDomains)) throw new AppError<SignupField>("invalid_input", BLOCKED_DOMAIN, { field: "email" });
   const perEmail = await takeAllowance(db, SIGN_IN_EMAIL_LIMIT, `email ${emailHash(email)}`, now);
   if (perEmail.limited) return "limited";
-  await memberAuth.api.signInMagicLink({ body: { email, metadata: { next: input.next } }, headers: input.headers });
+  try {
+    await memberAuth.api.signInMagicLink({ body: { email, metadata: { next: input.next } }, headers: input.headers });
+  } catch (cause) {
+    // The mail server refused or could not be reached: the same for every address, so nothing is revealed.
+    throw new AppError("upstream_failed", SIGN_IN_MAIL_FAILED, { cause });
+  }
   return "link sent";
 }
 

@@ -93,6 +93,21 @@ describe("signing in by e-mail link", () => {
     expect(bad.body).toMatchObject({ sent: false, field: "email", error: "Please enter a valid e-mail address." });
   });
 
+  test("when the mail server fails, the reader is told to try again (502), whoever the address is", async () => {
+    const failing = createMemberAuth({
+      db,
+      baseURL: ORIGIN,
+      secret: "a-test-secret-that-is-long-enough-0123456789",
+      log,
+      sendSignInLink: async () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:25")),
+      sendEmailChangeLink: async () => undefined,
+    });
+    const failingContext = { ...(context as object), memberAuth: failing } as AppLoadContext;
+    const answer = await settle(() => signInAction({ request: signInRequest("unlucky@example.com"), context: failingContext, params: {} } as never));
+    expect(answer.status).toBe(502);
+    expect(answer.body).toMatchObject({ sent: false, error: "We could not send the e-mail just now. Please try again in a minute." });
+  });
+
   test("a link signs in once: the second use is refused with no session", async () => {
     const first = await signIn("once@example.com");
     expect(first.answer.status).toBe(302);

@@ -38,6 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ sent: true as const }, { headers: PREVIEW_HEADERS });
   } catch (error) {
     if (!isAppError(error)) throw error;
+    if (error.code === "upstream_failed") context.log.error({ err: error.cause }, "a member's sign-in link could not be mailed");
     return data({ sent: false as const, error: error.message, field: error.field ?? null, email }, { status: error.status, headers: PREVIEW_HEADERS });
   }
 }
