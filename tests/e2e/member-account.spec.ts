@@ -214,7 +214,7 @@ test("a reader signs in by the e-mailed link, manages the account, signs out eve
     await page.getByRole("button", { name: "Delete my account" }).click();
     await wait(page.getByRole("status")).toHaveText("Your account has been deleted.");
     expect((await db.query(`select 1 from subscribers where email = $1`, [email])).rowCount).toBe(0);
-    expect((await context.cookies()).filter((c) => c.name.startsWith("frontpage-member") || c.name === "frontpage-reader")).toEqual([]);
+    expect((await context.cookies()).filter((c) => c.name.startsWith("frontpage-member") || c.name === "frontpage-reader" || c.name === "frontpage-access")).toEqual([]);
     await page.goto("/account");
     await wait(page).toHaveURL(/\/account\/sign-in/);
     await context.close();

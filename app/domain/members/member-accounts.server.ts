@@ -9,7 +9,7 @@ import { takeAllowance, type LimitRule } from "~/lib/rate-limit.server";
 import { PAID_STATUSES } from "./access";
 import { EMAIL_UNCHANGED, SIGN_IN_MAIL_FAILED, NAME_MAX_LENGTH, NAME_TOO_LONG } from "./member-account.schema";
 import { MEMBER_SESSION_SECONDS, type MemberAuth } from "./member-auth.server";
-import { readerHintSetCookie } from "./reader-cookies";
+import { ACCESS_COOKIE, readerHintSetCookie } from "./reader-cookies";
 import { addMemberEvent, noteAccessChanged } from "./members.server";
 import type { Member } from "./member-session.server";
 
@@ -23,6 +23,16 @@ type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** The header's hint cookie (READER_HINT_COOKIE) for a site at `publicUrl`: set for a session's lifetime, or cleared. */
 export function readerHintCookie(publicUrl: string, signedIn: boolean): string {
   return readerHintSetCookie({ secure: publicUrl.startsWith("https://"), maxAgeSeconds: signedIn ? MEMBER_SESSION_SECONDS : 0 });
+}
+
+/**
+ * Signing out (here, everywhere, or by deleting the account) clears the header's hint and the signed
+ * access cookie the page cache's door issued (ACCESS_COOKIE), so this browser is an anonymous reader
+ * at its next request whatever the door would have trusted for its remaining minutes.
+ */
+export function signedOutCookies(publicUrl: string): string[] {
+  const secure = publicUrl.startsWith("https://") ? "; Secure" : "";
+  return [readerHintCookie(publicUrl, false), `${ACCESS_COOKIE}=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax${secure}`];
 }
 
 /** Headers carrying Better Auth's Set-Cookie values and the hint cookie. */

@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect } from "react-router";
 import { SubscriberPage } from "~/components/subscriber-page";
 import { ACCOUNT_DELETED, ACCOUNT_PATH, DELETE_CONFIRM_REQUIRED, signInPathFor } from "~/domain/members/member-account.schema";
-import { cookieHeaders, readerHintCookie } from "~/domain/members/member-accounts.server";
+import { cookieHeaders, signedOutCookies } from "~/domain/members/member-accounts.server";
 import { eraseMember } from "~/domain/members/member-erasure.server";
 import { signedInMember } from "~/domain/members/member-session.server";
 import { isAppError } from "~/lib/app-error";
@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // The sessions are gone with the member; Better Auth's sign-out answer clears this browser's cookie.
   const signOut = await context.memberAuth.api.signOut({ headers: request.headers, asResponse: true });
-  const cookies = [...signOut.headers.getSetCookie(), readerHintCookie(context.env.publicUrl, false)];
+  const cookies = [...signOut.headers.getSetCookie(), ...signedOutCookies(context.env.publicUrl)];
   return data({ deleted: true as const, error: null }, { headers: cookieHeaders(cookies, PREVIEW_HEADERS) });
 }
 

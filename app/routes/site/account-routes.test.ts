@@ -8,7 +8,7 @@ import { SUBSCRIBER_MAIL_TASK } from "~/domain/newsletters/subscribers.server";
 import { createLogger } from "~/lib/logger.server";
 import type { Billing } from "~/domain/members/billing.server";
 import { safeNextPath } from "~/domain/members/member-account.schema";
-import { completeSignIn, confirmEmailChange, plansOf, requestEmailChange, saveMemberNewsletters, signOutEverywhere } from "~/domain/members/member-accounts.server";
+import { completeSignIn, confirmEmailChange, plansOf, requestEmailChange, saveMemberNewsletters, signedOutCookies, signOutEverywhere } from "~/domain/members/member-accounts.server";
 import { createMemberAuth, MEMBER_SESSION_COOKIE } from "~/domain/members/member-auth.server";
 import { eraseMember } from "~/domain/members/member-erasure.server";
 import { signedInMember } from "~/domain/members/member-session.server";
@@ -216,6 +216,12 @@ describe("the member's account", () => {
     expect(await signedInMember(request, context)).toBeNull();
     const [after] = await db.select({ at: subscribers.accessChangedAt }).from(subscribers).where(eq(subscribers.id, first.member.id));
     expect(after!.at.getTime()).toBeGreaterThan(before!.at.getTime());
+  });
+
+  test("signing out clears the header's hint and the door's signed access cookie (Secure on https)", () => {
+    const cookies = signedOutCookies("https://news.example");
+    expect(cookies).toEqual([expect.stringMatching(/^frontpage-reader=; Path=\/; Max-Age=0;.*; Secure$/), expect.stringMatching(/^frontpage-access=; Path=\/; Max-Age=0;.*HttpOnly; SameSite=Lax; Secure$/)]);
+    expect(signedOutCookies(ORIGIN).join("\n")).not.toContain("Secure");
   });
 
   test("the plan: Free, a paid tier with its renewal date, a complimentary plan with its end", async () => {

@@ -10,6 +10,7 @@ import {
   renameMember,
   requestEmailChange,
   saveMemberNewsletters,
+  signedOutCookies,
   signOutEverywhere,
   type MemberPlan,
 } from "~/domain/members/member-accounts.server";
@@ -93,12 +94,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       case "sign-out": {
         const response = await context.memberAuth.api.signOut({ headers: request.headers, asResponse: true });
-        const cookies = [...response.headers.getSetCookie(), readerHintCookie(context.env.publicUrl, false)];
+        const cookies = [...response.headers.getSetCookie(), ...signedOutCookies(context.env.publicUrl)];
         throw redirect(`${SIGN_IN_PATH}?signed-out=1`, { status: 303, headers: cookieHeaders(cookies, PREVIEW_HEADERS) });
       }
       case "sign-out-everywhere": {
         const cleared = await signOutEverywhere({ db: context.db, memberAuth: context.memberAuth }, member.id, request.headers);
-        const cookies = [...cleared, readerHintCookie(context.env.publicUrl, false)];
+        const cookies = [...cleared, ...signedOutCookies(context.env.publicUrl)];
         throw redirect(`${SIGN_IN_PATH}?signed-out=everywhere`, { status: 303, headers: cookieHeaders(cookies, PREVIEW_HEADERS) });
       }
       default:
