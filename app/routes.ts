@@ -43,6 +43,9 @@ export default [
   route("newsletter/click/:token", "routes/resources/newsletter-click.ts"),
   route("newsletter/view/:id", "routes/resources/newsletter-view.ts"),
 
+  // Readers' accounts (issue 40): "Manage billing" sends the member to Stripe's Customer Portal (POST only).
+  route("account/billing", "routes/resources/account-billing.ts"),
+
   // A draft's preview through a signed, expiring link (no account needed; never cached or indexed).
   route("preview/:token", "routes/preview/shared-preview.tsx"),
 
@@ -100,6 +103,13 @@ export default [
     route("newsletter/confirm/:token", "routes/site/newsletter-confirm.tsx"),
     route("newsletter/preferences/:token", "routes/site/newsletter-preferences.tsx"),
     route("newsletter/unsubscribe/:token", "routes/site/newsletter-unsubscribe.tsx"),
+    // Readers' accounts (issue 40, decision 0054): sign-in by e-mailed link, the member's own page,
+    // a new address's confirmation and "Delete my account". Personal: never cached, counted or indexed.
+    route("account/sign-in", "routes/site/account-sign-in.tsx"),
+    route("account/verify", "routes/site/account-verify.tsx"),
+    route("account", "routes/site/account.tsx"),
+    route("account/email", "routes/site/account-email.tsx"),
+    route("account/delete", "routes/site/account-delete.tsx"),
     // Pages written in the back office (issue 29): ranked after every static route above, and no page
     // may take a slug those use (app/domain/pages/reserved-slugs.ts).
     route(":slug", "routes/site/page.tsx"),

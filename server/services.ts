@@ -9,7 +9,7 @@ import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-upl
 import { notificationEmailTasks } from "../app/domain/notifications/notification-email.server";
 import { subscriberTasks } from "../app/domain/newsletters/subscribers.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
-import { createMemberAuth, SIGN_IN_LINK_MINUTES } from "../app/domain/members/member-auth.server";
+import { createMemberAuth, EMAIL_CHANGE_LINK_MINUTES, SIGN_IN_LINK_MINUTES } from "../app/domain/members/member-auth.server";
 import { createKnownDevices } from "../app/domain/accounts/known-devices.server";
 import { upcomingPinEnds } from "../app/domain/front-page/front-page.server";
 import { activeBreakingNews } from "../app/domain/settings/breaking-news.schema";
@@ -22,7 +22,7 @@ import type { Logger } from "../app/lib/logger.server";
 import { createFormTimer } from "../app/lib/form-timer.server";
 import { startJobQueue } from "../app/lib/job-queue.server";
 import { importTasks, resumeImports } from "../app/domain/import/import-job.server";
-import { createMailer, memberSignInMail } from "../app/lib/mail.server";
+import { createMailer, memberEmailChangeMail, memberSignInMail } from "../app/lib/mail.server";
 import { getSettings } from "../app/domain/settings/settings.server";
 import { createNewsletterTransport } from "../app/domain/newsletters/newsletter-transport.server";
 import { newsletterTasks, resumeSends } from "../app/domain/newsletters/newsletter-sends.server";
@@ -188,10 +188,15 @@ async function openAccounts(env: Env, db: ReturnType<typeof createDb>["db"], log
     baseURL: env.publicUrl,
     secret: sessionSecret,
     log,
-    async sendSignInLink(email, token) {
+    async sendSignInLink(email, token, next) {
       const settings = await getSettings(db).catch(() => null);
-      const url = `${env.publicUrl}/account/verify?token=${encodeURIComponent(token)}`;
+      const url = `${env.publicUrl}/account/verify?token=${encodeURIComponent(token)}${next ? `&next=${encodeURIComponent(next)}` : ""}`;
       await mailer.send(memberSignInMail({ to: email, siteName: settings?.siteName ?? "Frontpage", url, minutes: SIGN_IN_LINK_MINUTES }));
+    },
+    async sendEmailChangeLink(newEmail, token) {
+      const settings = await getSettings(db).catch(() => null);
+      const url = `${env.publicUrl}/account/email?token=${encodeURIComponent(token)}`;
+      await mailer.send(memberEmailChangeMail({ to: newEmail, siteName: settings?.siteName ?? "Frontpage", url, minutes: EMAIL_CHANGE_LINK_MINUTES }));
     },
   });
   return { sessionSecret, mailer, auth, memberAuth };

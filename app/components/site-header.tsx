@@ -1,4 +1,4 @@
-import { LogOut, Menu, Newspaper, Search, Shield, X } from "lucide-react";
+import { LogOut, Menu, Newspaper, Search, Shield, UserRound, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { CategorySummary } from "~/domain/categories/categories.schema";
@@ -6,6 +6,7 @@ import { cn } from "~/lib/cn";
 import { SearchForm } from "./search-form";
 import { Button } from "./ui/button";
 import { can, type Role } from "~/domain/accounts/roles";
+import { hasReaderHint } from "~/domain/members/reader-cookies";
 
 export interface HeaderProps {
   siteName: string;
@@ -24,6 +25,41 @@ function SignOutButton({ className }: { className?: string }) {
         <LogOut className="h-5 w-5" aria-hidden="true" />
       </Button>
     </Form>
+  );
+}
+
+/**
+ * Whether a member is signed in, from the hint cookie (issue 40). The server's HTML is the same for
+ * everyone (reader pages come from the shared page cache), so the first render says "no" on both sides
+ * (no hydration mismatch) and this effect swaps "Sign in"/"Subscribe" for "Account" after it, and again
+ * after each navigation (signing in or out ends on another page).
+ */
+function useMemberHint(): boolean {
+  const { key } = useLocation();
+  const [member, setMember] = useState(false);
+  useEffect(() => setMember(hasReaderHint(document.cookie)), [key]);
+  return member;
+}
+
+/** The reader's own links: "Sign in" and "Subscribe", or "Account" for a signed-in member. */
+function ReaderLinks({ member }: { member: boolean }) {
+  if (member) {
+    return (
+      <Link to="/account" className="inline-flex h-9 items-center gap-1.5 rounded-md px-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 sm:px-3">
+        <UserRound className="h-5 w-5" aria-hidden="true" />
+        <span>Account</span>
+      </Link>
+    );
+  }
+  return (
+    <>
+      <Link to="/account/sign-in" className="hidden h-9 items-center rounded-md px-3 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 sm:inline-flex">
+        Sign in
+      </Link>
+      <Link to="/subscribe" className="inline-flex h-9 items-center rounded-md bg-brand-700 px-3 text-sm font-medium text-white hover:bg-brand-800">
+        Subscribe
+      </Link>
+    </>
   );
 }
 
@@ -55,7 +91,7 @@ function SearchToggle({ open, onToggle }: { open: boolean; onToggle: () => void 
  * The phone's menu: a native modal <dialog> (focus kept inside, Escape and the backdrop close it, focus
  * goes back to the button), so reader pages load no dialog library (issue 13).
  */
-function MobileMenu({ categories }: { categories: CategorySummary[] }) {
+function MobileMenu({ categories, member }: { categories: CategorySummary[]; member: boolean }) {
   const menu = useRef<HTMLDialogElement>(null);
   // Its content is rendered from the first open on: a closed dialog shows nothing, and only script
   // opens it, so the server's page leaves its links out (one render of every page cheaper).
@@ -103,6 +139,9 @@ function MobileMenu({ categories }: { categories: CategorySummary[] }) {
               <NavLink to="/contact" className={navLinkClass} onClick={close}>
                 Contact
               </NavLink>
+              <NavLink to={member ? "/account" : "/account/sign-in"} className={navLinkClass} onClick={close}>
+                {member ? "Account" : "Sign in"}
+              </NavLink>
             </nav>
           </div>
         ) : null}
@@ -123,6 +162,7 @@ export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps)
   useEffect(() => {
     if (searching) document.getElementById("header-search-phone")?.focus();
   }, [searching]);
+  const member = useMemberHint();
   const desktop = categories.slice(0, 4);
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
@@ -158,7 +198,8 @@ export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps)
             </Button>
           ) : null}
           {user ? <SignOutButton /> : null}
-          <MobileMenu categories={categories} />
+          <ReaderLinks member={member} />
+          <MobileMenu categories={categories} member={member} />
         </div>
       </div>
       {/* The field is rendered once asked for: until then it is hidden, and without script the icon is a link to /search. */}

@@ -87,6 +87,18 @@ export function passwordResetMail(options: { to: string; siteName: string; url: 
   };
 }
 
+/** The link that confirms a member's new address (issue 40), mailed to the new address. */
+export function memberEmailChangeMail(options: { to: string; siteName: string; url: string; minutes: number }): MailMessage {
+  const { to, siteName, url, minutes } = options;
+  return {
+    to,
+    subject: `Confirm your new e-mail address for ${siteName}`,
+    link: url,
+    text: `Open this link to use this address for your ${siteName} account (it works for ${minutes} minutes):\n\n${url}\n\nIf you did not ask for this, ignore this message: nothing changes.\n`,
+    html: `<p><a href="${escapeHtml(url)}">Use this address for your ${escapeHtml(siteName)} account</a> (the link works for ${minutes} minutes).</p><p>If you did not ask for this, ignore this message: nothing changes.</p>`,
+  };
+}
+
 /** A reader's sign-in link (issue 40): single use, SIGN_IN_LINK_MINUTES; the same mail signs in a new address (a free member). */
 export function memberSignInMail(options: { to: string; siteName: string; url: string; minutes: number }): MailMessage {
   const { to, siteName, url, minutes } = options;

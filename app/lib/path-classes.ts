@@ -128,6 +128,12 @@ export const PATH_CLASSES = {
    * counted), and it changes nothing.
    */
   "live stream": { ...publicRules, personal: "always", countedAsPageView: false, formsOnly: false, signedInChangesNameTheSite: false },
+  /**
+   * A reader's own account (issue 40): the sign-in by e-mail link, /account and its forms. Personal
+   * (no-store whoever asks: a signed-out visitor's sign-in form too), never cached, counted or indexed;
+   * its state changes name the site when signed in (a member's session counts: server/middleware/same-origin.ts).
+   */
+  "member account": { ...publicRules, personal: "always", countedAsPageView: false },
   /** The health check, answered by Express. */
   health: { ...publicRules, personal: "never" },
   /**
@@ -217,6 +223,12 @@ export const ROUTE_PATH_CLASSES = {
   "newsletter/confirm/:token": "subscriber link",
   "newsletter/preferences/:token": "subscriber link",
   "newsletter/unsubscribe/:token": "subscriber link",
+  account: "member account",
+  "account/sign-in": "member account",
+  "account/verify": "member account",
+  "account/email": "member account",
+  "account/delete": "member account",
+  "account/billing": "member account",
   ":slug": "reader page",
   "*": "reader page",
 } as const satisfies Record<string, PathClass>;

@@ -62,4 +62,16 @@ describe("state changes come from this site", () => {
     expect((await send("POST", SIGNED_IN, "/api/views")).status).toBe(200);
     expect((await send("GET", SIGNED_IN)).status).toBe(200);
   });
+
+  test("a member's session counts as signed in: /account's forms and the billing button need this site's origin, a foreign one is refused", async () => {
+    const member = { Cookie: "frontpage-member.session_token=abc.def" };
+    for (const path of ["/account", "/account/delete", "/account/billing", "/account/email"]) {
+      expect((await send("POST", member, path)).status, path).toBe(403);
+      expect((await send("POST", { ...member, Origin: "https://evil.example" }, path)).status, path).toBe(403);
+      expect((await send("POST", { ...member, Origin: origin }, path)).status, path).toBe(200);
+    }
+    expect((await send("POST", { Cookie: "__Secure-frontpage-member.session_token=abc" }, "/account")).status).toBe(403);
+    // Signing in is anonymous: a form post from a browser names the site, a program's may not.
+    expect((await send("POST", {}, "/account/sign-in")).status).toBe(200);
+  });
 });

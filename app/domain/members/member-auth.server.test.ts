@@ -13,6 +13,7 @@ const auth = createMemberAuth({
   secret: "a-test-secret-that-is-long-enough-0123456789",
   log: createLogger("silent"),
   sendSignInLink: async (email, token) => void sent.push({ email, token }),
+  sendEmailChangeLink: async () => undefined,
 });
 const headers = () => new Headers({ origin: "http://localhost:3000" });
 

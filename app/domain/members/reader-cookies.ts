@@ -29,3 +29,20 @@ export function parseMeterNote(value: string | null): { articleId: string; left:
   const match = value ? /^([0-9a-f-]{36})\.(\d+)\.(\d+)$/.exec(decodeURIComponent(value)) : null;
   return match ? { articleId: match[1]!, left: Number(match[2]), allowed: Number(match[3]) } : null;
 }
+
+/**
+ * The Set-Cookie value of READER_HINT_COOKIE: "member" for `maxAgeSeconds` (a member's session's
+ * lifetime), or cleared (maxAgeSeconds 0). Readable by script on purpose (the header swaps "Sign in" for
+ * "Account"), SameSite=Lax, Secure on https. It decides nothing: the session and access cookies do.
+ */
+export function readerHintSetCookie(options: { secure: boolean; maxAgeSeconds: number }): string {
+  const { secure, maxAgeSeconds } = options;
+  const value = maxAgeSeconds > 0 ? "member" : "";
+  const expires = maxAgeSeconds > 0 ? "" : "; Expires=Thu, 01 Jan 1970 00:00:00 GMT";
+  return `${READER_HINT_COOKIE}=${value}; Path=/; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}${expires}; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+/** Whether the browser's cookies (document.cookie) say a member is signed in: a hint for the header only. */
+export function hasReaderHint(cookies: string): boolean {
+  return cookieValue(cookies, READER_HINT_COOKIE) === "member";
+}
