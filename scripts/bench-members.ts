@@ -98,7 +98,7 @@ export async function membersBench({ judge, load }: MembersBenchDeps): Promise<b
 
     // Two members signed in through the members' Better Auth (the site's own secret): one paying, one free.
     const tokens: string[] = [];
-    const memberAuth = createMemberAuth({ db, baseURL: BASE, secret: sessionSecret, log: createLogger("silent"), sendSignInLink: async (_email, token) => void tokens.push(token) });
+    const memberAuth = createMemberAuth({ db, baseURL: BASE, secret: sessionSecret, log: createLogger("silent"), sendSignInLink: async (_email, token) => void tokens.push(token), sendEmailChangeLink: async () => {} });
     const signIn = async (email: string) => {
       await memberAuth.api.signInMagicLink({ body: { email }, headers: new Headers({ origin: BASE }) });
       const answer = await memberAuth.api.magicLinkVerify({ query: { token: tokens.at(-1)! }, headers: new Headers({ origin: BASE }), asResponse: true });

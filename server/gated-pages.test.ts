@@ -40,6 +40,7 @@ const memberAuth = createMemberAuth({
   secret: "a-test-secret-that-is-long-enough-0123456789",
   log: createLogger("silent"),
   sendSignInLink: async (_email, token) => void sent.push(token),
+  sendEmailChangeLink: async () => {},
 });
 const access = new ReaderAccess("another-test-secret", { secure: false });
 const cache = new PageCache();
