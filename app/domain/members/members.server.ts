@@ -45,3 +45,18 @@ export async function noteAccessChanged(db: Pick<Db, "update">, memberId: string
 export async function addMemberEvent(db: Pick<Db, "insert">, memberId: string, kind: string, detail: Record<string, unknown> = {}, now = new Date()) {
   await db.insert(memberEvents).values({ memberId, kind, detail, createdAt: now });
 }
+
+/**
+ * SQL text, for a raw statement (the newsletter's claim, which picks each recipient's variant as it
+ * claims them): whether the member whose id is the expression `member` has paid access now to the tier
+ * the expression `tier` names (a uuid; null: any paid tier). The rule of `paidTiersOf`, written once
+ * more in SQL because that statement cannot call it (newsletter-variants.server.test.ts holds the two
+ * to the same answers: paid, trialing, past_due, unpaid, complimentary, canceled, ended comp, other tier).
+ */
+export function paidAccessSqlText(member: string, tier: string): string {
+  const statuses = PAID_STATUSES.map((status) => `'${status}'`).join(", ");
+  return `(exists (select 1 from subscribers pm where pm.id = ${member} and pm.comp_tier_id is not null
+      and (pm.comp_until is null or pm.comp_until > now()) and (${tier} is null or pm.comp_tier_id = ${tier}))
+    or exists (select 1 from member_subscriptions ps where ps.member_id = ${member} and ps.status in (${statuses})
+      and ps.tier_id is not null and (${tier} is null or ps.tier_id = ${tier})))`;
+}
