@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { memberEvents, memberSubscriptions, subscribers } from "~/db/schema";
-import { PAID_STATUSES } from "./access";
+import { articles, memberEvents, memberSubscriptions, subscribers } from "~/db/schema";
+import { PAID_STATUSES, PUBLIC_STORY, type StoryAccess } from "./access";
 
 /**
  * What a member may read (decision 0054), from their records: the tiers of their subscriptions in a
@@ -59,4 +59,11 @@ export function paidAccessSqlText(member: string, tier: string): string {
       and (pm.comp_until is null or pm.comp_until > now()) and (${tier} is null or pm.comp_tier_id = ${tier}))
     or exists (select 1 from member_subscriptions ps where ps.member_id = ${member} and ps.status in (${statuses})
       and ps.tier_id is not null and (${tier} is null or ps.tier_id = ${tier})))`;
+}
+
+/** A story's access as stored (public when the story does not exist: nothing of it is shown then anyway). */
+export async function storyAccessOf(db: Pick<Db, "select">, articleId: string): Promise<StoryAccess> {
+  const [row] = await db.select({ level: articles.access, tierId: articles.accessTierId }).from(articles).where(eq(articles.id, articleId)).limit(1);
+  if (!row || row.level === "public") return PUBLIC_STORY;
+  return { level: row.level, tierId: row.level === "paid" ? row.tierId : null };
 }
