@@ -195,7 +195,7 @@ export function SendByEmailSection({
           </p>
         )}
         {/* Issue 40: a Members or Paid story goes out in two versions; the test sends the one(s) chosen. */}
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <Label htmlFor={`${ids}-variant`} className="text-xs font-normal text-slate-700">
             Members or Paid story: send
           </Label>
@@ -204,7 +204,7 @@ export function SendByEmailSection({
             id={`${ids}-variant`}
             value={testVariant}
             onChange={(e) => setTestVariant(e.target.value as TestVariant)}
-            className="h-8 rounded-md border border-slate-300 bg-white px-2 text-xs text-slate-900"
+            className="h-8 max-w-full rounded-md border border-slate-300 bg-white px-2 text-xs text-slate-900"
           >
             {TEST_VARIANTS.map((v) => (
               <option key={v} value={v}>
