@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import express from "express";
 import { getSessionUser } from "../app/domain/accounts/guard.server";
+import { requestMayRead, sessionRequestOf } from "../app/domain/members/request-reader.server";
 import { loadEnv, type Env } from "../app/lib/env.server";
 import { createLogger, logConsoleOutput, type Logger } from "../app/lib/logger.server";
 import { mountAppBuild, preloadAppBuild } from "./app-build";
@@ -120,6 +121,8 @@ async function serveRequests({ env, log, databaseUrl, shared, metrics }: { env: 
     maxPerAddress: env.LIVE_STREAMS_PER_ADDRESS,
     // The address Express would give (the "trust proxy" setting below): counted per reader, not per proxy.
     addressOf: (req) => forwardedClientAddress(req, app.get("trust proxy fn") as TrustProxy),
+    // A gated story's stream (issue 40): the reader's staff or member session, read in the database.
+    mayReadWhole: (req, access) => requestMayRead(sessionRequestOf(req, env.publicUrl), services, access),
   });
   // Every request, whoever answers it, counted and logged once it is finished (server/metrics/requests.ts);
   // null when neither metrics nor ACCESS_LOG is on.
@@ -183,3 +186,4 @@ async function serveRequests({ env, log, databaseUrl, shared, metrics }: { env: 
   if (cluster.isWorker) log.debug({ port: address.port }, "worker listening");
   else log.info(readyMessage(address, env));
 }
+

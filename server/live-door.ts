@@ -5,6 +5,7 @@ import type { Db } from "../app/db/client.server";
 import { articles } from "../app/db/schema";
 import { liveChangesSince, latestLiveVersion, type LiveChange } from "../app/domain/live/live-read.server";
 import { isLive, type LiveStreamEvent } from "../app/domain/live/live-updates";
+import { PUBLIC_STORY, type StoryAccess } from "../app/domain/members/access";
 import type { ChangeEvent, ChangeFeed } from "../app/lib/change-feed.server";
 import { isUuid } from "../app/lib/ids";
 import type { Logger } from "../app/lib/logger.server";
@@ -39,6 +40,9 @@ const UNAVAILABLE = JSON.stringify({
   error: "The live updates cannot be read right now; try again in a moment.",
 });
 const NOT_ALLOWED = JSON.stringify({ error: "Only GET is allowed here." });
+/** A gated story's stream asked for by a reader without access (issue 40): its updates are part of the gated content. */
+export const GATED_FOR_MEMBERS = JSON.stringify({ error: "The live updates of this story are for members: sign in to follow them." });
+export const GATED_FOR_SUBSCRIBERS = JSON.stringify({ error: "The live updates of this story are for paying subscribers." });
 
 /** What a story's streams share in this process: its live state as last read, and the newest version sent to them. */
 interface Story {
@@ -57,6 +61,8 @@ interface Story {
   settled: number;
   startedAt: Date | null;
   endedAt: Date | null;
+  /** Who may read it whole (issue 40): a gated story's streams open only for readers with access. */
+  access: StoryAccess;
   /** The story's reads, one after the other: two notices never race, and versions only grow. */
   chain: Promise<unknown>;
   /** Readers being opened (their catch-up not sent yet): the entry stays while there are some. */
@@ -106,6 +112,12 @@ export function liveDoor(options: {
   addressOf?: (req: http.IncomingMessage) => string;
   pingMs?: number;
   maxBufferedBytes?: number;
+  /**
+   * Whether the asking reader may read a gated story whole (issue 40): their staff or member session,
+   * checked in the database (server/index.ts: requestMayRead). Absent: nobody may (a gated story's
+   * stream is then refused to all).
+   */
+  mayReadWhole?: (req: http.IncomingMessage, access: StoryAccess) => Promise<boolean>;
 }): LiveDoor {
   const { db, log } = options;
   const maxStreams = options.maxStreams ?? LIVE_STREAM_LIMIT;
@@ -184,11 +196,15 @@ export function liveDoor(options: {
       .select({
         startedAt: articles.liveStartedAt,
         endedAt: articles.liveEndedAt,
+        access: articles.access,
+        accessTierId: articles.accessTierId,
       })
       .from(articles)
       .where(and(eq(articles.id, id), publiclyVisible()))
       .limit(1);
-    return row ?? null;
+    if (!row) return null;
+    const access: StoryAccess = row.access === "public" ? PUBLIC_STORY : { level: row.access, tierId: row.access === "paid" ? row.accessTierId : null };
+    return { startedAt: row.startedAt, endedAt: row.endedAt, access };
   };
 
   /** Sends the story's readers every change after the version last sent, read once for all of them. */
@@ -229,6 +245,14 @@ export function liveDoor(options: {
       const wasLive = isLive(story);
       story.startedAt = row.startedAt;
       story.endedAt = row.endedAt;
+      if (!sameAccess(story.access, row.access)) {
+        story.access = row.access;
+        // Now gated (or gated otherwise): every stream ends, and each browser that reconnects is checked again.
+        if (row.access.level !== "public") {
+          for (const res of story.readers) res.end();
+          return;
+        }
+      }
       if (wasLive !== isLive(story)) broadcast(story, frameState(story));
     });
 
@@ -282,6 +306,7 @@ export function liveDoor(options: {
           settled: version,
           startedAt: row.startedAt,
           endedAt: row.endedAt,
+          access: row.access,
           chain: Promise.resolve(),
           joining: 0,
         };
@@ -319,6 +344,17 @@ export function liveDoor(options: {
     if (!story) return refuse(res, 404, NOT_FOUND);
     story.joining++;
     try {
+      // A gated story: only a reader with access hears its updates (no text, no notice to others: 403,
+      // and the browser's EventSource gives up). Checked at each opening; a change of the story's
+      // access ends its streams (refreshState), so every reader is checked again.
+      if (story.access.level !== "public") {
+        const access = story.access;
+        const allowed = options.mayReadWhole ? await options.mayReadWhole(req, access).catch((error: unknown) => {
+          log.warn({ err: error, articleId: story!.id }, "could not check a reader of a gated live story");
+          return false;
+        }) : false;
+        if (!allowed) return refuse(res, 403, access.level === "members" ? GATED_FOR_MEMBERS : GATED_FOR_SUBSCRIBERS);
+      }
       await openStream(req, res, story, after);
     } finally {
       story.joining--;
@@ -422,6 +458,8 @@ function positionOf(lastEventId: string | string[] | undefined, query: string): 
   if (raw === null || !/^\d{1,15}$/.test(raw.trim())) return null;
   return Number(raw.trim());
 }
+
+const sameAccess = (a: StoryAccess, b: StoryAccess) => a.level === b.level && a.tierId === b.tierId;
 
 const versionOf = (change: LiveChange) => (change.deleted ? change.version : change.update.version);
 

@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import { SEND_STORY_INTENT, sendStoryPrompt, storySentMessage } from "~/domain/newsletters/newsletter-admin.schema";
+import { SEND_STORY_INTENT, sendStoryPrompt, storySentMessage, TEST_VARIANT_LABELS, TEST_VARIANTS, type TestVariant } from "~/domain/newsletters/newsletter-admin.schema";
 import { formatPublishDate } from "~/lib/dates";
 import { ConfirmDialog } from "./confirm-dialog";
 import { FieldError } from "./field-error";
@@ -97,6 +97,7 @@ export function SendByEmailSection({
   }, [sender.state, sender.data]);
   const tester = useFetcher<{ ok: true; testEmail: string } | { ok: false; error: string; fieldErrors?: { testEmailTo?: string } }>({ key: "test-email" });
   const [address, setAddress] = useState("");
+  const [testVariant, setTestVariant] = useState<TestVariant>("both");
   useEffect(() => {
     if (tester.state !== "idle" || !tester.data) return;
     if (tester.data.ok) toast.success(`Test e-mail sent to ${tester.data.testEmail}`);
@@ -108,6 +109,7 @@ export function SendByEmailSection({
     const data = new FormData(formRef.current ?? undefined);
     data.set("intent", "test-email");
     data.set("testEmailTo", address);
+    data.set("testVariant", testVariant);
     tester.submit(data, { method: "post", ...(action ? { action } : {}) });
   }
 
@@ -192,6 +194,25 @@ export function SendByEmailSection({
             The story as the form holds it now, saved or not.
           </p>
         )}
+        {/* Issue 40: a Members or Paid story goes out in two versions; the test sends the one(s) chosen. */}
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <Label htmlFor={`${ids}-variant`} className="text-xs font-normal text-slate-700">
+            Members or Paid story: send
+          </Label>
+          {/* No name: not one of the story's fields (sendTest posts it). */}
+          <select
+            id={`${ids}-variant`}
+            value={testVariant}
+            onChange={(e) => setTestVariant(e.target.value as TestVariant)}
+            className="h-8 max-w-full rounded-md border border-slate-300 bg-white px-2 text-xs text-slate-900"
+          >
+            {TEST_VARIANTS.map((v) => (
+              <option key={v} value={v}>
+                {TEST_VARIANT_LABELS[v]}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
     </div>
   );

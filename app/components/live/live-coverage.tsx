@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Link, useRouteLoaderData } from "react-router";
 import { ShareButtons } from "~/components/share-buttons";
-import { OLDER_UPDATES_PARAM, updateAnchor, updatePermalink, type KeyEventLink, type LiveUpdateView } from "~/domain/live/live-updates";
+import { OLDER_UPDATES_PARAM, updateAnchor, updatePermalink, type KeyEventLink, type LiveCoverageData, type LiveUpdateView } from "~/domain/live/live-updates";
 import { formatCardDate, inTimeZone, useSiteTimeZone } from "~/lib/dates";
 import type { LiveListState } from "./live-stream";
 
@@ -10,22 +10,7 @@ import type { LiveListState } from "./live-stream";
 // small module loaded by import() only while the story is live) folds the stream's events into the
 // state below.
 
-/** What the article's loader gives the live part of its page. */
-export interface LiveCoverageData {
-  articleId: string;
-  slug: string;
-  startedAt: string;
-  endedAt: string | null;
-  /** The newest version among the story's updates when the page was rendered: where its stream starts. */
-  version: number;
-  pinned: LiveUpdateView | null;
-  keyEvents: KeyEventLink[];
-  updates: LiveUpdateView[];
-  /** The id to ask "Show older updates" with; null on the last page. */
-  olderThan: string | null;
-  /** This page follows "Show older updates" (not the newest updates). */
-  olderPage: boolean;
-}
+export type { LiveCoverageData } from "~/domain/live/live-updates";
 
 /** "3:05 PM" on the site's clock. */
 function clockTime(date: string, timeZone: string): string {
@@ -67,7 +52,8 @@ export function useLiveCoverage(data: LiveCoverageData) {
   const [revealed, setRevealed] = useState<string | null>(null);
 
   const { articleId, version, olderPage, olderThan, updates } = data;
-  const live = data.endedAt == null;
+  // A teaser of a gated story (issue 40) holds no updates and opens no stream: the stream would refuse it (403).
+  const live = data.endedAt == null && !data.withheld;
   const oldest = olderThan ? updates[updates.length - 1] : undefined;
   useEffect(() => {
     if (!live) return;
@@ -276,7 +262,13 @@ export function LiveUpdates({ data, state, listRef, onReveal, pageUrl }: {
           </li>
         ))}
       </ol>
-      {shown.length === 0 && !pinnedOnTop ? <p className="text-slate-600">No updates yet.</p> : null}
+      {data.withheld ? (
+        <p className="text-slate-600" data-testid="live-updates-withheld">
+          The live updates are part of the whole story.
+        </p>
+      ) : shown.length === 0 && !pinnedOnTop ? (
+        <p className="text-slate-600">No updates yet.</p>
+      ) : null}
       {data.olderThan ? (
         <p>
           <Link

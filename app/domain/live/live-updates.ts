@@ -77,3 +77,25 @@ export type LiveStreamEvent =
   | { type: "update"; update: LiveUpdateView }
   | { type: "delete"; id: string; version: number }
   | { type: "state"; live: boolean; endedAt: string | null };
+
+/** What the article's loader gives the live part of its page. */
+export interface LiveCoverageData {
+  articleId: string;
+  slug: string;
+  startedAt: string;
+  endedAt: string | null;
+  /** The newest version among the story's updates when the page was rendered: where its stream starts. */
+  version: number;
+  pinned: LiveUpdateView | null;
+  keyEvents: KeyEventLink[];
+  updates: LiveUpdateView[];
+  /** The id to ask "Show older updates" with; null on the last page. */
+  olderThan: string | null;
+  /** This page follows "Show older updates" (not the newest updates). */
+  olderPage: boolean;
+  /**
+   * Issue 40: a gated story's teaser. The updates are part of the gated content: none are given (no
+   * pinned update, key event or list), and the page opens no stream. Absent or false: the whole list.
+   */
+  withheld?: boolean;
+}

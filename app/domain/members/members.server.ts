@@ -1,8 +1,8 @@
 import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { memberEvents, memberSubscriptions, subscribers } from "~/db/schema";
+import { articles, memberEvents, memberSubscriptions, subscribers } from "~/db/schema";
 import { CHANGE_CHANNEL, signalPayload } from "~/lib/change-feed.server";
-import { PAID_STATUSES } from "./access";
+import { PAID_STATUSES, PUBLIC_STORY, type StoryAccess } from "./access";
 
 /**
  * What a member may read (decision 0054), from their records: the tiers of their subscriptions in a
@@ -57,4 +57,26 @@ export function parseMemberAccessSignal(name: string): { memberId: string; at: n
 /** Adds a line to a member's timeline (the member page). */
 export async function addMemberEvent(db: Pick<Db, "insert">, memberId: string, kind: string, detail: Record<string, unknown> = {}, now = new Date()) {
   await db.insert(memberEvents).values({ memberId, kind, detail, createdAt: now });
+}
+
+/**
+ * SQL text, for a raw statement (the newsletter's claim, which picks each recipient's variant as it
+ * claims them): whether the member whose id is the expression `member` has paid access now to the tier
+ * the expression `tier` names (a uuid; null: any paid tier). The rule of `paidTiersOf`, written once
+ * more in SQL because that statement cannot call it (newsletter-variants.server.test.ts holds the two
+ * to the same answers: paid, trialing, past_due, unpaid, complimentary, canceled, ended comp, other tier).
+ */
+export function paidAccessSqlText(member: string, tier: string): string {
+  const statuses = PAID_STATUSES.map((status) => `'${status}'`).join(", ");
+  return `(exists (select 1 from subscribers pm where pm.id = ${member} and pm.comp_tier_id is not null
+      and (pm.comp_until is null or pm.comp_until > now()) and (${tier} is null or pm.comp_tier_id = ${tier}))
+    or exists (select 1 from member_subscriptions ps where ps.member_id = ${member} and ps.status in (${statuses})
+      and ps.tier_id is not null and (${tier} is null or ps.tier_id = ${tier})))`;
+}
+
+/** A story's access as stored (public when the story does not exist: nothing of it is shown then anyway). */
+export async function storyAccessOf(db: Pick<Db, "select">, articleId: string): Promise<StoryAccess> {
+  const [row] = await db.select({ level: articles.access, tierId: articles.accessTierId }).from(articles).where(eq(articles.id, articleId)).limit(1);
+  if (!row || row.level === "public") return PUBLIC_STORY;
+  return { level: row.level, tierId: row.level === "paid" ? row.tierId : null };
 }

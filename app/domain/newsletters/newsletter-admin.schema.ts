@@ -127,3 +127,16 @@ export const SEND_STATE_LABELS: Record<string, string> = {
   failed: "Failed",
   skipped: "Skipped",
 };
+
+/**
+ * Which e-mail of a Members or Paid story a test sends (the form's `testVariant`, issue 40): the whole
+ * story (what readers with access get), the free part with its call to action (the others), or both,
+ * each labelled in its subject. A public story has one e-mail, sent unlabelled whatever is chosen.
+ */
+export const TEST_VARIANTS = ["both", "whole", "teaser"] as const;
+export type TestVariant = (typeof TEST_VARIANTS)[number];
+export const TEST_VARIANT_LABELS: Record<TestVariant, string> = {
+  both: "Both versions",
+  whole: "Whole story (readers with access)",
+  teaser: "Free part (readers without access)",
+};

@@ -11,6 +11,8 @@ import { storyFromPlainText } from "~/domain/articles/story-document";
 import { embedLinkText } from "~/domain/articles/story-embed-html";
 import { walkStory, type StoryRenderer, type StoryRun } from "~/domain/articles/story-walk";
 import { joinNames, type BylineAuthor } from "~/domain/authors/byline";
+import { callToActionOf, PUBLIC_STORY, type StoryAccess, type StoryAccessLevel } from "~/domain/members/access";
+import { splitAtPaywall, withoutPaywall } from "~/domain/members/paywall";
 import { getSettings } from "~/domain/settings/settings.server";
 import { DEFAULT_TIME_ZONE, formatArticleDate } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
@@ -61,6 +63,8 @@ export interface EmailStory {
   /** "Ana Ruiz and Ben Ode" (empty: no byline line). */
   byline: string;
   publishedAt: Date | null;
+  /** Who may read it whole (issue 40); absent: public. */
+  access?: StoryAccess;
 }
 
 /**
@@ -107,6 +111,10 @@ export interface EmailStoryFields {
   authorName: string;
   authors?: BylineAuthor[];
   publishedAt: Date | null;
+  /** The story's access (issue 40); absent: public. */
+  access?: StoryAccessLevel;
+  /** A paid story's tier (null: any paid tier). */
+  accessTierId?: string | null;
 }
 
 /** A story for the e-mail from an article's fields (the document is walked through the allow-list when rendered). */
@@ -123,6 +131,7 @@ export function emailStoryOf(fields: EmailStoryFields, publicUrl: string): Email
       : null,
     byline: names.length > 0 ? joinNames(names) : fields.authorName.trim(),
     publishedAt: fields.publishedAt,
+    access: fields.access && fields.access !== "public" ? { level: fields.access, tierId: fields.access === "paid" ? (fields.accessTierId ?? null) : null } : PUBLIC_STORY,
   };
 }
 
@@ -133,6 +142,8 @@ const storyColumns = {
   featuredImageCaption: articles.featuredImageCaption,
   featuredImageCredit: articles.featuredImageCredit,
   publishedAt: articles.publishedAt,
+  access: articles.access,
+  accessTierId: articles.accessTierId,
 };
 
 /** A saved article (whatever its status: the send engine renders a story as it becomes public) as a story of the e-mail. */
@@ -237,6 +248,9 @@ const s = {
   digestItem: { margin: "0 0 8px" },
   digestTitle: { fontFamily: SERIF, fontSize: "21px", lineHeight: "28px", fontWeight: 700, margin: "0 0 6px" },
   digestDek: { fontSize: "16px", lineHeight: "24px", color: BODY_INK, margin: "0 0 6px" },
+  gate: { margin: "8px 0 0", padding: "20px", backgroundColor: "#f8fafc", border: "1px solid #cbd5e1", borderRadius: "8px", textAlign: "center" },
+  gateHeading: { fontFamily: SERIF, fontSize: "19px", lineHeight: "27px", fontWeight: 700, color: INK, margin: "0 0 14px" },
+  gateLabel: { fontSize: "13px", lineHeight: "20px", fontWeight: 700, margin: "0 0 6px" },
   pixel: { display: "block", width: "1px", height: "1px", border: 0 },
 } satisfies Record<string, CSSProperties>;
 
@@ -401,8 +415,23 @@ async function renderEmail(subject: string, element: ReactNode, nonce: string): 
 // eslint-disable-next-line no-control-regex -- the control characters are what it finds
 const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
 
-/** A story's e-mail: its title as the subject, its featured image, byline and date, its body, and the footer. */
-export async function storyEmail(site: EmailSite, newsletter: Newsletter, story: EmailStory): Promise<NewsletterEmail> {
+/**
+ * The call to action that ends a gated story's teaser e-mail (issue 40): its heading (the page's own
+ * words, access.ts `callToActionOf`), its button and where it leads. A paid story's teaser goes to
+ * members without that tier ("Subscribe"); a members-only story's to readers not signed in (the
+ * browser view, a test e-mail: every recipient of a send is a member and gets it whole).
+ */
+export function emailCallToAction(access: StoryAccess, publicUrl: string): { heading: string; button: string; url: string } {
+  if (access.level === "members") return { heading: callToActionOf("anonymous", access).heading, button: "Sign in to read", url: `${publicUrl}/account/sign-in` };
+  return { heading: callToActionOf("free", access).heading, button: "Subscribe to read the whole story", url: `${publicUrl}/subscribe` };
+}
+
+/**
+ * A story's e-mail: its title as the subject, its featured image, byline and date, its body, and the
+ * footer. With `gate`, the document given is a teaser's free part and it ends with the call to action
+ * for that access instead of "Read it on {site}".
+ */
+export async function storyEmail(site: EmailSite, newsletter: Newsletter, story: EmailStory, options: { gate?: StoryAccess } = {}): Promise<NewsletterEmail> {
   const marks = oneOffMarks();
   const ctx: RenderContext = { site, marks, tracked: newsletter.trackEngagement };
   const subject = oneLine(story.title);
@@ -420,15 +449,57 @@ export async function storyEmail(site: EmailSite, newsletter: Newsletter, story:
         <Figure src={story.featuredImage.url} alt={story.featuredImage.alt} caption={story.featuredImage.caption} credit={story.featuredImage.credit} creditPrefix="Photo: " />
       ) : null}
       {keyed(walkStory(story.document, emailBody(ctx)))}
-      <p style={{ margin: "8px 0 0" }}>
-        <A ctx={ctx} href={story.url} style={{ ...s.button, backgroundColor: site.accentColor }}>
-          {`Read it on ${site.name}`}
-        </A>
-      </p>
+      {options.gate ? (
+        <GateCallToAction ctx={ctx} cta={emailCallToAction(options.gate, site.publicUrl)} />
+      ) : (
+        <p style={{ margin: "8px 0 0" }}>
+          <A ctx={ctx} href={story.url} style={{ ...s.button, backgroundColor: site.accentColor }}>
+            {`Read it on ${site.name}`}
+          </A>
+        </p>
+      )}
     </Frame>
   );
   return renderEmail(subject, element, marks.nonce);
 }
+
+function GateCallToAction({ ctx, cta }: { ctx: RenderContext; cta: ReturnType<typeof emailCallToAction> }) {
+  return (
+    <div style={s.gate} data-paywall-cta="true">
+      <p style={s.gateHeading}>{cta.heading}</p>
+      <p style={{ margin: 0 }}>
+        <A ctx={ctx} href={cta.url} style={{ ...s.button, backgroundColor: ctx.site.accentColor }}>
+          {cta.button}
+        </A>
+      </p>
+    </div>
+  );
+}
+
+/**
+ * A story's e-mails for a send (issue 40, decision 0054): `whole`, the whole story without its paywall
+ * blocks, for every reader of a public story and for readers with access to a gated one; `teaser`, the
+ * free part (`splitAtPaywall` at its "Paywall here" block or after `paywallParagraphs` paragraphs) and
+ * the call to action, for the others (null for a public story). Rendered once each per send: the
+ * engine picks one per recipient as it claims them, and personalizes it without rendering again.
+ */
+export interface StoryEmailVariants {
+  access: StoryAccess;
+  whole: NewsletterEmail;
+  teaser: NewsletterEmail | null;
+}
+
+export async function storyEmailVariants(site: EmailSite, newsletter: Newsletter, story: EmailStory, paywallParagraphs: number): Promise<StoryEmailVariants> {
+  const access = story.access ?? PUBLIC_STORY;
+  const whole = await storyEmail(site, newsletter, { ...story, document: withoutPaywall(story.document) });
+  if (access.level === "public") return { access, whole, teaser: null };
+  const teaser = await storyEmail(site, newsletter, { ...story, document: splitAtPaywall(story.document, paywallParagraphs).free }, { gate: access });
+  return { access, whole, teaser };
+}
+
+/** A story's mark in a digest: who may read it whole (a digest shows every story's title and summary only, to everyone). */
+const digestGateLabel = (access: StoryAccess | undefined) =>
+  access?.level === "paid" ? "For paying subscribers" : access?.level === "members" ? "For members" : null;
 
 /** A digest's subject: "{newsletter}: {date}". */
 export const digestSubject = (site: EmailSite, newsletter: Newsletter, date: Date) => oneLine(`${newsletter.name}: ${formatArticleDate(date, site.timeZone)}`);
@@ -463,6 +534,7 @@ export async function digestEmail(site: EmailSite, newsletter: Newsletter, stori
             </h2>
             {story.dek ? <p style={s.digestDek}>{story.dek}</p> : null}
             {meta ? <p style={{ ...s.meta, margin: "0 0 6px" }}>{meta}</p> : null}
+            {digestGateLabel(story.access) ? <p style={{ ...s.gateLabel, color: ctx.site.accentColor }}>{digestGateLabel(story.access)}</p> : null}
             <p style={{ ...s.meta, margin: 0 }}>
               <A ctx={ctx} href={story.url}>
                 Read more

@@ -18,9 +18,13 @@ import {
   emailSiteOf,
   emailStoryOfArticle,
   personalizeEmail,
-  storyEmail,
+  storyEmailVariants,
   type NewsletterEmail,
+  type StoryEmailVariants,
 } from "./newsletter-email.server";
+import { PUBLIC_STORY } from "~/domain/members/access";
+import { paidAccessSqlText } from "~/domain/members/members.server";
+import { getSettings } from "~/domain/settings/settings.server";
 import { listUnsubscribeHeaders, newsletterFromAddress, type Delivery, type NewsletterMessage, type NewsletterTransport } from "./newsletter-transport.server";
 import { newsletterById, type Newsletter } from "./newsletters.server";
 import { subscriberToken } from "./subscriber-tokens.server";
@@ -291,6 +295,8 @@ interface Claimed {
   attempts: number;
   token_key: string | null;
   active: boolean;
+  /** Whether their member record gives them the whole of the send's story now (issue 40): its whole e-mail, else its teaser. */
+  entitled: boolean;
 }
 
 /** A row of RECORD_AND_CLAIM: the send's status, with a claimed recipient (or, when none was, nulls). */
@@ -310,6 +316,13 @@ interface Outcome {
  * bounced (suppressed from every later send); a recipient whose subscriber left (unsubscribed, erased)
  * since the list was frozen comes back inactive and is not sent to. Always one row at least: the
  * send's status (a cancel is seen at the next statement), with each claimed recipient.
+ *
+ * Each claimed recipient comes with whether they may read the send's story whole (issue 40), decided
+ * here, at the claim, from their member record as it is now: `$7` is the story's access as its e-mails
+ * were rendered ('public' for a digest), `$8` a paid story's tier (null: any paid tier). Public and
+ * members-only: every recipient (each is a confirmed subscriber, so a member); paid: a subscription in
+ * a paid status or a complimentary plan not ended, of that tier (members.server.ts, the one rule).
+ * Evaluated for the claimed rows only, and only for a paid story.
  */
 const RECORD_AND_CLAIM = `${PLAN_EACH_TIME}
   with results as (
@@ -344,7 +357,9 @@ const RECORD_AND_CLAIM = `${PLAN_EACH_TIME}
     where s.send_id = $1 and s.subscriber_id = c.subscriber_id
     returning s.subscriber_id, s.email, s.attempts
   )
-  select n.status as send_status, c.subscriber_id, c.email, c.attempts, b.token_key, coalesce(b.status = 'active', false) as active
+  select n.status as send_status, c.subscriber_id, c.email, c.attempts, b.token_key, coalesce(b.status = 'active', false) as active,
+    case when c.subscriber_id is null then null when $7::text <> 'paid' then true
+      else ${paidAccessSqlText("c.subscriber_id", "$8::uuid")} end as entitled
   from newsletter_sends n
   left join claimed c on true
   left join subscribers b on b.id = c.subscriber_id
@@ -359,17 +374,22 @@ interface LoadedSend {
   createdAt: Date;
 }
 
-/** The e-mail of a send, rendered once: null when there is nothing to send any more (the story was deleted). */
-async function renderSend(deps: NewsletterDeps, send: LoadedSend, newsletter: Newsletter): Promise<NewsletterEmail | null> {
+/**
+ * The e-mails of a send, each rendered once: a story's whole e-mail and, for a gated story, its teaser
+ * (issue 40); a digest's one e-mail (its stories' titles and summaries, the same for everyone). Null
+ * when there is nothing to send any more (the story was deleted, the digest's stories all gone).
+ */
+async function renderSend(deps: NewsletterDeps, send: LoadedSend, newsletter: Newsletter): Promise<StoryEmailVariants | null> {
   const { db, env } = deps;
   if (send.kind === "story") {
-    const site = await emailSiteOf(db, env.publicUrl, env.TIME_ZONE);
     const story = send.articleId ? await emailStoryOfArticle(db, send.articleId, env.publicUrl) : null;
-    return story ? storyEmail(site, newsletter, story) : null;
+    if (!story) return null;
+    const [site, settings] = await Promise.all([emailSiteOf(db, env.publicUrl, env.TIME_ZONE), getSettings(db)]);
+    return storyEmailVariants(site, newsletter, story, settings.paywallParagraphs ?? 3);
   }
   // The same e-mail the digest's browser view shows (decision 0042).
   const digest = await digestSendEmail(db, send, newsletter, env.publicUrl, env.TIME_ZONE);
-  return digest.stories > 0 ? digest.email : null;
+  return digest.stories > 0 ? { access: PUBLIC_STORY, whole: digest.email, teaser: null } : null;
 }
 
 /** Ends a send that cannot go (its story deleted: failed; a digest's stories all gone: skipped): the recipients not yet sent are cancelled. */
@@ -442,8 +462,8 @@ async function deliver(deps: NewsletterDeps, client: pg.PoolClient, sendId: stri
   if (resumed.rowCount) log.warn({ sendId, recipients: resumed.rowCount }, "newsletter send resumed after a stop: messages in flight then may have been sent twice");
 
   const newsletter = await newsletterById(db, row.newsletterId);
-  const email = newsletter ? await renderSend(deps, row, newsletter) : null;
-  if (!newsletter || !email) {
+  const emails = newsletter ? await renderSend(deps, row, newsletter) : null;
+  if (!newsletter || !emails) {
     if (row.kind === "story") await endSend(db, sendId, "failed", "The story no longer exists.");
     else await endSend(db, sendId, "skipped", NO_NEW_STORIES);
     log.warn({ sendId }, "newsletter send ended: nothing left to send");
@@ -455,6 +475,8 @@ async function deliver(deps: NewsletterDeps, client: pg.PoolClient, sendId: stri
     const who = { id: recipient.subscriber_id, tokenKey: recipient.token_key! };
     const unsubscribeUrl = `${env.publicUrl}/newsletter/unsubscribe/${subscriberToken(secret, "unsubscribe", who)}?send=${sendId}`;
     const preferencesUrl = `${env.publicUrl}/newsletter/preferences/${subscriberToken(secret, "preferences", who)}`;
+    // The variant their entitlement allows (the claim decided it): no rendering here, only a choice.
+    const email: NewsletterEmail = emails.teaser && !recipient.entitled ? emails.teaser : emails.whole;
     const personal = personalizeEmail(email, {
       unsubscribeUrl,
       preferencesUrl,
@@ -572,6 +594,8 @@ async function deliver(deps: NewsletterDeps, client: pg.PoolClient, sendId: stri
         batch.map((o) => o.error),
         batch.map((o) => o.nextAttemptAt),
         room,
+        emails.access.level,
+        emails.access.tierId,
       ]);
     } catch (error) {
       // Nothing more goes from this run: the messages under way finish unrecorded, and the rows it
