@@ -27,7 +27,7 @@ const log = createLogger("silent");
 const changes = new ChangeFeed(url, log);
 const links: { email: string; token: string }[] = [];
 const auth = createAuth({ db, baseURL: PUBLIC_URL, secret: SECRET, mailer: createMailer({ from: "desk@example.org", log, outboxDir: path.join(os.tmpdir(), "live-door-gated-outbox") }), log });
-const memberAuth = createMemberAuth({ db, baseURL: PUBLIC_URL, secret: SECRET, log, sendSignInLink: async (email, token) => void links.push({ email, token }) });
+const memberAuth = createMemberAuth({ db, baseURL: PUBLIC_URL, secret: SECRET, log, sendSignInLink: async (email, token) => void links.push({ email, token }), sendEmailChangeLink: async () => {} });
 const context = { db, auth, memberAuth, log } as unknown as AppLoadContext;
 
 let door: LiveDoor;
