@@ -37,6 +37,16 @@ export function createStripeClient(env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_
   });
 }
 
+/**
+ * The origins a form post may be redirected to when Stripe is configured (the Content-Security-Policy's
+ * form-action): Checkout and the Customer Portal, or the stand-in that serves both (STRIPE_API_BASE).
+ */
+export function stripeFormOrigins(env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_API_BASE">): string[] {
+  if (!env.STRIPE_SECRET_KEY) return [];
+  if (env.STRIPE_API_BASE) return [new URL(env.STRIPE_API_BASE).origin];
+  return ["https://checkout.stripe.com", "https://billing.stripe.com"];
+}
+
 /** A Stripe refusal as the app's error: its message for people (an admin reads it in the toast), the cause logged. */
 export function stripeRefusal(error: unknown, doing: string): AppError {
   if (error instanceof AppError) return error;
