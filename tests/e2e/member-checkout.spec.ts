@@ -10,6 +10,7 @@ import { createMailer, memberSignInMail } from "~/lib/mail.server";
 import { clusterDirOf } from "../../server/postgres-placement";
 import { startSmtpSink, type SmtpSink } from "../setup/smtp-sink";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in";
+import { signInAsAdmin } from "./admin-session";
 import { expect, test, waitForHydration, type Page } from "./fixtures";
 
 // Issue 40, "Plans and payments", as a newsroom and a reader live it on the production build with no
@@ -240,4 +241,41 @@ test("an admin makes Supporter; a reader signs in by e-mail, pays through Checko
   expect(await standIn.send(canceled!)).toBe(200);
   await expect.poll(async () => (await query<{ status: string }>(`select status from member_subscriptions where member_id = $1`, [member!.id])).map((r) => r.status)).toEqual(["canceled"]);
   await expect.poll(() => sink.messages.filter((m) => m.to.includes(email)).map((m) => m.subject)).toContain("Your Supporter plan at Frontpage has ended");
+});
+
+test("the return page can come before the webhook: it says the payment is being confirmed and updates itself once the events arrive", async ({ page }) => {
+  test.setTimeout(90_000);
+  const [tier] = await query<{ id: string }>(`select id from member_tiers where name = 'Supporter'`);
+  const email = `early-${Date.now().toString(36)}@example.com`;
+  await signInByEmailedLink(page, email);
+  await page.goto(`${base}/subscribe?tier=${tier!.id}&cadence=year`);
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${standIn.url}/checkout/cs_test_`));
+  const sessionId = page.url().split("/").at(-1)!;
+  // Paid, but Stripe's events are late: the reader is back first.
+  const { events } = await standIn.completeCheckout(sessionId, { deliver: false });
+  await page.goto(`${base}/subscribe/return?session_id=${sessionId}`);
+  await expect(page.getByRole("heading", { name: "Your payment went through" })).toBeVisible();
+  await waitForHydration(page.locator("main"));
+  for (const event of events) expect(await standIn.send(event)).toBe(200);
+  // No reload: the page asks again by itself.
+  await expect(page.getByRole("heading", { name: "You're subscribed to Supporter" })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText(/Your plan renews on/)).toBeVisible();
+});
+
+test("without Stripe keys the site offers Free only, the tiers screen says what to set, and the webhook does not exist", async ({ page, request }) => {
+  // The shared e2e server (tests/setup/e2e-server.mjs) runs with no Stripe keys.
+  await signInAsAdmin(page);
+  await page.goto("/admin/members/tiers");
+  await expect(page.getByRole("heading", { name: "Connect Stripe to offer paid tiers" })).toBeVisible();
+  for (const text of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "CURRENCY", "stripe listen --forward-to localhost:3000/api/stripe/webhook"]) await expect(page.getByText(text, { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create tier" })).toHaveCount(0);
+  // The server refuses a change too, whatever the screen shows.
+  const refused = await page.request.post("/admin/members/tiers", { form: { intent: "create", name: "Sneaky", monthlyPrice: "5", yearlyPrice: "50" }, headers: { Origin: new URL(page.url()).origin } });
+  expect(refused.status()).toBe(409);
+  await page.context().clearCookies();
+  await page.goto("/subscribe");
+  await expect(page.getByRole("list", { name: "Plans" }).getByRole("listitem").filter({ has: page.getByRole("heading") })).toHaveCount(1);
+  await expect(page.getByRole("heading", { name: "Free" })).toBeVisible();
+  expect((await request.post("/api/stripe/webhook", { data: "{}", headers: { "Content-Type": "application/json", "Stripe-Signature": "t=1,v1=x" } })).status()).toBe(404);
 });
