@@ -7,6 +7,10 @@ export default [
   route("api/articles/:slug/comments", "routes/resources/article-comments.ts"),
   // SES's bounce and complaint notifications through Amazon SNS (issue 30): signed, no session.
   route("api/newsletter/sns", "routes/resources/newsletter-sns.ts"),
+  // Stripe's webhook events (issue 40): signed, no session; applied by the job queue.
+  route("api/stripe/webhook", "routes/resources/stripe-webhook.ts"),
+  // A member's link to Stripe's Customer Portal (the payment-failed mail's): signs them in first.
+  route("account/billing", "routes/resources/account-billing.ts"),
   // Feeds and sitemaps (decision 0019).
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("sitemaps/:file", "routes/resources/sitemap-child.ts"),
@@ -72,6 +76,8 @@ export default [
     route("admin/comments", "routes/admin/comments.tsx"),
     route("admin/settings", "routes/admin/settings.tsx"),
     route("admin/import", "routes/admin/import.tsx"),
+    // Paid tiers and their Stripe products and prices (issue 40).
+    route("admin/members/tiers", "routes/admin/member-tiers.tsx"),
     route("admin/redirects", "routes/admin/redirects.tsx"),
     // Newsletters (issue 30): the lists, their sends, and the people who receive them.
     route("admin/newsletters", "routes/admin/newsletters.tsx"),
@@ -110,6 +116,9 @@ export default [
     route("account", "routes/site/account.tsx"),
     route("account/email", "routes/site/account-email.tsx"),
     route("account/delete", "routes/site/account-delete.tsx"),
+    // Paid plans (issue 40): the tiers and Stripe Checkout, and the page Checkout returns to.
+    route("subscribe", "routes/site/subscribe.tsx"),
+    route("subscribe/return", "routes/site/subscribe-return.tsx"),
     // Pages written in the back office (issue 29): ranked after every static route above, and no page
     // may take a slug those use (app/domain/pages/reserved-slugs.ts).
     route(":slug", "routes/site/page.tsx"),

@@ -38,6 +38,7 @@ import { metricsDoor, serveMetrics, setUpMetrics, type Metrics } from "./metrics
 import { observeCdnPurge } from "./metrics/registry";
 import { requestObserver } from "./metrics/requests";
 import { watchPageCache } from "./metrics/sources";
+import { stripeFormOrigins } from "../app/domain/members/stripe.server";
 
 // The Node entry only wires: what each layer does, and which paths it applies to, lives in its own
 // module (server/middleware/*, app/lib/path-classes.ts); the order below is the order a request meets them.
@@ -102,7 +103,9 @@ async function serveRequests({ env, log, databaseUrl, shared, metrics }: { env: 
       });
   // Media served from a bucket's public address is shown from there (the media route redirects to it).
   const mediaOrigins = env.S3_PUBLIC_URL ? [new URL(env.S3_PUBLIC_URL).origin] : [];
-  const writeSecurityHeaders = securityHeaderWriter({ closing: () => lifecycle.shuttingDown, adsEnabled, publicUrl: env.publicUrl, mediaOrigins });
+  // /subscribe's form post is answered with a redirect to Stripe Checkout (issue 40).
+  const formOrigins = stripeFormOrigins(env);
+  const writeSecurityHeaders = securityHeaderWriter({ closing: () => lifecycle.shuttingDown, adsEnabled, publicUrl: env.publicUrl, mediaOrigins, formOrigins });
   const onPageView: PageViewCounter = (viewed, articleSlug) => services.views.record(viewed, undefined, articleSlug);
   // Which copy of a gated story each reader gets (issue 40, decision 0054): from signed cookies, with
   // the meters' settings and the members' access changes this process hears of.

@@ -94,6 +94,8 @@ describe("PageCache", () => {
     expect(cacheChangeOf({ table: "comments", op: "INSERT", articles: ["a"] })).toEqual({ drop: [], stale: ["article:a"] });
     // A live update: its story's pages served while rendered again, the sitemaps' latest time dropped (issue 31).
     expect(cacheChangeOf({ table: "live_updates", op: "INSERT", live: [{ id: "0b8c4c1e-0000-4000-8000-00000000000a", slug: "a", version: 7 }] })).toEqual({ drop: ["sitemaps"], stale: ["article:a"] });
+    // A tier saved, archived or moved (issue 40): /subscribe only.
+    expect(cacheChangeOf({ table: "member_tiers", op: "UPDATE" })).toEqual({ drop: ["tiers"], stale: [] });
     // Drafts and scheduled stories alone: nothing.
     expect(cacheChangeOf({ table: "articles", op: "UPDATE", public: { ids: [], slugs: [], categories: [], authors: [] } })).toEqual({ drop: [], stale: [] });
     // Too many stories to name, categories, settings, a lost connection: every page.

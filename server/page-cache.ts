@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
-import { articleTag, authorTag, categoryTag, FEEDS_TAG, HOME_TAG, MAX_STORY_TAGS, moreFromTag, REDIRECTS_TAG, SITE_TAG, SITEMAPS_TAG, STORIES_TAG, storyTag, tagTag } from "../app/lib/cache-tags.server";
+import { articleTag, authorTag, categoryTag, FEEDS_TAG, HOME_TAG, MAX_STORY_TAGS, moreFromTag, REDIRECTS_TAG, SITE_TAG, SITEMAPS_TAG, STORIES_TAG, storyTag, tagTag, TIERS_TAG } from "../app/lib/cache-tags.server";
 import type { ChangeEvent } from "../app/lib/change-feed.server";
 import { NoncedBody } from "./nonced-body";
 import type { GateNote } from "../app/app-context.server";
@@ -118,6 +118,7 @@ export function cacheChangeOf(event: ChangeEvent): { drop: string[]; stale: stri
   }
   if (event.table === "live_updates" && Array.isArray(event.live)) return { drop: [SITEMAPS_TAG], stale: event.live.map((story) => articleTag(story.slug)) };
   if (event.table === "redirects") return { drop: [REDIRECTS_TAG], stale: [] };
+  if (event.table === "member_tiers") return { drop: [TIERS_TAG], stale: [] };
   if (event.table === "website_settings" && event.homeOnly === true) return { drop: [HOME_TAG], stale: [] };
   const stories = event.public;
   if (!stories) return { drop: [SITE_TAG], stale: [] };

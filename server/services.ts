@@ -23,6 +23,8 @@ import { createFormTimer } from "../app/lib/form-timer.server";
 import { startJobQueue } from "../app/lib/job-queue.server";
 import { importTasks, resumeImports } from "../app/domain/import/import-job.server";
 import { createMailer, memberEmailChangeMail, memberSignInMail } from "../app/lib/mail.server";
+import { createStripeBilling, createStripeClient } from "../app/domain/members/stripe.server";
+import { stripeTasks } from "../app/domain/members/stripe-events.server";
 import { getSettings } from "../app/domain/settings/settings.server";
 import { createNewsletterTransport } from "../app/domain/newsletters/newsletter-transport.server";
 import { newsletterTasks, resumeSends } from "../app/domain/newsletters/newsletter-sends.server";
@@ -124,10 +126,13 @@ export async function startSiteServices({
   const purging = cdnConfigured
     ? { ...cdnPurgeTasks({ adapter: createPurgeAdapter(cdnSettings.settings, env.publicUrl), db, log, onPurge: onCdnPurge }), ...cdnCheckTasks({ status: cdn, db }) }
     : {};
+  // Stripe's webhook events and the billing mails they queue (issue 40), when Stripe is configured.
+  const stripe = createStripeClient(env);
+  const billingTasks = stripe ? stripeTasks({ db, stripe, log, mailer, publicUrl: env.publicUrl }) : {};
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
-    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks, ...purging },
+    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks, ...purging, ...billingTasks },
     cron: [...subscribing.cron, ...newsletters.cron],
   });
   watchJobQueue({ db, events: jobs.events, log });
@@ -163,6 +168,12 @@ export async function startSiteServices({
   // What a single process answering requests itself goes on with (startRequestServices' `shared`).
   const shared: SharedServices = { database, storage, accounts };
   return { databaseUrl, shared };
+}
+
+/** The Billing of a site with Stripe keys (one SDK client per process), else null. */
+function billingOf(env: Env, db: ReturnType<typeof createDb>["db"], log: Logger) {
+  const stripe = createStripeClient(env);
+  return stripe ? createStripeBilling({ stripe, db, env, log }) : null;
 }
 
 /** How long after a pin's end its pages are dropped a second time (a render that straddled the end). */
@@ -301,8 +312,8 @@ export async function startRequestServices({
     db,
     auth,
     memberAuth,
-    // Stripe's module sets this when STRIPE_SECRET_KEY is set (issue 40).
-    billing: null,
+    // Stripe (issue 40): null without STRIPE_SECRET_KEY, and the site has free members only.
+    billing: billingOf(env, db, log),
     env,
     log,
     mailer,

@@ -22,6 +22,9 @@ export const SITEMAPS_TAG = "sitemaps";
  */
 export const REDIRECTS_TAG = "redirects";
 
+/** The paid tiers' page (/subscribe, issue 40): a tier saved, archived or moved drops it. */
+export const TIERS_TAG = "tiers";
+
 /** A page showing more stories than it names (MAX_STORY_TAGS): any change to a public story drops it. */
 export const STORIES_TAG = "stories";
 /** The most story tags a page names (a Cache-Tag header stays a few kilobytes). */

@@ -39,4 +39,21 @@ describe("loadEnv", () => {
   test("PUBLIC_URL loses its trailing slash", () => {
     expect(loadEnv({ PUBLIC_URL: "https://news.example.com/" }).publicUrl).toBe("https://news.example.com");
   });
+
+  test("Stripe's keys go together, are checked by their shape and never quoted; CURRENCY is an ISO code kept lower-case", () => {
+    const keys = { STRIPE_SECRET_KEY: "sk_test_51Abc", STRIPE_WEBHOOK_SECRET: "whsec_abc123" };
+    expect(loadEnv({}).STRIPE_SECRET_KEY).toBeUndefined();
+    expect(loadEnv({}).CURRENCY).toBe("usd");
+    expect(loadEnv({ ...keys, CURRENCY: "EUR" })).toMatchObject({ ...keys, CURRENCY: "eur" });
+    expect(loadEnv({ STRIPE_SECRET_KEY: "rk_live_9x", STRIPE_WEBHOOK_SECRET: "whsec_y" }).STRIPE_SECRET_KEY).toBe("rk_live_9x");
+    expect(() => loadEnv({ STRIPE_SECRET_KEY: "pk_test_publishable", STRIPE_WEBHOOK_SECRET: "whsec_abc" })).toThrow(/^Invalid environment variable STRIPE_SECRET_KEY: must be a Stripe secret key/);
+    expect(() => loadEnv({ STRIPE_SECRET_KEY: "pk_test_publishable", STRIPE_WEBHOOK_SECRET: "whsec_abc" })).not.toThrow(/pk_test/);
+    expect(() => loadEnv({ STRIPE_SECRET_KEY: "sk_test_1" })).toThrow(/STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set/);
+    expect(() => loadEnv({ STRIPE_WEBHOOK_SECRET: "whsec_1" })).toThrow(/STRIPE_SECRET_KEY: required when STRIPE_WEBHOOK_SECRET is set/);
+    expect(() => loadEnv({ ...keys, STRIPE_WEBHOOK_SECRET: "secret" })).toThrow(/STRIPE_WEBHOOK_SECRET: must be a webhook signing secret/);
+    expect(() => loadEnv({ CURRENCY: "dollars" })).toThrow(/CURRENCY="dollars": must be a three-letter ISO 4217/);
+    expect(() => loadEnv({ CURRENCY: "XQZ" })).toThrow(/CURRENCY="XQZ": is not a currency code/);
+    expect(() => loadEnv({ STRIPE_API_BASE: "127.0.0.1:12111" })).toThrow(/STRIPE_API_BASE.*must be a URL/);
+    expect(loadEnv({ STRIPE_API_BASE: "http://127.0.0.1:12111" }).STRIPE_API_BASE).toBe("http://127.0.0.1:12111");
+  });
 });

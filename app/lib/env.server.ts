@@ -163,6 +163,23 @@ export const envSchema = z.object({
   ACCESS_LOG: opt(flag).default(false),
   /** Access-log lines carry the client address (as "trust proxy" derives it). Off: none is written. */
   LOG_CLIENT_ADDRESSES: opt(flag).default(false),
+  /**
+   * Paid plans through Stripe (issue 40): its secret key (sk_test_…/sk_live_…, or a restricted rk_…) and
+   * the webhook endpoint's signing secret (whsec_…), set together. Unset: free members only.
+   */
+  STRIPE_SECRET_KEY: opt(z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, { error: "must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_… key)" })),
+  STRIPE_WEBHOOK_SECRET: opt(z.string().regex(/^whsec_[A-Za-z0-9_+/=]+$/, { error: "must be a webhook signing secret (whsec_…), as the Dashboard or `stripe listen` shows it" })),
+  /** Another address for Stripe's API (tests: a local stand-in, http://127.0.0.1:12111): its protocol, host and port go to the SDK. */
+  STRIPE_API_BASE: opt(url(["http:", "https:"])),
+  /** The site's currency for paid plans (ISO 4217, default USD); kept lower-case, as Stripe writes it. */
+  CURRENCY: opt(
+    z
+      .string()
+      .regex(/^[A-Za-z]{3}$/, { error: "must be a three-letter ISO 4217 currency code such as USD or EUR" })
+      .refine((code) => Intl.supportedValuesOf("currency").includes(code.toUpperCase()), { error: "is not a currency code Node knows (ISO 4217, such as USD or EUR)" }),
+  )
+    .default("usd")
+    .transform((code) => code.toLowerCase()),
   TIME_ZONE: opt(
     z.string().refine(
       (tz) => {
@@ -259,6 +276,12 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   const dkim = [env.DKIM_DOMAIN, env.DKIM_SELECTOR, env.DKIM_PRIVATE_KEY].filter(Boolean).length;
   if (dkim > 0 && dkim < 3) throw new AppError("invalid_config", "Invalid environment variable DKIM_PRIVATE_KEY: DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY go together");
+  if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+    throw new AppError("invalid_config", "Invalid environment variable STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set (the endpoint's signing secret, whsec_…; `stripe listen` prints one)");
+  }
+  if (env.STRIPE_WEBHOOK_SECRET && !env.STRIPE_SECRET_KEY) {
+    throw new AppError("invalid_config", "Invalid environment variable STRIPE_SECRET_KEY: required when STRIPE_WEBHOOK_SECRET is set (sk_test_… or sk_live_…)");
+  }
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
   const workers = env.WEB_CONCURRENCY ?? (env.NODE_ENV === "production" ? os.availableParallelism() : 1);
   return { ...env, dataDir: path.resolve(env.DATA_DIR), publicUrl, workers };

@@ -110,3 +110,40 @@ export function memberSignInMail(options: { to: string; siteName: string; url: s
     html: `<p><a href="${escapeHtml(url)}">Sign in to ${escapeHtml(siteName)}</a> (the link works once, for ${minutes} minutes).</p><p>If you did not ask to sign in, ignore this message.</p>`,
   };
 }
+
+/** A paid subscription started (issue 40): what they have, and where their account and billing are. */
+export function memberWelcomeMail(options: { to: string; siteName: string; tierName: string; trialEnds: Date | null; accountUrl: string }): MailMessage {
+  const { to, siteName, tierName, trialEnds, accountUrl } = options;
+  const trial = trialEnds ? ` Your free trial runs until ${trialEnds.toISOString().slice(0, 10)}.` : "";
+  return {
+    to,
+    subject: `Welcome to ${tierName} at ${siteName}`,
+    link: accountUrl,
+    text: `Thank you for subscribing to ${tierName} at ${siteName}. Every story of your plan is open to you now.${trial}\n\nYour plan, its renewal date and your billing are on your account page:\n\n${accountUrl}\n`,
+    html: `<p>Thank you for subscribing to ${escapeHtml(tierName)} at ${escapeHtml(siteName)}. Every story of your plan is open to you now.${escapeHtml(trial)}</p><p>Your plan, its renewal date and your billing are on <a href="${escapeHtml(accountUrl)}">your account page</a>.</p>`,
+  };
+}
+
+/** A renewal's payment failed (issue 40): one link that opens Stripe's Customer Portal (after signing in) to update the card. */
+export function paymentFailedMail(options: { to: string; siteName: string; tierName: string; billingUrl: string }): MailMessage {
+  const { to, siteName, tierName, billingUrl } = options;
+  return {
+    to,
+    subject: `Your payment for ${siteName} did not go through`,
+    link: billingUrl,
+    text: `We could not take the payment for your ${tierName} plan at ${siteName}. Your access continues while Stripe tries again; update your payment method here to keep it:\n\n${billingUrl}\n`,
+    html: `<p>We could not take the payment for your ${escapeHtml(tierName)} plan at ${escapeHtml(siteName)}. Your access continues while Stripe tries again.</p><p><a href="${escapeHtml(billingUrl)}">Update your payment method</a></p>`,
+  };
+}
+
+/** A paid subscription ended (issue 40): they are a free member again; how to come back. */
+export function subscriptionEndedMail(options: { to: string; siteName: string; tierName: string; subscribeUrl: string }): MailMessage {
+  const { to, siteName, tierName, subscribeUrl } = options;
+  return {
+    to,
+    subject: `Your ${tierName} plan at ${siteName} has ended`,
+    link: subscribeUrl,
+    text: `Your ${tierName} plan at ${siteName} has ended. You keep your free account, your newsletters and the stories open to members.\n\nYou can subscribe again at any time:\n\n${subscribeUrl}\n`,
+    html: `<p>Your ${escapeHtml(tierName)} plan at ${escapeHtml(siteName)} has ended. You keep your free account, your newsletters and the stories open to members.</p><p><a href="${escapeHtml(subscribeUrl)}">Subscribe again</a></p>`,
+  };
+}

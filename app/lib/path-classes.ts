@@ -91,6 +91,21 @@ export const PATH_CLASSES = {
    * a program with no session or Origin, proved by its signature; it changes subscribers, no page.
    */
   "mail notifications": { ...publicRules, personal: "always", formsOnly: false, signedInChangesNameTheSite: false },
+  /**
+   * Stripe's webhook (issue 40): JSON posted by Stripe with no session or Origin, proved by its
+   * signature (the route reads the raw body); it changes members, no page.
+   */
+  "payment notifications": { ...publicRules, personal: "always", formsOnly: false, signedInChangesNameTheSite: false },
+  /**
+   * /subscribe (issue 40): the tiers, a cached reader page with no personal data (a tier change drops
+   * it: TIERS_TAG); its POST (a tier chosen) sends the reader to sign in or to Checkout and changes no page.
+   */
+  "subscribe page": { ...publicRules, cacheable: true },
+  /**
+   * A member's own billing pages (issue 40): the return from Checkout, the link to the Customer Portal.
+   * Personal (no-store), never cached.
+   */
+  "member billing": { ...publicRules, personal: "always" },
   /** Posting a comment (JSON form): it changes its article's page only. */
   "comment post": { ...publicRules, changesPages: "its article", formsOnly: false },
   /** RSS, sitemap, robots.txt: public documents, cached like pages. */
@@ -154,6 +169,7 @@ export const ROUTE_PATH_CLASSES = {
   "api/uploads/comment": "comment upload",
   "api/articles/:slug/comments": "comment post",
   "api/newsletter/sns": "mail notifications",
+  "api/stripe/webhook": "payment notifications",
   "sitemap.xml": "feed",
   "sitemaps/:file": "feed",
   "news-sitemap.xml": "feed",
@@ -207,6 +223,7 @@ export const ROUTE_PATH_CLASSES = {
   "admin/notifications": "admin page",
   "admin/front-page": "admin page",
   "admin/import": "admin page",
+  "admin/members/tiers": "admin page",
   "/": "reader page",
   "category/:slug": "reader page",
   "article/:slug": "article page",
@@ -220,6 +237,9 @@ export const ROUTE_PATH_CLASSES = {
   "privacy-policy": "reader page",
   "terms-of-service": "reader page",
   newsletter: "newsletter page",
+  subscribe: "subscribe page",
+  "subscribe/return": "member billing",
+  "account/billing": "member billing",
   "newsletter/confirm/:token": "subscriber link",
   "newsletter/preferences/:token": "subscriber link",
   "newsletter/unsubscribe/:token": "subscriber link",

@@ -77,6 +77,7 @@ const ROLE_TABLE: Record<string, { loader?: Role[]; action?: Role[] }> = {
   // Editors read the list; import and delete (the action) are admins' (subscribers.manage), and so is the export.
   "admin/subscribers": { loader: EDITORS, action: ADMINS },
   "admin/import": { loader: ADMINS, action: ADMINS },
+  "admin/members/tiers": { loader: ADMINS, action: ADMINS },
   "admin/activity": { loader: EDITORS },
   "admin/team": { loader: ADMINS, action: ADMINS },
   "admin/profile": { loader: BACK_OFFICE, action: BACK_OFFICE },
@@ -145,6 +146,7 @@ describe("every admin route module guards its own loader and action", () => {
         "admin/newsletters/:id",
         "admin/subscribers",
         "admin/import",
+        "admin/members/tiers",
         "admin/activity",
         "admin/team",
         "admin/profile",

@@ -1,6 +1,6 @@
 import express from "express";
 import { describe, expect, test, vi } from "vitest";
-import { cachedFlag, CSP_NONCE_LENGTH, securityHeaders, securityHeaderWriter } from "./security-headers";
+import { cachedFlag, cspDirectives, CSP_NONCE_LENGTH, securityHeaders, securityHeaderWriter } from "./security-headers";
 import { serve } from "./test-app";
 
 /** A policy's directives and their sources. */
@@ -126,5 +126,16 @@ describe("headers on every answer", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("form-action with Stripe (issue 40)", () => {
+  test("allows a form post's redirect to Checkout's and the portal's origins only when named", () => {
+    expect(cspDirectives({ ads: false, https: true, mediaOrigins: [] })["form-action"]).toEqual(["'self'"]);
+    expect(cspDirectives({ ads: false, https: true, mediaOrigins: [], formOrigins: ["https://checkout.stripe.com", "https://billing.stripe.com"] })["form-action"]).toEqual([
+      "'self'",
+      "https://checkout.stripe.com",
+      "https://billing.stripe.com",
+    ]);
   });
 });

@@ -34,6 +34,11 @@ export interface CspOptions {
   mediaOrigins: readonly string[];
   /** The site is served over https: ask browsers to upgrade any http subresource. */
   https: boolean;
+  /**
+   * Where a form's answer may redirect besides this origin: Stripe Checkout and its Customer Portal
+   * when Stripe is configured (issue 40; browsers hold form-action to the redirects a form post gets).
+   */
+  formOrigins?: readonly string[];
 }
 
 /**
@@ -62,7 +67,7 @@ export function cspDirectives(options: CspOptions) {
     "object-src": ["'none'"],
     "base-uri": ["'none'"],
     "frame-ancestors": ["'self'"],
-    "form-action": ["'self'"],
+    "form-action": ["'self'", ...(options.formOrigins ?? [])],
     "upgrade-insecure-requests": options.https ? [] : null,
   };
 }
@@ -72,6 +77,7 @@ interface SecurityHeaderOptions {
   adsEnabled?: () => boolean;
   publicUrl?: string;
   mediaOrigins?: readonly string[];
+  formOrigins?: readonly string[];
 }
 
 /** Stands for the nonce while helmet's headers are worked out once (as long as a real one). */
@@ -107,7 +113,7 @@ export function securityHeaderWriter(options: SecurityHeaderOptions): SecurityHe
       removeHeader: () => undefined,
     };
     helmet({
-      contentSecurityPolicy: { useDefaults: false, directives: cspDirectives({ ads, https, mediaOrigins: options.mediaOrigins ?? [] }) },
+      contentSecurityPolicy: { useDefaults: false, directives: cspDirectives({ ads, https, mediaOrigins: options.mediaOrigins ?? [], formOrigins: options.formOrigins ?? [] }) },
       strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
       referrerPolicy: { policy: "strict-origin-when-cross-origin" },
       xFrameOptions: { action: "sameorigin" },

@@ -1,4 +1,4 @@
-import { Activity, BookOpen, Mail, Contact, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Signpost, Tags, Users, X } from "lucide-react";
+import { Activity, BadgeDollarSign, BookOpen, Mail, Contact, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Signpost, Tags, Users, X } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
@@ -23,6 +23,7 @@ export type AdminScreen =
   | "redirects"
   | "newsletters"
   | "subscribers"
+  | "tiers"
   | "settings"
   | "import"
   | "profile";
@@ -52,6 +53,7 @@ export const NAV_ITEMS: readonly AdminNavItem[] = [
   { screen: "comments", label: "Comments", to: "/admin/comments", icon: MessageSquare, capability: "comments.moderate" },
   { screen: "newsletters", label: "Newsletters", to: "/admin/newsletters", icon: Mail, capability: "newsletters.manage" },
   { screen: "subscribers", label: "Subscribers", to: "/admin/subscribers", icon: Contact, capability: "subscribers.view" },
+  { screen: "tiers", label: "Tiers", to: "/admin/members/tiers", icon: BadgeDollarSign, capability: "tiers.manage" },
   { screen: "activity", label: "Activity", to: "/admin/activity", icon: Activity, capability: "activity.view" },
   { screen: "team", label: "Team", to: "/admin/team", icon: Users, capability: "team.manage" },
   { screen: "redirects", label: "Redirects", to: "/admin/redirects", icon: Signpost, capability: "redirects.manage" },

@@ -72,6 +72,11 @@ export const ACTIVITY_KINDS = {
   "live_update.delete": "Live update deleted",
   "live_update.pin": "Live update pinned",
   "live_update.unpin": "Live update unpinned",
+  "tier.create": "Tier created",
+  "tier.update": "Tier changed",
+  "tier.archive": "Tier archived",
+  "tier.unarchive": "Tier restored",
+  "tier.reorder": "Tiers reordered",
 } as const;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;
@@ -81,4 +86,4 @@ export function isActivityKind(value: unknown): value is ActivityKind {
 }
 
 /** What an entry is about. */
-export type ActivityObjectType = "article" | "author" | "category" | "tag" | "page" | "redirect" | "media" | "comment" | "settings" | "account" | "invitation" | "import" | "newsletter" | "subscriber";
+export type ActivityObjectType = "article" | "author" | "category" | "tag" | "page" | "redirect" | "media" | "comment" | "settings" | "account" | "invitation" | "import" | "newsletter" | "subscriber" | "tier";
