@@ -9,7 +9,7 @@ export default [
   route("api/newsletter/sns", "routes/resources/newsletter-sns.ts"),
   // Stripe's webhook events (issue 40): signed, no session; applied by the job queue.
   route("api/stripe/webhook", "routes/resources/stripe-webhook.ts"),
-  // A member's link to Stripe's Customer Portal (the payment-failed mail's): signs them in first.
+  // A member's way to Stripe's Customer Portal ("Manage billing" posts here; the payment-failed mail links here): signs them in first.
   route("account/billing", "routes/resources/account-billing.ts"),
   // Feeds and sitemaps (decision 0019).
   route("sitemap.xml", "routes/resources/sitemap.ts"),
@@ -46,9 +46,6 @@ export default [
   route("newsletter/open/:token", "routes/resources/newsletter-open.ts"),
   route("newsletter/click/:token", "routes/resources/newsletter-click.ts"),
   route("newsletter/view/:id", "routes/resources/newsletter-view.ts"),
-
-  // Readers' accounts (issue 40): "Manage billing" sends the member to Stripe's Customer Portal (POST only).
-  route("account/billing", "routes/resources/account-billing.ts"),
 
   // A draft's preview through a signed, expiring link (no account needed; never cached or indexed).
   route("preview/:token", "routes/preview/shared-preview.tsx"),

@@ -239,7 +239,6 @@ export const ROUTE_PATH_CLASSES = {
   newsletter: "newsletter page",
   subscribe: "subscribe page",
   "subscribe/return": "member billing",
-  "account/billing": "member billing",
   "newsletter/confirm/:token": "subscriber link",
   "newsletter/preferences/:token": "subscriber link",
   "newsletter/unsubscribe/:token": "subscriber link",

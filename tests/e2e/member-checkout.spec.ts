@@ -3,10 +3,8 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import pino from "pino";
 import { createDb } from "~/db/client.server";
-import { createMemberAuth, MEMBER_SESSION_COOKIE } from "~/domain/members/member-auth.server";
-import { createMailer, memberSignInMail } from "~/lib/mail.server";
+import { MEMBER_SESSION_COOKIE } from "~/domain/members/member-auth.server";
 import { clusterDirOf } from "../../server/postgres-placement";
 import { startSmtpSink, type SmtpSink } from "../setup/smtp-sink";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in";
@@ -20,10 +18,8 @@ import { expect, test, waitForHydration, type Page } from "./fixtures";
 // /subscribe, pays on the stand-in's Checkout page, whose signed webhooks reach the site; back on
 // /subscribe/return the member is paid within 5 s. A replay changes nothing, a forged signature is 400.
 //
-// The sign-in: /account/sign-in and /account/verify are built in parallel on another branch, so the
-// reader asks for the link through the members' Better Auth instance (the same code, secret and
-// database as the server's) with the server's sign-in mail; the test reads the link from the SMTP sink
-// and opens it through that instance, and the browser gets the session cookie it sets.
+// The sign-in is the reader's own: the form at /account/sign-in, the mail in the SMTP sink, its link
+// opened in the browser (a second opening is refused).
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SESSION_SECRET = "e2e-member-checkout-session-secret-0123456789";
@@ -117,31 +113,24 @@ async function shoot(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-/** The reader signs in by the e-mailed link (see the note at the top): the browser gets the members' session cookie. */
+/** The reader signs in by the e-mailed link: the sign-in form, the mail in the SMTP sink, the link opened in the browser (once). */
 async function signInByEmailedLink(page: Page, email: string) {
-  const log = pino({ level: "silent" });
-  const mailer = createMailer({ smtpUrl: sink.url, from: "Frontpage <no-reply@localhost>", log, outboxDir: path.join(dataDir, "outbox") });
-  const memberAuth = createMemberAuth({
-    db: db.db,
-    baseURL: base,
-    secret: SESSION_SECRET,
-    log,
-    sendSignInLink: (to, token) => mailer.send(memberSignInMail({ to, siteName: "Frontpage", url: `${base}/account/verify?token=${encodeURIComponent(token)}`, minutes: 15 })),
-  });
   const before = sink.receivedBy(email);
-  await memberAuth.api.signInMagicLink({ body: { email, callbackURL: "/subscribe" }, headers: new Headers({ origin: base }) });
-  await expect.poll(() => sink.receivedBy(email)).toBe(before + 1);
+  await page.goto(`${base}/account/sign-in?next=${encodeURIComponent("/subscribe")}`);
+  await page.getByLabel(/e-mail/i).fill(email);
+  await page.getByRole("button", { name: /sign-in link|send|sign in/i }).click();
+  await expect(page.getByText(/check your inbox/i)).toBeVisible();
+  await expect.poll(() => sink.receivedBy(email), { timeout: 20_000 }).toBe(before + 1);
   const mail = sink.messages.filter((m) => m.to.includes(email)).at(-1)!;
   expect(mail.subject).toBe("Sign in to Frontpage");
-  const link = new URL(/https?:\/\/\S+\/account\/verify\?token=[^\s"<]+/.exec(mail.text)![0]);
-  const token = link.searchParams.get("token")!;
-  const answer = (await memberAuth.api.magicLinkVerify({ query: { token, callbackURL: "/subscribe" }, headers: new Headers({ origin: base }), asResponse: true })) as Response;
-  const cookie = answer.headers.getSetCookie().find((c) => c.startsWith(`${MEMBER_SESSION_COOKIE}=`));
-  expect(cookie, "the link signs the reader in").toBeTruthy();
-  await page.context().addCookies([{ name: MEMBER_SESSION_COOKIE, value: cookie!.split(";")[0]!.slice(MEMBER_SESSION_COOKIE.length + 1), url: base, httpOnly: true, sameSite: "Lax" }]);
-  // The link works once.
-  const again = (await memberAuth.api.magicLinkVerify({ query: { token, callbackURL: "/subscribe" }, headers: new Headers({ origin: base }), asResponse: true })) as Response;
-  expect(again.headers.getSetCookie().some((c) => c.startsWith(`${MEMBER_SESSION_COOKIE}=`) && !c.startsWith(`${MEMBER_SESSION_COOKIE}=;`))).toBe(false);
+  const link = /https?:\/\/\S+\/account\/verify\?token=[^\s"<]+/.exec(mail.text)![0];
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/subscribe/);
+  expect((await page.context().cookies()).some((c) => c.name === MEMBER_SESSION_COOKIE), "the link signs the reader in").toBe(true);
+  // The link works once: opened again (another browser), it is refused and signs nobody in.
+  const again = await page.request.get(link, { headers: { cookie: "" }, maxRedirects: 0 });
+  expect(again.status()).toBe(400);
+  expect(again.headers()["set-cookie"] ?? "").not.toContain(`${MEMBER_SESSION_COOKIE}=`);
 }
 
 test("an admin makes Supporter; a reader signs in by e-mail, pays through Checkout and is a paid member within 5 s; replays change nothing, forgeries are refused", async ({ page }) => {

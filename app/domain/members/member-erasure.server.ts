@@ -16,7 +16,7 @@ import { deleteSignInLinksOf } from "./member-accounts.server";
  * unused sign-in links; the payment records (member_subscriptions, member_invoices) stay, anonymised
  * (their member set null). Answers the address's hash (for the caller's activity log).
  */
-export async function eraseMember(db: Db, billing: Billing | null, memberId: string): Promise<string> {
+export async function eraseMember(db: Db, billing: Pick<Billing, "cancelAll"> | null, memberId: string): Promise<string> {
   const [member] = await db.select({ id: subscribers.id, email: subscribers.email, stripeCustomerId: subscribers.stripeCustomerId }).from(subscribers).where(eq(subscribers.id, memberId));
   if (!member) throw new AppError("not_found", "This member no longer exists.");
   if (billing) {
