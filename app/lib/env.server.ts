@@ -100,6 +100,19 @@ export const envSchema = z.object({
   BACKUP_KEY: opt(z.string().min(32, { error: "must be at least 32 characters" })),
   AD_CLIENT_ID: opt(z.string()),
   /**
+   * The site's currency (issue 40): tiers' prices, Stripe's prices, the revenue figures. An ISO 4217 code
+   * (USD, EUR…), kept lower-case as Stripe writes it.
+   */
+  CURRENCY: opt(
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .refine((v) => /^[a-z]{3}$/.test(v) && Intl.supportedValuesOf("currency").includes(v.toUpperCase()), {
+        error: "must be an ISO 4217 currency code such as USD or EUR",
+      }),
+  ).default("usd"),
+  /**
    * Lets an import (issue 29) fetch images from loopback and private addresses (a test server, an
    * intranet copy of the old site). Off: an export's image URLs cannot reach the machine's own services.
    */

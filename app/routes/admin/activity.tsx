@@ -26,6 +26,7 @@ function objectLink(row: ActivityRow): string | null {
   if (row.objectType === "comment") return "/admin/comments";
   if (row.objectType === "settings") return "/admin/settings";
   if (row.objectType === "newsletter") return `/admin/newsletters/${row.objectId}`;
+  if (row.objectType === "member") return `/admin/members/${row.objectId}`;
   return null;
 }
 
