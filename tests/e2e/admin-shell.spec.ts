@@ -16,7 +16,7 @@ const SCREENS = [
   { label: "Media", path: "/admin/media" },
   { label: "Comments", path: "/admin/comments" },
   { label: "Newsletters", path: "/admin/newsletters" },
-  { label: "Subscribers", path: "/admin/subscribers" },
+  { label: "Members", path: "/admin/members" },
   { label: "Activity", path: "/admin/activity" },
   { label: "Team", path: "/admin/team" },
   { label: "Redirects", path: "/admin/redirects" },

@@ -22,7 +22,7 @@ export type AdminScreen =
   | "team"
   | "redirects"
   | "newsletters"
-  | "subscribers"
+  | "members"
   | "settings"
   | "import"
   | "profile";
@@ -51,7 +51,7 @@ export const NAV_ITEMS: readonly AdminNavItem[] = [
   { screen: "media", label: "Media", to: "/admin/media", icon: Image, capability: "backOffice" },
   { screen: "comments", label: "Comments", to: "/admin/comments", icon: MessageSquare, capability: "comments.moderate" },
   { screen: "newsletters", label: "Newsletters", to: "/admin/newsletters", icon: Mail, capability: "newsletters.manage" },
-  { screen: "subscribers", label: "Subscribers", to: "/admin/subscribers", icon: Contact, capability: "subscribers.view" },
+  { screen: "members", label: "Members", to: "/admin/members", icon: Contact, capability: "members.view" },
   { screen: "activity", label: "Activity", to: "/admin/activity", icon: Activity, capability: "activity.view" },
   { screen: "team", label: "Team", to: "/admin/team", icon: Users, capability: "team.manage" },
   { screen: "redirects", label: "Redirects", to: "/admin/redirects", icon: Signpost, capability: "redirects.manage" },

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { isEmailAddress } from "./newsletter-admin.schema";
 
@@ -208,12 +209,12 @@ function readMemberColumns(row: SubscriberCsvRow, record: string[], col: MemberC
 }
 
 /** One CSV field, quoted when it holds a comma, a quote, a line break or leading/trailing spaces (RFC 4180). */
-function csvField(value: string): string {
+export function csvField(value: string): string {
   return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 /** A name as typed by a reader: one starting with =, +, - or @ would be a formula to a spreadsheet, so it leaves as text. */
-const spreadsheetSafe = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+export const spreadsheetSafe = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 export const SUBSCRIBER_CSV_COLUMNS = ["email", "name", "status", "newsletters", "consent_source", "consent_at", "confirmed_at", "created_at"] as const;
 
@@ -241,4 +242,9 @@ export function subscribersToCsv(rows: readonly SubscriberExportRow[]): string {
     ),
   ];
   return `${lines.join("\r\n")}\r\n`;
+}
+
+/** The fingerprint of an uploaded file: a dry run answers it, and the import of the same file must carry it back. */
+export function csvDigest(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
