@@ -34,13 +34,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const ACTIVE_STATUSES = ["active", "trialing"] as const;
 const OVERDUE_STATUSES = ["past_due", "unpaid"] as const;
 
-const hasSubscriptionSql = (statuses: readonly string[], extra?: SQL) =>
-  sql`exists (select 1 from ${memberSubscriptions} where ${memberSubscriptions.memberId} = ${subscribers.id} and ${memberSubscriptions.status} in ${[...statuses]}${extra ? sql` and ${extra}` : sql``})`;
+// Drizzle writes a column bare ("id") in a select list, where a subquery would read it as its own
+// table's: the subqueries below name the outer row's columns in full, and their own tables by alias.
+const S = { id: sql.raw(`"subscribers"."id"`), compTierId: sql.raw(`"subscribers"."comp_tier_id"`), compUntil: sql.raw(`"subscribers"."comp_until"`) };
 
-const compNowSql = (now: Date) => sql`(${subscribers.compTierId} is not null and (${subscribers.compUntil} is null or ${subscribers.compUntil} > ${now}))`;
+const hasSubscriptionSql = (statuses: readonly string[], extra?: SQL) =>
+  sql`exists (select 1 from ${memberSubscriptions} ms where ms.member_id = ${S.id} and ms.status in ${[...statuses]}${extra ? sql` and ${extra}` : sql``})`;
+
+const compNowSql = (now: Date) => sql`(${S.compTierId} is not null and (${S.compUntil} is null or ${S.compUntil} > ${now}))`;
 
 const canceledRecentlySql = (now: Date) =>
-  sql`exists (select 1 from ${memberSubscriptions} where ${memberSubscriptions.memberId} = ${subscribers.id} and ${memberSubscriptions.status} = 'canceled' and coalesce(${memberSubscriptions.endedAt}, ${memberSubscriptions.updatedAt}) >= ${new Date(now.getTime() - RECENTLY_DAYS * DAY_MS)})`;
+  sql`exists (select 1 from ${memberSubscriptions} ms where ms.member_id = ${S.id} and ms.status = 'canceled' and coalesce(ms.ended_at, ms.updated_at) >= ${new Date(now.getTime() - RECENTLY_DAYS * DAY_MS)})`;
 
 /** One status per member, the strongest first: paid, past due, complimentary, canceled recently, free. */
 const memberStatusSql = (now: Date) =>
@@ -83,14 +87,14 @@ function memberWhere(filter: Partial<MemberFilter>, timeZone: string, now: Date)
       : tier === TIER_ANY_PAID
         ? isPaidMemberSql(now)
         : tier && isUuid(tier)
-          ? or(hasSubscriptionSql(PAID_STATUSES, sql`${memberSubscriptions.tierId} = ${tier}`), and(compNowSql(now), eq(subscribers.compTierId, tier)))
+          ? or(hasSubscriptionSql(PAID_STATUSES, sql`ms.tier_id = ${tier}`), and(compNowSql(now), eq(subscribers.compTierId, tier)))
           : undefined,
     newsletter === NEWSLETTER_NONE
-      ? sql`not exists (select 1 from ${subscriptions} where ${subscriptions.subscriberId} = ${subscribers.id})`
+      ? sql`not exists (select 1 from ${subscriptions} s where s.subscriber_id = ${S.id})`
       : newsletter === NEWSLETTER_UNSUBSCRIBED
         ? inArray(subscribers.status, ["unsubscribed", "bounced", "complained"])
         : newsletter && isUuid(newsletter)
-          ? sql`exists (select 1 from ${subscriptions} where ${subscriptions.subscriberId} = ${subscribers.id} and ${subscriptions.newsletterId} = ${newsletter})`
+          ? sql`exists (select 1 from ${subscriptions} s where s.subscriber_id = ${S.id} and s.newsletter_id = ${newsletter})`
           : undefined,
     filter.state ? eq(subscribers.status, filter.state as (typeof subscribers.status.enumValues)[number]) : undefined,
     from ? gte(subscribers.createdAt, from) : undefined,
@@ -100,14 +104,14 @@ function memberWhere(filter: Partial<MemberFilter>, timeZone: string, now: Date)
 
 const newsletterNamesSql = sql<
   string[]
->`coalesce((select array_agg(n.name order by n.position, n.created_at) from ${subscriptions} s join ${newsletters} n on n.id = s.newsletter_id where s.subscriber_id = ${subscribers.id}), '{}')`;
+>`coalesce((select array_agg(n.name order by n.position, n.created_at) from ${subscriptions} s join ${newsletters} n on n.id = s.newsletter_id where s.subscriber_id = ${S.id}), '{}')`;
 
 /** The tiers a member reads now (paid subscriptions, and a complimentary plan that lasts), by name. */
 const tierNamesSql = (now: Date) =>
-  sql<string[]>`coalesce((select array_agg(distinct t.name order by t.name) from ${memberTiers} t where t.id in (select ms.tier_id from ${memberSubscriptions} ms where ms.member_id = ${subscribers.id} and ms.status in ${[...PAID_STATUSES]}) or (t.id = ${subscribers.compTierId} and (${subscribers.compUntil} is null or ${subscribers.compUntil} > ${now}))), '{}')`;
+  sql<string[]>`coalesce((select array_agg(distinct t.name order by t.name) from ${memberTiers} t where t.id in (select ms.tier_id from ${memberSubscriptions} ms where ms.member_id = ${S.id} and ms.status in ${[...PAID_STATUSES]}) or (t.id = ${S.compTierId} and (${S.compUntil} is null or ${S.compUntil} > ${now}))), '{}')`;
 
 /** What the member pays a month (paid subscriptions: monthly amounts, yearly / 12), in minor units. */
-const monthlyAmountSql = sql<number>`coalesce((select sum(case when ms.cadence = 'year' then ms.amount / 12.0 else ms.amount end) from ${memberSubscriptions} ms where ms.member_id = ${subscribers.id} and ms.status in ${[...PAID_STATUSES]}), 0)::float8`;
+const monthlyAmountSql = sql<number>`coalesce((select sum(case when ms.cadence = 'year' then ms.amount / 12.0 else ms.amount end) from ${memberSubscriptions} ms where ms.member_id = ${S.id} and ms.status in ${[...PAID_STATUSES]}), 0)::float8`;
 
 export interface AdminMemberRow {
   id: string;
@@ -220,7 +224,7 @@ export async function getMemberForAdmin(db: Db, id: string, options: { billing: 
       tiers: tierNamesSql(now),
       compTierId: subscribers.compTierId,
       compUntil: subscribers.compUntil,
-      compTierName: sql<string | null>`(select ${memberTiers.name} from ${memberTiers} where ${memberTiers.id} = ${subscribers.compTierId})`,
+      compTierName: sql<string | null>`(select t.name from ${memberTiers} t where t.id = ${S.compTierId})`,
       stripeCustomerId: subscribers.stripeCustomerId,
     })
     .from(subscribers)
@@ -396,11 +400,11 @@ export async function exportMembers(db: Db, actor: Actor, filter: Partial<Member
       name: subscribers.name,
       memberStatus: memberStatusSql(now),
       tiers: tierNamesSql(now),
-      compTier: sql<string | null>`(select ${memberTiers.name} from ${memberTiers} where ${memberTiers.id} = ${subscribers.compTierId})`,
+      compTier: sql<string | null>`(select t.name from ${memberTiers} t where t.id = ${S.compTierId})`,
       compUntil: subscribers.compUntil,
       newsletters: sql<
         string[]
-      >`coalesce((select array_agg(n.slug order by n.position, n.created_at) from ${subscriptions} s join ${newsletters} n on n.id = s.newsletter_id where s.subscriber_id = ${subscribers.id}), '{}')`,
+      >`coalesce((select array_agg(n.slug order by n.position, n.created_at) from ${subscriptions} s join ${newsletters} n on n.id = s.newsletter_id where s.subscriber_id = ${S.id}), '{}')`,
       emailState: subscribers.status,
       createdAt: subscribers.createdAt,
     })
