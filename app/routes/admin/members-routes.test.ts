@@ -85,7 +85,7 @@ describe("/admin/members and a member's page, by role", () => {
   });
 
   it("an editor is refused (403) every change on a member and the export; nothing changes", async () => {
-    for (const body of [{ intent: "comp-grant", tierId: "5b0c7a5e-3f7e-4a53-9d8e-1f0b3d7c2a11", until: "" }, { intent: "comp-remove" }, { intent: "resend-link" }, { intent: "delete" }]) {
+    for (const body of [{ intent: "comp-grant", tierId: "5b0c7a5e-3f7e-4a53-9d8e-1f0b3d7c2a11", until: "" }, { intent: "comp-remove" }, { intent: "resend-link" }, { intent: "delete" }] as Record<string, string>[]) {
       expect(await thrown(() => memberAction(args(request(`/admin/members/${memberId}`, "editor", body), { id: memberId }))), body.intent).toEqual({ status: 403 });
     }
     expect(await thrown(() => exportLoader(args(request("/api/admin/members.csv", "editor"))))).toEqual({ status: 403 });
