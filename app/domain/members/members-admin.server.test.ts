@@ -355,3 +355,19 @@ describe("the members CSV import (Ghost and Substack exports)", () => {
     expect((await refusal(importSubscribers(t.db, editor, parsed.rows, { consent: true, dryRun: true }))).status).toBe(403);
   });
 });
+
+describe("the import and people who left", () => {
+  it("someone who unsubscribed is skipped, not updated by a name alone; a comp from the file still reaches them", async () => {
+    const [gone] = await t.db.insert(subscribers).values({ email: "left@imports.test", tokenKey: newTokenKey(), status: "unsubscribed" }).returning();
+    const nameOnly = parseSubscribersCsv("email,name\nleft@imports.test,Named Now\n");
+    const report = await importSubscribers(t.db, admin, nameOnly.rows, { consent: true });
+    expect(report).toMatchObject({ added: 0, updated: 0, unchanged: 0 });
+    expect(report.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/^unsubscribed before/)]);
+    const withComp = parseSubscribersCsv("email,complimentary_plan,tiers\nleft@imports.test,true,Patron\n");
+    const second = await importSubscribers(t.db, admin, withComp.rows, { consent: true });
+    expect(second).toMatchObject({ updated: 1 });
+    const [row] = await t.db.select().from(subscribers).where(eq(subscribers.id, gone!.id));
+    expect(row).toMatchObject({ status: "unsubscribed", name: null, compTierId: patron });
+    expect(await t.db.select().from(subscriptions).where(eq(subscriptions.subscriberId, gone!.id))).toEqual([]);
+  });
+});

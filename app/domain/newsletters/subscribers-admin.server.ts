@@ -293,11 +293,14 @@ export async function importSubscribers(
           what.push(`Stripe customer ${customer}`);
         }
       }
+      // Someone the file would resubscribe who once left: skipped as before, unless the file brings them a
+      // plan (a comp, a Stripe customer); a name alone does not make an update of them.
+      const blocked = !mayResubscribe && row.subscribed !== false && missing.length > 0;
+      if (blocked && !comp && !set.stripeCustomerId) {
+        skip(SKIP_REASONS[found.status]!);
+        continue;
+      }
       if (what.length === 0) {
-        if (!mayResubscribe && row.subscribed !== false && missing.length > 0) {
-          skip(SKIP_REASONS[found.status]!);
-          continue;
-        }
         report.unchanged++;
         report.lines.push({ line: row.line, email: row.email, action: "unchanged", notes });
         continue;
