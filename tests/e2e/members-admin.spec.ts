@@ -19,10 +19,13 @@ async function shots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-const stamp = Date.now().toString(36);
-const tierName = `Supporter ${stamp}`;
+// Each test seeds its own tier and people: a stamp per seed (a module-level one would repeat in one worker).
+let stamp = "";
+let tierName = "";
 
 async function seed() {
+  stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  tierName = `Supporter ${stamp}`;
   const [tier] = await query<{ id: string }>(
     "insert into member_tiers (name, slug, monthly_price, yearly_price, currency, position) values ($1, $2, 500, 5000, 'usd', 0) returning id",
     [tierName, `supporter-${stamp}`],
