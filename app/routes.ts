@@ -40,6 +40,7 @@ export default [
   route("api/admin/imports/:id/report", "routes/resources/import-report.ts"),
   route("api/admin/redirects.csv", "routes/resources/redirects-export.ts"),
   route("api/admin/subscribers.csv", "routes/resources/subscribers-export.ts"),
+  route("api/admin/members.csv", "routes/resources/members-export.ts"),
 
   // A newsletter e-mail's open pixel and signed click redirect (only in a newsletter that tracks), and
   // a digest's "View in your browser" (issue 30; never cached or counted).
@@ -79,7 +80,10 @@ export default [
     // Newsletters (issue 30): the lists, their sends, and the people who receive them.
     route("admin/newsletters", "routes/admin/newsletters.tsx"),
     route("admin/newsletters/:id", "routes/admin/newsletter.tsx"),
+    // Issue 40: /admin/subscribers became /admin/members (one person, one record); the old address redirects with its filters.
     route("admin/subscribers", "routes/admin/subscribers.tsx"),
+    route("admin/members", "routes/admin/members.tsx"),
+    route("admin/members/:id", "routes/admin/member.tsx"),
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/team", "routes/admin/team.tsx"),
     route("admin/profile", "routes/admin/profile.tsx"),

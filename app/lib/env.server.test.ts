@@ -23,6 +23,13 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ DATABASE_URL: "mysql://frontpage:hunter2-pass@db.example/site" })).toThrow(/DATABASE_URL="mysql:\/\/…@db\.example\/site"/);
   });
 
+  test("CURRENCY: USD by default, kept lower-case as Stripe writes it; a code no one uses is refused by name", () => {
+    expect(loadEnv({}).CURRENCY).toBe("usd");
+    expect(loadEnv({ CURRENCY: "EUR" }).CURRENCY).toBe("eur");
+    expect(() => loadEnv({ CURRENCY: "dollars" })).toThrow(/CURRENCY.*ISO 4217/);
+    expect(() => loadEnv({ CURRENCY: "XYZ" })).toThrow(/CURRENCY/);
+  });
+
   test("a DATABASE_URL that is not a postgres URL is refused by name", () => {
     expect(() => loadEnv({ DATABASE_URL: "mysql://localhost/db" })).toThrow(/DATABASE_URL/);
   });

@@ -74,8 +74,11 @@ const ROLE_TABLE: Record<string, { loader?: Role[]; action?: Role[] }> = {
   "admin/redirects": { loader: ADMINS, action: ADMINS },
   "admin/newsletters": { loader: EDITORS, action: EDITORS },
   "admin/newsletters/:id": { loader: EDITORS, action: EDITORS },
-  // Editors read the list; import and delete (the action) are admins' (subscribers.manage), and so is the export.
-  "admin/subscribers": { loader: EDITORS, action: ADMINS },
+  // /admin/subscribers redirects to /admin/members (issue 40), for those who could read it.
+  "admin/subscribers": { loader: EDITORS },
+  // Members (issue 40): editors read the list and a member's page; import, comp, sign-in link and delete (the actions) are admins', and so is the export.
+  "admin/members": { loader: EDITORS, action: ADMINS },
+  "admin/members/:id": { loader: EDITORS, action: ADMINS },
   "admin/import": { loader: ADMINS, action: ADMINS },
   "admin/members/tiers": { loader: ADMINS, action: ADMINS },
   "admin/activity": { loader: EDITORS },
@@ -86,6 +89,7 @@ const ROLE_TABLE: Record<string, { loader?: Role[]; action?: Role[] }> = {
   "api/admin/events": { loader: BACK_OFFICE, action: BACK_OFFICE },
   "api/admin/redirects.csv": { loader: ADMINS },
   "api/admin/subscribers.csv": { loader: ADMINS },
+  "api/admin/members.csv": { loader: ADMINS },
   "api/admin/imports": { loader: ADMINS, action: ADMINS },
   "api/admin/imports/:id/report": { loader: ADMINS },
   "api/admin/uploads/:kind": { loader: BACK_OFFICE, action: BACK_OFFICE },
@@ -145,6 +149,8 @@ describe("every admin route module guards its own loader and action", () => {
         "admin/newsletters",
         "admin/newsletters/:id",
         "admin/subscribers",
+        "admin/members",
+        "admin/members/:id",
         "admin/import",
         "admin/members/tiers",
         "admin/activity",
@@ -155,6 +161,7 @@ describe("every admin route module guards its own loader and action", () => {
         "api/admin/events",
         "api/admin/redirects.csv",
         "api/admin/subscribers.csv",
+        "api/admin/members.csv",
         "api/admin/imports",
         "api/admin/imports/:id/report",
         "api/admin/uploads/:kind",

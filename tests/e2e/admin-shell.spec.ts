@@ -16,7 +16,7 @@ const SCREENS = [
   { label: "Media", path: "/admin/media" },
   { label: "Comments", path: "/admin/comments" },
   { label: "Newsletters", path: "/admin/newsletters" },
-  { label: "Subscribers", path: "/admin/subscribers" },
+  { label: "Members", path: "/admin/members" },
   { label: "Activity", path: "/admin/activity" },
   { label: "Team", path: "/admin/team" },
   { label: "Redirects", path: "/admin/redirects" },
@@ -148,7 +148,7 @@ for (const vp of VIEWPORTS) {
 /** What each role's navigation lists, in order (the issue: an author does not see Settings, Team or Categories). */
 const NAV_BY_ROLE = {
   author: ["Dashboard", "Articles", "New Article", "Media", "Your account"],
-  editor: ["Dashboard", "Articles", "New Article", "Authors", "Categories", "Tags", "Pages", "Front page", "Media", "Comments", "Newsletters", "Subscribers", "Activity", "Your account"],
+  editor: ["Dashboard", "Articles", "New Article", "Authors", "Categories", "Tags", "Pages", "Front page", "Media", "Comments", "Newsletters", "Members", "Activity", "Your account"],
 } as const;
 
 for (const vp of VIEWPORTS) {

@@ -33,6 +33,8 @@ interface Ids {
   /** A draft written by the other author (authorB): not the swept author's. */
   othersDraftId: string;
   media: { bucket: string; name: string };
+  /** A member (issue 40) the sweep must neither comp, e-mail nor erase. */
+  memberId: string;
 }
 
 const articleFields = (ids: Ids, slug: string) => ({
@@ -88,9 +90,14 @@ function probes(ids: Ids): Probe[] {
     // Newsletters (issue 30): editors and admins; the subscriber list too, its export admins only.
     { method: "GET", url: "/admin/newsletters", allowed: EDITORS },
     { method: "GET", url: "/admin/newsletters.data", allowed: EDITORS },
-    { method: "GET", url: "/admin/subscribers", allowed: EDITORS },
-    { method: "GET", url: "/admin/subscribers.data", allowed: EDITORS },
+    // (/admin/subscribers now redirects to /admin/members: issue 40.)
     { method: "GET", url: "/api/admin/subscribers.csv", allowed: ADMINS },
+    // Members (issue 40): editors read the list and a member's page; the export is admins'.
+    { method: "GET", url: "/admin/members", allowed: EDITORS },
+    { method: "GET", url: "/admin/members.data", allowed: EDITORS },
+    { method: "GET", url: `/admin/members/${ids.memberId}`, allowed: EDITORS },
+    { method: "GET", url: `/admin/members/${ids.memberId}.data`, allowed: EDITORS },
+    { method: "GET", url: "/api/admin/members.csv", allowed: ADMINS },
     // Live updates (issue 31): editors open any story's screen; an author only a live story whose byline names them.
     { method: "GET", url: `/admin/articles/live/${ids.publishedId}`, allowed: EDITORS },
     // The event stream never ends for those it answers: they are checked apart (streamOpens).
@@ -143,8 +150,13 @@ function probes(ids: Ids): Probe[] {
     write("/admin/newsletters", { form: { intent: "create", name: "Sweep Letter", description: "", isPublic: "on", senderName: "", replyTo: "", kind: "stories" } }, EDITORS),
     write("/admin/articles/new", { form: { ...articleFields(ids, "sweep-mailed"), intent: "draft", newsletterChoice: "1" } }, EDITORS),
     write("/admin/articles/new", { form: { ...articleFields(ids, "sweep-test-mail"), intent: "test-email", testEmailTo: "sweep@example.com" } }, EDITORS),
-    write("/admin/subscribers", { form: { intent: "delete", id: "5b0c7a5e-3f7e-4a53-9d8e-1f0b3d7c2a11" } }, ADMINS),
-    write("/admin/subscribers", { multipart: { intent: "import", consent: "on", file: { name: "people.csv", mimeType: "text/csv", buffer: Buffer.from("email\nsweep-import@example.com\n") } } }, ADMINS),
+    // Members (issue 40): importing, comping, e-mailing a sign-in link and erasing are admins' alone.
+    write("/admin/members", { multipart: { intent: "dry-run", consent: "on", file: { name: "people.csv", mimeType: "text/csv", buffer: Buffer.from("email\nsweep-import@example.com\n") } } }, ADMINS),
+    write("/admin/members", { multipart: { intent: "import", consent: "on", file: { name: "people.csv", mimeType: "text/csv", buffer: Buffer.from("email\nsweep-import@example.com\n") } } }, ADMINS),
+    write(`/admin/members/${ids.memberId}`, { form: { intent: "comp-grant", tierId: "5b0c7a5e-3f7e-4a53-9d8e-1f0b3d7c2a11", until: "" } }, ADMINS),
+    write(`/admin/members/${ids.memberId}`, { form: { intent: "comp-remove" } }, ADMINS),
+    write(`/admin/members/${ids.memberId}`, { form: { intent: "resend-link" } }, ADMINS),
+    write(`/admin/members/${ids.memberId}`, { form: { intent: "delete" } }, ADMINS),
     // Live coverage (issue 31): an author not on the byline posts nothing (403), nor starts or pins.
     write(`/admin/articles/live/${ids.publishedId}`, { form: { intent: "post", headline: "Hijacked", content: "Posted by the sweep", contentDoc: "", authorId: "", keyEvent: "on" } }, EDITORS),
     write(`/admin/articles/live/${ids.publishedId}`, { form: { intent: "start" } }, EDITORS),
@@ -206,7 +218,17 @@ test.describe("the five roles against every admin route", () => {
         publishedId: (await db.query<{ id: string }>(`select id from articles where status = 'published' order by published_at desc limit 1`)).rows[0].id,
         commentId: (await db.query<{ id: string }>(`select id from comments order by created_at desc limit 1`)).rows[0]?.id ?? "5b0c7a5e-3f7e-4a53-9d8e-1f0b3d7c2a11",
         media: (await db.query<{ bucket: string; name: string }>(`select bucket, name from media order by created_at limit 1`)).rows[0] ?? { bucket: "images", name: "1700000000000-photo.png" },
+        memberId: (
+          await db.query<{ id: string }>(`insert into subscribers (email, status, token_key) values ($1, 'active', 'sweep') returning id`, [`sweep-member-${Date.now().toString(36)}@example.com`])
+        ).rows[0]!.id,
       }));
+      const memberNow = () =>
+        withDb(async (db) => ({
+          row: (await db.query(`select email, status, comp_tier_id, comp_until, access_changed_at from subscribers where id = $1`, [ids0.memberId])).rows,
+          events: (await db.query(`select kind from member_events where member_id = $1`, [ids0.memberId])).rows,
+          imported: (await db.query(`select 1 from subscribers where email = 'sweep-import@example.com'`)).rows.length,
+        }));
+      const memberBefore = await memberNow();
       const created = await otherAuthor.context.post("/admin/articles/new", {
         form: { ...articleFields({ ...ids0, othersDraftId: "" }, draftSlug), title: "The other writer's draft", intent: "draft" },
         headers: { Origin: origin },
@@ -257,6 +279,7 @@ test.describe("the five roles against every admin route", () => {
       const changed = await withDb(async (db) => (await db.query(`select title, slug, status, updated_at from articles where updated_at >= $1`, [sweepStarted])).rows);
       expect(changed, "articles written during the sweep").toEqual([]);
       expect(await snapshot()).toEqual(before);
+      expect(await memberNow(), "the sweep's member: neither comped, e-mailed, erased, nor anyone imported").toEqual(memberBefore);
     } finally {
       for (const client of Object.values(clients)) await client.dispose();
       await otherAuthor.context.dispose();

@@ -22,7 +22,7 @@ export type AdminScreen =
   | "team"
   | "redirects"
   | "newsletters"
-  | "subscribers"
+  | "members"
   | "tiers"
   | "settings"
   | "import"
@@ -52,7 +52,7 @@ export const NAV_ITEMS: readonly AdminNavItem[] = [
   { screen: "media", label: "Media", to: "/admin/media", icon: Image, capability: "backOffice" },
   { screen: "comments", label: "Comments", to: "/admin/comments", icon: MessageSquare, capability: "comments.moderate" },
   { screen: "newsletters", label: "Newsletters", to: "/admin/newsletters", icon: Mail, capability: "newsletters.manage" },
-  { screen: "subscribers", label: "Subscribers", to: "/admin/subscribers", icon: Contact, capability: "subscribers.view" },
+  { screen: "members", label: "Members", to: "/admin/members", icon: Contact, capability: "members.view" },
   { screen: "tiers", label: "Tiers", to: "/admin/members/tiers", icon: BadgeDollarSign, capability: "tiers.manage" },
   { screen: "activity", label: "Activity", to: "/admin/activity", icon: Activity, capability: "activity.view" },
   { screen: "team", label: "Team", to: "/admin/team", icon: Users, capability: "team.manage" },

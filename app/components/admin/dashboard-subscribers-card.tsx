@@ -4,7 +4,7 @@ import { formatCount } from "~/domain/stats/periods";
 
 /**
  * The dashboard's "Subscribers" card (issue 30): active newsletter subscribers, and how many confirmed
- * in the last 30 days; it leads to /admin/subscribers for those who may open it.
+ * in the last 30 days; it leads to the members list (active on e-mail) for those who may open it.
  */
 export function DashboardSubscribersCard({ active, newLast30Days, linked }: { active: number; newLast30Days: number; linked: boolean }) {
   const body = (
@@ -28,7 +28,7 @@ export function DashboardSubscribersCard({ active, newLast30Days, linked }: { ac
         Newsletter subscribers
       </h2>
       {linked ? (
-        <Link to="/admin/subscribers" className={`${cardClass} transition hover:border-brand-600 hover:shadow-md`}>
+        <Link to="/admin/members?state=active" className={`${cardClass} transition hover:border-brand-600 hover:shadow-md`}>
           {body}
         </Link>
       ) : (

@@ -28,6 +28,7 @@ export const ADMIN_NOTICES = {
   "page-published": { kind: "success", title: "Page published", description: "Readers see it at its address now." },
   "page-updated": { kind: "success", title: "Page updated", description: "Readers see the new version now." },
   "page-unpublished": { kind: "success", title: "Page unpublished", description: "The page is a draft again and no longer public." },
+  "member-deleted": { kind: "success", title: "Member deleted", description: "Only a hash of the address is kept, so an import cannot add them back." },
 } as const satisfies Record<string, Notice>;
 
 export type AdminNoticeKey = keyof typeof ADMIN_NOTICES;

@@ -61,6 +61,12 @@ export const ACTIVITY_KINDS = {
   "subscribers.import": "Subscribers imported",
   "subscribers.export": "Subscribers exported",
   "subscriber.delete": "Subscriber erased",
+  "member.comp_grant": "Complimentary plan given",
+  "member.comp_remove": "Complimentary plan taken back",
+  "member.sign_in_link": "Sign-in link sent to a member",
+  "member.delete": "Member erased",
+  "members.import": "Members imported",
+  "members.export": "Members exported",
   "import.start": "Import started",
   "import.finish": "Import finished",
   "import.retry_media": "Missing images retried",
@@ -86,4 +92,4 @@ export function isActivityKind(value: unknown): value is ActivityKind {
 }
 
 /** What an entry is about. */
-export type ActivityObjectType = "article" | "author" | "category" | "tag" | "page" | "redirect" | "media" | "comment" | "settings" | "account" | "invitation" | "import" | "newsletter" | "subscriber" | "tier";
+export type ActivityObjectType = "article" | "author" | "category" | "tag" | "page" | "redirect" | "media" | "comment" | "settings" | "account" | "invitation" | "import" | "newsletter" | "subscriber" | "member" | "tier";

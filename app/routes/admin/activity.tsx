@@ -27,6 +27,7 @@ function objectLink(row: ActivityRow): string | null {
   if (row.objectType === "settings") return "/admin/settings";
   if (row.objectType === "newsletter") return `/admin/newsletters/${row.objectId}`;
   if (row.objectType === "tier") return "/admin/members/tiers";
+  if (row.objectType === "member") return `/admin/members/${row.objectId}`;
   return null;
 }
 

@@ -5,7 +5,16 @@ import { DashboardActivity } from "~/components/admin/dashboard-activity";
 import { useDashboardLiveRefresh } from "~/components/admin/dashboard-live-refresh";
 import { DashboardLinks } from "~/components/admin/dashboard-links";
 import { DashboardStatCards } from "~/components/admin/dashboard-stat-cards";
+import { DashboardMembersCards, type DashboardMemberFigures } from "~/components/admin/dashboard-members-card";
 import { DashboardSubscribersCard } from "~/components/admin/dashboard-subscribers-card";
+import {
+  canceledSubscriptionsLast30Days,
+  memberCount,
+  monthlyRecurringRevenue,
+  newMembersLast30Days,
+  paidMemberCount,
+} from "~/domain/members/member-figures.server";
+import { formatMoney } from "~/domain/members/members-admin.schema";
 import { subscriberCounts } from "~/domain/newsletters/subscribers-admin.server";
 import { DashboardViewCards } from "~/components/admin/dashboard-view-cards";
 import { DashboardWork } from "~/components/admin/dashboard-work";
@@ -30,7 +39,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "backOffice");
   const timeZone = context.env.TIME_ZONE;
   const canPublish = can(user.role, "articles.publish");
-  const [stats, settings, work, subscribers, liveStories] = await Promise.all([
+  const currency = context.env.CURRENCY;
+  const [stats, settings, work, subscribers, liveStories, members] = await Promise.all([
     getDashboardStats(context.db, { timeZone }),
     getSettings(context.db),
     // The work lists by role: an author's own stories; an editor's review queue (decision 0017) and schedule.
@@ -38,6 +48,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     subscriberCounts(context.db),
     // The banner may point to a live story (issue 31): its link's quick choices, for those who may show it.
     canPublish ? listLiveStories(context.db) : [],
+    // Members (issue 40): for those who may see them; the money only for those who see billing.
+    can(user.role, "members.view") ? memberFigures(context.db, currency, can(user.role, "members.billing")) : null,
   ]);
   const now = new Date();
   const breakingNews = activeBreakingNews(settings, now);
@@ -54,7 +66,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     canPublish,
     // Newsletter subscribers (issue 30): the card leads to the list for those who may read it.
     subscribers: { ...subscribers, linked: can(user.role, "subscribers.view") },
+    members,
   };
+}
+
+/** The members cards' figures, each from its one home (member-figures.server). */
+async function memberFigures(db: Parameters<typeof memberCount>[0], currency: string, billing: boolean): Promise<DashboardMemberFigures> {
+  const [members, paidMembers, newLast30Days, canceledLast30Days, revenue] = await Promise.all([
+    memberCount(db),
+    paidMemberCount(db),
+    newMembersLast30Days(db),
+    canceledSubscriptionsLast30Days(db),
+    billing ? monthlyRecurringRevenue(db, currency) : null,
+  ]);
+  return { members, paidMembers, newLast30Days, canceledLast30Days, ...(revenue !== null ? { monthlyRevenue: formatMoney(revenue, currency) } : {}) };
 }
 
 /** The "Breaking news" card's "Show banner" / "Remove banner". */
@@ -127,6 +152,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <DashboardStatCards stats={stats} timeZone={timeZone} />
       <DashboardViewCards stats={stats} timeZone={timeZone} />
       <DashboardSubscribersCard {...loaderData.subscribers} />
+      {loaderData.members ? <DashboardMembersCards figures={loaderData.members} /> : null}
       <DashboardActivity activity={stats.activity} timeZone={timeZone} />
       {loaderData.canPublish ? (
         <BreakingNewsCard current={loaderData.breakingNews} timeZone={timeZone} defaultExpiresAt={loaderData.defaultExpiresAt} liveStories={loaderData.liveStories} />
