@@ -28,6 +28,8 @@ const values = (over: Partial<Record<ArticleFieldName, string>> = {}): Record<Ar
   authorName: "",
   authorIds: "",
   tags: "",
+  access: "",
+  accessTierId: "",
   excerpt: "",
   content: "Content",
   contentDoc: "",
