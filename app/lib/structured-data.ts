@@ -113,7 +113,7 @@ export interface ArticleFacts {
    * A gated story (issue 40): its access and its free part as plain text. Its markup says it is not
    * free, quotes only the free part as `articleBody`, and names the paid part's element (hasPart).
    */
-  paywall?: { access: "public" | "members" | "paid"; articleBody: string };
+  paywall?: { access: "public" | "members" | "paid"; articleBody: string } | null;
 }
 
 

@@ -24,7 +24,9 @@ export async function variantOfRender(request: Request, context: AppLoadContext,
  * query), and the note the page cache keeps with a gated page (`context.gate.note`).
  */
 export async function pageGateOf(request: Request, context: AppLoadContext, story: { id: string; access: StoryAccess }): Promise<PageGate> {
-  if (isGated(story.access) && context.gate) context.gate.note = { access: story.access, articleId: story.id };
+  // A public story is whole for everyone: nothing to read, nothing to note.
+  if (!isGated(story.access)) return { variant: "full", paragraphs: 0, meterAnonymous: 0, meterMembers: 0 };
+  if (context.gate) context.gate.note = { access: story.access, articleId: story.id };
   const [variant, frame] = await Promise.all([variantOfRender(request, context, story.access), context.siteFrame()]);
   const { paywallParagraphs, meterAnonymous, meterMembers } = frame.settings;
   return { variant, paragraphs: paywallParagraphs, meterAnonymous, meterMembers };
