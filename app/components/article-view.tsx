@@ -7,7 +7,8 @@ import { Link } from "react-router";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
 import { Byline } from "./byline";
-import type { ArticleCard, FeaturedImageText } from "~/domain/articles/articles.schema";
+import type { ArticleCard, ArticlePaywall, FeaturedImageText } from "~/domain/articles/articles.schema";
+import { MeterBanner, PaywallCallToAction } from "./story-paywall";
 import { ARTICLE_NOTE_KIND_LABELS, type ArticleNote } from "~/domain/articles/corrections.schema";
 import { formatArticleDate, useSiteTimeZone } from "~/lib/dates";
 import { formatQuantity } from "~/lib/numbers";
@@ -27,6 +28,8 @@ export type ArticleViewData = Omit<ArticleCard, "createdAt" | "publishedAt"> &
   modifiedAt: string | Date | null;
   /** Dated correction and update notes, newest first. */
   corrections?: ArticleNote[];
+  /** A gated story's paywall (issue 40): its call to action on a teaser; null or absent for a public story. */
+  paywall?: ArticlePaywall | null;
 };
 
 /** "Correction, November 23, 2026: text", newest first, under the byline. Text only: React escapes it. */
@@ -77,9 +80,13 @@ function Summary({ article }: { article: ArticleViewData }) {
     <>
       {article.excerpt ? <p className="mt-8 border-l-4 border-brand-600 pl-4 text-xl italic text-slate-700">{article.excerpt}</p> : null}
 
+      {article.paywall?.variant === "full" ? <MeterBanner articleId={article.id} /> : null}
+
       <div className="mt-8">
         {article.body ? <StoryBody html={article.body.html} /> : <ArticleContent content={article.content} />}
       </div>
+
+      {article.paywall?.callToAction ? <PaywallCallToAction paywall={article.paywall} storyPath={`/article/${article.slug}`} /> : null}
     </>
   );
 }

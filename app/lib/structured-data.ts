@@ -109,9 +109,22 @@ export interface ArticleFacts {
   videoUrl?: string | null;
   /** Its tags' names (issue 29): schema.org `keywords`. */
   keywords?: readonly string[];
+  /**
+   * A gated story (issue 40): its access and its free part as plain text. Its markup says it is not
+   * free, quotes only the free part as `articleBody`, and names the paid part's element (hasPart).
+   */
+  paywall?: { access: "public" | "members" | "paid"; articleBody: string } | null;
 }
 
+
 const iso = (date: Date | string) => new Date(date).toISOString();
+
+/**
+ * The class of the page's element around a gated story's paid part (issue 40): the whole story's gated
+ * blocks, or the teaser's call to action in their place. hasPart's cssSelector names it, as Google
+ * documents for paywalled content (a class selector; the sections are not nested).
+ */
+export const PAYWALLED_CONTENT_CLASS = "paywalled-content";
 
 /** An article page's NewsArticle. */
 export function newsArticleJsonLd(site: SiteFacts, article: ArticleFacts): JsonLd {
@@ -141,7 +154,14 @@ export function newsArticleJsonLd(site: SiteFacts, article: ArticleFacts): JsonL
     ...(article.category ? { articleSection: article.category.name } : {}),
     ...(article.keywords?.length ? { keywords: [...article.keywords] } : {}),
     inLanguage: "en",
-    isAccessibleForFree: true,
+    ...(article.paywall && article.paywall.access !== "public"
+      ? {
+          // Google's structured data for paywalled content: not free, the free part only, the paid part's element.
+          isAccessibleForFree: false,
+          articleBody: article.paywall.articleBody,
+          hasPart: { "@type": "WebPageElement", isAccessibleForFree: false, cssSelector: `.${PAYWALLED_CONTENT_CLASS}` },
+        }
+      : { isAccessibleForFree: true }),
     ...(corrections.length ? { correction: corrections } : {}),
     ...(article.videoUrl
       ? {

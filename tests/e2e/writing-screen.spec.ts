@@ -147,7 +147,7 @@ test.describe("the writing screen", () => {
     await page.keyboard.type("/");
     const menu = page.getByRole("listbox", { name: "Insert block" });
     await expect(menu).toBeVisible();
-    await expect(menu.getByRole("option")).toHaveText([/^Heading/, /^List/, /^Quote/, /^Divider/, /^Image/, /^YouTube/, /^X post/]);
+    await expect(menu.getByRole("option")).toHaveText([/^Heading/, /^List/, /^Quote/, /^Divider/, /^Image/, /^YouTube/, /^X post/, /^Paywall here/]);
     await expect(content).toBeFocused();
     // Letters narrow it; Enter inserts the active block and removes the "/quo".
     await page.keyboard.type("quo");
@@ -188,7 +188,10 @@ test.describe("the writing screen", () => {
     // "+" → "X post" opens the embed dialog; Escape on the menu closes it without inserting.
     await expect(plus).toBeVisible();
     await plus.click();
+    // End is the last option, "Paywall here" (issue 40); X post is the one before it.
     await page.keyboard.press("End");
+    await expect(menu.getByRole("option", { selected: true })).toContainText("Paywall here");
+    await page.keyboard.press("ArrowUp");
     await expect(menu.getByRole("option", { selected: true })).toContainText("X post");
     await page.keyboard.press("Enter");
     const embed = page.getByRole("dialog", { name: "Embed a video or post" });

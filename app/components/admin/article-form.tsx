@@ -8,6 +8,10 @@ import {
   FEATURED_IMAGE_ALT_REQUIRED,
   FEATURED_IMAGE_TEXT_MAX,
   isFeaturedImageAltMissing,
+  isStoryAccessLevel,
+  STORY_ACCESS_HINTS,
+  STORY_ACCESS_LABELS,
+  STORY_ACCESS_LEVELS,
   REQUIRED_ARTICLE_FIELDS,
   TAKE_OVER_SLUG_LABEL,
   wasPublished,
@@ -81,6 +85,7 @@ export function ArticleForm({
   mode,
   article,
   categories,
+  accessTiers = [],
   authors = [],
   tags = [],
   defaultAuthorIds = [],
@@ -99,6 +104,8 @@ export function ArticleForm({
   mode: "create" | "edit";
   article: ArticleFormValues | null;
   categories: { id: string; name: string }[];
+  /** "Access" (issue 40): the paid tiers a Paid story may name (archived: only the story's own). */
+  accessTiers?: { id: string; name: string; archived: boolean }[];
   /** Every author to choose from, and the choice of a new article (the signed-in user's own author record). */
   authors?: AuthorChoice[];
   /** Every existing tag, for the tag picker (issue 29). */
@@ -155,6 +162,8 @@ export function ArticleForm({
       featuredImageCaption: v.featuredImageCaption ?? null,
       featuredImageCredit: v.featuredImageCredit ?? null,
       videoUrl: v.videoUrl || null,
+      access: isStoryAccessLevel(v.access) ? v.access : undefined,
+      accessTierId: v.accessTierId || null,
     };
   }
   const navigation = useNavigation();
@@ -385,6 +394,7 @@ export function ArticleForm({
             error={errors.contentDoc ?? errors.content}
             onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
             onEdited={edited}
+            paywall
           />
         </div>
 
@@ -432,6 +442,17 @@ export function ArticleForm({
                 </p>
               </div>
             ) : null}
+          </SettingsSection>
+
+          <SettingsSection title="Access">
+            <AccessSetting
+              key={restored?.seq ?? 0}
+              access={article?.access ?? "public"}
+              tierId={article?.accessTierId ?? null}
+              tiers={accessTiers}
+              error={errors.access ?? errors.accessTierId}
+              errorField={errors.access ? "access" : "accessTierId"}
+            />
           </SettingsSection>
 
           <SettingsSection title="Live coverage">
@@ -685,5 +706,74 @@ function LiveCoverageSetting({ live }: { live: { startedAt: string | null; ended
         Live updates
       </a>
     </p>
+  );
+}
+
+/**
+ * The story's "Access" (issue 40): Public, Members or Paid, and a Paid story's tier ("Any paid tier" or
+ * one of them). Readers without access get the story up to its "Paywall here" block (or the setting's
+ * number of paragraphs) and a call to action. Anyone who may edit the story may set it; the server
+ * checks the tier.
+ */
+function AccessSetting({
+  access: initial,
+  tierId,
+  tiers,
+  error,
+  errorField,
+}: {
+  access: "public" | "members" | "paid";
+  tierId: string | null;
+  tiers: { id: string; name: string; archived: boolean }[];
+  error: string | undefined;
+  errorField: "access" | "accessTierId";
+}) {
+  const [access, setAccess] = useState(initial);
+  return (
+    <div className="space-y-3">
+      <fieldset className="space-y-2" aria-describedby={error && errorField === "access" ? "access-error" : "access-hint"}>
+        <legend className="sr-only">Who may read the whole story</legend>
+        {STORY_ACCESS_LEVELS.map((level) => (
+          <label key={level} className="flex items-center gap-2 text-sm font-medium text-slate-800">
+            <input
+              type="radio"
+              name="access"
+              value={level}
+              checked={access === level}
+              onChange={() => setAccess(level)}
+              aria-invalid={error && errorField === "access" ? true : undefined}
+              className="size-4 border-slate-300"
+            />
+            {STORY_ACCESS_LABELS[level]}
+          </label>
+        ))}
+      </fieldset>
+      <p id="access-hint" className="text-xs text-slate-600">
+        {STORY_ACCESS_HINTS[access]}
+        {access === "public" ? "" : " Readers without access see it up to “Paywall here” (in the + menu), or its first paragraphs."}
+      </p>
+      {access === "paid" ? (
+        <div className="space-y-2">
+          <Label htmlFor="accessTierId">Tier</Label>
+          <select
+            id="accessTierId"
+            name="accessTierId"
+            defaultValue={tierId ?? ""}
+            aria-invalid={error && errorField === "accessTierId" ? true : undefined}
+            aria-describedby={error && errorField === "accessTierId" ? "accessTierId-error" : undefined}
+            className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900"
+          >
+            <option value="">Any paid tier</option>
+            {tiers.map((tier) => (
+              <option key={tier.id} value={tier.id}>
+                {tier.archived ? `${tier.name} (archived)` : tier.name}
+              </option>
+            ))}
+          </select>
+          <FieldError id="accessTierId-error" message={errorField === "accessTierId" ? error : undefined} />
+        </div>
+      ) : null}
+      <FieldError id="access-error" message={errorField === "access" ? error : undefined} />
+    </div>
   );
 }

@@ -36,7 +36,7 @@ import { toast } from "~/components/ui/toaster";
 import type { StoryDocument } from "~/domain/articles/story-document.schema";
 import { embedTargetOf, isAllowedImageSrc, isAllowedLinkHref } from "~/domain/articles/story-urls";
 import { cn } from "~/lib/cn";
-import { INSERT_OPTIONS, InsertButton, InsertMenu, insertOptionsFor, insertPlace, moveFor, type InsertOption } from "./story-insert-menu";
+import { InsertButton, InsertMenu, insertOptionsFor, insertPlace, moveFor, type InsertOption } from "./story-insert-menu";
 import { cleanPastedHtml } from "./story-paste";
 import { useAdminUpload } from "./use-admin-upload";
 
@@ -107,6 +107,31 @@ const EmbedNode = Node.create({
         class: "rounded-lg border border-slate-300 bg-slate-50 p-4 text-sm break-words text-slate-700",
       }),
       `${target?.provider === "x" ? "Post on X" : "YouTube video"}: ${target?.url ?? "(not a YouTube or X address)"}`,
+    ];
+  },
+});
+
+/**
+ * "Paywall here" (issue 40): where a Members or Paid story's free part ends. A divider the writer sees
+ * and readers never do (every renderer passes it by); the first one counts.
+ */
+const PaywallNode = Node.create({
+  name: "paywall",
+  group: "block",
+  atom: true,
+  draggable: true,
+  selectable: true,
+  parseHTML() {
+    return [{ tag: "div[data-paywall]" }];
+  },
+  renderHTML({ HTMLAttributes }) {
+    return [
+      "div",
+      mergeAttributes(HTMLAttributes, {
+        "data-paywall": "",
+        class: "my-4 border-y-2 border-dashed border-amber-500 bg-amber-50 py-1 text-center text-xs font-semibold tracking-wide text-amber-900 uppercase",
+      }),
+      "Paywall here",
     ];
   },
 });
@@ -567,9 +592,11 @@ export interface StoryEditorProps {
   invalid?: boolean;
   onChange: (doc: StoryDocument) => void;
   onUploadingChange: (uploading: boolean) => void;
+  /** Whether the insert menu offers "Paywall here" (a story; not a page). */
+  paywall?: boolean;
 }
 
-export default function StoryEditor({ initialDoc, labelId, describedBy, invalid, onChange, onUploadingChange }: StoryEditorProps) {
+export default function StoryEditor({ initialDoc, labelId, describedBy, invalid, onChange, onUploadingChange, paywall = false }: StoryEditorProps) {
   const [dialog, setDialog] = useState<"link" | "image" | "embed" | null>(null);
   const [embedKind, setEmbedKind] = useState<"youtube" | "x" | undefined>(undefined);
   // An image pasted or dropped into the story, waiting for the image dialog to upload it.
@@ -623,6 +650,7 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
       }),
       StoryImageNode,
       EmbedNode,
+      PaywallNode,
     ],
     // Read once, when the editor is made (later renders update the options, not the document).
     content: initialDoc as JSONContent,
@@ -698,7 +726,7 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
   const slashQuery = state?.slashQuery ?? null;
   const slashKey = slashQuery === null ? null : `${placePos}:${slashQuery}`;
   const slashOpen = slashQuery !== null && slashKey !== dismissedSlash;
-  const options = menu?.by === "button" ? INSERT_OPTIONS : insertOptionsFor(slashQuery ?? "");
+  const options = insertOptionsFor(menu?.by === "button" ? "" : (slashQuery ?? ""), { paywall });
   // "/" opens the menu as it is typed, and closes it when nothing matches or the caret leaves.
   const open = menu?.by === "button" ? (placePos !== null && slashQuery === null ? menu : null) : slashOpen && options.length > 0 ? { by: "slash" as const, active: menu?.by === "slash" ? Math.min(menu.active, options.length - 1) : 0 } : null;
 
@@ -713,7 +741,10 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
     else if (option.choice === "list") chain.toggleBulletList().run();
     else if (option.choice === "quote") chain.toggleBlockquote().run();
     else if (option.choice === "divider") chain.setHorizontalRule().run();
-    else {
+    else if (option.choice === "paywall") {
+      chain.run();
+      insertBlock(editor, { type: "paywall", attrs: {} });
+    } else {
       chain.run();
       if (option.choice === "image") setDialog("image");
       else {

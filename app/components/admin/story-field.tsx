@@ -41,6 +41,7 @@ export function StoryField({
   invalid,
   onUploadingChange,
   onEdited,
+  paywall = false,
 }: {
   labelId: string;
   textareaId: string;
@@ -52,6 +53,8 @@ export function StoryField({
   onUploadingChange: (uploading: boolean) => void;
   /** Called on each change the writer makes to the story (typing, a dialog's insert): the form has an unsaved change. */
   onEdited?: () => void;
+  /** Whether the editor's insert menu offers "Paywall here" (issue 40: stories, not pages). */
+  paywall?: boolean;
 }) {
   const [Editor, setEditor] = useState<ComponentType<StoryEditorProps> | null>(null);
   const [plain, setPlain] = useState(text);
@@ -95,6 +98,7 @@ export function StoryField({
               onEdited?.();
             }}
             onUploadingChange={onUploadingChange}
+            paywall={paywall}
           />
         </>
       ) : (
@@ -139,6 +143,7 @@ export function StoryContentField({
   error,
   onUploadingChange,
   onEdited,
+  paywall = false,
 }: {
   storedDoc: unknown;
   submittedDoc: string | undefined;
@@ -147,6 +152,8 @@ export function StoryContentField({
   error: string | undefined;
   onUploadingChange: (uploading: boolean) => void;
   onEdited?: () => void;
+  /** Issue 40: offer "Paywall here" (the article form). */
+  paywall?: boolean;
 }) {
   return (
     <div className="space-y-2">
@@ -163,6 +170,7 @@ export function StoryContentField({
         describedBy={error ? "content-error" : undefined}
         onUploadingChange={onUploadingChange}
         onEdited={onEdited}
+        paywall={paywall}
       />
       <FieldError id="content-error" message={error} />
     </div>

@@ -6,11 +6,11 @@
  * list itself takes the keyboard. Part of the editor's lazy chunk (imported by story-editor.tsx only).
  */
 import type { Editor } from "@tiptap/core";
-import { AtSign, Film, Heading2, ImageIcon, List, Minus, Plus, Quote } from "lucide-react";
+import { AtSign, Film, Heading2, ImageIcon, List, LockKeyhole, Minus, Plus, Quote } from "lucide-react";
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
 import { cn } from "~/lib/cn";
 
-export type InsertChoice = "heading" | "list" | "quote" | "divider" | "image" | "youtube" | "x";
+export type InsertChoice = "heading" | "list" | "quote" | "divider" | "image" | "youtube" | "x" | "paywall";
 
 export interface InsertOption {
   choice: InsertChoice;
@@ -31,13 +31,16 @@ export const INSERT_OPTIONS: readonly InsertOption[] = [
   { choice: "image", label: "Image", hint: "Upload or choose one, with alt text", keywords: ["picture", "photo", "figure"], icon: <ImageIcon aria-hidden="true" className={iconClass} /> },
   { choice: "youtube", label: "YouTube", hint: "A video, loaded on the reader's click", keywords: ["video", "embed"], icon: <Film aria-hidden="true" className={iconClass} /> },
   { choice: "x", label: "X post", hint: "A post, loaded on the reader's click", keywords: ["twitter", "tweet", "embed"], icon: <AtSign aria-hidden="true" className={iconClass} /> },
+  // Issue 40: where a Members or Paid story's free part ends (stories only: the article form offers it).
+  { choice: "paywall", label: "Paywall here", hint: "Readers without access stop here", keywords: ["paywall", "members", "subscribers", "gate"], icon: <LockKeyhole aria-hidden="true" className={iconClass} /> },
 ];
 
-/** The options "/" + `query` finds (all of them for an empty query). */
-export function insertOptionsFor(query: string): readonly InsertOption[] {
+/** The options "/" + `query` finds (all of them for an empty query); "Paywall here" only where `paywall` (a story, not a page). */
+export function insertOptionsFor(query: string, { paywall = false }: { paywall?: boolean } = {}): readonly InsertOption[] {
   const q = query.trim().toLowerCase();
-  if (!q) return INSERT_OPTIONS;
-  return INSERT_OPTIONS.filter((o) => o.label.toLowerCase().startsWith(q) || o.keywords.some((k) => k.startsWith(q)));
+  const offered = paywall ? INSERT_OPTIONS : INSERT_OPTIONS.filter((o) => o.choice !== "paywall");
+  if (!q) return offered;
+  return offered.filter((o) => o.label.toLowerCase().startsWith(q) || o.keywords.some((k) => k.startsWith(q)));
 }
 
 /** Where the caret is: in an empty paragraph of its own at the top level (the "+" button's place), and the "/" text typed there. */

@@ -2,7 +2,9 @@ import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { isForeignKeyViolation, isUniqueViolation, pgConstraint } from "~/db/pg-errors";
-import { articlePendingVersions, articles, categories, DEFAULT_AUTHOR_NAME, type ArticleStatus } from "~/db/schema";
+import { articlePendingVersions, articles, categories, DEFAULT_AUTHOR_NAME, memberTiers, type ArticleStatus } from "~/db/schema";
+import type { StoryAccessLevel } from "~/domain/members/access";
+import { getSettings } from "~/domain/settings/settings.server";
 import { AppError, isAppError } from "~/lib/app-error";
 import { fromDateTimeLocal } from "~/lib/dates";
 import { formValues, parseForm } from "~/lib/forms";
@@ -12,6 +14,7 @@ import { isOwnMediaUrl } from "~/lib/own-media.server";
 import type { Bucket, Storage } from "~/lib/storage.server";
 import { UPLOAD_RULES } from "~/lib/upload-rules";
 import {
+  ACCESS_TIER_UNKNOWN,
   ARTICLE_FIELDS,
   ARTICLE_SLUG_TAKEN,
   articleFormSchema,
@@ -43,6 +46,7 @@ import { recordAutosave, recordPendingRevision, recordRevision, revisionSourceCo
 import { type PendingFields } from "./pending-versions.server";
 import { recordSlugRedirect, removeSlugRedirect, slugRedirectOwner } from "./slug-redirects.server";
 import { storyPlainText } from "./story-document";
+import { freeContentOf } from "./story-paywall";
 import { storyDocumentField, type StoryBlock, type StoryDocument } from "./story-document.schema";
 import { storyImageNotOwn } from "./story-urls";
 import { SEND_BY_EMAIL_FORBIDDEN, setArticleNewsletters } from "~/domain/newsletters/newsletter-admin.server";
@@ -88,6 +92,9 @@ export interface EditableArticle {
   authorIds: string[];
   /** The article's tags' names in order (issue 29). */
   tags: string[];
+  /** Who may read the whole story (issue 40), and a paid story's tier (null: any paid tier). */
+  access: StoryAccessLevel;
+  accessTierId: string | null;
 }
 
 /** The stored fields of one article for the edit form, or null (an id that is not a UUID names nothing). */
@@ -111,6 +118,8 @@ export async function getArticleForEdit(db: Pick<Db, "select">, id: string): Pro
       status: articles.status,
       publishedAt: articles.publishedAt,
       modifiedAt: articles.modifiedAt,
+      access: articles.access,
+      accessTierId: articles.accessTierId,
     })
     .from(articles)
     .where(eq(articles.id, id))
@@ -211,6 +220,40 @@ async function checkCategory(db: Db, categoryId: string | null) {
   if (!categoryId) return;
   const [row] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, categoryId)).limit(1);
   if (!row) throw unknownCategory();
+}
+
+/**
+ * "Access" (issue 40): a paid story's tier must be one of the paid tiers, not archived (a story that
+ * already names an archived tier may keep it: its members keep their plan). Whoever may edit the story
+ * may set its access, as its other settings (docs/members.md).
+ */
+async function checkAccessTier(db: Pick<Db, "select">, input: ArticleInput, previous?: { accessTierId: string | null }) {
+  if (input.access !== "paid" || !input.accessTierId || input.accessTierId === previous?.accessTierId) return;
+  const [tier] = await db
+    .select({ id: memberTiers.id })
+    .from(memberTiers)
+    .where(and(eq(memberTiers.id, input.accessTierId), isNull(memberTiers.archivedAt)))
+    .limit(1);
+  if (!tier) throw new AppError<ArticleFieldName>("invalid_input", ACCESS_TIER_UNKNOWN, { field: "accessTierId" });
+}
+
+/**
+ * The access columns a save writes: the story's access as asked (or as stored, when the caller does
+ * not say), its tier (paid stories only), and `free_content`, the plain text of its free part under
+ * the paywall setting now in force (null for a public story), so search never reads the gated part.
+ */
+async function accessColumns(tx: Pick<Db, "select">, input: ArticleInput, stored?: { access: StoryAccessLevel; accessTierId: string | null }) {
+  const access = input.access ?? stored?.access ?? "public";
+  const accessTierId = access === "paid" ? (input.access ? (input.accessTierId ?? null) : (stored?.accessTierId ?? null)) : null;
+  const paragraphs = access === "public" ? 0 : (await getSettings(tx)).paywallParagraphs;
+  return { access, accessTierId, freeContent: freeContentOf(access, input, paragraphs) };
+}
+
+/** The audit entry's note of an access change (issue 40), or nothing. */
+function accessChange(before: { access: StoryAccessLevel; accessTierId: string | null } | null, after: { access: StoryAccessLevel; accessTierId: string | null }) {
+  if (before && before.access === after.access && before.accessTierId === after.accessTierId) return {};
+  if (!before && after.access === "public") return {};
+  return { access: after.access, ...(after.accessTierId ? { accessTierId: after.accessTierId } : {}), ...(before ? { accessBefore: before.access } : {}) };
 }
 
 const unknownCategory = () =>
@@ -382,13 +425,16 @@ export async function createArticle(
   const authorIds = await checkAuthorIds(db, input.authorIds ?? []);
   await checkMedia(storage, input);
   await checkStoryImages(storage, input.contentDoc);
+  await checkAccessTier(db, input);
   try {
     return await db.transaction(async (tx) => {
       await claimRedirectedSlug(tx, input.slug, null, options.takeOverSlug ?? false);
+      const access = await accessColumns(tx, input);
       const [row] = await tx
         .insert(articles)
         .values({
           ...columns(input),
+          ...access,
           ...publicationColumns(publication),
           ...(options.showAsUpdated ? { modifiedAt: sql`now()` } : {}),
           createdById: actor.id,
@@ -403,7 +449,7 @@ export async function createArticle(
         objectType: "article",
         objectId: row!.id,
         objectLabel: row!.title,
-        details: { status: row!.status, ...(tagged.length ? { tags: tagged.map((t) => t.name) } : {}) },
+        details: { status: row!.status, ...(tagged.length ? { tags: tagged.map((t) => t.name) } : {}), ...accessChange(null, access) },
       });
       // "Live coverage" ticked in the new story's form (issue 31).
       if (options.startLive) await startLiveInSave(tx, actor, row!);
@@ -469,11 +515,12 @@ async function writeUpdate(
   const authorIds = input.authorIds === undefined ? undefined : await checkAuthorIds(db, input.authorIds);
   await checkMedia(storage, input, previous);
   await checkStoryImages(storage, input.contentDoc, previous);
+  await checkAccessTier(db, input, previous);
   try {
     return await db.transaction(async (tx) => {
       // The stored row, locked: the slug it had and whether it was public are read in this transaction.
       const [stored] = await tx
-        .select({ slug: articles.slug, status: articles.status, publishedAt: articles.publishedAt })
+        .select({ slug: articles.slug, status: articles.status, publishedAt: articles.publishedAt, access: articles.access, accessTierId: articles.accessTierId })
         .from(articles)
         .where(eq(articles.id, id))
         .for("update");
@@ -494,10 +541,12 @@ async function writeUpdate(
       // Nor does a schedule (published since the checks above, by the scheduler or another tab).
       if (next?.status === "scheduled" && stored.status === "published") throw liveStaysLive();
       if (stored.slug !== input.slug) await claimRedirectedSlug(tx, input.slug, id, options.takeOverSlug ?? false);
+      const access = await accessColumns(tx, input, stored);
       const [row] = await tx
         .update(articles)
         .set({
           ...columns(input),
+          ...access,
           ...(next ? publicationColumns(next) : {}),
           // Published or scheduled: it has left the review queue (decision 0017).
           ...(next && next.status !== "draft" ? CLEARED_REVIEW : {}),
@@ -526,7 +575,7 @@ async function writeUpdate(
           objectType: "article",
           objectId: id,
           objectLabel: row.title,
-          details: { status: row.status, ...(tagsChanged ? { tags: input.tags, tagsBefore: previous.tags } : {}) },
+          details: { status: row.status, ...(tagsChanged ? { tags: input.tags, tagsBefore: previous.tags } : {}), ...accessChange(stored, access) },
         });
         // "Live coverage" ticked (issue 31): never by an autosave either.
         if (options.startLive) await startLiveInSave(tx, actor, row);
@@ -690,7 +739,17 @@ export async function savePendingVersion(
   await checkMedia(storage, input, previous);
   await checkStoryImages(storage, input.contentDoc, previous);
   // The row's columns as a save would write them (the byline's text as typed: blank stays blank in the form).
-  const fields: PendingFields = { ...columns(input), authorName: input.authorName ?? "", publishAt: publishAtText, authorIds, tags: input.tags ?? previous.tags };
+  await checkAccessTier(db, input, previous);
+  const fields: PendingFields = {
+    ...columns(input),
+    authorName: input.authorName ?? "",
+    publishAt: publishAtText,
+    authorIds,
+    tags: input.tags ?? previous.tags,
+    // Access (issue 40) waits with the rest: "Update Article" applies it with the story's text.
+    access: input.access ?? previous.access,
+    accessTierId: (input.access ?? previous.access) === "paid" ? (input.access ? (input.accessTierId ?? null) : previous.accessTierId) : null,
+  };
   try {
     return await db.transaction(async (tx) => {
       // The story's row, locked (not written): still published, still theirs to edit.
@@ -709,7 +768,7 @@ export async function savePendingVersion(
         .insert(articlePendingVersions)
         .values({ articleId: id, ...saved })
         .onConflictDoUpdate({ target: articlePendingVersions.articleId, set: saved });
-      const { publishAt: _publishAt, authorName, tags: tagNames, ...revision } = fields;
+      const { publishAt: _publishAt, authorName, tags: tagNames, access: _access, accessTierId: _accessTierId, ...revision } = fields;
       await recordPendingRevision(
         tx,
         { id, ...revision, tagNames, authorName: authorName || DEFAULT_AUTHOR_NAME, status: stored.status, publishedAt: stored.publishedAt },

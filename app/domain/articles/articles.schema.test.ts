@@ -28,6 +28,8 @@ const values = (over: Partial<Record<ArticleFieldName, string>> = {}): Record<Ar
   authorName: "",
   authorIds: "",
   tags: "",
+  access: "",
+  accessTierId: "",
   excerpt: "",
   content: "Content",
   contentDoc: "",
@@ -63,8 +65,17 @@ describe("parseArticleInput", () => {
         featuredImageCaption: null,
         featuredImageCredit: null,
         videoUrl: null,
+        // Access left blank (issue 40): the save keeps the story's own (a new story is public).
+        access: undefined,
+        accessTierId: null,
       },
     });
+  });
+
+  test("Access is Public, Members or Paid, and a Paid story's tier an id (blank: any paid tier)", () => {
+    expect(parseArticleInput(values({ access: "paid", accessTierId: "" }))).toMatchObject({ ok: true, input: { access: "paid", accessTierId: null } });
+    expect(parseArticleInput(values({ access: "everyone" }))).toMatchObject({ ok: false, fieldErrors: { access: "Choose who may read the story: Public, Members or Paid." } });
+    expect(parseArticleInput(values({ access: "paid", accessTierId: "gold" }))).toMatchObject({ ok: false, fieldErrors: { accessTierId: expect.stringContaining("tier") } });
   });
 
   test("tags are names separated by commas: trimmed, blanks dropped, one per address; bad ones refused", () => {

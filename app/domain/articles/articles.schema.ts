@@ -5,6 +5,7 @@ import { isUuid } from "~/lib/ids";
 import { slugSchema } from "~/lib/slugs";
 import type { BylineAuthor } from "~/domain/authors/byline";
 import type { StoryDocument } from "./story-document.schema";
+import type { StoryAccessLevel, Variant } from "~/domain/members/access";
 import { tagNamesField } from "~/domain/tags/tags.schema";
 
 export const ARTICLE_SLUG_TAKEN = "This slug is already used by another article.";
@@ -55,6 +56,20 @@ export const featuredImageTextFields = {
   featuredImageCredit: optionalText(FEATURED_IMAGE_TEXT_MAX.credit, "Credit"),
 };
 
+// ---------------------------------------------------------------- access (issue 40, decision 0054)
+
+/** Who may read a story whole: everyone, signed-in members, or paying members. */
+export const STORY_ACCESS_LEVELS = ["public", "members", "paid"] as const satisfies readonly StoryAccessLevel[];
+export const STORY_ACCESS_LABELS: Record<StoryAccessLevel, string> = { public: "Public", members: "Members", paid: "Paid" };
+export const STORY_ACCESS_HINTS: Record<StoryAccessLevel, string> = {
+  public: "Everyone reads the whole story.",
+  members: "Readers sign in (free) to read past the paywall point.",
+  paid: "Paying subscribers read past the paywall point.",
+};
+export const ACCESS_INVALID = "Choose who may read the story: Public, Members or Paid.";
+export const ACCESS_TIER_UNKNOWN = "The chosen tier does not exist or is archived. Choose another one, or Any paid tier.";
+export const isStoryAccessLevel = (v: unknown): v is StoryAccessLevel => typeof v === "string" && (STORY_ACCESS_LEVELS as readonly string[]).includes(v);
+
 /**
  * The article form's fields, as the browser sends them and as the server checks them.
  * Server-only rules (slug taken, media URL really ours) are added in article-admin.server.ts.
@@ -94,10 +109,27 @@ export const articleInputSchema = z.object({
    * plain text input without JavaScript). Unknown names become new tags when the story is saved.
    */
   tags: tagNamesField,
+  /**
+   * "Access" (issue 40): who may read the whole story. Blank (a client that does not send it): an
+   * update keeps the story's access, a create makes it public.
+   */
+  access: z
+    .enum(["", ...STORY_ACCESS_LEVELS], { error: ACCESS_INVALID })
+    .transform((v): StoryAccessLevel | undefined => (v === "" ? undefined : v)),
+  /** A paid story's tier: blank for "Any paid tier" (the server checks that a tier exists and is not archived). */
+  accessTierId: z
+    .string()
+    .trim()
+    .refine((v) => v === "" || isUuid(v), ACCESS_TIER_UNKNOWN)
+    .transform((v) => (v === "" ? null : v)),
 });
 
 /** The form's input as saved: with the story's document parsed (null: a plain-text story). */
-export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc" | "authorIds" | "tags"> & {
+export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc" | "authorIds" | "tags" | "access" | "accessTierId"> & {
+  /** Who may read the whole story (issue 40); absent: an update keeps it, a create is public. */
+  access?: StoryAccessLevel;
+  /** A paid story's tier (null: any paid tier); ignored unless `access` is "paid". */
+  accessTierId?: string | null;
   contentDoc: StoryDocument | null;
   /** The authors in byline order; absent (a caller that does not choose authors): an update keeps them, a create names none. */
   authorIds?: string[];
@@ -213,6 +245,8 @@ export const ARTICLE_FIELDS: ArticleFieldName[] = [
   "featuredImageCaption",
   "featuredImageCredit",
   "videoUrl",
+  "access",
+  "accessTierId",
   "publishAt",
   "intent",
   "showAsUpdated",
@@ -306,6 +340,10 @@ export interface ArticleFormFields {
   authorIds?: string[];
   /** The tags' names in order (absent: none, or a revision saved before tags existed). */
   tags?: string[];
+  /** Who may read the whole story (issue 40); absent: a revision, which does not keep it (the form keeps its own). */
+  access?: StoryAccessLevel;
+  /** A paid story's tier (null: any paid tier). */
+  accessTierId?: string | null;
 }
 
 /** A published story's pending version as the edit form announces it ("Changes saved {time}, not yet public"). */
@@ -317,3 +355,15 @@ export interface PendingVersionInfo {
 
 /** What the edit form says of a pending version ({time}: its save time in the site's time zone). */
 export const pendingVersionNote = (time: string) => `Changes saved ${time}, not yet public`;
+
+/** A gated story's paywall as its page shows it (null for a public story). Nothing in it names a reader. */
+export interface ArticlePaywall {
+  access: StoryAccessLevel;
+  variant: Variant;
+  /** The free part as plain text: the JSON-LD's articleBody. */
+  articleBody: string;
+  /** A teaser's call to action (null for the whole story). */
+  callToAction: { heading: string; action: "sign-in" | "subscribe" | "upgrade" } | null;
+  /** "0 of 3 free stories left" on a teaser when the reader's meter is on. */
+  meterNote: string | null;
+}

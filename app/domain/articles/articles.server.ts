@@ -5,7 +5,7 @@ import { preparedQuery } from "~/db/prepared-queries.server";
 import { articles, articleTags, categories, type Article } from "~/db/schema";
 import { isUuid } from "~/lib/ids";
 import { isSlug } from "~/lib/slugs";
-import type { ArticleCard, FeaturedImageText } from "./articles.schema";
+import type { ArticleCard, ArticlePaywall, FeaturedImageText } from "./articles.schema";
 import { cardColumns, countOf, newestFirst, newestMatching, preparedPageOfCards, toCard, type RowWindow } from "./article-cards.server";
 import type { ArticleNote } from "./corrections.schema";
 import { notesColumn } from "./corrections.server";
@@ -13,6 +13,10 @@ import { readEveryTime, type StoryMemo } from "./story-memo.server";
 import { readingMinutes, wordCount } from "./story-document";
 import { renderFeaturedImageHtml } from "./featured-image-html";
 import { renderStoryHtml } from "./story-html";
+import { storyPlainText } from "./story-document";
+import { isGated, storyAccessOf, storyPartsOf } from "./story-paywall";
+import { ANONYMOUS, callToActionOf, isMeterable, meterNote, type Reader, type StoryAccessLevel, type Variant } from "~/domain/members/access";
+import { PAYWALLED_CONTENT_CLASS } from "~/domain/members/paywall";
 
 /** The newest public articles with their category, newest first (home loads 12, the RSS feed 50). */
 export async function listLatestArticles(db: Db, limit = 12): Promise<ArticleCard[]> {
@@ -80,6 +84,9 @@ export interface ArticleDetail extends ArticleCard, FeaturedImageText {
   /** Live coverage (issue 31): when it started (null: never a live story) and ended (null: live now, when started). */
   liveStartedAt: Date | null;
   liveEndedAt: Date | null;
+  /** Who may read the whole story (issue 40), and a paid story's tier (null: any paid tier). */
+  access: StoryAccessLevel;
+  accessTierId: string | null;
 }
 
 /** What an article page shows with its featured image. */
@@ -99,12 +106,14 @@ const detailColumns = {
   corrections: notesColumn,
   liveStartedAt: articles.liveStartedAt,
   liveEndedAt: articles.liveEndedAt,
+  access: articles.access,
+  accessTierId: articles.accessTierId,
 };
 
 type SelectedDetail = Omit<ArticleDetail, "category"> & { categoryName: string | null; categorySlug: string | null };
 
-function toDetail({ content, contentDoc, modifiedAt, corrections, featuredImageCaption, featuredImageCredit, liveStartedAt, liveEndedAt, ...card }: SelectedDetail): ArticleDetail {
-  return { ...toCard(card), featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, corrections, liveStartedAt, liveEndedAt };
+function toDetail({ content, contentDoc, modifiedAt, corrections, featuredImageCaption, featuredImageCredit, liveStartedAt, liveEndedAt, access, accessTierId, ...card }: SelectedDetail): ArticleDetail {
+  return { ...toCard(card), featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, corrections, liveStartedAt, liveEndedAt, access, accessTierId };
 }
 
 /** A public article by slug; a draft, a scheduled article or an unknown slug is null (404). */
@@ -155,9 +164,44 @@ export async function getArticleViews(db: Db, slug: string): Promise<number | nu
  * plain-text story, with no document, is shown as text by the page), the featured image with its
  * alt text, caption and credit rendered here too, and its reading time.
  */
-export function presentArticle<A extends ArticleDetail>(article: A) {
-  const { contentDoc, ...shown } = article;
-  const body = contentDoc ? { html: renderStoryHtml(contentDoc) } : null;
+export function presentArticle<A extends ArticleDetail>(article: A, gate?: PageGate) {
+  const { contentDoc, accessTierId: _tier, ...shown } = article;
   const featuredFigureHtml = renderFeaturedImageHtml(article);
-  return { ...shown, featuredFigureHtml, body, readingMinutes: readingMinutes(wordCount(article.content)) };
+  const access = storyAccessOf(article);
+  // The back office's previews (no gate) show the whole story, its paywall block passed by.
+  if (!gate || !isGated(access)) {
+    const body = contentDoc ? { html: renderStoryHtml(contentDoc) } : null;
+    return { ...shown, featuredFigureHtml, body, readingMinutes: readingMinutes(wordCount(article.content)), paywall: null };
+  }
+  const parts = storyPartsOf(article, gate.paragraphs);
+  const freeText = storyPlainText(parts.free);
+  if (gate.variant === "full") {
+    // The whole story; its paid part in the element the JSON-LD's hasPart names (Google's paywalled content).
+    const gated = parts.gated.content.length ? `<div class="${PAYWALLED_CONTENT_CLASS}">${renderStoryHtml(parts.gated)}</div>` : "";
+    const paywall: ArticlePaywall = { access: access.level, variant: "full", articleBody: freeText, callToAction: null, meterNote: null };
+    return { ...shown, featuredFigureHtml, body: { html: renderStoryHtml(parts.free) + gated }, readingMinutes: readingMinutes(wordCount(article.content)), paywall };
+  }
+  // A teaser: the free part only, in every field (the text, the HTML, the reading time). The gated
+  // blocks are never rendered, so they are in neither the HTML nor the `.data` of this answer.
+  // The meter of the variant's class (a class, not a person): anonymous readers' or free members'; none for "upgrade".
+  const reader: Reader = gate.variant === "anonymous" ? ANONYMOUS : { kind: "member", memberId: "", paidTiers: [] };
+  const allowed = gate.variant === "anonymous" ? gate.meterAnonymous : gate.variant === "free" ? gate.meterMembers : 0;
+  const paywall: ArticlePaywall = {
+    access: access.level,
+    variant: gate.variant,
+    articleBody: freeText,
+    callToAction: callToActionOf(gate.variant, access),
+    meterNote: allowed > 0 && isMeterable(reader, access) ? meterNote(0, allowed) : null,
+  };
+  return { ...shown, content: freeText, featuredFigureHtml, body: { html: renderStoryHtml(parts.free) }, readingMinutes: readingMinutes(wordCount(freeText)), paywall };
 }
+
+/** What a page render knows of its reader's class and the paywall settings (issue 40). */
+export interface PageGate {
+  variant: Variant;
+  /** The settings: paragraphs before the paywall, and the meters (0: off). */
+  paragraphs: number;
+  meterAnonymous: number;
+  meterMembers: number;
+}
+

@@ -9,6 +9,10 @@ import { xmlEscape } from "~/lib/xml";
 import { cardColumns, newestFirst } from "./article-cards.server";
 import { renderFeaturedImageHtml } from "./featured-image-html";
 import { renderStoryHtml } from "./story-html";
+import { isGated, storyPartsOf } from "./story-paywall";
+
+/** The link a gated story's feed item ends with (issue 40): to the story's page, where its call to action is. */
+export const FEED_PAYWALL_LINK_TEXT = "Subscribe to read the whole story";
 
 // What the feeds and sitemaps read (decision 0019): public articles only (publiclyVisible), through
 // the (status, published_at) indexes, and never every article at once.
@@ -74,6 +78,7 @@ export async function listFeedItems(db: Db, scope: FeedScope, limit = FEED_ITEMS
       imageType: media.contentType,
       imageSize: media.size,
       updatedAt: articles.updatedAt,
+      access: articles.access,
     })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
@@ -82,9 +87,15 @@ export async function listFeedItems(db: Db, scope: FeedScope, limit = FEED_ITEMS
     .where(and(publiclyVisible(), scopeFilter(db, scope)))
     .orderBy(...newestFirst)
     .limit(limit);
+  // A gated story (issue 40) carries its free part only, cut as its page cuts it, and a link to its page.
+  const paragraphs = rows.some((r) => isGated(r.access)) ? (await getSettings(db)).paywallParagraphs : 0;
   return rows.map((r) => {
     const figure = renderFeaturedImageHtml(r) ?? "";
-    const body = r.contentDoc ? renderStoryHtml(r.contentDoc) : plainTextHtml(r.content);
+    const body = isGated(r.access)
+      ? `${renderStoryHtml(storyPartsOf(r, paragraphs).free)}<p><a href="/article/${xmlEscape(r.slug)}">${FEED_PAYWALL_LINK_TEXT}</a></p>`
+      : r.contentDoc
+        ? renderStoryHtml(r.contentDoc)
+        : plainTextHtml(r.content);
     return {
       id: r.id,
       title: r.title,

@@ -162,7 +162,8 @@ export async function searchArticles(
     .select({
       ...cardColumns,
       titleHighlight: sql<string>`ts_headline('english', ${articles.title}, ${searchQuery(q)}, ${`${HEADLINE_OPTIONS}, HighlightAll=true`})`,
-      snippet: sql<string>`ts_headline('english', coalesce(nullif(${articles.content}, ''), ${articles.excerpt}, ''), ${searchQuery(q)}, ${HEADLINE_OPTIONS})`,
+      // A gated story (issue 40) is quoted from its free part only: free_content, never content.
+      snippet: sql<string>`ts_headline('english', coalesce(nullif(coalesce(${articles.freeContent}, ${articles.content}), ''), ${articles.excerpt}, ''), ${searchQuery(q)}, ${HEADLINE_OPTIONS})`,
     })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))

@@ -53,6 +53,14 @@ export interface StoryEmbed {
   type: "embed";
   attrs: { url: string };
 }
+/**
+ * "Paywall here" (issue 40): where a gated story's free part ends. Top-level only; the first one
+ * counts (app/domain/members/paywall.ts). No renderer shows it: every rendition of the whole story
+ * passes it by, and a reader without access gets only what is before it.
+ */
+export interface StoryPaywall {
+  type: "paywall";
+}
 export type StoryBlock =
   | StoryParagraph
   | StoryHeading
@@ -61,7 +69,8 @@ export type StoryBlock =
   | StoryBlockquote
   | { type: "horizontalRule" }
   | StoryImage
-  | StoryEmbed;
+  | StoryEmbed
+  | StoryPaywall;
 export interface StoryDocument {
   type: "doc";
   content: StoryBlock[];
@@ -81,8 +90,11 @@ export const STORY_NODE_TYPES = [
   "horizontalRule",
   "storyImage",
   "embed",
+  "paywall",
 ] as const;
 export const STORY_MARK_TYPES = ["bold", "italic", "link"] as const;
+
+export const PAYWALL_NOT_NESTED = "“Paywall here” goes between the story's paragraphs, not inside a list or a quote.";
 
 /** Deepest nesting accepted (lists in quotes in lists…), checked before the schema recurses. */
 export const STORY_MAX_DEPTH = 24;
@@ -181,10 +193,18 @@ function depthOf(value: unknown, limit: number, depth = 0): number {
 
 /** The document's schema, its images' alt text checked by `alt`. */
 function documentSchemaWith(alt: z.ZodType<string>): z.ZodType<StoryDocument> {
+  // "Paywall here" sits between the story's blocks, never inside a list or a quote.
+  const nestedBlocks = (max: number) =>
+    z
+      .array(blockSchema)
+      .min(1)
+      .max(max)
+      .refine((blocks) => !blocks.some((block) => block.type === "paywall"), PAYWALL_NOT_NESTED);
+
   const listItemSchema: z.ZodType<StoryListItem> = z.object({
     type: z.literal("listItem", { error: (issue) => unsupported("a list element", { type: issue.input }) }),
     get content() {
-      return z.array(blockSchema).min(1).max(200);
+      return nestedBlocks(200);
     },
   });
 
@@ -213,12 +233,13 @@ function documentSchemaWith(alt: z.ZodType<string>): z.ZodType<StoryDocument> {
       z.object({
         type: z.literal("blockquote"),
         get content() {
-          return z.array(blockSchema).min(1).max(500);
+          return nestedBlocks(500);
         },
       }),
       z.object({ type: z.literal("horizontalRule") }),
       imageSchemaWith(alt),
       embedSchema,
+      z.object({ type: z.literal("paywall") }),
     ],
     { error: (issue) => unsupported("an element", issue.input) },
   ) as z.ZodType<StoryBlock>;

@@ -180,6 +180,8 @@ describe("the article form with a document", () => {
     authorName: "",
     authorIds: "",
     tags: "",
+    access: "",
+    accessTierId: "",
     excerpt: "",
     content: "whatever the browser sent",
     contentDoc: JSON.stringify(rich),

@@ -90,6 +90,10 @@ function walkBlock<T>(node: AnyNode, renderer: StoryRenderer<T>, depth: number):
       const target = embedTargetOf(attr(node, "url"));
       return target ? renderer.embed(target) : null;
     }
+    case "paywall":
+      // "Paywall here" (issue 40) is a mark of where a gated story is cut (members/paywall.ts), not
+      // something readers see: every rendition passes it by.
+      return null;
     default:
       // Not on the allow-list: nothing (the schema refuses it on save; this is the second line).
       return null;

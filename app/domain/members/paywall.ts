@@ -38,3 +38,9 @@ export function splitAtPaywall(doc: StoryDocument, paragraphs: number): StoryPar
 export function withoutPaywall(doc: StoryDocument): StoryDocument {
   return { type: "doc", content: ((doc.content ?? []) as { type?: unknown }[]).filter((block) => !isPaywall(block)) as StoryBlock[] };
 }
+
+/**
+ * The class of the page's element around a gated story's paid part (app/lib/structured-data.ts, where
+ * the JSON-LD's hasPart names it): the page's markup and the lead's code use this name.
+ */
+export { PAYWALLED_CONTENT_CLASS } from "~/lib/structured-data";

@@ -66,6 +66,20 @@ const blockedDomains = z
     return domains;
   });
 
+/** The reader-revenue settings' bounds (issue 40): paragraphs before the paywall, free stories per 30 days. */
+export const READER_REVENUE_MAX = 50;
+
+/**
+ * A whole number from 0 to READER_REVENUE_MAX (issue 40). Left out of a call, or blank: it stays as it is.
+ */
+const readerRevenueCount = (label: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v === "" || (/^\d{1,3}$/.test(v) && Number(v) <= READER_REVENUE_MAX), `${label} must be a whole number from 0 to ${READER_REVENUE_MAX}`)
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? undefined : Number(v)));
+
 export const settingsFormSchema = z.object({
   siteName: z.string().trim().min(1, "Site name is required").max(100, "Site name must be at most 100 characters"),
   siteTagline: optionalText("Tagline", 200),
@@ -105,14 +119,23 @@ export const settingsFormSchema = z.object({
     .enum(["on", ""], { message: "Show the welcome banner is either ticked or not" })
     .optional()
     .transform((v) => (v === undefined ? undefined : v === "on")),
+  /** Reader revenue (issue 40; tiers.manage): how many paragraphs a gated story shows before its call to action, without a "Paywall here" block. */
+  paywallParagraphs: readerRevenueCount("Paragraphs before the paywall"),
+  /** Gated stories an anonymous reader may read whole per 30 days (0: no meter). */
+  meterAnonymous: readerRevenueCount("Free stories for anonymous readers"),
+  /** Paid stories a signed-in free member may read whole per 30 days (0: no meter). */
+  meterMembers: readerRevenueCount("Free stories for signed-in members"),
 });
+
+/** The settings only a role with tiers.manage may change (issue 40). */
+export const READER_REVENUE_FIELDS = ["paywallParagraphs", "meterAnonymous", "meterMembers"] as const;
 export type SettingsFormInput = z.input<typeof settingsFormSchema>;
 export type SettingsUpdate = z.output<typeof settingsFormSchema>;
 export type SettingsField = keyof SettingsFormInput;
 export const SETTINGS_FIELDS = Object.keys(settingsFormSchema.shape) as SettingsField[];
 
 /** The tab each field lives on, so a refused save can show the tab holding the problem. */
-export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | "contact" | "social" | "newsletters"> = {
+export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | "contact" | "social" | "newsletters" | "readerRevenue"> = {
   siteName: "general",
   siteTagline: "general",
   siteDescription: "general",
@@ -129,6 +152,9 @@ export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | 
   showWelcomeBanner: "general",
   postalAddress: "newsletters",
   newsletterBlockedDomains: "newsletters",
+  paywallParagraphs: "readerRevenue",
+  meterAnonymous: "readerRevenue",
+  meterMembers: "readerRevenue",
 };
 
 /** The settings a public page may show (everything but internal bookkeeping). */

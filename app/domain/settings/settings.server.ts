@@ -6,6 +6,7 @@ import { UPLOAD_RULES } from "~/lib/upload-rules";
 import { DEFAULT_SETTINGS, type SettingsUpdate } from "./settings.schema";
 import { SYSTEM_ACTOR, type Actor } from "~/domain/accounts/actor";
 import { recordActivity } from "~/domain/activity/activity.server";
+import { recomputeFreeContent } from "~/domain/articles/story-paywall.server";
 
 /** The one settings row (defaults if it is somehow missing). */
 export async function getSettings(db: Pick<Db, "select">): Promise<WebsiteSettings> {
@@ -25,6 +26,9 @@ export async function getSettings(db: Pick<Db, "select">): Promise<WebsiteSettin
       exploreCategoryIds: null,
       postalAddress: "",
       newsletterBlockedDomains: [],
+      paywallParagraphs: 3,
+      meterAnonymous: 0,
+      meterMembers: 0,
       updatedAt: new Date(0),
     }
   );
@@ -68,6 +72,9 @@ export async function updateSettings(db: Db, input: SettingsUpdate, actor: Actor
       .returning();
     // The names of the fields that changed (settings hold no secrets, but the log keeps names only).
     const changed = (Object.keys(input) as (keyof SettingsUpdate)[]).filter((key) => input[key] !== undefined && JSON.stringify((before as Record<string, unknown>)[key]) !== JSON.stringify(input[key]));
+    // A new paywall point (issue 40): every gated story's free part is cut again, in this transaction,
+    // so search never quotes a paragraph that is now behind the paywall.
+    if (changed.includes("paywallParagraphs")) await recomputeFreeContent(tx, row!.paywallParagraphs);
     await recordActivity(tx, actor, { kind: "settings.update", objectType: "settings", objectLabel: "Website settings", details: { changed } });
     return row!;
   });

@@ -36,6 +36,7 @@ import { backOfficeMeta } from "~/page-meta";
 import { LiveUpdatesPanel } from "~/components/admin/live-updates-panel";
 import { getLivePanel } from "~/domain/live/live-admin.server";
 import { LIVE_COVERAGE_FIELD } from "~/domain/live/live-admin.schema";
+import { listTierChoices } from "~/domain/members/tier-choices.server";
 import type { Route } from "./+types/article-edit";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -60,6 +61,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   ]);
   // Spec: a failed load shows "Error" / "Failed to load article" and returns to the list.
   if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
+  // "Access" (issue 40): the paid tiers to choose from, the story's own kept even when archived.
+  const accessTiers = await listTierChoices(context.db, article.accessTierId);
   const { publishedAt, modifiedAt, ...fields } = article;
   return {
     // "Publish at" shows the (planned) publication time on the site's wall clock. A pending version
@@ -73,6 +76,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     },
     pending: pending && article.status === "published" ? { savedAt: pending.savedAt, savedByName: pending.savedByName } : null,
     categories: categories.map(({ id, name }) => ({ id, name })),
+    accessTiers,
     authors,
     tags: tags.map(({ name }) => ({ name })),
     notes,
@@ -237,6 +241,7 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
       mode="edit"
       article={article}
       categories={loaderData.categories}
+      accessTiers={loaderData.accessTiers}
       authors={loaderData.authors}
       tags={loaderData.tags}
       failure={isNoteAnswer(actionData) || (actionData && actionData.ok) ? undefined : (actionData as ArticleFormActionData)}

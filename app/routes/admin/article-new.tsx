@@ -15,22 +15,26 @@ import { AppError } from "~/lib/app-error";
 import { newsletterChoiceOf, postalAddressMissing, SEND_BY_EMAIL_FORBIDDEN, storyNewsletterChoices } from "~/domain/newsletters/newsletter-admin.server";
 import { sendTestEmailOfForm } from "~/domain/newsletters/newsletter-test-email.server";
 import { backOfficeMeta } from "~/page-meta";
+import { listTierChoices } from "~/domain/members/tier-choices.server";
 import type { Route } from "./+types/article-new";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "articles.create");
   const canSend = can(user.role, "newsletters.send");
-  const [categories, authors, own, tags, newsletters, noPostalAddress] = await Promise.all([
+  const [categories, authors, own, tags, newsletters, noPostalAddress, accessTiers] = await Promise.all([
     listCategories(context.db),
     listAuthorChoices(context.db),
     getAuthorForUser(context.db, user.id),
     listTagChoices(context.db),
     canSend ? storyNewsletterChoices(context.db, null) : null,
     canSend ? postalAddressMissing(context.db) : false,
+    // "Access" (issue 40): the paid tiers a Paid story may name.
+    listTierChoices(context.db),
   ]);
   // A new article is the signed-in user's own, when they have an author record (decision 0015).
   return {
     categories: categories.map(({ id, name }) => ({ id, name })),
+    accessTiers,
     authors,
     tags: tags.map(({ name }) => ({ name })),
     defaultAuthorIds: own ? [own.id] : [],
@@ -75,6 +79,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export default function NewArticle({ loaderData, actionData }: Route.ComponentProps) {
   return <ArticleForm mode="create" article={null} categories={loaderData.categories}
+      accessTiers={loaderData.accessTiers}
       authors={loaderData.authors}
       tags={loaderData.tags}
       defaultAuthorIds={loaderData.defaultAuthorIds}

@@ -8,14 +8,17 @@ import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
+import { can } from "~/domain/accounts/roles";
 import {
+  READER_REVENUE_FIELDS,
+  READER_REVENUE_MAX,
   SETTINGS_FIELD_TAB,
   SETTINGS_FIELDS,
   settingsFormSchema,
   type SettingsField,
 } from "~/domain/settings/settings.schema";
 import { getSettings, updateSettings } from "~/domain/settings/settings.server";
-import { isAppError } from "~/lib/app-error";
+import { AppError, isAppError } from "~/lib/app-error";
 import { expectedOr, formValues, parseForm, refuse, type Refusal } from "~/lib/forms";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/settings";
@@ -32,6 +35,7 @@ const TABS = [
   { value: "contact", label: "Contact" },
   { value: "social", label: "Social Media" },
   { value: "newsletters", label: "Newsletters" },
+  { value: "readerRevenue", label: "Reader revenue" },
 ] as const;
 type TabValue = (typeof TABS)[number]["value"];
 
@@ -39,7 +43,7 @@ type FieldErrors = Partial<Record<SettingsField, string>>;
 type ActionResult = { ok: true } | Refusal<SettingsField>;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireCapability(request, context, "settings.manage");
+  const user = await requireCapability(request, context, "settings.manage");
   const settings = await getSettings(context.db);
   const values = Object.fromEntries(
     SETTINGS_FIELDS.filter((key) => key !== "showWelcomeBanner").map((key) => {
@@ -48,14 +52,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       return [key, Array.isArray(value) ? value.join("\n") : (value ?? "")];
     }),
   ) as Record<Exclude<SettingsField, "showWelcomeBanner">, string>;
-  return data({ values, showWelcomeBanner: settings.showWelcomeBanner }, { headers: { "Cache-Control": "no-store" } });
+  // Reader revenue (issue 40): the paywall and the meters are tiers.manage's.
+  const readerRevenue = can(user.role, "tiers.manage");
+  return data({ values, showWelcomeBanner: settings.showWelcomeBanner, readerRevenue }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = actorOf(await requireCapability(request, context, "settings.manage"));
   const noStore = { "Cache-Control": "no-store" };
   try {
-    await updateSettings(context.db, parseForm(settingsFormSchema, formValues(await request.formData(), SETTINGS_FIELDS)), actor);
+    const values = formValues(await request.formData(), SETTINGS_FIELDS);
+    // The paywall and the meters (issue 40) need tiers.manage as well, whatever the form showed.
+    if (READER_REVENUE_FIELDS.some((field) => values[field] !== "") && !can(actor.role, "tiers.manage")) {
+      throw new AppError("forbidden", "Your role may not change the paywall or the meters (tiers.manage).");
+    }
+    await updateSettings(context.db, parseForm(settingsFormSchema, values), actor);
   } catch (error) {
     const refusal = expectedOr(error, "The settings could not be saved. Please try again.", (err) => context.log.error({ err }, "settings save failed"));
     return refuse(refusal, undefined, { headers: noStore });
@@ -64,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
-  const { values, showWelcomeBanner } = loaderData;
+  const { values, showWelcomeBanner, readerRevenue } = loaderData;
   const fetcher = useFetcher<ActionResult>();
   const formRef = useRef<HTMLFormElement>(null);
   const [tab, setTab] = useState<TabValue>("general");
@@ -119,8 +130,8 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
 
       <fetcher.Form ref={formRef} method="post" noValidate onSubmit={submit} className="mt-6">
         <Tabs.Root value={tab} onValueChange={(value) => setTab(value as TabValue)}>
-          <Tabs.List aria-label="Settings sections" className="grid w-full grid-cols-2 gap-1 rounded-md bg-slate-100 p-1 sm:grid-cols-5">
-            {TABS.map((t) => (
+          <Tabs.List aria-label="Settings sections" className="grid w-full grid-cols-2 gap-1 rounded-md bg-slate-100 p-1 sm:grid-cols-6">
+            {TABS.filter((t) => t.value !== "readerRevenue" || readerRevenue).map((t) => (
               <Tabs.Trigger
                 key={t.value}
                 value={t.value}
@@ -213,6 +224,50 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
               hint="One domain a line, like example.com. Sign-ups from these domains and their subdomains are refused."
             />
           </Tabs.Content>
+          {readerRevenue ? (
+            <Tabs.Content value="readerRevenue" forceMount className={`mt-4 ${tabContent}`}>
+              <h2 className="text-xl font-semibold text-slate-900">Reader revenue</h2>
+              <SettingsInput
+                name="paywallParagraphs"
+                label="Paragraphs before the paywall"
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={READER_REVENUE_MAX}
+                step={1}
+                required
+                defaultValue={values.paywallParagraphs}
+                error={errors.paywallParagraphs}
+                hint="A Members or Paid story shows this many paragraphs to readers without access, unless a “Paywall here” block in the story says where."
+              />
+              <SettingsInput
+                name="meterAnonymous"
+                label="Free stories for anonymous readers"
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={READER_REVENUE_MAX}
+                step={1}
+                required
+                defaultValue={values.meterAnonymous}
+                error={errors.meterAnonymous}
+                hint="Gated stories a reader who is not signed in may read whole every 30 days. 0 turns the meter off."
+              />
+              <SettingsInput
+                name="meterMembers"
+                label="Free stories for signed-in members"
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={READER_REVENUE_MAX}
+                step={1}
+                required
+                defaultValue={values.meterMembers}
+                error={errors.meterMembers}
+                hint="Paid stories a signed-in free member may read whole every 30 days. 0 turns the meter off."
+              />
+            </Tabs.Content>
+          ) : null}
         </Tabs.Root>
 
         <div className="mt-6 flex">

@@ -13,6 +13,8 @@ import { RouteError } from "~/components/not-found";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
 import { listRecirculation } from "~/domain/articles/recirculation.server";
 import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
+import { pageGateOf } from "~/domain/articles/story-gate.server";
+import { storyAccessOf } from "~/domain/articles/story-paywall";
 import { getArticleTags } from "~/domain/tags/tags.server";
 import { COMMENT_FIELDS, COMMENT_GUARD_FIELDS, JUST_POSTED_PARAM, justPostedOf, justPostedPath } from "~/domain/comments/comments.schema";
 import { listArticleComments, postComment } from "~/domain/comments/comments.server";
@@ -54,12 +56,15 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const olderThan = url.searchParams.get("older-than") ?? undefined;
   // ?comment=<id> or ?comment=held: where a comment posted without JavaScript lands (see the action).
   const justPosted = justPostedOf(url.searchParams.get(JUST_POSTED_PARAM));
-  const [page, { moreFromCategory, related }, tags, newsletters, live] = await Promise.all([
+  const [page, { moreFromCategory, related }, tags, newsletters, live, gate] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan, kept: { memo: context.storyMemo, slug: article.slug } }),
     listRecirculation(context.db, article, context.storyMemo),
     getArticleTags(context.db, article.id),
     signupChoices(context.db),
     loadLiveCoverage(context.db, article, { olderThan: url.searchParams.get(OLDER_UPDATES_PARAM) ?? undefined, from: url.searchParams.get(UPDATE_PARAM) ?? undefined }),
+    // Issue 40: which copy of a gated story this render is (the page cache's class, or a staff session's
+    // whole story); a gated story's access is noted for the cache (context.gate).
+    pageGateOf(request, context, { id: article.id, access: storyAccessOf(article) }),
   ]);
   // The page goes from the cache when one of these stories changes, and goes stale when one is
   // published in its category ("More from" shows the newest: decision 0028).
@@ -67,7 +72,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (article.category) noteShown(context, moreFromTag(article.category.slug));
   const payload = {
     // modifiedAt and corrections (newest first) are what a later schema.org dateModified / correction will read.
-    article: presentArticle(article),
+    // A teaser's article holds its free part only (text, HTML, reading time): never the gated blocks.
+    article: presentArticle(article, gate),
     comments: page.threads,
     olderThreads: page.olderThreads,
     // The comment form's signed "shown at" stamp (a minimum fill time; a cached page's is older, never younger).
@@ -154,7 +160,9 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
   if (!data) return pageMeta(matches, { title: "Article not found", path: location.pathname, robots: NOINDEX });
   const { article, tags } = data;
   const path = `/article/${article.slug}`;
-  const description = describeArticle(article.excerpt, article.content);
+  // A teaser's content is its free part already; the whole story's description comes from its free part too.
+  const description = describeArticle(article.excerpt, article.paywall?.articleBody ?? article.content);
+  const paywall = article.paywall ? { access: article.paywall.access, articleBody: article.paywall.articleBody } : undefined;
   const authors = article.authors.length ? article.authors.map((a) => a.name) : [article.authorName];
   const publishedTime = new Date(article.publishedAt).toISOString();
   // A live story changes with its updates: the newest post or edit, when later than the story's own change.
@@ -178,11 +186,11 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
       data.live
         ? liveBlogPostingJsonLd(
             site,
-            { ...article, description, image: article.featuredImage, keywords: tags.map((t) => t.name) },
+            { ...article, description, image: article.featuredImage, keywords: tags.map((t) => t.name), paywall },
             { startedAt: data.live.coverage.startedAt, endedAt: data.live.coverage.endedAt },
             data.live.structured,
           )
-        : newsArticleJsonLd(site, { ...article, description, image: article.featuredImage, keywords: tags.map((t) => t.name) }),
+        : newsArticleJsonLd(site, { ...article, description, image: article.featuredImage, keywords: tags.map((t) => t.name), paywall }),
       breadcrumbJsonLd(site, [
         { name: "Home", path: "/" },
         ...(article.category ? [{ name: article.category.name, path: `/category/${article.category.slug}` }] : []),
