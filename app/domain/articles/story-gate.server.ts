@@ -1,22 +1,21 @@
 import type { AppLoadContext } from "react-router";
-import { getSessionUser } from "~/domain/accounts/guard.server";
-import { can } from "~/domain/accounts/roles";
-import type { StoryAccess, Variant } from "~/domain/members/access";
+import { variantFor, type StoryAccess, type Variant } from "~/domain/members/access";
+import { readerOfRequest } from "~/domain/members/request-reader.server";
 import type { PageGate } from "./articles.server";
 import { isGated } from "./story-paywall";
 
 /**
  * Which copy of a gated story's page this render makes (issue 40, decision 0054): the page cache's
  * door names the class in `context.variant` for every render it may keep. Without one, the render is
- * for one reader the cache does not serve: a staff session reads the whole story; anyone else gets the
- * anonymous teaser (a member is served by the door, never by a render of their own). Public stories
- * are whole for everyone and ask nothing.
+ * for one reader the cache does not serve (a staff session's page): their own copy, from their
+ * sessions (readerOfRequest: staff read the whole story, a member their class, anyone else the
+ * anonymous teaser; the meter is the door's, not a render's). Public stories are whole for everyone
+ * and ask nothing.
  */
 export async function variantOfRender(request: Request, context: AppLoadContext, access: StoryAccess): Promise<Variant> {
   if (!isGated(access)) return "full";
   if (context.variant) return context.variant;
-  const user = await getSessionUser(request, context);
-  return user && can(user.role, "backOffice") ? "full" : "anonymous";
+  return variantFor(await readerOfRequest(request, context), access);
 }
 
 /**

@@ -26,10 +26,10 @@ import { formValues, refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
 import { VIEW_EVENT } from "~/lib/page-view-event";
 import { describeArticle, NOINDEX } from "~/lib/seo";
-import { breadcrumbJsonLd, liveBlogPostingJsonLd, newsArticleJsonLd, type LiveUpdateFacts } from "~/lib/structured-data";
+import { breadcrumbJsonLd, liveBlogPostingJsonLd, newsArticleJsonLd } from "~/lib/structured-data";
 import { LiveStatusLine, LiveUpdates, useLiveCoverage, type LiveCoverageData } from "~/components/live/live-coverage";
-import { getLiveUpdatesPage, latestLiveVersion, listNewestLiveUpdates } from "~/domain/live/live-read.server";
-import { LIVE_FEED_SIZE, OLDER_UPDATES_PARAM, UPDATE_PARAM } from "~/domain/live/live-updates";
+import { liveUpdatesFor } from "~/domain/live/live-coverage.server";
+import { OLDER_UPDATES_PARAM, UPDATE_PARAM } from "~/domain/live/live-updates";
 import type { Route } from "./+types/article";
 
 /**
@@ -56,15 +56,19 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const olderThan = url.searchParams.get("older-than") ?? undefined;
   // ?comment=<id> or ?comment=held: where a comment posted without JavaScript lands (see the action).
   const justPosted = justPostedOf(url.searchParams.get(JUST_POSTED_PARAM));
+  // Issue 40: which copy of a gated story this render is (the page cache's class, or a staff session's
+  // whole story); a gated story's access is noted for the cache (context.gate). A live story's updates
+  // are part of the whole story: a teaser reads none (liveUpdatesFor).
+  const gating = pageGateOf(request, context, { id: article.id, access: storyAccessOf(article) });
   const [page, { moreFromCategory, related }, tags, newsletters, live, gate] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan, kept: { memo: context.storyMemo, slug: article.slug } }),
     listRecirculation(context.db, article, context.storyMemo),
     getArticleTags(context.db, article.id),
     signupChoices(context.db),
-    loadLiveCoverage(context.db, article, { olderThan: url.searchParams.get(OLDER_UPDATES_PARAM) ?? undefined, from: url.searchParams.get(UPDATE_PARAM) ?? undefined }),
-    // Issue 40: which copy of a gated story this render is (the page cache's class, or a staff session's
-    // whole story); a gated story's access is noted for the cache (context.gate).
-    pageGateOf(request, context, { id: article.id, access: storyAccessOf(article) }),
+    gating.then((gated) =>
+      liveUpdatesFor(context.db, article, gated.variant === "full", { olderThan: url.searchParams.get(OLDER_UPDATES_PARAM) ?? undefined, from: url.searchParams.get(UPDATE_PARAM) ?? undefined }),
+    ),
+    gating,
   ]);
   // The page goes from the cache when one of these stories changes, and goes stale when one is
   // published in its category ("More from" shows the newest: decision 0028).
@@ -94,41 +98,6 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   return data(payload, url.searchParams.has(JUST_POSTED_PARAM) ? { headers: { "Cache-Control": "no-store" } } : undefined);
 }
 
-type Db = Route.LoaderArgs["context"]["db"];
-
-/**
- * A story that has been live (issue 31): one page of its updates (the newest, or those after
- * ?updates-before=<id>: each page its own URL, cached as the page), the version its stream starts
- * after, and its newest updates as the structured data needs them (text only, no HTML: the page's
- * data stays small). Null for a story that was never live.
- */
-async function loadLiveCoverage(
-  db: Db,
-  article: { id: string; slug: string; liveStartedAt: Date | null; liveEndedAt: Date | null },
-  { olderThan, from }: { olderThan?: string; from?: string },
-) {
-  if (!article.liveStartedAt) return null;
-  const [page, version, newest] = await Promise.all([
-    getLiveUpdatesPage(db, article.id, { olderThan, from }),
-    latestLiveVersion(db, article.id),
-    listNewestLiveUpdates(db, article.id, LIVE_FEED_SIZE),
-  ]);
-  const coverage: LiveCoverageData = {
-    articleId: article.id,
-    slug: article.slug,
-    startedAt: article.liveStartedAt.toISOString(),
-    endedAt: article.liveEndedAt?.toISOString() ?? null,
-    version,
-    pinned: page.pinned,
-    keyEvents: page.keyEvents,
-    updates: page.updates,
-    olderThan: page.olderThan,
-    // An unknown or foreign id shows the first page: it is the first page then.
-    olderPage: Boolean(olderThan ?? from) && page.updates[0]?.id !== newest[0]?.id,
-  };
-  const structured: LiveUpdateFacts[] = newest.map(({ id, headline, text, author, createdAt, editedAt }) => ({ id, headline, text, author, createdAt, editedAt }));
-  return { coverage, structured };
-}
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
