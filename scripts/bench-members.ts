@@ -2,7 +2,8 @@
  * `npm run bench -- --members` (issue 40): what members cost the reader site. One gated (Paid) demo
  * story, its paywall after its first paragraph, read through the built site (one process, a new data
  * directory with the demo content) by:
- * - an anonymous reader: the teaser from the page cache — the baseline every other row is divided by;
+ * - an anonymous reader of a public demo story, from the page cache: the baseline every other row is
+ *   divided by (the anonymous cached article, as `npm run bench` measures it; the bodies' sizes are printed);
  * - a paying member (their session and signed pass): the whole story;
  * - an anonymous reader on the meter with stories left: the whole story and a moved meter cookie, each time;
  * - a signed-in free member (meter 0 for members): their teaser;
@@ -17,6 +18,9 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { createDb } from "../app/db/client.server";
+import type { StoryDocument } from "../app/domain/articles/story-document.schema";
+import { storyFromPlainText, storyPlainText } from "../app/domain/articles/story-document";
+import { splitAtPaywall } from "../app/domain/members/paywall";
 import { createMemberAuth, MEMBER_SESSION_COOKIE } from "../app/domain/members/member-auth.server";
 import { ACCESS_COOKIE, METER_COOKIE } from "../app/domain/members/reader-cookies";
 import { createLogger } from "../app/lib/logger.server";
@@ -84,11 +88,13 @@ export async function membersBench({ judge, load }: MembersBenchDeps): Promise<b
     const { sessionSecret } = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8")) as { sessionSecret: string };
 
     // The demo story with the most paragraphs becomes Paid (any paid tier), cut after its first paragraph.
-    const { rows: stories } = await pool.query<{ id: string; slug: string; content: string }>(
-      `select id, slug, content from articles where status = 'published' order by array_length(regexp_split_to_array(content, E'\\n\\n'), 1) desc limit 1`,
+    const { rows: stories } = await pool.query<{ id: string; slug: string; content: string; content_doc: unknown }>(
+      `select id, slug, content, content_doc from articles where status = 'published' order by array_length(regexp_split_to_array(content, E'\\n\\n'), 1) desc limit 1`,
     );
     const story = stories[0]!;
-    const gatedSentence = story.content.split("\n\n")[1]?.slice(0, 60);
+    // The first words of what the paywall hides, cut as the site cuts it (after the first paragraph).
+    const doc = (story.content_doc as StoryDocument | null) ?? storyFromPlainText(story.content);
+    const gatedSentence = storyPlainText(splitAtPaywall(doc, 1).gated).slice(0, 60);
     if (!gatedSentence) throw new Error("no demo story has two paragraphs");
     await pool.query(`update website_settings set paywall_paragraphs = 1, meter_anonymous = 50, meter_members = 0`);
     await pool.query(`update articles set access = 'paid', access_tier_id = null where id = $1`, [story.id]);
@@ -115,7 +121,8 @@ export async function membersBench({ judge, load }: MembersBenchDeps): Promise<b
     const free = await signIn("free-member@bench.example");
     // Settings and the story changed: wait until the site shows the teaser.
     const url = `${BASE}/article/${story.slug}`;
-    for (let i = 0; i < 100 && (await (await fetch(url)).text()).includes(gatedSentence); i++) await sleep(100);
+    const spent = new ReaderAccess(sessionSecret, { secure: false }).sign({ p: Date.now(), r: Array.from({ length: 50 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`) });
+    for (let i = 0; i < 100 && (await (await fetch(url, { headers: { cookie: `${METER_COOKIE}=${spent}` } })).text()).includes(gatedSentence); i++) await sleep(100);
 
     // Each reader's cookies, as their browser holds them after a first visit (a pass issued, a meter begun).
     const readers: { label: string; cookie: string; whole: boolean }[] = [];
@@ -126,28 +133,34 @@ export async function membersBench({ judge, load }: MembersBenchDeps): Promise<b
     readers.push({ label: "anonymous on the meter (whole)", cookie: `${METER_COOKIE}=${meter}`, whole: true });
     readers.push({ label: "free member (teaser)", cookie: await passOf(free.session), whole: false });
 
-    // Correctness first: the gated paragraph in the whole story, in no teaser.
-    const anonymous = await (await fetch(url)).text();
-    if (anonymous.includes(gatedSentence)) throw new Error("the anonymous teaser holds the gated paragraph");
+    // The baseline: a public demo story, read anonymously from the page cache.
+    const { rows: publicStories } = await pool.query<{ slug: string }>(`select slug from articles where status = 'published' and access = 'public' and id <> $1 order by published_at desc limit 1`, [story.id]);
+    const baselineUrl = `${BASE}/article/${publicStories[0]!.slug}`;
+    // Correctness first: the gated paragraph in the whole story, in no teaser (an anonymous reader past the meter included).
+    const teaser = await (await fetch(url, { headers: { cookie: `${METER_COOKIE}=${spent}` } })).text();
+    if (teaser.includes(gatedSentence)) throw new Error("the anonymous teaser holds the gated paragraph");
+    const sizes: string[] = [`public story ${(await (await fetch(baselineUrl)).arrayBuffer()).byteLength.toLocaleString("en-US")} B`, `teaser ${teaser.length.toLocaleString("en-US")} B`];
     for (const reader of readers) {
       const answer = await fetch(url, { headers: { cookie: reader.cookie } });
       const body = await answer.text();
       if (body.includes(gatedSentence) !== reader.whole) throw new Error(`${reader.label}: the gated paragraph is ${reader.whole ? "missing" : "there"}`);
       if (!reader.cookie.includes(ACCESS_COOKIE) && !reader.cookie.includes(METER_COOKIE)) throw new Error(`${reader.label}: no pass or meter`);
       if (answer.headers.get("cache-control") !== "private, no-store") throw new Error(`${reader.label}: a shared cache could keep this answer (${answer.headers.get("cache-control")})`);
+      sizes.push(`${reader.label} ${body.length.toLocaleString("en-US")} B`);
     }
 
     console.log(`members: ${os.cpus().length} cores, Node ${process.version}; one site process; story ${story.slug} (Paid, cut after its first paragraph)`);
-    console.log(`\ncached article views (the page cache's door), 50 connections, gzip, median of ${ROUNDS} interleaved rounds; baseline: the anonymous cached article (its teaser)`);
+    console.log(`\ncached article views (the page cache's door), 50 connections, gzip, median of ${ROUNDS} interleaved rounds; baseline: the anonymous cached article (${publicStories[0]!.slug})`);
+    console.log(`HTML sizes (identity): ${sizes.join(", ")}`);
     console.log("reader                              req/s  anonymous  ratio   p50 ms   p99 ms  target (ratio ≥ 0.80)");
     const headers = (cookie?: string) => ({ "accept-encoding": "gzip", "user-agent": CHROME, ...(cookie ? { cookie } : {}) });
-    await load(url, { connections: 50, seconds: 1, headers: headers() });
+    await load(baselineUrl, { connections: 50, seconds: 1, headers: headers() });
     for (const reader of readers) {
       await load(url, { connections: 50, seconds: 1, headers: headers(reader.cookie) });
       const ours: LoadRow[] = [];
       const base: LoadRow[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        base.push(await load(url, { connections: 50, headers: headers() }));
+        base.push(await load(baselineUrl, { connections: 50, headers: headers() }));
         ours.push(await load(url, { connections: 50, headers: headers(reader.cookie) }));
       }
       const [rps, floor] = [median(ours.map((row) => row.rps)), median(base.map((row) => row.rps))];
@@ -162,7 +175,11 @@ export async function membersBench({ judge, load }: MembersBenchDeps): Promise<b
 
     console.log(`\nrendered article views (a staff session cookie bypasses the cache: every request renders), 10 connections, median of ${ROUNDS} rounds`);
     console.log("reader                              req/s   p50 ms   p99 ms  ÷ anonymous rendered");
-    const rendered = [{ label: "anonymous (teaser)", cookie: RENDER_COOKIE }, ...readers.map((reader) => ({ label: reader.label, cookie: `${RENDER_COOKIE}; ${reader.cookie}` }))];
+    // Members' rows only: a render for one reader is not metered (the meter is the door's).
+    const rendered = [
+      { label: "anonymous (teaser)", cookie: `${RENDER_COOKIE}; ${METER_COOKIE}=${spent}` },
+      ...readers.filter((reader) => reader.cookie.includes(ACCESS_COOKIE)).map((reader) => ({ label: reader.label, cookie: `${RENDER_COOKIE}; ${reader.cookie}` })),
+    ];
     let anonymousRendered = NaN;
     for (const reader of rendered) {
       await load(url, { connections: 10, seconds: 2, headers: headers(reader.cookie) });

@@ -305,6 +305,9 @@ export function cachedAnswer(req: http.IncomingMessage, page: CachedPage, state:
   return { status: page.status, headers, body, release, withPolicy: true };
 }
 
+/** Each stored page's headers for a reader's own answer, worked out once. */
+const personalHeaders = new WeakMap<CachedPage, string[]>();
+
 /** Headers a shared cache reads (its lifetime, its purge tags): none goes with a reader's own copy of a page. */
 const SHARED_HEADERS = new Set(["cache-control", "cdn-cache-control", "surrogate-control", "cache-tag", "surrogate-key"]);
 
@@ -313,7 +316,10 @@ const SHARED_HEADERS = new Set(["cache-control", "cdn-cache-control", "surrogate
  * cache may keep it, whatever the copy's own lifetime says.
  */
 function personalHeadersOf(page: CachedPage): string[] {
-  const out: string[] = [];
+  let out = personalHeaders.get(page);
+  if (out) return out;
+  out = [];
+  personalHeaders.set(page, out);
   for (const [name, value] of page.headers) if (!SHARED_HEADERS.has(name.toLowerCase())) out.push(name, value);
   out.push("Cache-Control", "private, no-store");
   return out;

@@ -1,6 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Page } from "@playwright/test";
+import type { StoryDocument } from "~/domain/articles/story-document.schema";
+import { storyFromPlainText, storyPlainText } from "~/domain/articles/story-document";
+import { splitAtPaywall } from "~/domain/members/paywall";
 import { dataDir, withDb } from "./db";
 import { expect, test } from "./fixtures";
 
@@ -23,14 +26,20 @@ let saved: { paywall_paragraphs: number; meter_anonymous: number; meter_members:
 
 test.beforeAll(async () => {
   await withDb(async (db) => {
-    const { rows } = await db.query<{ id: string; slug: string; content: string }>(
-      `select id, slug, content from articles
+    const { rows } = await db.query<{ id: string; slug: string; content: string; content_doc: unknown }>(
+      `select id, slug, content, content_doc from articles
         where status = 'published' and published_at <= now() and access = 'public'
           and array_length(regexp_split_to_array(content, E'\\n\\n'), 1) >= 3
         order by published_at desc limit 3`,
     );
     expect(rows.length, "three demo stories of three paragraphs").toBe(3);
-    stories = rows.map((row) => ({ id: row.id, slug: row.slug, gated: row.content.split("\n\n")[2]!.trim().slice(0, 50) }));
+    // The first words of what the paywall hides, cut as the site cuts it (after the second paragraph).
+    stories = rows.map((row) => ({
+      id: row.id,
+      slug: row.slug,
+      gated: storyPlainText(splitAtPaywall((row.content_doc as StoryDocument | null) ?? storyFromPlainText(row.content), 2).gated).slice(0, 50),
+    }));
+    for (const story of stories) expect(story.gated.length, `${story.slug} has a third paragraph`).toBeGreaterThan(20);
     saved = (await db.query(`select paywall_paragraphs, meter_anonymous, meter_members from website_settings`)).rows[0];
     await db.query(`update website_settings set paywall_paragraphs = 2, meter_anonymous = 2, meter_members = 0`);
     // Paid, any paid tier: through the story's own columns, as the settings' save would write them.
