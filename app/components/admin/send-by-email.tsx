@@ -196,9 +196,9 @@ export function SendByEmailSection({
         )}
         {/* Issue 40: a Members or Paid story goes out in two versions; the test sends the one(s) chosen. */}
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-          <Label htmlFor={`${ids}-variant`} className="text-xs font-normal text-slate-700">
+          <label htmlFor={`${ids}-variant`} className="text-xs font-normal text-slate-700">
             Members or Paid story: send
-          </Label>
+          </label>
           {/* No name: not one of the story's fields (sendTest posts it). */}
           <select
             id={`${ids}-variant`}

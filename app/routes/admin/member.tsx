@@ -239,7 +239,7 @@ export default function AdminMember({ loaderData }: Route.ComponentProps) {
                     ))}
                   </select>
                 </div>
-                <div className="space-y-1">
+                <div className="w-44 space-y-1">
                   <label htmlFor="comp-until" className="block text-sm font-medium text-slate-800">
                     Until (optional)
                   </label>
@@ -247,7 +247,6 @@ export default function AdminMember({ loaderData }: Route.ComponentProps) {
                     id="comp-until"
                     type="date"
                     name="until"
-                    className="w-44"
                     aria-invalid={compRefusal?.fieldErrors.until ? true : undefined}
                     aria-describedby={compRefusal?.fieldErrors.until ? "comp-until-error" : undefined}
                   />

@@ -182,17 +182,17 @@ export default function AdminMembers({ loaderData }: Route.ComponentProps) {
             [NEWSLETTER_UNSUBSCRIBED, "Unsubscribed"] as const,
           ]}
         />
-        <div className="space-y-1">
+        <div className="w-40 space-y-1">
           <label htmlFor="members-from" className="block text-sm font-medium text-slate-800">
             Signed up from
           </label>
-          <Input id="members-from" type="date" name="from" defaultValue={filter.from ?? ""} className="w-40" />
+          <Input id="members-from" type="date" name="from" defaultValue={filter.from ?? ""} />
         </div>
-        <div className="space-y-1">
+        <div className="w-40 space-y-1">
           <label htmlFor="members-to" className="block text-sm font-medium text-slate-800">
             to
           </label>
-          <Input id="members-to" type="date" name="to" defaultValue={filter.to ?? ""} className="w-40" />
+          <Input id="members-to" type="date" name="to" defaultValue={filter.to ?? ""} />
         </div>
         {filter.state ? <input type="hidden" name="state" value={filter.state} /> : null}
         <Button type="submit" variant="outline">
