@@ -4,7 +4,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createDb } from "~/db/client.server";
+import { storyFromPlainText, storyPlainText } from "~/domain/articles/story-document";
 import { MEMBER_SESSION_COOKIE } from "~/domain/members/member-auth.server";
+import { splitAtPaywall } from "~/domain/members/paywall";
 import { clusterDirOf } from "../../server/postgres-placement";
 import { startSmtpSink, type SmtpSink } from "../setup/smtp-sink";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in";
@@ -105,6 +107,22 @@ async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {
   return (await db.pool.query(text, values)).rows as T[];
 }
 
+/** A story published Paid (any paid tier) with the paywall after its second paragraph (this site has no demo content), and the first words of its gated part. */
+async function paidStory(): Promise<{ slug: string; gated: string }> {
+  const slug = `members-only-${Date.now().toString(36)}`;
+  const content = [
+    "The council met on Tuesday to decide the future of the night buses.",
+    "Three routes were on the table, and the vote was closer than expected.",
+    "What the councillors said behind closed doors surprised everyone in the room.",
+    "The pilot starts next month and runs until the end of the year.",
+  ].join("\n\n");
+  await query(`update website_settings set paywall_paragraphs = 2`);
+  await query(`insert into articles (title, slug, content, status, published_at, access) values ('Night buses: the vote', $1, $2, 'published', now() - interval '1 minute', 'paid')`, [slug, content]);
+  const gated = storyPlainText(splitAtPaywall(storyFromPlainText(content), 2).gated).slice(0, 50);
+  expect(gated).toBe("What the councillors said behind closed doors surp");
+  return { slug, gated };
+}
+
 async function shoot(page: Page, name: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
@@ -187,6 +205,12 @@ test("an admin makes Supporter; a reader signs in by e-mail, pays through Checko
   await card.getByRole("button", { name: "Subscribe to Supporter" }).click();
   await expect(page).toHaveURL(`${base}/account/sign-in?next=${encodeURIComponent(`/subscribe?tier=${tier!.id}&cadence=month`)}`);
 
+  // ---- A Paid story (any paid tier), cut after its second paragraph: the reader meets the teaser.
+  const story = await paidStory();
+  await page.goto(`${base}/article/${story.slug}`);
+  await expect(page.getByRole("link", { name: "Subscribe" }).last()).toBeVisible();
+  expect(await page.content()).not.toContain(story.gated);
+
   // ---- Signed in by the e-mailed link, they continue with one click, to Checkout.
   const email = `reader-${Date.now().toString(36)}@example.com`;
   await signInByEmailedLink(page, email);
@@ -207,8 +231,17 @@ test("an admin makes Supporter; a reader signs in by e-mail, pays through Checko
     .poll(async () => (await query<{ status: string }>(`select status from member_subscriptions where member_id = $1`, [member!.id])).map((r) => r.status), { timeout: 5_000 - (Date.now() - paidAt) })
     .toEqual(["active"]);
   expect(member!.stripe_customer_id).toMatch(/^cus_/);
+  // The whole story shows within 5 s of paying (their page comes from the page cache, their pass renewed).
+  await expect.poll(async () => (await page.goto(`${base}/article/${story.slug}`), (await page.content()).includes(story.gated)), { timeout: Math.max(2_000, 5_000 - (Date.now() - paidAt)) }).toBe(true);
+  console.log(`the whole story showed ${Date.now() - paidAt} ms after "Pay"`);
   expect(standIn.deliveries.map((d) => d.status)).toEqual([200, 200, 200]);
   await expect.poll(() => sink.messages.filter((m) => m.to.includes(email)).map((m) => m.subject)).toContain("Welcome to Supporter at Frontpage");
+  // past_due keeps access (Ghost's rule).
+  const subscriptionId = String(standIn.subscriptionOfSession(String(standIn.sessions.keys().next().value))!.id);
+  await standIn.setSubscriptionStatus(subscriptionId, "past_due");
+  await expect.poll(async () => (await query<{ status: string }>(`select status from member_subscriptions where member_id = $1`, [member!.id])).map((r) => r.status)).toEqual(["past_due"]);
+  await page.goto(`${base}/article/${story.slug}`);
+  expect(await page.content()).toContain(story.gated);
 
   // ---- A replayed event changes nothing; a forged or stale signature is 400 and writes nothing.
   const snapshot = async () =>
@@ -220,7 +253,6 @@ test("an admin makes Supporter; a reader signs in by e-mail, pays through Checko
   const before = await snapshot();
   const created = standIn.events.find((e) => e.type === "customer.subscription.created")!;
   expect(await standIn.replay(String(created.id))).toBe(200);
-  const subscriptionId = String(standIn.subscriptionOfSession(String(standIn.sessions.keys().next().value))!.id);
   const [canceled] = await standIn.setSubscriptionStatus(subscriptionId, "canceled", { deliver: false });
   expect(await standIn.send(canceled!, { signature: "forged" })).toBe(400);
   expect(await standIn.send(canceled!, { signature: "stale" })).toBe(400);
@@ -230,6 +262,9 @@ test("an admin makes Supporter; a reader signs in by e-mail, pays through Checko
   expect(await standIn.send(canceled!)).toBe(200);
   await expect.poll(async () => (await query<{ status: string }>(`select status from member_subscriptions where member_id = $1`, [member!.id])).map((r) => r.status)).toEqual(["canceled"]);
   await expect.poll(() => sink.messages.filter((m) => m.to.includes(email)).map((m) => m.subject)).toContain("Your Supporter plan at Frontpage has ended");
+  // customer.subscription.deleted: the story is gated again for them.
+  await expect.poll(async () => (await page.goto(`${base}/article/${story.slug}`), (await page.content()).includes(story.gated)), { timeout: 5_000 }).toBe(false);
+  await expect(page.getByRole("link", { name: "Subscribe" }).last()).toBeVisible();
 });
 
 test("the return page can come before the webhook: it says the payment is being confirmed and updates itself once the events arrive", async ({ page }) => {
