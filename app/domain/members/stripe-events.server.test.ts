@@ -160,6 +160,8 @@ describe("events out of order, twice, replayed or forged", () => {
     const checkoutEvent = standIn.events.findLast((e) => e.type === "checkout.session.completed")!;
     const rowBefore = await subscriptionRow(subscriptionId);
     const timeline = await eventsOf(member.id);
+    // The welcome mail is its own job: wait for it, so the count below is the one after the first delivery.
+    await expect.poll(() => sink.receivedBy(member.email), { timeout: 10_000 }).toBe(1);
     const mails = sink.receivedBy(member.email);
     const [{ n: stored }] = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from stripe_events`)).rows as [{ n: number }];
     expect(await standIn.replay(String(checkoutEvent.id))).toBe(200);
