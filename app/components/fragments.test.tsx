@@ -19,6 +19,7 @@ const card = (n: number, extra: Partial<SerializedCard> = {}): SerializedCard =>
   excerpt: n % 2 ? `Excerpt ${n}` : null,
   featuredImage: n % 3 ? `/media/images/story-${n}.jpg` : null,
   featuredImageAlt: n % 3 === 1 ? `Alt ${n}` : null,
+  featuredImageFocus: n === 1 ? { x: 0.8, y: 0.75 } : null,
   videoUrl: n === 4 ? "/media/videos/v.mp4" : null,
   authorName: "Newsroom",
   views: 1000 + n,

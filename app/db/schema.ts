@@ -10,6 +10,7 @@ import {
   pgEnum,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -71,6 +72,20 @@ export const articles = pgTable(
     featuredImageAlt: text("featured_image_alt"),
     featuredImageCaption: text("featured_image_caption"),
     featuredImageCredit: text("featured_image_credit"),
+    /**
+     * The featured image's subject (issue 41): where every crop of it centres, as fractions of its width
+     * and height (0 to 1). Copied from the image's media record when chosen and kept in step when the
+     * focal point is moved; null: the centre (imported and older images).
+     */
+    featuredImageFocalX: real("featured_image_focal_x"),
+    featuredImageFocalY: real("featured_image_focal_y"),
+    /**
+     * Search and social overrides (issue 41): the title and description search engines and social
+     * cards show instead of the headline and standfirst, and the social card's own image. Null: derived.
+     */
+    seoTitle: text("seo_title"),
+    seoDescription: text("seo_description"),
+    socialImage: text("social_image"),
     videoUrl: text("video_url"),
     authorName: text("author_name").notNull().default(DEFAULT_AUTHOR_NAME),
     categoryId: uuid("category_id").references(() => categories.id, { onDelete: "set null" }),
@@ -147,6 +162,10 @@ export const articles = pgTable(
     index("articles_category_created_at_idx").on(t.categoryId, t.createdAt.desc()),
     index("articles_views_idx").on(t.views.desc()),
     check("articles_access_known", sql`${t.access} in ('public', 'members', 'paid')`),
+    check(
+      "articles_featured_image_focal_range",
+      sql`(${t.featuredImageFocalX} is null) = (${t.featuredImageFocalY} is null) and coalesce(${t.featuredImageFocalX} between 0 and 1 and ${t.featuredImageFocalY} between 0 and 1, true)`,
+    ),
   ],
 );
 
@@ -630,9 +649,13 @@ export const media = pgTable(
     contentType: text("content_type").notNull(),
     size: bigint("size", { mode: "number" }).notNull(),
     source: text("source").notNull().default("library"),
+    /** The image's subject, clicked in the media dialog (issue 41): fractions of width and height; null: the centre. */
+    focalX: real("focal_x"),
+    focalY: real("focal_y"),
     createdAt: createdAt(),
   },
   (t) => [
+    check("media_focal_point_range", sql`(${t.focalX} is null) = (${t.focalY} is null) and coalesce(${t.focalX} between 0 and 1 and ${t.focalY} between 0 and 1, true)`),
     uniqueIndex("media_bucket_name_key").on(t.bucket, t.name),
     index("media_bucket_source_created_at_idx").on(t.bucket, t.source, t.createdAt.desc()),
   ],

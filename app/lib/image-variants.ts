@@ -35,3 +35,19 @@ export function isResizableImageUrl(url: string | null | undefined): url is stri
 export function imageCropUrl(url: string | null | undefined, crop: ImageCrop): string | null {
   return isResizableImageUrl(url) ? `${url}?crop=${crop}` : null;
 }
+
+/**
+ * An image's subject (issue 41): where its crops centre, as fractions (0 to 1) of its width and height.
+ * Null everywhere means the centre: imported and older images, and outside URLs.
+ */
+export interface FocalPoint {
+  x: number;
+  y: number;
+}
+
+/** The CSS `object-position` that keeps a focal point in frame when `object-fit: cover` crops ("50% 50%" for none). */
+export function focalPosition(focus: FocalPoint | null | undefined): string {
+  if (!focus) return "50% 50%";
+  const percent = (n: number) => `${Math.round(Math.min(Math.max(n, 0), 1) * 1000) / 10}%`;
+  return `${percent(focus.x)} ${percent(focus.y)}`;
+}

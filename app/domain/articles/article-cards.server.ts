@@ -1,3 +1,4 @@
+import type { FocalPoint } from "~/lib/image-variants";
 import { and, count, eq, inArray, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { publiclyVisible } from "~/db/article-visibility";
@@ -37,6 +38,7 @@ export const cardColumns = {
   excerpt: articles.excerpt,
   featuredImage: articles.featuredImage,
   featuredImageAlt: articles.featuredImageAlt,
+  featuredImageFocus: sql<FocalPoint | null>`case when ${articles.featuredImageFocalX} is null then null else json_build_object('x', ${articles.featuredImageFocalX}, 'y', ${articles.featuredImageFocalY}) end`,
   videoUrl: articles.videoUrl,
   authorName: articles.authorName,
   views: articles.views,

@@ -1,3 +1,4 @@
+import type { FocalPoint } from "~/lib/image-variants";
 import { z } from "zod";
 import type { Refusal } from "~/lib/forms";
 import { fromDateTimeLocal } from "~/lib/dates";
@@ -298,6 +299,8 @@ export interface ArticleCard {
   featuredImage: string | null;
   /** The image's alt text, written with it (null for articles saved before alt text existed: alt=""). */
   featuredImageAlt: string | null;
+  /** The image's subject (issue 41): every crop keeps it in frame; null: the centre. */
+  featuredImageFocus: FocalPoint | null;
   videoUrl: string | null;
   authorName: string;
   views: number;
