@@ -357,6 +357,8 @@ test.describe("a live story's page", () => {
 
   test.describe("with its stream", () => {
     test("each update, an arrived one too, has one small Share control: a list with focus on its first link, Escape closes it, Copy link copies the update's address; the device's share sheet where there is one (issue 41)", async ({ page, context, baseURL }) => {
+      // A page with its stream, axe and three ways of sharing.
+      test.slow();
       const story = await liveStory([{ n: 1 }, { n: 2, headline: "Roads closed" }]);
       try {
         await context.grantPermissions(["clipboard-read", "clipboard-write"]);
