@@ -29,6 +29,8 @@ test.describe("accessibility (axe finds no violations)", () => {
   });
 
   test("a search results page and author pages (with a photo and without) have no axe violations (issue 41)", async ({ page, request }) => {
+    // Three pages checked by axe.
+    test.slow();
     expect(await violationsOn(page, "/search?q=council")).toEqual([]);
     expect(await page.getByTestId("search-snippet").count()).toBeGreaterThan(0);
     const articlePage = await (await request.get(await someArticlePath(request))).text();

@@ -115,6 +115,8 @@ const listed = (page: Page) => page.getByTestId("live-updates").getByTestId("liv
 
 test.describe("a live story's page", () => {
   test("without JavaScript: status, What we know, key events, the pinned update, every update with its time, author, marks and share links; Show older updates pages through 60", async ({ browser, baseURL }) => {
+    // Five loads of a page of 20 updates, and (issue 41) each update's Share control opened.
+    test.slow();
     const story = await liveStory(await sixtyUpdates());
     const context = await browser.newContext({ javaScriptEnabled: false });
     try {

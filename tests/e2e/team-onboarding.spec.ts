@@ -111,7 +111,8 @@ test("another new team member skips: the dashboard, nothing written to their aut
     await expect(writer).toHaveURL(/\/admin$/);
 
     // Their author page, as a reader sees it.
-    const reader = await browser.newPage();
+    const readerContext = await browser.newContext();
+    const reader = await readerContext.newPage();
     try {
       await reader.goto(`/author/${skipped.slug}`);
       const header = reader.getByTestId("author-header");
@@ -125,7 +126,7 @@ test("another new team member skips: the dashboard, nothing written to their aut
         await reader.screenshot({ path: `/tmp/onboarding-shots/author-initials-${width}.png` });
       }
     } finally {
-      await reader.close();
+      await readerContext.close();
     }
   } finally {
     await context.close();
