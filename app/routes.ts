@@ -87,6 +87,7 @@ export default [
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/team", "routes/admin/team.tsx"),
     route("admin/profile", "routes/admin/profile.tsx"),
+    route("admin/welcome", "routes/admin/welcome.tsx"),
     route("admin/notifications", "routes/admin/notifications.tsx"),
   ]),
 

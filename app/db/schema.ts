@@ -737,6 +737,8 @@ export const user = pgTable("user", {
   twoFactorEnabled: boolean("two_factor_enabled").default(false),
   /** Whether the back office's notifications are also e-mailed (issue 27; "Your account" turns it off). */
   emailNotifications: boolean("email_notifications").notNull().default(true),
+  /** When a new team member was asked for their author page's photo, role and bio (issue 41): saved or skipped, never asked again. */
+  authorProfileAskedAt: timestamp("author_profile_asked_at", { withTimezone: true }),
 });
 
 /** Better Auth's twoFactor plugin: the TOTP secret and backup codes of an account (both encrypted by Better Auth). */

@@ -224,6 +224,7 @@ export const ROUTE_PATH_CLASSES = {
   "admin/team": "admin page",
   "admin/profile": "admin page",
   "admin/notifications": "admin page",
+  "admin/welcome": "admin page",
   "admin/front-page": "admin page",
   "admin/import": "admin page",
   "admin/members/tiers": "admin page",

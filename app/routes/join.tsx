@@ -60,7 +60,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (isAppError(error)) return data<JoinAnswer>({ error: error.message }, { status: error.status });
     throw error;
   }
-  throw redirect("/admin", { headers: setCookiesOf(signedIn.headers) });
+  // Then, once, the photo, role title and bio of their author page (issue 41; skippable): /admin/welcome.
+  throw redirect("/admin/welcome", { headers: setCookiesOf(signedIn.headers) });
 }
 
 export function headers() {

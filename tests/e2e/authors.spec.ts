@@ -66,7 +66,7 @@ test("an author with a photo and bio, assigned to an article: the byline links t
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   await expect(page.getByText("Political correspondent")).toBeVisible();
   await expect(page.getByText("Covers the council and the courts.")).toBeVisible();
-  await expect(page.getByRole("img", { name: `Photo of ${name}` })).toBeVisible();
+  await expect(page.getByTestId("author-header").getByRole("img", { name, exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "Website" })).toHaveAttribute("href", "https://rosa.example/");
   await expect(page.getByRole("heading", { name: title })).toBeVisible();
   await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "profile");

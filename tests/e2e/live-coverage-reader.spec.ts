@@ -115,6 +115,8 @@ const listed = (page: Page) => page.getByTestId("live-updates").getByTestId("liv
 
 test.describe("a live story's page", () => {
   test("without JavaScript: status, What we know, key events, the pinned update, every update with its time, author, marks and share links; Show older updates pages through 60", async ({ browser, baseURL }) => {
+    // Five loads of a page of 20 updates, and (issue 41) each update's Share control opened.
+    test.slow();
     const story = await liveStory(await sixtyUpdates());
     const context = await browser.newContext({ javaScriptEnabled: false });
     try {
@@ -147,7 +149,11 @@ test.describe("a live story's page", () => {
       const permalink = `/article/${story.slug}?update=${story.idOf(60).id}#update-${story.idOf(60).id}`;
       await expect(newest.getByRole("link", { name: "Permalink to this update" })).toHaveAttribute("href", permalink);
       const anchorUrl = `${baseURL}${permalink}`;
+      // One small "Share" control per update (issue 41): without JavaScript it opens natively onto plain links.
+      await expect(newest.getByRole("link", { name: /Share on Facebook/ })).toBeHidden();
+      await newest.locator("summary", { hasText: "Share" }).click();
       await expect(newest.getByRole("link", { name: /Share on Facebook/ })).toHaveAttribute("href", `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(anchorUrl)}`);
+      await expect(newest.getByRole("link", { name: "Copy link" })).toHaveAttribute("href", anchorUrl);
       await expect(page.locator(`#update-${story.idOf(59).id}`)).toContainText("Edited");
       await expect(page.locator(`#update-${story.idOf(60).id}`)).not.toContainText("Edited");
       await expect(page.locator(`#update-${story.idOf(58).id}`)).toContainText("Key event");
@@ -352,6 +358,68 @@ test.describe("a live story's page", () => {
   });
 
   test.describe("with its stream", () => {
+    test("each update, an arrived one too, has one small Share control: a list with focus on its first link, Escape closes it, Copy link copies the update's address; the device's share sheet where there is one (issue 41)", async ({ page, context, baseURL }) => {
+      // A page with its stream, axe and three ways of sharing.
+      test.slow();
+      const story = await liveStory([{ n: 1 }, { n: 2, headline: "Roads closed" }]);
+      try {
+        await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+        await page.setViewportSize({ width: 390, height: 844 });
+        await openLive(page, story.slug);
+        const arrivedId = await postUpdate(story.id, "Ferries stop at noon.", { headline: "Ferries stop" });
+        const update = page.locator(`#update-${arrivedId}`);
+        await expect(update).toContainText("Ferries stop at noon.", { timeout: 2_000 });
+        // One control per update, instead of three share buttons.
+        await expect(listed(page).locator("summary", { hasText: "Share" })).toHaveCount(3);
+        await expect(update.getByRole("link", { name: /Share on/ })).toHaveCount(0);
+
+        const share = update.locator("summary", { hasText: "Share" });
+        await expect(share).toHaveAccessibleName("Share this update");
+        const box = (await share.boundingBox())!;
+        expect(box.height).toBeLessThanOrEqual(36);
+        await share.focus();
+        await page.keyboard.press("Enter");
+        const menu = update.getByTestId("update-share-menu");
+        await expect(menu).toBeVisible();
+        const permalink = `${baseURL}/article/${story.slug}?update=${arrivedId}#update-${arrivedId}`;
+        await expect(menu.getByRole("link")).toHaveText(["Share on X (Twitter) (opens in a new tab)", "Share on Facebook (opens in a new tab)", "Share on LinkedIn (opens in a new tab)", "Copy link"]);
+        await expect(menu.getByRole("link", { name: /Share on X/ })).toBeFocused();
+        await expect(menu.getByRole("link", { name: /Share on LinkedIn/ })).toHaveAttribute("href", `https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(permalink)}`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await page.screenshot({ path: "/tmp/live-shots/share-open-390.png" });
+        expect((await new AxeBuilder({ page }).include(`#update-${arrivedId}`).analyze()).violations.map((v) => v.id)).toEqual([]);
+        await page.keyboard.press("Escape");
+        await expect(menu).toBeHidden();
+        await expect(share).toBeFocused();
+
+        // Copy link: the update's lasting address, and a short confirmation; the page stays where it is.
+        await share.click();
+        await menu.getByRole("link", { name: "Copy link" }).click();
+        await expect(menu.getByRole("status")).toHaveText("Link copied");
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(permalink);
+        expect(await sameDocument(page)).toBe(true);
+        // A click elsewhere closes it.
+        await page.getByTestId("live-status").click();
+        await expect(menu).toBeHidden();
+
+        // Where the browser has a share sheet, Share opens it with the update's address, and no list.
+        await page.evaluate(() => {
+          Object.defineProperty(navigator, "share", {
+            configurable: true,
+            value: (data: ShareData) => {
+              (window as unknown as { __shared: ShareData }).__shared = data;
+              return Promise.resolve();
+            },
+          });
+        });
+        await share.click();
+        expect(await page.evaluate(() => (window as unknown as { __shared?: ShareData }).__shared)).toEqual({ title: "Ferries stop", url: permalink });
+        await expect(menu).toBeHidden();
+      } finally {
+        await removeStory(story.id);
+      }
+    });
+
     test("a reader at the top sees three updates arrive, each within 2 s, without a reload: a key event, a pinned one, one with an image", async ({ page }) => {
       const story = await liveStory([{ n: 1 }, { n: 2 }]);
       try {

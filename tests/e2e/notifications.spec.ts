@@ -78,6 +78,9 @@ test("an invited author gets a byline and an author page; the editor hears of th
   await writer.getByLabel("Password", { exact: true }).fill("nia-password-1");
   await writer.getByLabel("Password again").fill("nia-password-1");
   await writer.getByRole("button", { name: "Accept and join" }).click();
+  // Asked once for their author page's photo, role and bio (issue 41); skipped here.
+  await writer.waitForURL(/\/admin\/welcome$/);
+  await writer.getByRole("button", { name: "Skip for now" }).click();
   await writer.waitForURL(/\/admin$/);
 
   // Joining made their author record, tied to the account: the byline a new story starts with.

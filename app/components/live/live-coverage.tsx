@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Link, useRouteLoaderData } from "react-router";
-import { ShareButtons } from "~/components/share-buttons";
 import { OLDER_UPDATES_PARAM, updateAnchor, updatePermalink, type KeyEventLink, type LiveCoverageData, type LiveUpdateView } from "~/domain/live/live-updates";
 import { formatCardDate, inTimeZone, useSiteTimeZone } from "~/lib/dates";
 import type { LiveListState } from "./live-stream";
+import { UpdateShare } from "./update-share";
 
 // A live story's updates as readers see them (issue 31). Everything renders on the server (the page
 // works without JavaScript and is cached whole); in the browser, the live part (./live-stream, one
@@ -128,7 +128,7 @@ function Mark({ children, className }: { children: ReactNode; className: string 
   return <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${className}`}>{children}</span>;
 }
 
-/** One update: its time (a permalink), marks, headline, body, author and share buttons. */
+/** One update: its time (a permalink), marks, headline, body, author and its one small Share control. */
 function LiveUpdateItem({ update, slug, pageUrl, pinnedCopy, arrived }: { update: LiveUpdateView; slug: string; pageUrl: string; pinnedCopy?: boolean; arrived?: boolean }) {
   const timeZone = useSiteTimeZone();
   const root = useRouteLoaderData("root") as { settings?: { siteName?: string } } | undefined;
@@ -180,7 +180,7 @@ function LiveUpdateItem({ update, slug, pageUrl, pinnedCopy, arrived }: { update
         <a href={permalink} className="text-slate-700 underline underline-offset-2 hover:text-slate-900">
           Permalink<span className="sr-only"> to this update</span>
         </a>
-        <ShareButtons url={`${new URL(pageUrl).origin}${permalink}`} title={update.headline ?? update.text.slice(0, 100)} compact />
+        <UpdateShare url={`${new URL(pageUrl).origin}${permalink}`} title={update.headline ?? update.text.slice(0, 100)} />
       </footer>
     </article>
   );

@@ -48,6 +48,26 @@ describe("searchArticles", () => {
     expect(budget.authors).toEqual([]);
   });
 
+  it("quotes the middle of a long paragraph with … at both ends, and a short text whole without them (issue 41)", async () => {
+    const long =
+      "Fishermen, boat crews, shopkeepers along the quay and the families who have lived on the headland for generations " +
+      "packed the town hall on Thursday evening to argue, sometimes loudly and sometimes in tears, about whether the old " +
+      "signalbox keeper's cottage should be sold to a developer who promised to restore it or kept by the town as a museum " +
+      "that nobody yet knows how to pay for, while the mayor, who had hoped to settle the matter before the summer, listened " +
+      "from the stage and took notes without saying a word until well after ten o'clock at night.";
+    await article({ title: "A long night at the town hall", slug: "town-hall", content: long });
+    await article({ title: "Weather", slug: "weather-short", content: "Fog over the signalbox tonight." });
+    const { results } = await searchArticles(t.db, "signalbox");
+    const snippet = (slug: string) => results.find((r) => r.slug === slug)!.snippet;
+    const townHall = snippet("town-hall");
+    expect(townHall).toMatch(/^…\S/);
+    expect(townHall).not.toMatch(/^…Fishermen/);
+    expect(townHall).toMatch(/[a-z]…$/);
+    expect(townHall).toContain(`${MARK_START}signalbox${MARK_END} keeper's cottage`);
+    expect(long.replace(/\s+/g, " ")).toContain(townHall.slice(1, -1).replaceAll(MARK_START, "").replaceAll(MARK_END, ""));
+    expect(snippet("weather-short")).toBe(`Fog over the ${MARK_START}signalbox${MARK_END} tonight.`);
+  });
+
   it("ranks a title match above an excerpt match above a body match", async () => {
     const { results } = await searchArticles(t.db, "harbour");
     expect(results.map((r) => r.slug)).toEqual(["bridge-title", "cup", "budget"]);

@@ -5,7 +5,7 @@ import { PLAN_EACH_TIME } from "~/db/prepared-statements.server";
 import { articles, articleTags, categories, tags } from "~/db/schema";
 import type { ArticleCard } from "./articles.schema";
 import { cardColumns, newestFirst, toCard } from "./article-cards.server";
-import { MARK_END, MARK_START, SEARCH_CANDIDATES, SEARCH_PAGE_SIZE } from "./search.schema";
+import { FRAGMENT_DELIMITER, MARK_END, MARK_START, SEARCH_CANDIDATES, SEARCH_PAGE_SIZE, snippetOf } from "./search.schema";
 
 // Site search (decision 0018): PostgreSQL full-text search over articles.search_vector, a stored
 // generated tsvector (title weighted A, excerpt B, body C, English stemming) with a GIN index.
@@ -45,7 +45,9 @@ function taggedWithAny(db: Db, tagIds: readonly string[]): SQL {
   return sql`${articles.id} = any(array(${ids}))`;
 }
 
-const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=32, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
+const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=32, MinWords=12`;
+/** The body's passages (up to two around the matches) apart, for snippetOf to place back in the text they come from. */
+const SNIPPET_OPTIONS = `${HEADLINE_OPTIONS}, MaxFragments=2, FragmentDelimiter=${FRAGMENT_DELIMITER}`;
 
 export interface SearchResult extends ArticleCard {
   /** The title with every match between MARK_START and MARK_END. */
@@ -158,19 +160,21 @@ export async function searchArticles(
   if (!found || found.total <= candidateLimit) found = await pageOfMatches(db, q, where!, range);
   const { ids, total } = found;
   if (ids.length === 0) return { results: [], total };
+  // A gated story (issue 40) is quoted from its free part only: free_content, never content.
+  const snippetSource = sql<string>`coalesce(nullif(coalesce(${articles.freeContent}, ${articles.content}), ''), ${articles.excerpt}, '')`;
   const rows = await db
     .select({
       ...cardColumns,
       titleHighlight: sql<string>`ts_headline('english', ${articles.title}, ${searchQuery(q)}, ${`${HEADLINE_OPTIONS}, HighlightAll=true`})`,
-      // A gated story (issue 40) is quoted from its free part only: free_content, never content.
-      snippet: sql<string>`ts_headline('english', coalesce(nullif(coalesce(${articles.freeContent}, ${articles.content}), ''), ${articles.excerpt}, ''), ${searchQuery(q)}, ${HEADLINE_OPTIONS})`,
+      snippet: sql<string>`ts_headline('english', ${snippetSource}, ${searchQuery(q)}, ${SNIPPET_OPTIONS})`,
+      snippetSource,
     })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(inArray(articles.id, ids));
   const order = new Map(ids.map((id, i) => [id, i]));
   rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  const cards = rows.map(({ titleHighlight, snippet, ...row }) => ({ ...toCard(row), titleHighlight, snippet }));
+  const cards = rows.map(({ titleHighlight, snippet, snippetSource, ...row }) => ({ ...toCard(row), titleHighlight, snippet: snippetOf(snippetSource, snippet) }));
   return { results: cards, total };
 }
 

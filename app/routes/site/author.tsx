@@ -5,6 +5,7 @@ import { RouteError } from "~/components/not-found";
 import { Pagination } from "~/components/pagination";
 import { getAuthorBySlug, listAuthorArticles } from "~/domain/authors/authors.server";
 import { noteStories } from "~/lib/cache-tags.server";
+import { imageSrcSet, isResizableImageUrl } from "~/lib/image-variants";
 import { pageFromUrl } from "~/lib/pagination";
 import { pageMeta } from "~/page-meta";
 import { NOINDEX } from "~/lib/seo";
@@ -48,6 +49,43 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
   });
 };
 
+/** Shown at 128 px (256 on a sharp screen): our own photo's small variants are enough. */
+const PHOTO_WIDTHS = [320, 480] as const;
+
+/** "Jane van der Berg" → "JB": the first letters of the first and last words. */
+export function initialsOf(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const letters = [words[0], words.length > 1 ? words[words.length - 1] : undefined].map((w) => (w ? Array.from(w)[0]!.toLocaleUpperCase() : ""));
+  return letters.join("") || "?";
+}
+
+/** The author's photo, cropped round; without one, their initials (never a broken image). */
+function AuthorPhoto({ name, photoUrl }: { name: string; photoUrl: string | null }) {
+  if (!photoUrl) {
+    return (
+      <div
+        className="flex size-24 shrink-0 items-center justify-center rounded-full bg-brand-700 font-serif text-3xl font-bold text-white sm:size-32 sm:text-4xl"
+        aria-hidden="true"
+        data-testid="author-initials"
+      >
+        {initialsOf(name)}
+      </div>
+    );
+  }
+  const ours = isResizableImageUrl(photoUrl);
+  return (
+    <img
+      src={ours ? `${photoUrl}?w=${PHOTO_WIDTHS[0]}` : photoUrl}
+      srcSet={imageSrcSet(photoUrl, PHOTO_WIDTHS)}
+      sizes={ours ? "128px" : undefined}
+      alt={name}
+      width={128}
+      height={128}
+      className="size-24 shrink-0 rounded-full bg-slate-100 object-cover sm:size-32"
+    />
+  );
+}
+
 export default function AuthorPage({ loaderData }: Route.ComponentProps) {
   const { author, articles, page, pageCount } = loaderData;
   const links = [
@@ -57,19 +95,13 @@ export default function AuthorPage({ loaderData }: Route.ComponentProps) {
   ].filter((l): l is { href: string; label: string } => Boolean(l.href));
   return (
     <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-10">
-      <header className="mb-8 flex flex-col gap-6 border-b border-slate-200 pb-6 sm:flex-row sm:items-start">
-        {author.photoUrl ? (
-          <img
-            src={author.photoUrl}
-            alt={`Photo of ${author.name}`}
-            width={128}
-            height={128}
-            className="size-32 shrink-0 rounded-full bg-slate-100 object-cover"
-          />
-        ) : null}
-        <div className="space-y-3">
-          <h1 className="font-serif text-4xl font-bold text-slate-900">{author.name}</h1>
-          {author.roleTitle ? <p className="text-lg text-slate-700">{author.roleTitle}</p> : null}
+      <header className="mb-8 flex flex-col gap-5 border-b border-slate-200 pb-8 sm:flex-row sm:items-center sm:gap-8" data-testid="author-header">
+        <AuthorPhoto name={author.name} photoUrl={author.photoUrl} />
+        <div className="min-w-0 space-y-3">
+          <div>
+            <h1 className="break-words font-serif text-3xl font-bold text-slate-900 sm:text-4xl">{author.name}</h1>
+            {author.roleTitle ? <p className="mt-1 text-sm font-semibold uppercase tracking-wide text-slate-600">{author.roleTitle}</p> : null}
+          </div>
           {author.bio ? <p className="max-w-prose whitespace-pre-line text-slate-700">{author.bio}</p> : null}
           {links.length > 0 ? (
             <ul className="flex flex-wrap gap-4 text-sm" aria-label={`${author.name} elsewhere`}>

@@ -1,0 +1,1 @@
+ALTER TABLE "user" ADD COLUMN "author_profile_asked_at" timestamp with time zone;
