@@ -1,11 +1,12 @@
 import { useEffect } from "react";
+import { hasGallery as holdsGallery } from "~/domain/articles/story-gallery-mark";
 
 /**
  * Loads the galleries' full-screen viewer (app/lib/gallery-viewer.ts, a chunk of its own) on a page
  * whose story holds a gallery, after hydration; a page without one loads nothing more.
  */
 export function useGalleryViewer(storyHtml: string | null | undefined): void {
-  const hasGallery = Boolean(storyHtml?.includes("data-story-gallery"));
+  const hasGallery = holdsGallery(storyHtml);
   useEffect(() => {
     if (!hasGallery) return;
     let detach: (() => void) | undefined;

@@ -1,5 +1,6 @@
 import { imageSrcSet } from "~/lib/image-variants";
 import { embedPosterKey, escapeHtml, NO_POSTERS, renderEmbedTarget, type EmbedPosters } from "./story-embed-html";
+import { GALLERY_OPEN_TAG, hasGallery } from "./story-gallery-mark";
 import { walkStory, type StoryGalleryImage, type StoryImageParts, type StoryRenderer, type StoryRun } from "./story-walk";
 
 /**
@@ -35,9 +36,6 @@ function renderImage({ src, alt, caption, credit }: StoryImageParts): string {
   return `<figure class="story-image">${img}${captionHtml}</figure>`;
 }
 
-/** The attribute that marks a gallery for the reader page's viewer (app/lib/gallery-viewer.ts). */
-export const GALLERY_ATTRIBUTE = "data-story-gallery";
-
 /**
  * A gallery (issue 41): a list of figures in a grid (2 columns on a phone, 3–4 on a wide screen, each
  * picture cropped to a square by the stylesheet), each picture a link to the whole image, which works
@@ -59,7 +57,7 @@ export function renderGallery(images: readonly StoryGalleryImage[]): string {
     })
     .join("");
   const count = images.length;
-  return `<div class="story-gallery" ${GALLERY_ATTRIBUTE} data-count="${count}" role="group" aria-label="Gallery of ${count} ${count === 1 ? "image" : "images"}"><ul>${items}</ul></div>`;
+  return `${GALLERY_OPEN_TAG} data-count="${count}" role="group" aria-label="Gallery of ${count} ${count === 1 ? "image" : "images"}"><ul>${items}</ul></div>`;
 }
 
 /** The reader page's mapping of the allowed nodes; an embed with its poster from `posters`. */
@@ -83,6 +81,4 @@ const withoutPosters = pageHtml(NO_POSTERS);
 export function renderStoryHtml(doc: unknown, posters: EmbedPosters = NO_POSTERS): string {
   return walkStory(doc, posters.size === 0 ? withoutPosters : pageHtml(posters)).join("");
 }
-
-/** Whether the rendered story holds a gallery (the page then loads its viewer). */
-export const hasGallery = (html: string) => html.includes(GALLERY_ATTRIBUTE);
+export { hasGallery };
