@@ -214,6 +214,7 @@ test("the gallery is a grid of four; a picture opens the viewer, ArrowRight move
   await expect(viewer).toBeVisible();
   await expect(viewer.locator(".gallery-viewer-count")).toHaveText("1 of 4");
   await expect(viewer.getByRole("img", { name: "Harbour photo 4" })).toBeVisible();
+  await expect.poll(() => viewer.getByRole("img", { name: "Harbour photo 4" }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 20_000 }).toBe(true);
   await page.screenshot({ path: path.join(SHOTS, "viewer-390.png") });
   await page.keyboard.press("ArrowRight");
   await expect(viewer.locator(".gallery-viewer-count")).toHaveText("2 of 4");
@@ -239,6 +240,7 @@ test("the gallery is a grid of four; a picture opens the viewer, ArrowRight move
   await gallery.screenshot({ path: path.join(SHOTS, "gallery-1280.png") });
   await gallery.getByRole("link", { name: "Harbour photo 2" }).click();
   await expect(viewer.locator(".gallery-viewer-count")).toHaveText("3 of 4");
+  await expect.poll(() => viewer.getByRole("img", { name: "Harbour photo 2" }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 20_000 }).toBe(true);
   await page.screenshot({ path: path.join(SHOTS, "viewer-1280.png") });
   await page.keyboard.press("Escape");
   await expect(viewer).toBeHidden();
