@@ -28,6 +28,7 @@ import { stripeTasks } from "../app/domain/members/stripe-events.server";
 import { getSettings } from "../app/domain/settings/settings.server";
 import { createNewsletterTransport } from "../app/domain/newsletters/newsletter-transport.server";
 import { newsletterTasks, resumeSends } from "../app/domain/newsletters/newsletter-sends.server";
+import { embedHostsOf, embedPosterTasks } from "../app/domain/articles/embed-posters.server";
 import { storageFromEnv } from "../app/lib/storage-from-env.server";
 import { cleanUploadParts, scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
 import { ViewRecorder } from "../app/lib/view-recorder.server";
@@ -129,10 +130,12 @@ export async function startSiteServices({
   // Stripe's webhook events and the billing mails they queue (issue 40), when Stripe is configured.
   const stripe = createStripeClient(env);
   const billingTasks = stripe ? stripeTasks({ db, stripe, log, mailer, publicUrl: env.publicUrl }) : {};
+  // Embed posters (issue 41, decision 0057): a story's videos' and posts' posters, fetched once.
+  const posterTasks = embedPosterTasks({ db, storage, log, hosts: embedHostsOf(env.EMBED_FETCH_BASE) });
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
-    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks, ...purging, ...billingTasks },
+    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks, ...purging, ...billingTasks, ...posterTasks },
     cron: [...subscribing.cron, ...newsletters.cron],
   });
   watchJobQueue({ db, events: jobs.events, log });

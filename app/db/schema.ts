@@ -662,6 +662,35 @@ export const media = pgTable(
 );
 
 /**
+ * The poster of a YouTube video or an X post embedded in a story (issue 41, decision 0057): what the
+ * reader page shows before the reader presses play, fetched once in the background (the
+ * "embed-posters" job) from the provider's oEmbed, so the reader's browser talks to nobody before
+ * the click. One row per embed, whichever stories show it. A video's thumbnail is a file of our media
+ * library (`poster_url`, /media/images/…); a post has none (its poster is a card of its author and
+ * text). `failed_at` set and `fetched_at` null: the fetch failed (after `attempts` tries), and readers
+ * see a titled placeholder.
+ */
+export const embedPosters = pgTable(
+  "embed_posters",
+  {
+    provider: text("provider").notNull(),
+    embedId: text("embed_id").notNull(),
+    title: text("title"),
+    author: text("author"),
+    /** An X post's text (plain, as its oEmbed answer's blockquote holds it). */
+    text: text("text"),
+    posterUrl: text("poster_url"),
+    fetchedAt: timestamp("fetched_at", { withTimezone: true }),
+    failedAt: timestamp("failed_at", { withTimezone: true }),
+    attempts: integer("attempts").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: "embed_posters_pk", columns: [t.provider, t.embedId] }),
+    check("embed_posters_provider", sql`${t.provider} in ('youtube', 'x')`),
+  ],
+);
+
+/**
  * Public articles per month of publication (UTC, "2026-11"), with the newest change among them: what
  * the sitemap index lists (decision 0019). Kept by triggers on articles (migration 0017), so the index
  * reads a row a month instead of grouping the whole archive (issue 13: 793 ms at 100,000 articles).
@@ -1385,3 +1414,4 @@ export type WebsiteSettings = typeof websiteSettings.$inferSelect;
 export type MediaRow = typeof media.$inferSelect;
 export type MemberTier = typeof memberTiers.$inferSelect;
 export type MemberSubscription = typeof memberSubscriptions.$inferSelect;
+export type EmbedPosterRow = typeof embedPosters.$inferSelect;

@@ -171,6 +171,13 @@ export const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: opt(z.string().regex(/^whsec_[A-Za-z0-9_+/=]+$/, { error: "must be a webhook signing secret (whsec_…), as the Dashboard or `stripe listen` shows it" })),
   /** Another address for Stripe's API (tests: a local stand-in, http://127.0.0.1:12111): its protocol, host and port go to the SDK. */
   STRIPE_API_BASE: opt(url(["http:", "https:"])),
+  /**
+   * Where the embed posters' fetches go (issue 41, decision 0057): unset, the real hosts (YouTube's
+   * oEmbed at www.youtube.com and its thumbnails at i.ytimg.com, X's oEmbed at publish.twitter.com);
+   * set (tests: a local stand-in, http://127.0.0.1:4010), every one of them goes to this base instead,
+   * under /youtube/oembed, /youtube/vi/<id>/hqdefault.jpg and /x/oembed.
+   */
+  EMBED_FETCH_BASE: opt(url(["http:", "https:"])),
   /** The site's currency for paid plans (ISO 4217, default USD); kept lower-case, as Stripe writes it. */
   CURRENCY: opt(
     z

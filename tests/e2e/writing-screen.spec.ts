@@ -147,7 +147,7 @@ test.describe("the writing screen", () => {
     await page.keyboard.type("/");
     const menu = page.getByRole("listbox", { name: "Insert block" });
     await expect(menu).toBeVisible();
-    await expect(menu.getByRole("option")).toHaveText([/^Heading/, /^List/, /^Quote/, /^Divider/, /^Image/, /^YouTube/, /^X post/, /^Paywall here/]);
+    await expect(menu.getByRole("option")).toHaveText([/^Heading/, /^List/, /^Quote/, /^Divider/, /^Image/, /^Gallery/, /^YouTube/, /^X post/, /^Paywall here/]);
     await expect(content).toBeFocused();
     // Letters narrow it; Enter inserts the active block and removes the "/quo".
     await page.keyboard.type("quo");

@@ -78,6 +78,10 @@ const server = spawn(process.execPath, ["--enable-source-maps", "build/node/inde
     COMMENT_MIN_FILL_SECONDS: "0",
     // The import journey serves the old site's images from a loopback server of its own (issue 29).
     IMPORT_ALLOW_PRIVATE_HOSTS: "1",
+    // Embed posters (issue 41) are fetched from a loopback stand-in of YouTube and X at E2E_PORT + 2000,
+    // which tests/e2e/embed-posters-and-gallery.spec.ts starts; while none runs, a fetch is refused at
+    // once and the story shows its titled placeholder (nothing ever goes to the real hosts).
+    EMBED_FETCH_BASE: process.env.EMBED_FETCH_BASE ?? `http://127.0.0.1:${Number(port) + 2000}`,
     DATABASE_URL: "",
     PUBLIC_URL: "",
     NEWSLETTER_SMTP_URL: newsletterSmtpUrl,

@@ -15,14 +15,18 @@ import {
   Heading3,
   ImageIcon,
   Italic,
+  LayoutGrid,
   Link2,
   List,
   ListOrdered,
   Loader2,
+  MoveDown,
+  MoveUp,
   Minus,
   Pilcrow,
   Quote,
   Redo2,
+  Trash2,
   Undo2,
   Upload,
   X,
@@ -33,8 +37,8 @@ import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import type { StoryDocument } from "~/domain/articles/story-document.schema";
-import { embedTargetOf, isAllowedImageSrc, isAllowedLinkHref } from "~/domain/articles/story-urls";
+import { GALLERY_COUNT_MESSAGE, GALLERY_MAX, GALLERY_MIN_IMAGES, type StoryDocument, type StoryGalleryItem } from "~/domain/articles/story-document.schema";
+import { embedTargetOf, isAllowedImageSrc, isAllowedLinkHref, isOwnImageSrc } from "~/domain/articles/story-urls";
 import { cn } from "~/lib/cn";
 import { InsertButton, InsertMenu, insertOptionsFor, insertPlace, moveFor, type InsertOption } from "./story-insert-menu";
 import { cleanPastedHtml } from "./story-paste";
@@ -110,6 +114,49 @@ const EmbedNode = Node.create({
     ];
   },
 });
+
+/** A gallery (issue 41): 2–12 pictures of our media, each with alt text and a caption (an atom: edited through its dialog). */
+const GalleryNode = Node.create({
+  name: "gallery",
+  group: "block",
+  atom: true,
+  draggable: true,
+  selectable: true,
+  addAttributes() {
+    return { images: { default: [], rendered: false } };
+  },
+  parseHTML() {
+    return [
+      {
+        tag: "div[data-story-gallery]",
+        getAttrs: (element) => ({
+          images: [...element.querySelectorAll("img")].map((img) => ({ src: img.getAttribute("src") ?? "", alt: img.getAttribute("alt") ?? "", caption: img.getAttribute("data-caption") ?? "" })),
+        }),
+      },
+    ];
+  },
+  renderHTML({ node, HTMLAttributes }) {
+    const images = galleryItemsOf(node.attrs.images);
+    return [
+      "div",
+      mergeAttributes(HTMLAttributes, { "data-story-gallery": "", class: "rounded-lg border border-slate-300 bg-slate-50 p-2" }),
+      ["p", { class: "m-0 mb-2 text-sm font-semibold text-slate-700" }, `Gallery of ${images.length} images (select it, then Edit gallery)`],
+      [
+        "div",
+        { class: "grid grid-cols-3 gap-1 sm:grid-cols-4" },
+        ...images.map((image) => ["img", { src: isOwnImageSrc(image.src) ? `${image.src}?w=320` : "", alt: image.alt, "data-caption": image.caption, class: "aspect-square w-full rounded object-cover" }]),
+      ],
+    ];
+  },
+});
+
+/** A gallery node's pictures as the editor keeps them (anything else dropped). */
+function galleryItemsOf(value: unknown): StoryGalleryItem[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((item): item is Record<string, unknown> => Boolean(item) && typeof item === "object")
+    .map((item) => ({ src: text(item.src), alt: text(item.alt), caption: text(item.caption) }));
+}
 
 /**
  * "Paywall here" (issue 40): where a Members or Paid story's free part ends. A divider the writer sees
@@ -527,6 +574,154 @@ function ImageDialog({
   );
 }
 
+/**
+ * A gallery's pictures (issue 41): uploaded (several at once) or chosen from the Media Library, each
+ * with its alt text (required) and caption, moved up or down, removed. The server checks the same
+ * rules on save (story-document.schema.ts).
+ */
+function GalleryDialog({
+  editor,
+  open,
+  onOpenChange,
+  onUploadingChange,
+}: {
+  editor: Editor;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onUploadingChange: (uploading: boolean) => void;
+}) {
+  const id = useId();
+  const editing = editor.isActive("gallery");
+  const [images, setImages] = useState<StoryGalleryItem[]>([]);
+  const [error, setError] = useState<string>();
+  const library = useFetcher<MediaLoaderData>();
+  const add = (src: string) => setImages((list) => (list.some((item) => item.src === src) || list.length >= GALLERY_MAX ? list : [...list, { src, alt: "", caption: "" }]));
+  const { input, inputProps, uploading, upload } = useAdminUpload("image", (stored) => add(stored.url), onUploadingChange);
+
+  useEffect(() => {
+    if (!open) return;
+    setImages(editor.isActive("gallery") ? galleryItemsOf(editor.getAttributes("gallery").images) : []);
+    setError(undefined);
+  }, [open, editor]);
+
+  const update = (index: number, change: Partial<StoryGalleryItem>) => setImages((list) => list.map((item, i) => (i === index ? { ...item, ...change } : item)));
+  const move = (index: number, by: -1 | 1) =>
+    setImages((list) => {
+      const next = [...list];
+      const [item] = next.splice(index, 1);
+      next.splice(index + by, 0, item!);
+      return next;
+    });
+
+  function apply() {
+    const list = images.map((item) => ({ src: item.src.trim(), alt: item.alt.trim(), caption: item.caption.trim() }));
+    if (list.length < GALLERY_MIN_IMAGES || list.length > GALLERY_MAX) return setError(GALLERY_COUNT_MESSAGE);
+    const missing = list.findIndex((item) => !item.alt);
+    if (missing >= 0) return setError(`Describe image ${missing + 1} in its alt text.`);
+    if (editing) editor.chain().focus().updateAttributes("gallery", { images: list }).run();
+    else insertBlock(editor, { type: "gallery", attrs: { images: list } });
+    onOpenChange(false);
+  }
+
+  const libraryImages = library.data?.media.images.items ?? [];
+  return (
+    <ToolDialog
+      editor={editor}
+      open={open}
+      onOpenChange={onOpenChange}
+      title={editing ? "Edit gallery" : "Insert gallery"}
+      description={`Upload images or choose them from the Media Library (${GALLERY_MIN_IMAGES} to ${GALLERY_MAX}), then describe each one.`}
+      onSubmit={apply}
+      submitLabel={editing ? "Update gallery" : "Insert gallery"}
+      submitDisabled={uploading}
+      error={error}
+    >
+      {uploading ? (
+        <p role="status" className="flex items-center gap-2 text-sm text-slate-700">
+          <Loader2 aria-hidden="true" className="size-4 animate-spin" />
+          Uploading the images…
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-3">
+        <input
+          {...inputProps}
+          multiple
+          onChange={(event) => {
+            const files = [...(event.currentTarget.files ?? [])];
+            void (async () => {
+              for (const file of files) await upload(file);
+            })();
+          }}
+          tabIndex={-1}
+          aria-label="Upload gallery images"
+        />
+        <Button type="button" variant="outline" disabled={uploading || images.length >= GALLERY_MAX} onClick={() => input.current?.click()}>
+          {uploading ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : <Upload aria-hidden="true" className="size-4" />}
+          {uploading ? "Uploading..." : "Upload images"}
+        </Button>
+        <Button type="button" variant="outline" onClick={() => library.load("/admin/media")} disabled={library.state !== "idle"}>
+          {library.state !== "idle" ? "Loading..." : "Choose from Media Library"}
+        </Button>
+      </div>
+      {library.data ? (
+        libraryImages.length > 0 ? (
+          <ul aria-label="Media Library images" className="grid max-h-56 grid-cols-3 gap-2 overflow-y-auto">
+            {libraryImages.map((item) => {
+              const chosen = images.some((image) => image.src === item.url);
+              return (
+                <li key={item.name}>
+                  <button
+                    type="button"
+                    aria-pressed={chosen}
+                    aria-label={`Add ${item.originalName}`}
+                    onClick={() => (chosen ? setImages((list) => list.filter((image) => image.src !== item.url)) : add(item.url))}
+                    className={cn("block w-full rounded-md border-2", chosen ? "border-brand-700" : "border-transparent")}
+                  >
+                    <img src={`${item.url}?w=320`} alt="" className="aspect-video w-full rounded object-cover" loading="lazy" />
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-700">The Media Library has no images yet.</p>
+        )
+      ) : null}
+      <p className="text-sm font-medium text-slate-800" aria-live="polite">
+        {images.length === 0 ? "No images yet." : `${images.length} of at most ${GALLERY_MAX} images`}
+      </p>
+      <ol aria-label="Gallery images" className="space-y-3">
+        {images.map((image, index) => (
+          <li key={image.src} className="flex gap-3 rounded-md border border-slate-200 p-2">
+            <img src={isOwnImageSrc(image.src) ? `${image.src}?w=320` : image.src} alt="" className="size-20 shrink-0 rounded object-cover" />
+            <div className="min-w-0 flex-1 space-y-2">
+              <div className="space-y-1">
+                <Label htmlFor={`${id}-alt-${index}`}>Alt text of image {index + 1} *</Label>
+                <Input id={`${id}-alt-${index}`} value={image.alt} onChange={(e) => update(index, { alt: e.target.value })} aria-required="true" maxLength={500} />
+              </div>
+              <div className="space-y-1">
+                <Label htmlFor={`${id}-caption-${index}`}>Caption of image {index + 1}</Label>
+                <Input id={`${id}-caption-${index}`} value={image.caption} onChange={(e) => update(index, { caption: e.target.value })} maxLength={1000} />
+              </div>
+              <div className="flex gap-1">
+                <Button type="button" variant="ghost" size="icon" aria-label={`Move image ${index + 1} up`} disabled={index === 0} onClick={() => move(index, -1)}>
+                  <MoveUp aria-hidden="true" className="size-4" />
+                </Button>
+                <Button type="button" variant="ghost" size="icon" aria-label={`Move image ${index + 1} down`} disabled={index === images.length - 1} onClick={() => move(index, 1)}>
+                  <MoveDown aria-hidden="true" className="size-4" />
+                </Button>
+                <Button type="button" variant="ghost" size="icon" aria-label={`Remove image ${index + 1}`} onClick={() => setImages((list) => list.filter((_, i) => i !== index))}>
+                  <Trash2 aria-hidden="true" className="size-4" />
+                </Button>
+              </div>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </ToolDialog>
+  );
+}
+
 function EmbedDialog({
   editor,
   open,
@@ -597,7 +792,7 @@ export interface StoryEditorProps {
 }
 
 export default function StoryEditor({ initialDoc, labelId, describedBy, invalid, onChange, onUploadingChange, paywall = false }: StoryEditorProps) {
-  const [dialog, setDialog] = useState<"link" | "image" | "embed" | null>(null);
+  const [dialog, setDialog] = useState<"link" | "image" | "embed" | "gallery" | null>(null);
   const [embedKind, setEmbedKind] = useState<"youtube" | "x" | undefined>(undefined);
   // An image pasted or dropped into the story, waiting for the image dialog to upload it.
   const [pendingImage, setPendingImage] = useState<File | null>(null);
@@ -650,6 +845,7 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
       }),
       StoryImageNode,
       EmbedNode,
+      GalleryNode,
       PaywallNode,
     ],
     // Read once, when the editor is made (later renders update the options, not the document).
@@ -701,6 +897,7 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
         blockquote: e.isActive("blockquote"),
         image: e.isActive("storyImage"),
         embed: e.isActive("embed"),
+        gallery: e.isActive("gallery"),
         canUndo: e.can().undo(),
         canRedo: e.can().redo(),
         placePos: place?.pos ?? null,
@@ -747,6 +944,7 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
     } else {
       chain.run();
       if (option.choice === "image") setDialog("image");
+      else if (option.choice === "gallery") setDialog("gallery");
       else {
         setEmbedKind(option.choice);
         setDialog("embed");
@@ -830,6 +1028,7 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
       },
       group: 3,
     },
+    { label: state.gallery ? "Edit gallery" : "Insert gallery", icon: LayoutGrid, pressed: state.gallery, onSelect: () => setDialog("gallery"), group: 3 },
     { label: "Undo", icon: Undo2, disabled: !state.canUndo, onSelect: run((c) => c.undo()), group: 4 },
     { label: "Redo", icon: Redo2, disabled: !state.canRedo, onSelect: run((c) => c.redo()), group: 4 },
   ];
@@ -883,7 +1082,7 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
         />
       ) : null}
       <p id={hintId} className="mt-1 text-xs text-slate-600">
-        Type / on an empty line, or press +, to insert a heading, list, quote, divider, image, YouTube video or X post. Paste or drop an
+        Type / on an empty line, or press +, to insert a heading, list, quote, divider, image, gallery, YouTube video or X post. Paste or drop an
         image to upload it.
       </p>
       <LinkDialog editor={editor} open={dialog === "link"} onOpenChange={(open) => setDialog(open ? "link" : null)} />
@@ -898,6 +1097,7 @@ export default function StoryEditor({ initialDoc, labelId, describedBy, invalid,
         file={pendingImage}
         onFileTaken={() => setPendingImage(null)}
       />
+      <GalleryDialog editor={editor} open={dialog === "gallery"} onOpenChange={(open) => setDialog(open ? "gallery" : null)} onUploadingChange={onUploadingChange} />
       <EmbedDialog editor={editor} open={dialog === "embed"} kind={embedKind} onOpenChange={(open) => setDialog(open ? "embed" : null)} />
     </div>
   );

@@ -6,11 +6,11 @@
  * list itself takes the keyboard. Part of the editor's lazy chunk (imported by story-editor.tsx only).
  */
 import type { Editor } from "@tiptap/core";
-import { AtSign, Film, Heading2, ImageIcon, List, LockKeyhole, Minus, Plus, Quote } from "lucide-react";
+import { AtSign, Film, Heading2, ImageIcon, LayoutGrid, List, LockKeyhole, Minus, Plus, Quote } from "lucide-react";
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
 import { cn } from "~/lib/cn";
 
-export type InsertChoice = "heading" | "list" | "quote" | "divider" | "image" | "youtube" | "x" | "paywall";
+export type InsertChoice = "heading" | "list" | "quote" | "divider" | "image" | "gallery" | "youtube" | "x" | "paywall";
 
 export interface InsertOption {
   choice: InsertChoice;
@@ -29,6 +29,7 @@ export const INSERT_OPTIONS: readonly InsertOption[] = [
   { choice: "quote", label: "Quote", hint: "A block quote", keywords: ["blockquote", "citation"], icon: <Quote aria-hidden="true" className={iconClass} /> },
   { choice: "divider", label: "Divider", hint: "A horizontal rule", keywords: ["rule", "hr", "line", "separator"], icon: <Minus aria-hidden="true" className={iconClass} /> },
   { choice: "image", label: "Image", hint: "Upload or choose one, with alt text", keywords: ["picture", "photo", "figure"], icon: <ImageIcon aria-hidden="true" className={iconClass} /> },
+  { choice: "gallery", label: "Gallery", hint: "2–12 images in a grid, with captions", keywords: ["images", "photos", "slideshow", "grid"], icon: <LayoutGrid aria-hidden="true" className={iconClass} /> },
   { choice: "youtube", label: "YouTube", hint: "A video, loaded on the reader's click", keywords: ["video", "embed"], icon: <Film aria-hidden="true" className={iconClass} /> },
   { choice: "x", label: "X post", hint: "A post, loaded on the reader's click", keywords: ["twitter", "tweet", "embed"], icon: <AtSign aria-hidden="true" className={iconClass} /> },
   // Issue 40: where a Members or Paid story's free part ends (stories only: the article form offers it).

@@ -1,3 +1,4 @@
+import { queueEmbedPosters } from "./embed-posters.server";
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
@@ -168,6 +169,7 @@ function storyImagesOf(doc: StoryDocument | null): Set<string> {
   const visit = (nodes: readonly StoryBlock[] | undefined) => {
     for (const node of nodes ?? []) {
       if (node.type === "storyImage") found.add(node.attrs.src);
+      else if (node.type === "gallery") for (const image of node.attrs.images) found.add(image.src);
       else if ("content" in node && node.type !== "paragraph" && node.type !== "heading") visit(node.content as StoryBlock[]);
     }
   };
@@ -444,6 +446,8 @@ export async function createArticle(
       const tagged = input.tags?.length ? await setArticleTags(tx, row!.id, input.tags, actor) : [];
       if (options.newsletterIds !== undefined) await setArticleNewsletters(tx, row!.id, options.newsletterIds, actor);
       await recordRevision(tx, row!, actor);
+      // Its videos' and posts' posters (issue 41): fetched once, in the background.
+      await queueEmbedPosters(tx, row!.id, input.contentDoc);
       await recordActivity(tx, actor, {
         kind: "article.create",
         objectType: "article",
@@ -567,6 +571,8 @@ async function writeUpdate(
       // The story itself now holds what was typed: its pending version ("Save for later") is applied.
       await tx.delete(articlePendingVersions).where(eq(articlePendingVersions.articleId, id));
       await record(tx, row);
+      // Posters for embeds new to the story (issue 41): fetched once, in the background.
+      await queueEmbedPosters(tx, id, input.contentDoc);
       // The audit trail (decision 0017): what the save did. A draft's autosave is left out: History
       // keeps it, and the log would fill with one entry per pause in typing.
       if (!onlyIf) {

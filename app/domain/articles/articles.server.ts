@@ -13,6 +13,7 @@ import { readEveryTime, type StoryMemo } from "./story-memo.server";
 import { readingMinutes, wordCount } from "./story-document";
 import { renderFeaturedImageHtml } from "./featured-image-html";
 import { renderStoryHtml } from "./story-html";
+import { NO_POSTERS, type EmbedPosters } from "./story-embed-html";
 import { storyPlainText } from "./story-document";
 import { isGated, storyAccessOf, storyPartsOf } from "./story-paywall";
 import { ANONYMOUS, callToActionOf, isMeterable, meterNote, type Reader, type StoryAccessLevel, type Variant } from "~/domain/members/access";
@@ -162,24 +163,25 @@ export async function getArticleViews(db: Db, slug: string): Promise<number | nu
  * An article as its page shows it, on the article page and in the back office's preview alike: a
  * story written in the editor rendered here, on the server, through the renderer's allow-list (a
  * plain-text story, with no document, is shown as text by the page), the featured image with its
- * alt text, caption and credit rendered here too, and its reading time.
+ * alt text, caption and credit rendered here too, and its reading time. Its embeds show `posters`
+ * (read with the story: storyPostersOf), titled placeholders without.
  */
-export function presentArticle<A extends ArticleDetail>(article: A, gate?: PageGate) {
+export function presentArticle<A extends ArticleDetail>(article: A, gate?: PageGate, posters: EmbedPosters = NO_POSTERS) {
   const { contentDoc, accessTierId: _tier, ...shown } = article;
   const featuredFigureHtml = renderFeaturedImageHtml(article);
   const access = storyAccessOf(article);
   // The back office's previews (no gate) show the whole story, its paywall block passed by.
   if (!gate || !isGated(access)) {
-    const body = contentDoc ? { html: renderStoryHtml(contentDoc) } : null;
+    const body = contentDoc ? { html: renderStoryHtml(contentDoc, posters) } : null;
     return { ...shown, featuredFigureHtml, body, readingMinutes: readingMinutes(wordCount(article.content)), paywall: null };
   }
   const parts = storyPartsOf(article, gate.paragraphs);
   const freeText = storyPlainText(parts.free);
   if (gate.variant === "full") {
     // The whole story; its paid part in the element the JSON-LD's hasPart names (Google's paywalled content).
-    const gated = parts.gated.content.length ? `<div class="${PAYWALLED_CONTENT_CLASS}">${renderStoryHtml(parts.gated)}</div>` : "";
+    const gated = parts.gated.content.length ? `<div class="${PAYWALLED_CONTENT_CLASS}">${renderStoryHtml(parts.gated, posters)}</div>` : "";
     const paywall: ArticlePaywall = { access: access.level, variant: "full", articleBody: freeText, callToAction: null, meterNote: null };
-    return { ...shown, featuredFigureHtml, body: { html: renderStoryHtml(parts.free) + gated }, readingMinutes: readingMinutes(wordCount(article.content)), paywall };
+    return { ...shown, featuredFigureHtml, body: { html: renderStoryHtml(parts.free, posters) + gated }, readingMinutes: readingMinutes(wordCount(article.content)), paywall };
   }
   // A teaser: the free part only, in every field (the text, the HTML, the reading time). The gated
   // blocks are never rendered, so they are in neither the HTML nor the `.data` of this answer.
@@ -193,7 +195,7 @@ export function presentArticle<A extends ArticleDetail>(article: A, gate?: PageG
     callToAction: callToActionOf(gate.variant, access),
     meterNote: allowed > 0 && isMeterable(reader, access) ? meterNote(0, allowed) : null,
   };
-  return { ...shown, content: freeText, featuredFigureHtml, body: { html: renderStoryHtml(parts.free) }, readingMinutes: readingMinutes(wordCount(freeText)), paywall };
+  return { ...shown, content: freeText, featuredFigureHtml, body: { html: renderStoryHtml(parts.free, posters) }, readingMinutes: readingMinutes(wordCount(freeText)), paywall };
 }
 
 /** What a page render knows of its reader's class and the paywall settings (issue 40). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { embedTargetOf, isAllowedImageSrc, isAllowedLinkHref } from "./story-urls";
+import { embedTargetOf, isAllowedImageSrc, isAllowedLinkHref, isOwnImageSrc } from "./story-urls";
 
 /**
  * The story editor's document (TipTap's JSON), as it is stored in `articles.content_doc` and checked
@@ -53,6 +53,17 @@ export interface StoryEmbed {
   type: "embed";
   attrs: { url: string };
 }
+/** A gallery's picture (issue 41): from our media library, with alt text, an optional caption. */
+export interface StoryGalleryItem {
+  src: string;
+  alt: string;
+  caption: string;
+}
+/** A gallery (issue 41): 2–12 pictures in a grid, each opening the reader page's full-screen viewer. */
+export interface StoryGallery {
+  type: "gallery";
+  attrs: { images: StoryGalleryItem[] };
+}
 /**
  * "Paywall here" (issue 40): where a gated story's free part ends. Top-level only; the first one
  * counts (app/domain/members/paywall.ts). No renderer shows it: every rendition of the whole story
@@ -70,6 +81,7 @@ export type StoryBlock =
   | { type: "horizontalRule" }
   | StoryImage
   | StoryEmbed
+  | StoryGallery
   | StoryPaywall;
 export interface StoryDocument {
   type: "doc";
@@ -90,6 +102,7 @@ export const STORY_NODE_TYPES = [
   "horizontalRule",
   "storyImage",
   "embed",
+  "gallery",
   "paywall",
 ] as const;
 export const STORY_MARK_TYPES = ["bold", "italic", "link"] as const;
@@ -180,6 +193,35 @@ const embedSchema = z.object({
   }),
 });
 
+/** A gallery holds this many pictures, no fewer, no more. */
+export const GALLERY_MIN_IMAGES = 2;
+export const GALLERY_MAX = 12;
+export const GALLERY_COUNT_MESSAGE = `A gallery holds ${GALLERY_MIN_IMAGES} to ${GALLERY_MAX} images.`;
+export const galleryNotOwn = (src: string) =>
+  `Every image in a gallery must come from this site's Media Library (not ${src.length > 80 ? `${src.slice(0, 77)}…` : src}).`;
+
+const gallerySchemaWith = (alt: z.ZodType<string>) =>
+  z.object({
+    type: z.literal("gallery"),
+    attrs: z.object({
+      images: z
+        .array(
+          z.object({
+            src: z
+              .string()
+              .trim()
+              .max(2000, "An image address is too long")
+              .refine(isOwnImageSrc, { error: (issue) => galleryNotOwn(String(issue.input)) }),
+            alt,
+            caption: z.string().trim().max(1000, "An image caption must be at most 1,000 characters").default(""),
+          }),
+          { error: GALLERY_COUNT_MESSAGE },
+        )
+        .min(GALLERY_MIN_IMAGES, GALLERY_COUNT_MESSAGE)
+        .max(GALLERY_MAX, GALLERY_COUNT_MESSAGE),
+    }),
+  });
+
 /** How deeply `value` nests (arrays and objects), stopping once past `limit`. */
 function depthOf(value: unknown, limit: number, depth = 0): number {
   if (depth > limit || value === null || typeof value !== "object") return depth;
@@ -239,6 +281,7 @@ function documentSchemaWith(alt: z.ZodType<string>): z.ZodType<StoryDocument> {
       z.object({ type: z.literal("horizontalRule") }),
       imageSchemaWith(alt),
       embedSchema,
+      gallerySchemaWith(alt),
       z.object({ type: z.literal("paywall") }),
     ],
     { error: (issue) => unsupported("an element", issue.input) },

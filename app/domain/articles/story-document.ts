@@ -30,6 +30,10 @@ function collectText(node: AnyNode, out: string[], depth: number) {
     case "storyImage":
       out.push(attr(node, "caption").trim());
       return;
+    case "gallery":
+      if (Array.isArray(node.attrs?.images))
+        for (const image of node.attrs.images) if (image && typeof image === "object") out.push(attr({ attrs: image as Record<string, unknown> }, "caption").trim());
+      return;
     case "bulletList":
     case "orderedList":
     case "listItem":

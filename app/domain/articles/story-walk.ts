@@ -23,6 +23,16 @@ export interface StoryImageParts {
   credit: string;
 }
 
+/** A gallery's picture that passed (issue 41): our media's address, its alt text and caption, trimmed. */
+export interface StoryGalleryImage {
+  src: string;
+  alt: string;
+  caption: string;
+}
+
+/** The most pictures a gallery shows (the schema allows 2–12 on save). */
+export const GALLERY_MAX_IMAGES = 12;
+
 /** What a rendition makes of each allowed node; `children` are the node's allowed children, already mapped. */
 export interface StoryRenderer<T> {
   paragraph(runs: StoryRun[]): T;
@@ -35,6 +45,8 @@ export interface StoryRenderer<T> {
   horizontalRule(): T;
   image(image: StoryImageParts): T;
   embed(target: EmbedTarget): T;
+  /** A gallery's pictures that passed (at least one). */
+  gallery(images: StoryGalleryImage[]): T;
 }
 
 const MAX_DEPTH = 40;
@@ -90,6 +102,10 @@ function walkBlock<T>(node: AnyNode, renderer: StoryRenderer<T>, depth: number):
       const target = embedTargetOf(attr(node, "url"));
       return target ? renderer.embed(target) : null;
     }
+    case "gallery": {
+      const images = galleryImagesOf(node);
+      return images.length > 0 ? renderer.gallery(images) : null;
+    }
     case "paywall":
       // "Paywall here" (issue 40) is a mark of where a gated story is cut (members/paywall.ts), not
       // something readers see: every rendition passes it by.
@@ -98,6 +114,20 @@ function walkBlock<T>(node: AnyNode, renderer: StoryRenderer<T>, depth: number):
       // Not on the allow-list: nothing (the schema refuses it on save; this is the second line).
       return null;
   }
+}
+
+/** A gallery node's pictures that pass the image rule (our media or https), at most GALLERY_MAX_IMAGES. */
+export function galleryImagesOf(node: AnyNode): StoryGalleryImage[] {
+  const list = node.attrs?.images;
+  if (!Array.isArray(list)) return [];
+  const out: StoryGalleryImage[] = [];
+  for (const item of list.slice(0, GALLERY_MAX_IMAGES)) {
+    if (!item || typeof item !== "object") continue;
+    const image = { attrs: item as Record<string, unknown> };
+    const src = attr(image, "src").trim();
+    if (isAllowedImageSrc(src)) out.push({ src, alt: attr(image, "alt").trim(), caption: attr(image, "caption").trim() });
+  }
+  return out;
 }
 
 function walkBlocks<T>(nodes: AnyNode[], renderer: StoryRenderer<T>, depth: number): T[] {

@@ -1,3 +1,4 @@
+import { queueEmbedPosters } from "~/domain/articles/embed-posters.server";
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { publiclyVisibleSql } from "~/db/article-visibility";
@@ -906,6 +907,8 @@ async function writeArticles(ctx: StoryContext, batch: PreparedArticle[]) {
     }
     const written = await tx.insert(articles).values(batch.map((b) => b.values)).returning(revisionSourceColumns);
     const byId = new Map(written.map((row) => [row.id, row]));
+    // Their videos' and posts' posters (issue 41), as a save queues them.
+    for (const b of batch) await queueEmbedPosters(tx, b.values.id, b.values.contentDoc);
     const bylines = batch.flatMap((b) => b.authorIds.map((authorId, position) => ({ articleId: b.values.id, authorId, position })));
     if (bylines.length > 0) await tx.insert(articleAuthors).values(bylines);
     const tagRows: { articleId: string; tagId: string; position: number }[] = [];

@@ -320,6 +320,17 @@ function emailBody(ctx: RenderContext): StoryRenderer<ReactNode> {
         <span style={s.embedUrl}>{target.url}</span>
       </div>
     ),
+    // A gallery (issue 41): its pictures one under the other, each with its caption.
+    gallery: (images) => (
+      <div>
+        {keyed(
+          images.map((image) => {
+            const src = absoluteUrl(ctx.site.publicUrl, image.src);
+            return src ? <Figure src={src} alt={image.alt} caption={image.caption || null} credit={null} /> : null;
+          }),
+        )}
+      </div>
+    ),
   };
 }
 

@@ -5,6 +5,7 @@ import { orForbidden, requireCapability } from "~/domain/accounts/guard.server";
 import { actorOf } from "~/domain/accounts/actor";
 import { openableArticle } from "~/domain/articles/article-access.server";
 import { getArticleForPreview, presentArticle } from "~/domain/articles/articles.server";
+import { storyPostersOf } from "~/domain/articles/embed-posters.server";
 import { withPendingVersion } from "~/domain/articles/pending-versions.server";
 import { PREVIEW_HEADERS, previewMeta } from "~/page-meta";
 import type { Route } from "./+types/article-preview";
@@ -26,7 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!stored) throw data("Article not found", { status: 404, headers: PREVIEW_HEADERS });
   // A published story's changes saved for later are what the preview shows (decision 0033).
   const { article, pending } = await withPendingVersion(context.db, stored);
-  return data({ article: presentArticle(article), pending: pending !== null }, { headers: PREVIEW_HEADERS });
+  return data({ article: presentArticle(article, undefined, await storyPostersOf(context.db, article.contentDoc)), pending: pending !== null }, { headers: PREVIEW_HEADERS });
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, params }) =>

@@ -5,12 +5,14 @@ import { data, redirect } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
 import { ArticleView } from "~/components/article-view";
 import { ArticleTags } from "~/components/article-tags";
+import { useGalleryViewer } from "~/components/gallery-viewer-loader";
 import { StoryCardsSection } from "~/components/article-card";
 import { CommentsSection } from "~/components/comments/comment-thread";
 import { HydrateLater } from "~/components/hydrate-later";
 import { NewsletterSignup } from "~/components/newsletter-signup";
 import { RouteError } from "~/components/not-found";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
+import { storyPostersOf } from "~/domain/articles/embed-posters.server";
 import { listRecirculation } from "~/domain/articles/recirculation.server";
 import { findSlugRedirect } from "~/domain/articles/slug-redirects.server";
 import { pageGateOf } from "~/domain/articles/story-gate.server";
@@ -60,7 +62,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // whole story); a gated story's access is noted for the cache (context.gate). A live story's updates
   // are part of the whole story: a teaser reads none (liveUpdatesFor).
   const gating = pageGateOf(request, context, { id: article.id, access: storyAccessOf(article) });
-  const [page, { moreFromCategory, related }, tags, newsletters, live, gate] = await Promise.all([
+  const [page, { moreFromCategory, related }, tags, newsletters, live, gate, posters] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan, kept: { memo: context.storyMemo, slug: article.slug } }),
     listRecirculation(context.db, article, context.storyMemo),
     getArticleTags(context.db, article.id),
@@ -69,6 +71,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       liveUpdatesFor(context.db, article, gated.variant === "full", { olderThan: url.searchParams.get(OLDER_UPDATES_PARAM) ?? undefined, from: url.searchParams.get(UPDATE_PARAM) ?? undefined }),
     ),
     gating,
+    // Its videos' and posts' posters (issue 41), in one query; a poster that arrives drops this page.
+    storyPostersOf(context.db, article.contentDoc),
   ]);
   // The page goes from the cache when one of these stories changes, and goes stale when one is
   // published in its category ("More from" shows the newest: decision 0028).
@@ -77,7 +81,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const payload = {
     // modifiedAt and corrections (newest first) are what a later schema.org dateModified / correction will read.
     // A teaser's article holds its free part only (text, HTML, reading time): never the gated blocks.
-    article: presentArticle(article, gate),
+    article: presentArticle(article, gate, posters),
     comments: page.threads,
     olderThreads: page.olderThreads,
     // The comment form's signed "shown at" stamp (a minimum fill time; a cached page's is older, never younger).
@@ -199,6 +203,8 @@ export default function ArticlePage({ loaderData, actionData, matches }: Route.C
   const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related, justPosted, tags, newsletters, commentFormStarted, live } = loaderData;
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
+  // A story with a gallery (issue 41): its full-screen viewer, loaded only here and then.
+  useGalleryViewer(article.body?.html);
   const publicUrl = matches[0].data.publicUrl;
   return (
     <main className="mx-auto w-full max-w-4xl flex-1 px-4 py-8">
