@@ -17,7 +17,7 @@ export type SerializedCard = Omit<ArticleCardData, "createdAt" | "publishedAt"> 
  * How a card stands on its page (issue 41, decision 0055): hierarchy by size and position, thin rules
  * between stories, no boxes.
  * - `lead`: the home page's lead story, its headline in the display size beside (below, on a phone) a 3:2 crop.
- * - `top`: a top story beside the lead: a 3:2 crop over a mid-size headline.
+ * - `top`: a top story beside the lead: a 3:2 crop over a mid-size headline (type alone in the desktop's column).
  * - `standard`: a listing's story (category, tag, author, "More from"): a 16:9 crop over its headline.
  * - `compact`: a story of a river (Latest Stories, a category's block): headline and standfirst, a small crop beside.
  * Without an image every variant is typographic: headline, standfirst and byline, never a colour block.
@@ -25,7 +25,7 @@ export type SerializedCard = Omit<ArticleCardData, "createdAt" | "publishedAt"> 
 export type CardVariant = "lead" | "top" | "standard" | "compact";
 
 const IMAGES: Record<CardVariant, { widths: number[]; sizes: string; aspect: string }> = {
-  lead: { widths: [480, 640, 960, 1280], sizes: "(min-width: 1280px) 560px, (min-width: 1024px) 45vw, 100vw", aspect: "aspect-[3/2]" },
+  lead: { widths: [480, 640, 960, 1280], sizes: "(min-width: 1280px) 610px, (min-width: 1024px) 50vw, 100vw", aspect: "aspect-[3/2]" },
   top: { widths: [480, 640, 960], sizes: "(min-width: 1280px) 290px, (min-width: 1024px) 23vw, (min-width: 640px) 50vw, 100vw", aspect: "aspect-[3/2]" },
   standard: { widths: [480, 640, 960], sizes: "(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw", aspect: "aspect-video" },
   compact: { widths: [320, 480], sizes: "112px", aspect: "aspect-[4/3]" },
@@ -74,6 +74,8 @@ function CardImage({ article, priority, variant }: { article: SerializedCard & {
         image.aspect,
         variant === "lead" && "lg:col-start-2 lg:row-start-1",
         variant === "compact" && "order-last w-28 shrink-0",
+        // Beside the lead on a desktop a top story is told in type (its image, lazy, is then never fetched).
+        variant === "top" && "lg:hidden",
       )}
     >
       <img
@@ -100,7 +102,7 @@ function CardImage({ article, priority, variant }: { article: SerializedCard & {
 
 /** Each variant's layout: the lead's text beside its image on a desktop; the others under a thin rule. */
 const LAYOUTS: Record<CardVariant, string> = {
-  lead: "grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] lg:gap-6",
+  lead: "grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)] lg:gap-6 lg:self-start",
   top: "flex flex-col gap-3 border-t border-slate-200 pt-4",
   standard: "flex flex-col gap-3 border-t border-slate-200 pt-4",
   compact: "flex items-start gap-4 border-t border-slate-200 py-4",
@@ -126,7 +128,7 @@ function ArticleCardContent({ article, priority, variant, timeZone }: { article:
   return (
     <>
       {featuredImage ? <CardImage article={{ ...article, featuredImage }} priority={priority} variant={variant} /> : null}
-      <div className={cn("flex min-w-0 flex-1 flex-col gap-2", variant === "lead" && "lg:col-start-1 lg:row-start-1 lg:justify-center")}>
+      <div className={cn("flex min-w-0 flex-1 flex-col gap-2", variant === "lead" && "lg:col-start-1 lg:row-start-1")}>
         <Link to={`/article/${article.slug}`} prefetch="intent" className="block after:absolute after:inset-0 after:content-['']">
           {article.live || article.category ? (
             <span className="mb-1.5 flex flex-wrap items-center gap-2">

@@ -91,8 +91,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <div className="grid gap-6 lg:grid-cols-12 lg:gap-8">
               <ArticleCard article={lead} priority="high" variant="lead" className="lg:col-span-9" />
               <div className="grid gap-6 sm:grid-cols-2 lg:col-span-3 lg:grid-cols-1 lg:content-start lg:border-l lg:border-slate-200 lg:pl-8">
+                {/* Below the lead on a phone (lazy: under the first screen), in type alone beside it on a desktop. */}
                 {beside.map((a) => (
-                  <ArticleCard key={a.id} article={a} priority variant="top" />
+                  <ArticleCard key={a.id} article={a} variant="top" />
                 ))}
               </div>
             </div>
@@ -164,10 +165,16 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   {category.name}
                 </Link>
               </h2>
-              <div className="grid gap-x-8 sm:grid-cols-2 lg:grid-cols-4">
-                {stories.map((a, i) => (
-                  <ArticleCard key={a.id} article={a} variant={i === 0 ? "standard" : "compact"} />
-                ))}
+              {/* Its newest story with its image, the others as a river beside it (below it on a phone). */}
+              <div className="grid gap-x-8 sm:grid-cols-2 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
+                <ArticleCard article={stories[0]!} />
+                {stories.length > 1 ? (
+                  <div>
+                    {stories.slice(1).map((a) => (
+                      <ArticleCard key={a.id} article={a} variant="compact" />
+                    ))}
+                  </div>
+                ) : null}
               </div>
             </section>
           ))}
