@@ -35,8 +35,9 @@ function loadAdScript(clientId: string) {
 }
 
 /**
- * One ad slot. With an ad-network client id (settings or env) it pushes the slot; without one it
- * keeps a neutral placeholder of the same size, so the layout never shifts. Ad errors are only logged.
+ * One ad slot. With an ad-network client id (settings or env) it reserves the slot's height (the
+ * layout never shifts when the ad arrives) and pushes it. Without one it renders nothing at all: an
+ * empty slot takes no space on the reader's page (issue 41). Ad errors are only logged.
  */
 export function AdSlot({ name, className }: { name: AdSlotName; className?: string }) {
   const slot = AD_SLOTS[name];
@@ -53,23 +54,11 @@ export function AdSlot({ name, className }: { name: AdSlotName; className?: stri
       console.error("Ad slot error", error);
     }
   }, [clientId]);
+  if (!clientId) return null;
   return (
     <aside aria-label={slot.label} className={className}>
-      <div className="mx-auto w-full max-w-5xl overflow-hidden rounded-md" style={{ height: slot.height }}>
-        {clientId ? (
-          <ins
-            className="adsbygoogle block h-full w-full"
-            data-ad-client={clientId}
-            data-ad-slot={slot.id}
-            data-ad-format="auto"
-            data-full-width-responsive="true"
-          />
-        ) : (
-          // Without an ad network: a quiet, labelled space of the slot's size (no grey box in the news).
-          <div data-ad-slot={slot.id} className="flex h-full w-full items-start border-y border-slate-200 pt-1.5 text-[11px] uppercase tracking-wider text-slate-500">
-            Advertisement
-          </div>
-        )}
+      <div className="mx-auto w-full max-w-5xl overflow-hidden" style={{ height: slot.height }}>
+        <ins className="adsbygoogle block h-full w-full" data-ad-client={clientId} data-ad-slot={slot.id} data-ad-format="auto" data-full-width-responsive="true" />
       </div>
     </aside>
   );

@@ -1,8 +1,8 @@
-import { imageCropUrl } from "~/lib/image-variants";
+import { focalPosition, imageCropUrl } from "~/lib/image-variants";
 import { preloadImage } from "~/lib/preload-image";
 import { FEATURED_IMAGE_SIZES, FEATURED_IMAGE_WIDTHS } from "~/domain/articles/featured-image-html";
 import { Eye } from "lucide-react";
-import type { ReactNode } from "react";
+import type { CSSProperties, ReactNode } from "react";
 import { Link } from "react-router";
 import { ShareButtons } from "~/components/share-buttons";
 import { Badge } from "~/components/ui/badge";
@@ -59,7 +59,7 @@ function ArticleNotes({ notes, timeZone }: { notes: ArticleNote[]; timeZone: str
 function ArticleContent({ content }: { content: string }) {
   const paragraphs = content.split(/\n\s*\n/).filter((p) => p.trim());
   return (
-    <div className="space-y-5 text-lg leading-8 text-slate-800">
+    <div className="type-body space-y-5">
       {paragraphs.map((p, i) => (
         <p key={i} className="whitespace-pre-line break-words">
           {p.trim()}
@@ -74,11 +74,23 @@ function StoryBody({ html }: { html: string }) {
   return <div className="story-body" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
-/** The excerpt and the story. */
-function Summary({ article }: { article: ArticleViewData }) {
+/** The body column's measure: 60 to 75 characters of the body type a line (issue 41, decision 0055). */
+const MEASURE = "mx-auto w-full max-w-[38rem]";
+
+/** The excerpt as a standfirst: the story's summary under its headline, in larger, lighter type (not a quote). */
+function Standfirst({ text, className }: { text: string | null; className?: string }) {
+  return text ? (
+    <p className={`type-standfirst ${className ?? ""}`} data-testid="standfirst">
+      {text}
+    </p>
+  ) : null;
+}
+
+/** The story (a live story's summary first: "What we know"). */
+function Summary({ article, withStandfirst }: { article: ArticleViewData; withStandfirst: boolean }) {
   return (
-    <>
-      {article.excerpt ? <p className="mt-8 border-l-4 border-brand-600 pl-4 text-xl italic text-slate-700">{article.excerpt}</p> : null}
+    <div className={MEASURE}>
+      {withStandfirst ? <Standfirst text={article.excerpt} className="mt-4" /> : null}
 
       {article.paywall?.variant === "full" ? <MeterBanner articleId={article.id} /> : null}
 
@@ -87,7 +99,7 @@ function Summary({ article }: { article: ArticleViewData }) {
       </div>
 
       {article.paywall?.callToAction ? <PaywallCallToAction paywall={article.paywall} storyPath={`/article/${article.slug}`} /> : null}
-    </>
+    </div>
   );
 }
 
@@ -104,18 +116,16 @@ export function ArticleView({ article, views, shareUrl, liveStatus }: { article:
   const updated = article.modifiedAt && new Date(article.modifiedAt) > new Date(article.publishedAt) ? new Date(article.modifiedAt) : null;
   return (
     <article>
-      {article.featuredFigureHtml ? (
-        // The image, its alt text, caption and credit: rendered on the server (featured-image-html.ts).
-        <figure className="featured-figure" dangerouslySetInnerHTML={{ __html: article.featuredFigureHtml }} />
-      ) : null}
-      <header className="space-y-4">
+      {/* Headline, standfirst and byline first, in the body's column; then the picture, wider. */}
+      <header className={`${MEASURE} space-y-4`}>
         {article.category ? (
           <Link to={`/category/${article.category.slug}`}>
             <Badge>{article.category.name}</Badge>
           </Link>
         ) : null}
-        <h1 className="font-serif text-3xl font-bold leading-tight text-slate-900 sm:text-5xl">{article.title}</h1>
-        <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm text-slate-600">
+        <h1 className="type-headline">{article.title}</h1>
+        {liveStatus ? null : <Standfirst text={article.excerpt} />}
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-slate-200 pt-3 text-sm text-slate-600">
           <span>
             By{" "}
             <span className="font-medium text-slate-900" data-testid="byline">
@@ -137,6 +147,16 @@ export function ArticleView({ article, views, shareUrl, liveStatus }: { article:
         <ShareButtons url={`${shareUrl}`} title={article.title} />
       </header>
 
+      {article.featuredFigureHtml ? (
+        // The image, its alt text, caption and credit: rendered on the server (featured-image-html.ts);
+        // its crop keeps the image's focal point in frame (app.css reads --focus).
+        <figure
+          className="featured-figure mt-8"
+          style={{ "--focus": focalPosition(article.featuredImageFocus) } as CSSProperties}
+          dangerouslySetInnerHTML={{ __html: article.featuredFigureHtml }}
+        />
+      ) : null}
+
       {article.videoUrl ? (
         // The poster: the featured image (its 16:9 crop when it is ours), so the player is never a black box.
         <video
@@ -153,13 +173,13 @@ export function ArticleView({ article, views, shareUrl, liveStatus }: { article:
 
       {liveStatus ? (
         <section aria-labelledby="what-we-know-heading" className="mt-6">
-          <h2 id="what-we-know-heading" className="font-serif text-2xl font-bold text-slate-900">
+          <h2 id="what-we-know-heading" className={`${MEASURE} type-section`}>
             What we know
           </h2>
-          <Summary article={article} />
+          <Summary article={article} withStandfirst />
         </section>
       ) : (
-        <Summary article={article} />
+        <Summary article={article} withStandfirst={false} />
       )}
     </article>
   );

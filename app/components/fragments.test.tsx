@@ -49,7 +49,7 @@ function Page({ cards }: { cards: SerializedCard[] }) {
   return (
     <main>
       {cards.map((c, i) => (
-        <ArticleCard key={c.id} article={c} priority={i === 0 ? "high" : i < 3} lead={i === 0} className={i === 1 ? "sm:col-span-2" : undefined} />
+        <ArticleCard key={c.id} article={c} priority={i === 0 ? "high" : i < 3} variant={i === 0 ? "lead" : i > 4 ? "compact" : "standard"} className={i === 1 ? "sm:col-span-2" : undefined} />
       ))}
       <SiteFooter settings={settings} categories={[{ id: "c1", name: "World News", slug: "worldnews" }]} pages={[{ slug: "ethics", title: "Ethics" }]} />
     </main>

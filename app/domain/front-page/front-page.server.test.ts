@@ -24,6 +24,7 @@ import {
   upcomingPinEnds,
   withCategoryPin,
   categoryPageRows,
+  homeCategorySections,
 } from "./front-page.server";
 
 const { db } = await createTestDatabase();
@@ -254,5 +255,32 @@ describe("Explore Topics", () => {
     // The home page shows the chosen ones in their order; one deleted since is left out.
     const all = [{ id: news }, { id: sport }];
     expect(exploreCategoriesOf(all, [sport, "6d0f1c5e-8a6b-4d2c-9f57-0c1f3a2b4d5e", news])).toEqual([{ id: sport }, { id: news }]);
+  });
+});
+
+describe("the home page's category blocks", () => {
+  test("each category asked for, in that order, with its newest public stories not shown above, at most the number asked", async () => {
+    // Stories 0–9 alternate News (even) and Sport (odd); the page already shows 9 and 8.
+    await story("A News draft", 0.5, { status: "draft" });
+    await story("A scheduled Sport story", -5, { status: "scheduled", categoryId: sport });
+    const sections = await homeCategorySections(db, [{ id: sport, name: "Sport" }, { id: news, name: "News" }], [stories[9]!, stories[8]!], 3);
+    expect(sections.map((s) => [s.category.name, s.stories.map((c) => c.title)])).toEqual([
+      ["Sport", ["Story 7", "Story 5", "Story 3"]],
+      ["News", ["Story 6", "Story 4", "Story 2"]],
+    ]);
+    // Cards, with their category and focal point.
+    expect(sections[0]!.stories[0]).toMatchObject({ category: { name: "Sport", slug: "sport" }, featuredImageFocus: null });
+  });
+
+  test("a category with nothing left to show has no block; none asked for reads nothing", async () => {
+    const sections = await homeCategorySections(db, [{ id: news }, { id: sport }], stories.filter((_, i) => i % 2 === 0), 4);
+    expect(sections.map((s) => s.category.id)).toEqual([sport]);
+    expect(await homeCategorySections(db, [], [], 4)).toEqual([]);
+  });
+
+  test("the focal point of a story's image comes with its card", async () => {
+    await db.update(articles).set({ featuredImage: "/media/images/a.jpg", featuredImageFocalX: 0.9, featuredImageFocalY: 0.25 }).where(eq(articles.id, stories[7]!));
+    const [section] = await homeCategorySections(db, [{ id: sport }], [stories[9]!], 1);
+    expect(section!.stories.map((c) => [c.title, c.featuredImageFocus])).toEqual([["Story 7", { x: 0.9, y: 0.25 }]]);
   });
 });

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
-import { publiclyVisible } from "~/db/article-visibility";
+import { publiclyVisible, publiclyVisibleSql } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared-queries.server";
 import { articles, categories, storyPins, websiteSettings } from "~/db/schema";
@@ -60,6 +60,55 @@ export async function homePageStories(db: Db, count: number): Promise<ArticleCar
   const rest = rows.filter((row) => row.pinPlacement === null);
   const ordered = lead ? [lead, ...tops, ...rest] : [...rest.slice(0, 1), ...tops, ...rest.slice(1)];
   return ordered.slice(0, count).map(({ pinPlacement: _placement, pinPosition: _position, ...card }) => toCard(card));
+}
+
+/**
+ * The home page's category blocks (issue 41, decision 0055) in one statement: for each category asked
+ * for, its newest `perCategory` public stories that the page does not already show. A lateral join
+ * reads each category's first rows from the (category_id, status, published_at, id) index and stops
+ * (no category's whole list is read or sorted), then the cards of those few ids.
+ */
+const sectionCards = preparedQuery("home_section_cards", (db, name) => {
+  const picked = sql`select picked.id from unnest(${sql.placeholder("categoryIds")}::uuid[]) as wanted(category_id)
+    cross join lateral (
+      select a.id from ${articles} a
+      where a.category_id = wanted.category_id and ${publiclyVisibleSql("a")} and a.id <> all(${sql.placeholder("shownIds")}::uuid[])
+      order by a.published_at desc nulls last, a.id desc nulls last
+      limit ${sql.placeholder("perCategory")}
+    ) as picked`;
+  return db
+    .select({ ...cardColumns, categoryId: articles.categoryId })
+    .from(articles)
+    .leftJoin(categories, eq(articles.categoryId, categories.id))
+    .where(sql`${articles.id} in (${picked})`)
+    .orderBy(...newestFirst)
+    .prepare(name);
+});
+
+/** A category's block on the home page: the category and its newest stories not shown above it. */
+export interface CategorySection<C> {
+  category: C;
+  stories: ArticleCard[];
+}
+
+/**
+ * The home page's blocks, one per category of `wanted` (in its order) that has a story the page does
+ * not already show (`shownIds`), each with up to `perCategory` of its newest public stories.
+ */
+export async function homeCategorySections<C extends { id: string }>(db: Db, wanted: readonly C[], shownIds: readonly string[], perCategory: number): Promise<CategorySection<C>[]> {
+  if (wanted.length === 0 || perCategory <= 0) return [];
+  const rows = await sectionCards(db, { categoryIds: wanted.map((c) => c.id), shownIds: shownIds.filter(isUuid), perCategory });
+  const byCategory = new Map<string, ArticleCard[]>();
+  for (const { categoryId, ...row } of rows) {
+    if (!categoryId) continue;
+    const list = byCategory.get(categoryId) ?? [];
+    list.push(toCard(row));
+    byCategory.set(categoryId, list);
+  }
+  return wanted.flatMap((category) => {
+    const stories = byCategory.get(category.id);
+    return stories ? [{ category, stories }] : [];
+  });
 }
 
 const categoryPinCard = preparedQuery("category_pin_card", (db, name) =>

@@ -60,8 +60,8 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
   const { category, articles, page, pageCount } = loaderData;
   return (
     <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-10">
-      <header className="mb-8 border-b border-slate-200 pb-6">
-        <h1 className="font-serif text-4xl font-bold text-slate-900">{category.name}</h1>
+      <header className="mb-6 border-b-2 border-slate-900 pb-4">
+        <h1 className="type-headline">{category.name}</h1>
       </header>
       {articles.length === 0 ? (
         <p className="py-16 text-center text-lg text-slate-600">No articles in this category yet.</p>
@@ -70,9 +70,14 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
           {/* Cards title their stories with h3; this keeps heading levels in order under the h1. */}
           <h2 className="sr-only">{`${category.name} stories`}</h2>
           <CardGrid>
-            {articles.map((a, i) => (
-              <ArticleCard key={a.id} article={a} priority={i === 0 ? "high" : i < 3} />
-            ))}
+            {/* The first story of the first page leads the section, large, across the row. */}
+            {articles.map((a, i) =>
+              page === 1 && i === 0 ? (
+                <ArticleCard key={a.id} article={a} priority="high" variant="lead" className="sm:col-span-2 lg:col-span-3" />
+              ) : (
+                <ArticleCard key={a.id} article={a} priority={i === 0 ? "high" : i < 4} />
+              ),
+            )}
           </CardGrid>
         </>
       )}

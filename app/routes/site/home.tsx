@@ -1,11 +1,11 @@
 import { Cpu, Film, Globe, GraduationCap, Newspaper, Tag, Trophy, type LucideIcon } from "lucide-react";
 import { Link, useRouteLoaderData } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
-import { ArticleCard, CardGrid } from "~/components/article-card";
+import { ArticleCard } from "~/components/article-card";
 import { HydrateLater } from "~/components/hydrate-later";
 import { NewsletterSignup } from "~/components/newsletter-signup";
 import { Button } from "~/components/ui/button";
-import { exploreCategoriesOf, homePageStories } from "~/domain/front-page/front-page.server";
+import { exploreCategoriesOf, homeCategorySections, homePageStories } from "~/domain/front-page/front-page.server";
 import { signupChoices } from "~/domain/newsletters/subscribers.server";
 import { noteStories } from "~/lib/cache-tags.server";
 import { pageMeta } from "~/page-meta";
@@ -16,6 +16,8 @@ import type { Route } from "./+types/home";
 /** Spec: home loads 12 articles, 3 in the top strip (the lead story and two beside it) and 9 in Latest Stories. */
 export const HOME_ARTICLE_COUNT = 12;
 const TOP_STRIP = 3;
+/** Under them, a block per category with its newest stories not shown above (issue 41). */
+export const SECTION_STORIES = 4;
 
 const CATEGORY_ICONS: Record<string, LucideIcon> = {
   news: Newspaper,
@@ -32,7 +34,8 @@ export function categoryIcon(slug: string): LucideIcon {
 }
 
 /**
- * The editors' lead and top stories, then the newest (decision 0034: one query, pins included); the
+ * The editors' lead and top stories, then the newest (decision 0034: one query, pins included); then
+ * a block per category with its newest stories not already shown (one query, decision 0055). The
  * welcome banner and the Explore Topics choice come with the site's frame, read once per process.
  */
 export async function loader({ context }: Route.LoaderArgs) {
@@ -41,11 +44,19 @@ export async function loader({ context }: Route.LoaderArgs) {
     context.siteFrame(),
     signupChoices(context.db),
   ]);
-  noteStories(context, articles);
   // Null when every category shows (the navigation's, already in the root's data).
   const explore = settings.exploreCategoryIds ? exploreCategoriesOf(categories, settings.exploreCategoryIds) : null;
+  const sections = await homeCategorySections(
+    context.db,
+    (explore ?? categories).map(({ id, name, slug }) => ({ id, name, slug })),
+    articles.map((a) => a.id),
+    SECTION_STORIES,
+  );
+  noteStories(context, articles);
+  for (const section of sections) noteStories(context, section.stories);
   return {
     articles,
+    sections,
     showWelcomeBanner: settings.showWelcomeBanner,
     explore,
     // The closing call to action: the newsletter sign-up, with its form's signed "shown at" stamp.
@@ -56,53 +67,77 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { path: "/", structuredData: (site) => homeJsonLd(site) });
 
+/** A section's name over a heavy rule, as a newspaper heads its pages. */
+const SECTION_HEADING = "type-section mb-4 border-t-2 border-slate-900 pt-2";
+
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { articles, showWelcomeBanner, explore, newsletters, signupFormStarted } = loaderData;
+  const { articles, sections, showWelcomeBanner, explore, newsletters, signupFormStarted } = loaderData;
   const root = useRouteLoaderData("root") as RootData;
   const categories = explore ?? root.categories;
-  const top = articles.slice(0, TOP_STRIP);
+  const [lead, ...beside] = articles.slice(0, TOP_STRIP);
   const latest = articles.slice(TOP_STRIP);
   return (
     <main>
-      {showWelcomeBanner ? (
-        <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
-          {/* Compact: the lead story starts on the first screen of a phone and of a desktop. */}
-          <div className="mx-auto max-w-7xl px-4 py-5 text-center sm:py-7">
-            <h1 className="font-serif text-2xl font-bold tracking-tight sm:text-4xl">Stay Informed, Stay Connected</h1>
-            <p className="mx-auto mt-2 max-w-2xl text-sm text-brand-100 sm:text-base">
-              Breaking news, sharp analysis and the stories that matter, from New York to the rest of the world.
-            </p>
-          </div>
-        </section>
-      ) : (
-        // The page keeps one h1 (headings in order for screen readers) when the banner is off.
-        <h1 className="sr-only">{root.settings.siteName}</h1>
-      )}
+      {/* The page keeps one h1 (headings in order for screen readers): the banner's, or the site's name. */}
+      {showWelcomeBanner ? null : <h1 className="sr-only">{root.settings.siteName}</h1>}
 
-      <div className="mx-auto max-w-7xl space-y-12 px-4 py-6 sm:py-8">
-        {top.length > 0 ? (
+      <div className="mx-auto max-w-7xl space-y-10 px-4 pt-4 pb-8 sm:pt-6">
+        {lead ? (
           <section aria-labelledby="top-stories">
-            <h2 id="top-stories" className="mb-4 font-serif text-2xl font-bold">
+            <h2 id="top-stories" className="type-label mb-3 border-t-2 border-slate-900 pt-2">
               Top Stories
             </h2>
-            {/* The lead story large, the next two beside it (below it on phones). */}
-            <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-              {top.map((a, i) => (
-                <ArticleCard key={a.id} article={a} priority={i === 0 ? "high" : true} lead={i === 0} className={i === 0 ? "sm:col-span-2 lg:row-span-2" : undefined} />
-              ))}
+            {/* The lead story large, the next two in a column beside it (below it on phones), by position and size, not boxes. */}
+            <div className="grid gap-6 lg:grid-cols-12 lg:gap-8">
+              <ArticleCard article={lead} priority="high" variant="lead" className="lg:col-span-9" />
+              <div className="grid gap-6 sm:grid-cols-2 lg:col-span-3 lg:grid-cols-1 lg:content-start lg:border-l lg:border-slate-200 lg:pl-8">
+                {/* Below the lead on a phone (lazy: under the first screen), in type alone beside it on a desktop. */}
+                {beside.map((a) => (
+                  <ArticleCard key={a.id} article={a} variant="top" />
+                ))}
+              </div>
             </div>
           </section>
         ) : (
           <p className="text-center text-slate-600">No articles have been published yet.</p>
         )}
 
+        {showWelcomeBanner ? (
+          // The seed's welcome, a setting: a quiet band under the lead story (the news comes first).
+          <section aria-labelledby="welcome" className="border-y border-slate-200 bg-slate-50 px-4 py-4 text-center sm:py-5">
+            <h1 id="welcome" className="font-serif text-xl font-bold tracking-tight text-slate-900 sm:text-2xl">
+              Stay Informed, Stay Connected
+            </h1>
+            <p className="type-caption mx-auto mt-1 max-w-2xl">Breaking news, sharp analysis and the stories that matter, from New York to the rest of the world.</p>
+          </section>
+        ) : null}
+
         <AdSlot name="home-top" />
 
+        {/* Below the first screen: hydrated in a task after the rest (app/components/hydrate-later.tsx). */}
+        <HydrateLater>
+          {latest.length > 0 ? (
+            <section aria-labelledby="latest-stories">
+              <h2 id="latest-stories" className={SECTION_HEADING}>
+                Latest Stories
+              </h2>
+              {/* A river: headline, standfirst and byline, a small crop beside; rules between stories. */}
+              <div className="grid gap-x-8 sm:grid-cols-2 lg:grid-cols-3">
+                {latest.map((a) => (
+                  <ArticleCard key={a.id} article={a} variant="compact" />
+                ))}
+              </div>
+            </section>
+          ) : null}
+        </HydrateLater>
+
+        <AdSlot name="home-middle" />
+
         <section aria-labelledby="explore-topics">
-          <h2 id="explore-topics" className="mb-6 font-serif text-2xl font-bold">
+          <h2 id="explore-topics" className={SECTION_HEADING}>
             Explore Topics
           </h2>
-          <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6">
+          <ul className="flex flex-wrap gap-2">
             {categories.map((c) => {
               const Icon = categoryIcon(c.slug);
               return (
@@ -110,9 +145,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   <Link
                     to={`/category/${c.slug}`}
                     prefetch="intent"
-                    className="flex flex-col items-center gap-3 rounded-lg border border-slate-200 p-5 text-center font-medium text-slate-800 transition-colors hover:border-brand-600 hover:bg-brand-50"
+                    className="inline-flex min-h-11 items-center gap-2 rounded-full border border-slate-300 px-4 text-sm font-semibold text-slate-800 transition-colors hover:border-brand-700 hover:text-brand-700"
                   >
-                    <Icon className="h-8 w-8 text-brand-700" aria-hidden="true" />
+                    <Icon className="h-4 w-4 text-brand-700" aria-hidden="true" />
                     {c.name}
                   </Link>
                 </li>
@@ -121,22 +156,28 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </ul>
         </section>
 
-        <AdSlot name="home-middle" />
-
-        {/* Below the first screen: hydrated in a task after the rest (app/components/hydrate-later.tsx). */}
         <HydrateLater>
-          {latest.length > 0 ? (
-            <section aria-labelledby="latest-stories">
-              <h2 id="latest-stories" className="mb-6 font-serif text-2xl font-bold">
-                Latest Stories
+          {/* One block per category: its newest stories not shown above, the first with its image. */}
+          {sections.map(({ category, stories }) => (
+            <section key={category.id} aria-labelledby={`section-${category.slug}`}>
+              <h2 id={`section-${category.slug}`} className={SECTION_HEADING}>
+                <Link to={`/category/${category.slug}`} prefetch="intent" className="hover:text-brand-700 hover:underline">
+                  {category.name}
+                </Link>
               </h2>
-              <CardGrid>
-                {latest.map((a) => (
-                  <ArticleCard key={a.id} article={a} />
-                ))}
-              </CardGrid>
+              {/* Its newest story with its image, the others as a river beside it (below it on a phone). */}
+              <div className="grid gap-x-8 sm:grid-cols-2 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
+                <ArticleCard article={stories[0]!} />
+                {stories.length > 1 ? (
+                  <div>
+                    {stories.slice(1).map((a) => (
+                      <ArticleCard key={a.id} article={a} variant="compact" />
+                    ))}
+                  </div>
+                ) : null}
+              </div>
             </section>
-          ) : null}
+          ))}
 
           <AdSlot name="home-bottom" />
 

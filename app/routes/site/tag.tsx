@@ -66,9 +66,9 @@ export default function TagPage({ loaderData }: Route.ComponentProps) {
   const { tag, articles, page, pageCount } = loaderData;
   return (
     <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-10">
-      <header className="mb-8 border-b border-slate-200 pb-6">
-        <p className="text-sm font-semibold uppercase tracking-wide text-slate-600">Tag</p>
-        <h1 className="font-serif text-4xl font-bold text-slate-900">{tag.name}</h1>
+      <header className="mb-6 border-b-2 border-slate-900 pb-4">
+        <p className="type-label">Tag</p>
+        <h1 className="type-headline">{tag.name}</h1>
       </header>
       {/* Cards title their stories with h3; this keeps heading levels in order under the h1. */}
       <h2 className="sr-only">{`Stories tagged ${tag.name}`}</h2>
