@@ -95,6 +95,7 @@ export function ArticleForm({
   featureToggle = null,
   review = null,
   sendBackFailure,
+  before,
   after,
   newsletters = null,
   postalAddressMissing = false,
@@ -125,6 +126,8 @@ export function ArticleForm({
   review?: ReviewState | null;
   /** A refused "Send back" (its note was missing or too long). */
   sendBackFailure?: string;
+  /** Shown at the top of the page, above the form ("Your story is live" right after publishing). */
+  before?: ReactNode;
   /** Shown below the form (the edit page's correction and update notes). */
   after?: ReactNode;
   /** "Send by e-mail" (issue 30): the newsletters to choose, for a role that may send; null hides it. */
@@ -284,6 +287,8 @@ export function ArticleForm({
   return (
     <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-6 lg:py-8">
       <AdminPageHeader title={mode === "create" ? "Create New Article" : "Edit Article"} back={{ to: "/admin/articles", label: "Back to Articles" }} />
+
+      {before}
 
       {review ? <ReviewCallout review={review} canPublish={canPublish} failure={sendBackFailure} /> : null}
 
