@@ -40,7 +40,7 @@ test("an author submits a draft, an editor sends it back with a note, the author
   await writer.getByRole("button", { name: "Submit for review" }).click();
   await expect(toastWith(writer, "Submitted for review")).toBeVisible();
   await expect(writer).toHaveURL(/\/admin\/articles\/edit\//);
-  await expect(writer.getByRole("heading", { name: /Waiting for review since/ })).toBeVisible();
+  await expect(writer.getByRole("heading", { name: /In review since/ })).toBeVisible();
   await expect(writer.getByRole("button", { name: "Update Article" })).toHaveCount(0);
   await expect(writer.getByRole("button", { name: "Unpublish" })).toHaveCount(0);
   await shots(writer, "author-form-waiting");
@@ -62,7 +62,7 @@ test("an author submits a draft, an editor sends it back with a note, the author
   await expect(queue).toBeVisible();
   await shots(desk, "editor-dashboard-queue");
   await queue.getByRole("link", { name: title }).click();
-  await expect(desk.getByRole("heading", { name: /Waiting for review since/ })).toBeVisible();
+  await expect(desk.getByRole("heading", { name: /In review since/ })).toBeVisible();
   await desk.getByLabel("Note for the author").fill("Please add a quote from the council.");
   await desk.getByRole("button", { name: "Send back" }).click();
   await expect(toastWith(desk, "Sent back")).toBeVisible();
