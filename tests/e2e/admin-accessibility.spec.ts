@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import { query } from "./db";
 import { expect, test, type Page, waitForHydration } from "./fixtures";
 
 const ADMIN_EMAIL = "admin@example.com";
@@ -43,6 +44,12 @@ test.describe("accessibility of the back office (axe finds no violations)", () =
     const editHref = await page.locator('a[href^="/admin/articles/edit/"]').first().getAttribute("href");
     await open(page, editHref!);
     expect(await violations(page), editHref!).toEqual([]);
+
+    // Issue 41, acceptance 7: the form of a story just published, "Your story is live" at its top.
+    const [published] = await query<{ id: string }>(`select id from articles where status = 'published' and published_at <= now() order by published_at desc limit 1`);
+    await open(page, `/admin/articles/edit/${published!.id}?published=1`);
+    await expect(page.getByRole("region", { name: "Your story is live" })).toBeVisible();
+    expect(await violations(page), "the form with the live panel").toEqual([]);
 
     await open(page, "/admin/categories");
     await page.getByRole("button", { name: "New Category" }).click();

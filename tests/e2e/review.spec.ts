@@ -2,7 +2,7 @@ import { expect, expectNoSidewaysScroll, test, type Browser, type Page } from ".
 import { accountWithRole } from "./accounts";
 import { signInWith, toastWith } from "./admin-session";
 import { withDb } from "./db";
-import { fillPublishingDetails, publishNow } from "./publish-panel";
+import { fillPublishingDetails, publishNow, expectStoryLive } from "./publish-panel";
 
 // Acceptance 2 of the people issue (the review side): an author writes and submits a draft, cannot
 // publish it (not in the form, and not by a crafted POST: 403, nothing changes); an editor sends it
@@ -80,7 +80,7 @@ test("an author submits a draft, an editor sends it back with a note, the author
   await desk.goto(`/admin/articles/edit/${id}`, { waitUntil: "networkidle" });
   await fillPublishingDetails(desk);
   await publishNow(desk);
-  await expect(toastWith(desk, "Article updated successfully")).toBeVisible();
+  await expectStoryLive(desk);
   const row = await withDb(async (db) => (await db.query(`select slug, status, review_requested_at from articles where id = $1`, [id])).rows[0]);
   expect([row.status, row.review_requested_at]).toEqual(["published", null]);
   const reader = await browser.newPage();
