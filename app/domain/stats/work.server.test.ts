@@ -93,6 +93,10 @@ describe("the article list", () => {
     expect(status("co-written")).toMatch(/^Scheduled for [A-Z][a-z]{2} \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M$/);
     expect(status("ann-published")).toBe("Published · Changes not yet public");
     expect(status("bob-published")).toBe("Published");
+
+    // "In review" (?status=review) narrows the list to the drafts waiting in the queue.
+    const queued = await listAdminArticles(t.db, 1, 50, { status: "draft", inReview: true }, "u-ann");
+    expect(queued.rows.map((r) => r.slug).sort()).toEqual(["ann-submitted", "bob-draft"]);
     expect(bySlug.get("ann-draft")!.updatedAt).toBeInstanceOf(Date);
 
     const mine = await listAdminArticles(t.db, 1, 50, { mineOf: "u-ann" }, "u-ann");
