@@ -41,12 +41,13 @@ test.beforeAll(async () => {
   );
   memberId = person!.id;
   await query(`insert into subscriptions (subscriber_id, newsletter_id) values ($1, $2)`, [memberId, newsletterId]);
-  const [page] = await query<{ id: string }>(`select id from pages order by created_at limit 1`);
+  const [page] = await query<{ id: string }>(`insert into pages (title, slug, content) values ($1, $2, 'About the desk.') returning id`, [LONG_TITLE, `phone-page-${run}`]);
   pageId = page!.id;
 });
 
 test.afterAll(async () => {
   await query(`delete from articles where id = $1`, [articleId]);
+  await query(`delete from pages where id = $1`, [pageId]);
   await query(`delete from subscribers where id = $1`, [memberId]);
   await query(`delete from newsletters where id = $1`, [newsletterId]);
   await query(`delete from categories where slug = $1`, [`phone-category-${run}`]);
