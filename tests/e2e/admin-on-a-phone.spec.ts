@@ -113,6 +113,8 @@ test.describe("the back office on a phone", () => {
   });
 
   test("the dashboard shows the work first, the live story in the breaking-news card, and the figures after", async ({ page }) => {
+    // Four full-page screenshots on a shared machine.
+    test.setTimeout(90_000);
     await signInAsAdmin(page);
     await page.goto("/admin", { waitUntil: "networkidle" });
     const card = page.getByTestId("breaking-live-stories");
