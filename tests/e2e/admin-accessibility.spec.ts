@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import { query } from "./db";
 import { expect, test, type Page, waitForHydration } from "./fixtures";
 
 const ADMIN_EMAIL = "admin@example.com";
@@ -21,6 +22,19 @@ test.describe("accessibility of the back office (axe finds no violations)", () =
     expect(await violations(page)).toEqual([]);
     await waitForHydration(page.locator("form").first());
     await page.getByRole("button", { name: /sign up/i }).last().click();
+    expect(await violations(page)).toEqual([]);
+  });
+
+  test("the article form of a story just published, with \"Your story is live\" at its top (issue 41)", async ({ page }) => {
+    await page.goto("/admin/login");
+    await waitForHydration(page.locator("form").first());
+    await page.getByLabel("Email").fill(ADMIN_EMAIL);
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page).toHaveURL(/\/admin$/);
+    const [published] = await query<{ id: string }>(`select id from articles where status = 'published' and published_at <= now() order by published_at desc limit 1`);
+    await open(page, `/admin/articles/edit/${published!.id}?published=1`);
+    await expect(page.getByRole("region", { name: "Your story is live" })).toBeVisible();
     expect(await violations(page)).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test, type Locator } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
-import { publishNow } from "./publish-panel";
+import { publishNow, expectStoryLive } from "./publish-panel";
 
 // A valid 1×1 PNG: uploads are checked from their bytes, so it has to be a real image.
 const PNG_1PX = Buffer.from(
@@ -69,8 +69,10 @@ test.describe("admin content screens", () => {
     await expect(videoPreview).toHaveAttribute("src", /^\/media\/videos\/\d+-[a-z0-9]+\.mp4$/);
     const videoUrl = (await videoPreview.getAttribute("src"))!;
     await publishNow(page);
+    await expectStoryLive(page);
+    await page.getByRole("link", { name: "Back to articles" }).click();
     await expect(page).toHaveURL(/\/admin\/articles$/);
-    await expect(toastWith(page, "Article created successfully")).toBeVisible();
+    await expect(toastWith(page, "Article published successfully")).toBeVisible();
     const row = page.getByRole("row", { name: new RegExp(title) });
     await expect(row).toContainText(categoryName);
     await expect(row).toContainText("E2E Reporter");

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Locator, type Page, waitForHydration } from "./fixtures";
 import { categoryId, query, withDb } from "./db";
 import { someArticlePath } from "./routes";
-import { fillPublishingDetails, publishNow } from "./publish-panel";
+import { fillPublishingDetails, publishNow, expectStoryLive } from "./publish-panel";
 
 // The e2e server (tests/setup/e2e-server.mjs) starts with these as its first admin.
 const ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? "admin@example.com";
@@ -186,7 +186,7 @@ test.describe("the admin dashboard", () => {
     await editor.getByLabel("Content *").fill("Written to see the dashboard update by itself.");
     await fillPublishingDetails(editor);
     await publishNow(editor);
-    await expect(editor).toHaveURL(/\/admin\/articles(\?.*)?$/);
+    await expectStoryLive(editor);
 
     await expect(totalArticles).toHaveText(String(before + 1).replace(/\B(?=(\d{3})+(?!\d))/g, ","), { timeout: LIVE_REFRESH_BUDGET_MS });
     await expect(todayPanel.getByRole("link", { name: title })).toBeVisible({ timeout: LIVE_REFRESH_BUDGET_MS });

@@ -179,7 +179,7 @@ test.describe("the article list", () => {
       await expect(first.getByRole("cell", { name: longTitle, exact: true })).toBeVisible();
       const titleCell = first.getByRole("cell", { name: longTitle, exact: true });
       expect(await titleCell.evaluate((td) => td.scrollWidth <= td.clientWidth && getComputedStyle(td).textOverflow !== "ellipsis")).toBe(true);
-      await expect(page.getByRole("row", { name: new RegExp(`Waiting draft ${run}`) }).getByRole("cell", { name: "Draft · Waiting for review" })).toBeVisible();
+      await expect(page.getByRole("row", { name: new RegExp(`Waiting draft ${run}`) }).getByRole("cell", { name: "In review", exact: true })).toBeVisible();
       await expect(first).toContainText(/Updated [A-Z][a-z]{2} \d{1,2}, \d{4} at/);
 
       await page.getByLabel("Select all on this page").check();

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
-import { fillPublishingDetails, publishNow } from "./publish-panel";
+import { fillPublishingDetails, publishNow, expectStoryLive } from "./publish-panel";
 
 // Issue 9: the featured image's alt text, caption and credit, and click-to-load embeds (no request
 // to YouTube or X before the reader's click, and a readable story without JavaScript).
@@ -90,8 +90,7 @@ test.describe("featured image texts and click-to-load embeds", () => {
     await page.getByLabel("Credit").fill(CREDIT);
     await fillPublishingDetails(page);
     await publishNow(page);
-    await expect(page).toHaveURL(/\/admin\/articles$/);
-    await expect(toastWith(page, "Article created successfully")).toBeVisible();
+    await expectStoryLive(page);
     const [stored] = await query<{ featured_image_alt: string; featured_image_caption: string; featured_image_credit: string }>(
       "select featured_image_alt, featured_image_caption, featured_image_credit from articles where slug = $1",
       [slug],

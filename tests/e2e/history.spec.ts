@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "./fixtures";
 import { ADMIN, signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
-import { fillPublishingDetails, publishNow } from "./publish-panel";
+import { fillPublishingDetails, publishNow, expectStoryLive } from "./publish-panel";
 
 // The article form's History (decision 0011): every save is a revision; "Restore this version" fills
 // the form without saving; leaving with unsaved changes asks first; a draft autosaves.
@@ -58,7 +58,7 @@ test.describe("article history", () => {
     await writeStory(page, original.body);
     await fillPublishingDetails(page);
     await publishNow(page);
-    await expect(page).toHaveURL(/\/admin\/articles(\?|$)/);
+    await expectStoryLive(page);
     const id = await idOf(original.slug);
     const editUrl = `/admin/articles/edit/${id}`;
     await holdAutosave(page);

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query, siteDate } from "./db";
 import { asReader, primeCache } from "./readers";
-import { fillPublishingDetails, publishNow } from "./publish-panel";
+import { fillPublishingDetails, publishNow, expectStoryLive } from "./publish-panel";
 
 // Links that survive a slug change, and dated corrections/updates (decision 0012).
 
@@ -14,7 +14,7 @@ async function createPublished(page: Page, title: string, slug: string): Promise
   await page.getByLabel("Content *").fill("Written for the links and corrections journey.\n\nSecond paragraph.");
   await fillPublishingDetails(page);
   await publishNow(page);
-  await expect(toastWith(page, "Article created successfully")).toBeVisible();
+  await expectStoryLive(page);
   const [row] = await query<{ id: string }>(`select id from articles where slug = $1`, [slug]);
   created.push(row!.id);
   return row!.id;
@@ -76,7 +76,7 @@ test.describe("links and corrections", () => {
     );
     await page.getByLabel("Take over this address").check();
     await publishNow(page);
-    await expect(toastWith(page, "Article created successfully")).toBeVisible();
+    await expectStoryLive(page);
     const [other] = await query<{ id: string; title: string }>(`select id, title from articles where slug = $1`, [oldSlug]);
     expect(other?.title).toBe(`Other story ${run}`);
     created.push(other!.id);

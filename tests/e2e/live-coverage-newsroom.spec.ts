@@ -2,7 +2,7 @@ import { accountWithRole } from "./accounts";
 import { signInWith, toastWith } from "./admin-session";
 import { query } from "./db";
 import { expect, expectNoSidewaysScroll, test, waitForHydration, type Locator, type Page } from "./fixtures";
-import { fillPublishingDetails, publishNow } from "./publish-panel";
+import { fillPublishingDetails, publishNow, expectStoryLive } from "./publish-panel";
 
 // Issue 31, the newsroom's side (acceptance 1 and 5): an editor makes a story live from the article
 // form, posts three updates (a key event, one pinned, one with an image), edits one ("Edited"), deletes
@@ -49,7 +49,7 @@ test.describe("live coverage in the newsroom", () => {
       await fillPublishingDetails(page);
       await page.getByRole("checkbox", { name: "Live coverage" }).check();
       await publishNow(page);
-      await page.waitForURL(/\/admin\/articles(\?|$)/);
+      await expectStoryLive(page);
       [{ id: articleId }] = await query<{ id: string }>(`select id from articles where title = $1`, [title]);
       const [stored] = await query<{ live_started_at: Date | null; live_ended_at: Date | null }>(`select live_started_at, live_ended_at from articles where id = $1`, [articleId]);
       expect(stored!.live_started_at).not.toBeNull();

@@ -1,8 +1,8 @@
 import { expect, test } from "./fixtures";
 import { accountWithRole } from "./accounts";
-import { signInAsAdmin, toastWith } from "./admin-session";
+import { signInAsAdmin } from "./admin-session";
 import { query } from "./db";
-import { fillPublishingDetails, publishNow } from "./publish-panel";
+import { fillPublishingDetails, publishNow, expectStoryLive } from "./publish-panel";
 import { asReader } from "./readers";
 
 // Issue 40, the story side of the paywall, as a newsroom and a reader meet it: an admin marks a story
@@ -50,7 +50,7 @@ test("an admin marks a story Paid with Paywall here after its second paragraph",
   await expect(settings.getByLabel("Tier").locator("option").first()).toHaveText("Any paid tier");
   await fillPublishingDetails(page);
   await publishNow(page);
-  await expect(toastWith(page, "Article created successfully")).toBeVisible();
+  await expectStoryLive(page);
   await expect.poll(async () => (await query<{ access: string }>("select access from articles where slug = $1", [slug]))[0]?.access).toBe("paid");
   const [row] = await query<{ free_content: string; content_doc: { content: { type: string }[] } }>("select free_content, content_doc from articles where slug = $1", [slug]);
   expect(row!.free_content).toBe(`${FREE_1}\n\n${FREE_2}`);

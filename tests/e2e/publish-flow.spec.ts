@@ -1,7 +1,7 @@
 import { expect as baseExpect, test, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { categoryId, query, wallClock } from "./db";
-import { fillPublishingDetails } from "./publish-panel";
+import { expectStoryLive, fillPublishingDetails } from "./publish-panel";
 
 // Issue 27, acceptance 1 and 2 (decision 0033): a published story's edits are kept apart ("Save for
 // later") until "Update Article"; nothing but "Unpublish…" takes it off the site; a draft goes public
@@ -158,7 +158,35 @@ test.describe("publishing that cannot go wrong", () => {
       await expect(panel.getByTestId("publish-outcome")).toHaveText(`Public at /article/${slug}, on the home page and in News.`);
       await page.screenshot({ path: "/tmp/publish-panel-390.png" });
       await panel.getByRole("button", { name: "Publish now" }).click();
-      await expect(toastWith(page, "Article created successfully")).toBeVisible();
+
+      // Issue 41, acceptance 5: the writer stays on the story's edit page, told it is live, with its link.
+      const href = await expectStoryLive(page);
+      const live = page.getByRole("region", { name: "Your story is live" });
+      expect(href).toMatch(new RegExp(`^https?://[^/]+/article/${slug}$`));
+      const story = await page.request.get(href);
+      expect(story.status()).toBe(200);
+      expect(await story.text()).toContain(title);
+      await expect(live.getByTestId("story-live-sends")).toHaveText("No newsletter goes out for this story");
+      await expect(live.getByRole("link", { name: "LinkedIn" })).toHaveAttribute("href", `https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(href)}`);
+      await page.screenshot({ path: "/tmp/desk-shots/story-live-390.png", fullPage: true });
+      // "Open" shows the public story in a new tab.
+      const [tab] = await Promise.all([page.context().waitForEvent("page"), live.getByRole("link", { name: "Open" }).click()]);
+      await tab.waitForLoadState();
+      await expect(tab.getByRole("heading", { level: 1, name: title })).toBeVisible();
+      await tab.close();
+      // "Copy link": on the clipboard, and said so.
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+      await live.getByRole("button", { name: "Copy link" }).click();
+      await expect(toastWith(page, "Link copied")).toBeVisible();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(href);
+      // "Back to articles": the list says the story was published, not updated.
+      await live.getByRole("link", { name: "Back to articles" }).click();
+      await expect(page).toHaveURL(/\/admin\/articles$/);
+      await expect(toastWith(page, "Article published successfully")).toBeVisible();
+      // The panel was for that moment: the story's form no longer shows it.
+      await page.getByRole("link", { name: `Edit “${title}”` }).click();
+      await expect(page.getByLabel("Title *")).toHaveValue(title);
+      await expect(page.getByRole("region", { name: "Your story is live" })).toHaveCount(0);
       expect(await publicTitle(page, slug)).toBe(title);
     } finally {
       await query(`delete from articles where slug = $1`, [slug]);

@@ -32,6 +32,17 @@ export async function publishNow(page: Page) {
   await panel.getByRole("button", { name: "Publish now" }).click();
 }
 
+/**
+ * After "Publish now" (issue 41): the story's edit page with "Your story is live" at its top, its link
+ * the story's public address. Answers that link.
+ */
+export async function expectStoryLive(page: Page): Promise<string> {
+  await expect(page).toHaveURL(/\/admin\/articles\/edit\/[0-9a-f-]{36}\?published=1$/);
+  const panel = page.getByRole("region", { name: "Your story is live" });
+  await expect(panel).toBeVisible();
+  return (await panel.getByTestId("story-live-url").getAttribute("href"))!;
+}
+
 /** "Publish…" (or "Reschedule…") → "Schedule" at `wallClock` (a datetime-local value in the site's time zone). */
 export async function scheduleAt(page: Page, wallClock: string) {
   const open = page.getByRole("button", { name: /^(Publish|Reschedule)…$/ });

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query, wallClock } from "./db";
-import { fillPublishingDetails, publishNow, scheduleAt } from "./publish-panel";
+import { fillPublishingDetails, publishNow, scheduleAt, expectStoryLive } from "./publish-panel";
 
 // The publishing lifecycle (decision 0009): drafts and scheduled articles stay off every public page
 // until the scheduler (SCHEDULER_INTERVAL_MS=2000 on the e2e server) publishes them.
@@ -74,7 +74,9 @@ test.describe("publishing lifecycle", () => {
     await page.goto(editUrl, { waitUntil: "networkidle" });
     await fillPublishingDetails(page);
     await publishNow(page);
-    await expect(toastWith(page, "Article updated successfully")).toBeVisible();
+    await expectStoryLive(page);
+    await page.getByRole("link", { name: "Back to articles" }).click();
+    await expect(toastWith(page, "Article published successfully")).toBeVisible();
     await expect(page.getByRole("row", { name: new RegExp(title) }).getByRole("cell", { name: "Published", exact: true })).toBeVisible();
     expect(await readerSees(browser, slug, title)).toEqual(PUBLIC);
 
@@ -146,7 +148,7 @@ test.describe("publishing lifecycle", () => {
       url.pathname = renewed.pathname;
       await fillPublishingDetails(page);
       await publishNow(page);
-      await expect(toastWith(page, "Article updated successfully")).toBeVisible();
+      await expectStoryLive(page);
       const after = await outsider.request.get(url.pathname, { maxRedirects: 0 });
       expect(after.status()).toBe(302);
       expect(after.headers()["location"]).toBe(`/article/${slug}`);

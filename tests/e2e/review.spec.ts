@@ -2,7 +2,7 @@ import { expect, expectNoSidewaysScroll, test, type Browser, type Page } from ".
 import { accountWithRole } from "./accounts";
 import { signInWith, toastWith } from "./admin-session";
 import { withDb } from "./db";
-import { fillPublishingDetails, publishNow } from "./publish-panel";
+import { fillPublishingDetails, publishNow, expectStoryLive } from "./publish-panel";
 
 // Acceptance 2 of the people issue (the review side): an author writes and submits a draft, cannot
 // publish it (not in the form, and not by a crafted POST: 403, nothing changes); an editor sends it
@@ -40,7 +40,7 @@ test("an author submits a draft, an editor sends it back with a note, the author
   await writer.getByRole("button", { name: "Submit for review" }).click();
   await expect(toastWith(writer, "Submitted for review")).toBeVisible();
   await expect(writer).toHaveURL(/\/admin\/articles\/edit\//);
-  await expect(writer.getByRole("heading", { name: /Waiting for review since/ })).toBeVisible();
+  await expect(writer.getByRole("heading", { name: /In review since/ })).toBeVisible();
   await expect(writer.getByRole("button", { name: "Update Article" })).toHaveCount(0);
   await expect(writer.getByRole("button", { name: "Unpublish" })).toHaveCount(0);
   await shots(writer, "author-form-waiting");
@@ -62,7 +62,7 @@ test("an author submits a draft, an editor sends it back with a note, the author
   await expect(queue).toBeVisible();
   await shots(desk, "editor-dashboard-queue");
   await queue.getByRole("link", { name: title }).click();
-  await expect(desk.getByRole("heading", { name: /Waiting for review since/ })).toBeVisible();
+  await expect(desk.getByRole("heading", { name: /In review since/ })).toBeVisible();
   await desk.getByLabel("Note for the author").fill("Please add a quote from the council.");
   await desk.getByRole("button", { name: "Send back" }).click();
   await expect(toastWith(desk, "Sent back")).toBeVisible();
@@ -80,7 +80,7 @@ test("an author submits a draft, an editor sends it back with a note, the author
   await desk.goto(`/admin/articles/edit/${id}`, { waitUntil: "networkidle" });
   await fillPublishingDetails(desk);
   await publishNow(desk);
-  await expect(toastWith(desk, "Article updated successfully")).toBeVisible();
+  await expectStoryLive(desk);
   const row = await withDb(async (db) => (await db.query(`select slug, status, review_requested_at from articles where id = $1`, [id])).rows[0]);
   expect([row.status, row.review_requested_at]).toEqual(["published", null]);
   const reader = await browser.newPage();

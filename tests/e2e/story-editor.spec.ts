@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "./fixtures";
-import { signInAsAdmin, toastWith } from "./admin-session";
+import { signInAsAdmin } from "./admin-session";
 import { categoryId, query } from "./db";
-import { fillPublishingDetails, publishNow } from "./publish-panel";
+import { fillPublishingDetails, publishNow, expectStoryLive } from "./publish-panel";
 
 // A valid 1×1 PNG: uploads are checked from their bytes, so it has to be a real image.
 const PNG_1PX = Buffer.from(
@@ -104,8 +104,7 @@ test.describe("the story editor", () => {
     expect(await axeViolations(page), "the editor with a written story").toEqual([]);
     await fillPublishingDetails(page);
     await publishNow(page);
-    await expect(page).toHaveURL(/\/admin\/articles$/);
-    await expect(toastWith(page, "Article created successfully")).toBeVisible();
+    await expectStoryLive(page);
 
     const [stored] = await query<{ content: string; content_doc: { content: { type: string }[] } }>(
       "select content, content_doc from articles where slug = $1",

@@ -7,6 +7,7 @@ import {
   FEATURED_IMAGE_ALT_HINT,
   FEATURED_IMAGE_ALT_REQUIRED,
   FEATURED_IMAGE_TEXT_MAX,
+  IN_REVIEW_LABEL,
   isFeaturedImageAltMissing,
   isStoryAccessLevel,
   STORY_ACCESS_HINTS,
@@ -52,9 +53,10 @@ export interface ArticleFormValues extends ArticleFormFields {
   modifiedAt?: string | null;
 }
 
-/** A saved article's status as the back office says it ("Scheduled for …" in the site's time zone). */
-export function statusLabel(status: ArticleStatusName, publishedAt: Date | string | null, timeZone: string): string {
+/** A saved article's status as the back office says it ("Scheduled for …" in the site's time zone, "In review" for a draft in the queue). */
+export function statusLabel(status: ArticleStatusName, publishedAt: Date | string | null, timeZone: string, inReview = false): string {
   if (status === "scheduled" && publishedAt) return `Scheduled for ${formatPublishDate(publishedAt, timeZone)}`;
+  if (status === "draft" && inReview) return IN_REVIEW_LABEL;
   return status === "draft" ? "Draft" : "Published";
 }
 
@@ -95,6 +97,7 @@ export function ArticleForm({
   featureToggle = null,
   review = null,
   sendBackFailure,
+  before,
   after,
   newsletters = null,
   postalAddressMissing = false,
@@ -125,6 +128,8 @@ export function ArticleForm({
   review?: ReviewState | null;
   /** A refused "Send back" (its note was missing or too long). */
   sendBackFailure?: string;
+  /** Shown at the top of the page, above the form ("Your story is live" right after publishing). */
+  before?: ReactNode;
   /** Shown below the form (the edit page's correction and update notes). */
   after?: ReactNode;
   /** "Send by e-mail" (issue 30): the newsletters to choose, for a role that may send; null hides it. */
@@ -285,6 +290,8 @@ export function ArticleForm({
     <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-6 lg:py-8">
       <AdminPageHeader title={mode === "create" ? "Create New Article" : "Edit Article"} back={{ to: "/admin/articles", label: "Back to Articles" }} />
 
+      {before}
+
       {review ? <ReviewCallout review={review} canPublish={canPublish} failure={sendBackFailure} /> : null}
 
       <ConfirmDialog
@@ -317,8 +324,8 @@ export function ArticleForm({
         className="lg:grid lg:grid-cols-[minmax(0,1fr)_18rem] lg:items-start lg:gap-6 xl:grid-cols-[minmax(0,1fr)_20rem]"
       >
         <div className="min-w-0 space-y-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
-          <div className="flex items-start justify-between gap-3 border-b border-slate-200 pb-4">
-            <div className="flex min-w-0 flex-wrap gap-3">
+          <div className="flex flex-wrap items-start justify-end gap-3 border-b border-slate-200 pb-4">
+            <div className="min-w-0 flex-1 basis-72">
               <PublishActions
                 mode={mode}
                 status={status}
@@ -399,11 +406,13 @@ export function ArticleForm({
         </div>
 
         <ArticleSettingsPanel open={settingsOpen} onOpenChange={setSettingsOpen} returnFocus={settingsButton}>
+          {/* No "Publishing" heading with nothing under it (a new story of an author). */}
+          {(article?.id && status) || featureToggle || signups !== null || (mode === "edit" && canPublish) ? (
           <SettingsSection title="Publishing">
             {article?.id && status ? (
               <PublishStatusLine
                 articleId={article.id}
-                statusText={statusLabel(status, savedPublishAt, timeZone)}
+                statusText={statusLabel(status, savedPublishAt, timeZone, Boolean(review?.requestedAt))}
                 pendingSavedAt={status === "published" ? (autosave.savedAt ?? pending?.savedAt ?? null) : null}
                 timeZone={timeZone}
                 history={<ArticleHistoryPanel articleId={article.id} restoreDisabled={uploads > 0} onRestore={restore} />}
@@ -442,6 +451,70 @@ export function ArticleForm({
                 </p>
               </div>
             ) : null}
+          </SettingsSection>
+          ) : null}
+
+          <SettingsSection title="Featured image">
+            <ArticleUploadField
+              kind="image"
+              name="featuredImage"
+              defaultUrl={article?.featuredImage ?? null}
+              error={errors.featuredImage}
+              onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
+              onChange={edited}
+              onUrlChange={(url) => {
+                setFeaturedImage(url);
+                if (!url) setAltError(undefined);
+              }}
+            >
+              {featuredImage ? (
+                <div className="space-y-4 pt-2">
+                  <div className="space-y-2">
+                    <Label htmlFor="featuredImageAlt">Alt text *</Label>
+                    <Input
+                      id="featuredImageAlt"
+                      name="featuredImageAlt"
+                      defaultValue={article?.featuredImageAlt ?? ""}
+                      maxLength={FEATURED_IMAGE_TEXT_MAX.alt}
+                      aria-required="true"
+                      aria-invalid={invalid("featuredImageAlt")}
+                      aria-describedby={errors.featuredImageAlt ? "featuredImageAlt-error featuredImageAlt-hint" : "featuredImageAlt-hint"}
+                    />
+                    <p id="featuredImageAlt-hint" className="text-xs text-slate-600">
+                      {FEATURED_IMAGE_ALT_HINT}
+                    </p>
+                    <FieldError id="featuredImageAlt-error" message={errors.featuredImageAlt} />
+                  </div>
+                  <div className="space-y-2">
+                    <Label htmlFor="featuredImageCaption">Caption</Label>
+                    <Textarea
+                      id="featuredImageCaption"
+                      name="featuredImageCaption"
+                      rows={2}
+                      defaultValue={article?.featuredImageCaption ?? ""}
+                      maxLength={FEATURED_IMAGE_TEXT_MAX.caption}
+                      aria-invalid={invalid("featuredImageCaption")}
+                      aria-describedby={describedBy("featuredImageCaption")}
+                    />
+                    <FieldError id="featuredImageCaption-error" message={errors.featuredImageCaption} />
+                  </div>
+                  <div className="space-y-2">
+                    <Label htmlFor="featuredImageCredit">Credit</Label>
+                    <Input
+                      id="featuredImageCredit"
+                      name="featuredImageCredit"
+                      defaultValue={article?.featuredImageCredit ?? ""}
+                      maxLength={FEATURED_IMAGE_TEXT_MAX.credit}
+                      placeholder="e.g. Jane Doe / Agency"
+                      aria-invalid={invalid("featuredImageCredit")}
+                      aria-describedby={describedBy("featuredImageCredit")}
+                    />
+                    <FieldError id="featuredImageCredit-error" message={errors.featuredImageCredit} />
+                  </div>
+                </div>
+              ) : null}
+            </ArticleUploadField>
+
           </SettingsSection>
 
           <SettingsSection title="Access">
@@ -542,69 +615,6 @@ export function ArticleForm({
             <TagPicker tags={tags} initialNames={article?.tags ?? []} error={errors.tags} onChange={edited} />
           </SettingsSection>
 
-          <SettingsSection title="Featured image">
-            <ArticleUploadField
-              kind="image"
-              name="featuredImage"
-              defaultUrl={article?.featuredImage ?? null}
-              error={errors.featuredImage}
-              onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))}
-              onChange={edited}
-              onUrlChange={(url) => {
-                setFeaturedImage(url);
-                if (!url) setAltError(undefined);
-              }}
-            >
-              {featuredImage ? (
-                <div className="space-y-4 pt-2">
-                  <div className="space-y-2">
-                    <Label htmlFor="featuredImageAlt">Alt text *</Label>
-                    <Input
-                      id="featuredImageAlt"
-                      name="featuredImageAlt"
-                      defaultValue={article?.featuredImageAlt ?? ""}
-                      maxLength={FEATURED_IMAGE_TEXT_MAX.alt}
-                      aria-required="true"
-                      aria-invalid={invalid("featuredImageAlt")}
-                      aria-describedby={errors.featuredImageAlt ? "featuredImageAlt-error featuredImageAlt-hint" : "featuredImageAlt-hint"}
-                    />
-                    <p id="featuredImageAlt-hint" className="text-xs text-slate-600">
-                      {FEATURED_IMAGE_ALT_HINT}
-                    </p>
-                    <FieldError id="featuredImageAlt-error" message={errors.featuredImageAlt} />
-                  </div>
-                  <div className="space-y-2">
-                    <Label htmlFor="featuredImageCaption">Caption</Label>
-                    <Textarea
-                      id="featuredImageCaption"
-                      name="featuredImageCaption"
-                      rows={2}
-                      defaultValue={article?.featuredImageCaption ?? ""}
-                      maxLength={FEATURED_IMAGE_TEXT_MAX.caption}
-                      aria-invalid={invalid("featuredImageCaption")}
-                      aria-describedby={describedBy("featuredImageCaption")}
-                    />
-                    <FieldError id="featuredImageCaption-error" message={errors.featuredImageCaption} />
-                  </div>
-                  <div className="space-y-2">
-                    <Label htmlFor="featuredImageCredit">Credit</Label>
-                    <Input
-                      id="featuredImageCredit"
-                      name="featuredImageCredit"
-                      defaultValue={article?.featuredImageCredit ?? ""}
-                      maxLength={FEATURED_IMAGE_TEXT_MAX.credit}
-                      placeholder="e.g. Jane Doe / Agency"
-                      aria-invalid={invalid("featuredImageCredit")}
-                      aria-describedby={describedBy("featuredImageCredit")}
-                    />
-                    <FieldError id="featuredImageCredit-error" message={errors.featuredImageCredit} />
-                  </div>
-                </div>
-              ) : null}
-            </ArticleUploadField>
-
-          </SettingsSection>
-
           <SettingsSection title="Video">
             <ArticleUploadField
               kind="video"
@@ -623,7 +633,7 @@ export function ArticleForm({
 }
 
 /**
- * The review queue on the article's form: "Waiting for review" (with "Send back" and a note for an
+ * The review queue on the article's form: "In review since …" (with "Send back" and a note for an
  * editor), or the editor's note when the draft was sent back. A plain form: works without JavaScript.
  */
 function ReviewCallout({ review, canPublish, failure }: { review: ReviewState; canPublish: boolean; failure?: string }) {
@@ -632,7 +642,7 @@ function ReviewCallout({ review, canPublish, failure }: { review: ReviewState; c
     return (
       <section aria-labelledby="review-heading" className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
         <h2 id="review-heading" className="font-semibold">
-          Waiting for review since {formatPublishDate(review.requestedAt, timeZone)}
+          {IN_REVIEW_LABEL} since {formatPublishDate(review.requestedAt, timeZone)}
         </h2>
         {canPublish ? (
           <Form method="post" className="mt-3 space-y-2">

@@ -51,12 +51,12 @@ export function BreakingNewsCard({
   }, [fetcher.state, fetcher.data]);
 
   return (
-    <section aria-labelledby="breaking-news-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+    <section aria-labelledby="breaking-news-heading" className="min-w-0 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
       <h2 id="breaking-news-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
         <Megaphone className="h-5 w-5 text-red-700" aria-hidden="true" />
         Breaking news
       </h2>
-      <p className="mt-1 text-sm text-slate-700" role="status">
+      <p className="mt-1 text-sm break-words text-slate-700" role="status">
         {current ? (
           <>
             Showing “{current.text}” until {formatCommentDate(current.expiresAt, timeZone)}.
@@ -65,7 +65,7 @@ export function BreakingNewsCard({
           "No banner is showing."
         )}
       </p>
-      <fetcher.Form ref={formRef} method="post" action="/admin?index" className="mt-4 grid gap-4 md:grid-cols-[2fr_1fr_1fr]">
+      <fetcher.Form ref={formRef} method="post" action="/admin?index" className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
         <SettingsInput
           name="text"
           label="Banner text"
@@ -92,7 +92,7 @@ export function BreakingNewsCard({
           error={errors.expiresAt}
         />
         {liveStories.length > 0 ? (
-          <div className="md:col-span-3" data-testid="breaking-live-stories">
+          <div className="min-w-0 md:col-span-3" data-testid="breaking-live-stories">
             <datalist id="breaking-live-stories">
               {liveStories.map((story) => (
                 <option key={story.slug} value={`/article/${story.slug}`}>
@@ -107,7 +107,7 @@ export function BreakingNewsCard({
                   <span aria-hidden="true" className="rounded bg-red-700 px-1 text-[10px] font-bold text-white">
                     LIVE
                   </span>
-                  <span className="truncate">{story.title}</span>
+                  <span className="min-w-0 truncate">{story.title}</span>
                 </Button>
               ))}
             </div>

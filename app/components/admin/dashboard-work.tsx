@@ -23,7 +23,7 @@ const SEE_ALL: Record<WorkListKey, string> = {
   sentBack: "/admin/articles?status=draft&mine=1",
   myScheduled: "/admin/articles?status=scheduled&mine=1",
   myPublished: "/admin/articles?status=published&mine=1",
-  review: "/admin/articles?status=draft",
+  review: "/admin/articles?status=review",
   scheduled: "/admin/articles?status=scheduled",
   published: "/admin/articles?status=published",
 };

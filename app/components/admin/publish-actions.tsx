@@ -148,81 +148,88 @@ export function PublishActions({
   const disabled = submitting || busy;
   const spinner = (intent: string) => (submittedIntent === intent ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null);
 
+  // The ways out (Cancel, Unpublish…, Discard changes) on the left; the saving button beside the primary
+  // action on the right, the primary last. On a phone the saving pair comes first, each half the row.
+  const side = "max-sm:flex-1";
   return (
-    <div className="space-y-2 border-t border-slate-200 pt-6">
+    <div className="space-y-2">
       {/* The stored "Publish at", sent back by every button but the panel's (which sends its own). */}
       {panel.open ? null : <input type="hidden" name="publishAt" value={publishAt} />}
-      <div className="flex flex-wrap gap-3">
-        {isDraft ? (
-          <>
-            <Button ref={saveButton} type="submit" name="intent" value="draft" variant={canPublish ? "secondary" : "default"} disabled={disabled}>
-              {spinner("draft")}
-              {submittedIntent === "draft" ? "Saving..." : "Save Draft"}
-            </Button>
-            {canPublish ? (
-              <Button type="button" onClick={openPanel} disabled={disabled}>
-                Publish…
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
+        <div className="flex flex-wrap gap-3">
+          <Button asChild variant="outline" className={side}>
+            <Link to="/admin/articles">Cancel</Link>
+          </Button>
+          {(published || scheduled) && canPublish ? (
+            <ConfirmDialog
+              title={UNPUBLISH_PROMPT.title}
+              description={UNPUBLISH_PROMPT.description}
+              confirmLabel={UNPUBLISH_PROMPT.confirm}
+              onConfirm={() => onIntent("unpublish")}
+              trigger={
+                <Button type="button" variant="outline" className={side} disabled={submitting}>
+                  Unpublish…
+                </Button>
+              }
+            />
+          ) : null}
+          {published && canPublish && hasPending ? (
+            <ConfirmDialog
+              title={DISCARD_PROMPT.title}
+              description={DISCARD_PROMPT.description}
+              confirmLabel={DISCARD_PROMPT.confirm}
+              onConfirm={() => onIntent("discard-pending")}
+              trigger={
+                <Button type="button" variant="outline" className={side} disabled={submitting}>
+                  Discard changes
+                </Button>
+              }
+            />
+          ) : null}
+        </div>
+        <div className="flex flex-wrap gap-3">
+          {isDraft ? (
+            <>
+              <Button ref={saveButton} type="submit" name="intent" value="draft" variant="secondary" className={side} disabled={disabled}>
+                {spinner("draft")}
+                {submittedIntent === "draft" ? "Saving..." : "Save Draft"}
               </Button>
-            ) : (
-              <Button type="submit" name="intent" value={SUBMIT_INTENT} disabled={disabled}>
-                {spinner(SUBMIT_INTENT)}
-                {submittedIntent === SUBMIT_INTENT ? "Submitting..." : resubmit ? "Submit again" : "Submit for review"}
+              {canPublish ? (
+                <Button type="button" className={side} onClick={openPanel} disabled={disabled}>
+                  Publish…
+                </Button>
+              ) : (
+                <Button type="submit" name="intent" value={SUBMIT_INTENT} className={side} disabled={disabled}>
+                  {spinner(SUBMIT_INTENT)}
+                  {submittedIntent === SUBMIT_INTENT ? "Submitting..." : resubmit ? "Submit again" : "Submit for review"}
+                </Button>
+              )}
+            </>
+          ) : null}
+          {published && canPublish ? (
+            <>
+              <Button ref={saveButton} type="submit" name="intent" value="save-for-later" variant="secondary" className={side} disabled={disabled}>
+                {spinner("save-for-later")}
+                {submittedIntent === "save-for-later" ? "Saving..." : "Save for later"}
               </Button>
-            )}
-          </>
-        ) : null}
-        {published && canPublish ? (
-          <>
-            <Button ref={saveButton} type="submit" name="intent" value="save-for-later" variant="secondary" disabled={disabled}>
-              {spinner("save-for-later")}
-              {submittedIntent === "save-for-later" ? "Saving..." : "Save for later"}
-            </Button>
-            <Button type="submit" name="intent" value="publish" disabled={disabled}>
-              {spinner("publish")}
-              {submittedIntent === "publish" ? "Updating..." : "Update Article"}
-            </Button>
-          </>
-        ) : null}
-        {scheduled && canPublish ? (
-          <>
-            <Button ref={saveButton} type="submit" name="intent" value="publish" disabled={disabled}>
-              {spinner("publish")}
-              {submittedIntent === "publish" && !panel.open ? "Updating..." : "Update Article"}
-            </Button>
-            <Button type="button" variant="secondary" onClick={openPanel} disabled={disabled}>
-              Reschedule…
-            </Button>
-          </>
-        ) : null}
-        {(published || scheduled) && canPublish ? (
-          <ConfirmDialog
-            title={UNPUBLISH_PROMPT.title}
-            description={UNPUBLISH_PROMPT.description}
-            confirmLabel={UNPUBLISH_PROMPT.confirm}
-            onConfirm={() => onIntent("unpublish")}
-            trigger={
-              <Button type="button" variant="outline" disabled={submitting}>
-                Unpublish…
+              <Button type="submit" name="intent" value="publish" className={side} disabled={disabled}>
+                {spinner("publish")}
+                {submittedIntent === "publish" ? "Updating..." : "Update Article"}
               </Button>
-            }
-          />
-        ) : null}
-        {published && canPublish && hasPending ? (
-          <ConfirmDialog
-            title={DISCARD_PROMPT.title}
-            description={DISCARD_PROMPT.description}
-            confirmLabel={DISCARD_PROMPT.confirm}
-            onConfirm={() => onIntent("discard-pending")}
-            trigger={
-              <Button type="button" variant="outline" disabled={submitting}>
-                Discard changes
+            </>
+          ) : null}
+          {scheduled && canPublish ? (
+            <>
+              <Button type="button" variant="secondary" className={side} onClick={openPanel} disabled={disabled}>
+                Reschedule…
               </Button>
-            }
-          />
-        ) : null}
-        <Button asChild variant="outline">
-          <Link to="/admin/articles">Cancel</Link>
-        </Button>
+              <Button ref={saveButton} type="submit" name="intent" value="publish" className={side} disabled={disabled}>
+                {spinner("publish")}
+                {submittedIntent === "publish" && !panel.open ? "Updating..." : "Update Article"}
+              </Button>
+            </>
+          ) : null}
+        </div>
       </div>
       {publishAtError ? (
         <p id="publishAt-error" className="text-sm text-red-700">

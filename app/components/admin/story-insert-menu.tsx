@@ -7,7 +7,7 @@
  */
 import type { Editor } from "@tiptap/core";
 import { AtSign, Film, Heading2, ImageIcon, LayoutGrid, List, LockKeyhole, Minus, Plus, Quote } from "lucide-react";
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
 import { cn } from "~/lib/cn";
 
 export type InsertChoice = "heading" | "list" | "quote" | "divider" | "image" | "gallery" | "youtube" | "x" | "paywall";
@@ -112,6 +112,15 @@ export function InsertMenu({
   useEffect(() => {
     list.current?.querySelector<HTMLElement>(`[data-index="${active}"]`)?.scrollIntoView({ block: "nearest" });
   }, [active]);
+  // Collision handling (issue 41): the menu stays in the viewport, on a phone and near its right or bottom edge.
+  useLayoutEffect(() => {
+    const menu = list.current;
+    if (!menu) return;
+    const fit = () => fitInViewport(menu);
+    fit();
+    window.addEventListener("resize", fit);
+    return () => window.removeEventListener("resize", fit);
+  }, [top, options.length]);
 
   function onKeyDown(event: KeyboardEvent<HTMLUListElement>) {
     const step = moveFor(event.key, active, options.length);
@@ -166,6 +175,24 @@ export function InsertMenu({
       ))}
     </ul>
   );
+}
+
+/** The space kept between the menu and the viewport's edges (px). */
+const VIEWPORT_MARGIN = 8;
+
+/**
+ * Keeps the open menu inside the viewport: no taller than the viewport (it scrolls inside itself), moved
+ * left when it would cross the right edge, and the page scrolled just enough to show its bottom.
+ */
+export function fitInViewport(menu: HTMLElement) {
+  menu.style.maxHeight = "";
+  menu.style.translate = "";
+  const room = window.innerHeight - 2 * VIEWPORT_MARGIN;
+  if (menu.getBoundingClientRect().height > room) menu.style.maxHeight = `${Math.max(room, 120)}px`;
+  const rect = menu.getBoundingClientRect();
+  const overRight = rect.right - (document.documentElement.clientWidth - VIEWPORT_MARGIN);
+  if (overRight > 0) menu.style.translate = `${-Math.min(overRight, Math.max(rect.left - VIEWPORT_MARGIN, 0))}px 0`;
+  if (rect.bottom > window.innerHeight - VIEWPORT_MARGIN || rect.top < VIEWPORT_MARGIN) menu.scrollIntoView({ block: "nearest" });
 }
 
 /** The active option after an arrow (wrapping), Home or End; null for any other key. */

@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { toast } from "~/components/ui/toaster";
 import { formatPublishDate, useSiteTimeZone } from "~/lib/dates";
+import { PUBLISHED_FLAG } from "~/domain/articles/story-live.schema";
 
 /** A notice a redirect carries to the next page as `?notice=<key>` (only known keys are shown). */
 export interface Notice {
@@ -13,6 +14,8 @@ export interface Notice {
 export const ADMIN_NOTICES = {
   "article-created": { kind: "success", title: "Success", description: "Article created successfully" },
   "article-updated": { kind: "success", title: "Success", description: "Article updated successfully" },
+  // "Back to articles" of "Your story is live" (issue 41): the list says the story was published.
+  "article-published": { kind: "success", title: "Success", description: "Article published successfully" },
   "article-load-failed": { kind: "error", title: "Error", description: "Failed to load article" },
   "article-draft-saved": { kind: "success", title: "Draft saved", description: "Readers will not see it until it is published." },
   // "{date}" is the `at` parameter (an ISO time), shown in the site's time zone.
@@ -66,14 +69,16 @@ export function useNoticeToast() {
 
 /**
  * Where a save of the article form goes: a draft stays in its form (which now offers Preview), a
- * scheduled article goes to the list with "Article scheduled for {date}", a published one to the
- * list with the spec's notice `published` ("Article created/updated successfully").
+ * scheduled article goes to the list with "Article scheduled for {date}". A save that made the story
+ * public stays on its edit page with "Your story is live" (issue 41); another save of a published
+ * story goes to the list with the spec's notice `published` ("Article created/updated successfully").
  */
 export function pathAfterArticleSave(
-  article: { id: string; status: "draft" | "scheduled" | "published"; publishedAt: Date | null },
+  article: { id: string; status: "draft" | "scheduled" | "published"; publishedAt: Date | null; justPublished?: boolean },
   published: "article-created" | "article-updated",
 ): string {
   if (article.status === "draft") return withNotice(`/admin/articles/edit/${article.id}`, "article-draft-saved");
+  if (article.status === "published" && article.justPublished) return `/admin/articles/edit/${article.id}?${PUBLISHED_FLAG}=1`;
   if (article.status === "scheduled") return withNotice("/admin/articles", "article-scheduled", article.publishedAt ?? undefined);
   return withNotice("/admin/articles", published);
 }

@@ -344,6 +344,8 @@ export interface Publication {
 export interface SavedArticle extends Publication {
   id: string;
   slug: string;
+  /** This save made the story public (it was not published before): the form shows "Your story is live". */
+  justPublished?: boolean;
 }
 
 /** Published now: "Publish now" and the media library's "Publish Article". */
@@ -463,7 +465,7 @@ export async function createArticle(
         // "Send by e-mail" (issue 30): once per newsletter, in the transaction that makes it public.
         await queueStorySends(tx, { id: row!.id }, actor.id);
       }
-      return savedOf(row!);
+      return { ...savedOf(row!), justPublished: row!.status === "published" };
     });
   } catch (error) {
     if (isAppError(error)) throw error;
@@ -591,7 +593,7 @@ async function writeUpdate(
         // "Send by e-mail" (issue 30): once per newsletter ever; a republish finds it sent and adds nothing.
         await queueStorySends(tx, { id }, actor.id);
       }
-      return savedOf(row);
+      return { ...savedOf(row), justPublished: saveKind(stored.status, row.status) === "article.publish" };
     });
   } catch (error) {
     if (isAppError(error)) throw error;

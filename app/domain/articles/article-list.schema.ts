@@ -2,6 +2,7 @@
 // Browser-safe: the list screen, its loader and the bulk service read the same words.
 import type { ArticleStatus } from "~/db/schema";
 import { formatPublishDate } from "~/lib/dates";
+import { IN_REVIEW_LABEL } from "./articles.schema";
 
 /** Where a story stands, with its review state, as the list reads it. */
 export interface ListStatusFacts {
@@ -15,11 +16,11 @@ export interface ListStatusFacts {
   hasPendingChanges: boolean;
 }
 
-/** "Draft · Waiting for review", "Draft · Sent back", "Scheduled for …", "Published · Changes not yet public". */
+/** "In review", "Draft · Sent back", "Scheduled for …", "Published · Changes not yet public". */
 export function listStatusText(facts: ListStatusFacts, timeZone: string): string {
   if (facts.status === "scheduled") return facts.publishedAt ? `Scheduled for ${formatPublishDate(facts.publishedAt, timeZone)}` : "Scheduled";
   if (facts.status === "published") return facts.hasPendingChanges ? "Published · Changes not yet public" : "Published";
-  if (facts.inReview) return "Draft · Waiting for review";
+  if (facts.inReview) return IN_REVIEW_LABEL;
   if (facts.sentBack) return "Draft · Sent back";
   return "Draft";
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articleAuthors, articlePendingVersions, articles, authors, categories, type ArticleStatus } from "~/db/schema";
 import { writtenBy } from "~/domain/authors/authors.server";
@@ -40,6 +40,8 @@ export interface AdminArticleRow {
 /** What the admin article list is narrowed to (each optional; a plain GET form sets them). */
 export interface AdminArticleFilter {
   status?: ArticleStatus;
+  /** Only drafts waiting in the review queue ("In review"). */
+  inReview?: boolean;
   categoryId?: string;
   /** Articles with this author in their byline. */
   authorId?: string;
@@ -57,11 +59,12 @@ export async function listAdminArticles(
   db: Db,
   page: number,
   pageSize: number,
-  { status, categoryId, authorId, q, mineOf }: AdminArticleFilter = {},
+  { status, inReview, categoryId, authorId, q, mineOf }: AdminArticleFilter = {},
   viewerId?: string,
 ): Promise<{ rows: AdminArticleRow[]; total: number }> {
   const where = and(
     status ? eq(articles.status, status) : undefined,
+    inReview ? isNotNull(articles.reviewRequestedAt) : undefined,
     categoryId ? eq(articles.categoryId, categoryId) : undefined,
     authorId ? writtenBy(db, authorId) : undefined,
     q ? matchesSearch(q) : undefined,

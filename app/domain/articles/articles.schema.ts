@@ -281,6 +281,18 @@ export function wasPublished(article: { status: ArticleStatusName; publishedAt: 
   return article.status === "draft" && article.publishedAt !== null && new Date(article.publishedAt).getTime() <= now.getTime();
 }
 
+/** A draft waiting in the review queue, wherever the back office names its state (issue 41: one word everywhere). */
+export const IN_REVIEW_LABEL = "In review";
+
+/** The admin list's status filter: the statuses, with the review queue after drafts (?status=review). */
+export const REVIEW_FILTER = "review";
+export const ARTICLE_STATUS_FILTERS: readonly (readonly [value: string, label: string])[] = [
+  ["draft", ARTICLE_STATUS_LABELS.draft],
+  [REVIEW_FILTER, IN_REVIEW_LABEL],
+  ["scheduled", ARTICLE_STATUS_LABELS.scheduled],
+  ["published", ARTICLE_STATUS_LABELS.published],
+];
+
 export const isArticleStatus = (v: unknown): v is ArticleStatusName => typeof v === "string" && Object.hasOwn(ARTICLE_STATUS_LABELS, v);
 
 /** The featured image's texts as an article page shows them (alt null: saved before alt text existed, shown as alt=""). */

@@ -48,7 +48,7 @@ describe("the dashboard's work by role", () => {
     const [drafts, sentBack, scheduled, published] = work;
     // The last saved first.
     expect(titles(drafts!)).toEqual(["Ann's newer draft", "Ann's submitted draft", "Ann's draft"]);
-    expect(drafts!.items.find((i) => i.title === "Ann's submitted draft")!.detail).toBe("Waiting for review");
+    expect(drafts!.items.find((i) => i.title === "Ann's submitted draft")!.detail).toBe("In review");
     expect(drafts!.items.every((i) => i.href === `/admin/articles/edit/${i.id}`)).toBe(true);
     expect(sentBack!.items).toEqual([expect.objectContaining({ title: "Ann's sent-back draft", detail: "by Ed" })]);
     // Scheduled: not hers to edit any more (an author edits drafts only), so no link.
@@ -87,12 +87,16 @@ describe("the article list", () => {
     expect(bySlug.get("co-written")!.authorNames).toEqual(["Guest Columnist", "Ann Writer"]);
     expect(bySlug.get("bob-published")!.authorNames).toEqual(["Bob B."]);
     const status = (slug: string) => listStatusText(bySlug.get(slug)!, "America/New_York");
-    expect(status("ann-submitted")).toBe("Draft · Waiting for review");
+    expect(status("ann-submitted")).toBe("In review");
     expect(status("ann-sent-back")).toBe("Draft · Sent back");
     expect(status("ann-draft")).toBe("Draft");
     expect(status("co-written")).toMatch(/^Scheduled for [A-Z][a-z]{2} \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M$/);
     expect(status("ann-published")).toBe("Published · Changes not yet public");
     expect(status("bob-published")).toBe("Published");
+
+    // "In review" (?status=review) narrows the list to the drafts waiting in the queue.
+    const queued = await listAdminArticles(t.db, 1, 50, { status: "draft", inReview: true }, "u-ann");
+    expect(queued.rows.map((r) => r.slug).sort()).toEqual(["ann-submitted", "bob-draft"]);
     expect(bySlug.get("ann-draft")!.updatedAt).toBeInstanceOf(Date);
 
     const mine = await listAdminArticles(t.db, 1, 50, { mineOf: "u-ann" }, "u-ann");

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, type SQL } from "drizzle-orm";
+import { IN_REVIEW_LABEL } from "~/domain/articles/articles.schema";
 import { publiclyVisible } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
 import { articles, user } from "~/db/schema";
@@ -66,7 +67,7 @@ async function readList(db: Db, viewer: Viewer, key: WorkListKey, query: ListQue
     const href = editable ? `/admin/articles/edit/${row.id}` : row.status === "published" ? `/article/${row.slug}` : null;
     let detail: string | undefined;
     if (key === "sentBack" && row.noteBy) detail = `by ${row.noteBy}`;
-    if (key === "myDrafts" && row.inReview) detail = "Waiting for review";
+    if (key === "myDrafts" && row.inReview) detail = IN_REVIEW_LABEL;
     if (key === "review") detail = row.submitterEmail ? `by ${actorName({ email: row.submitterEmail, name: row.submitterName })}` : "by a former account";
     return { id: row.id, title: row.title, href, at: (row.at ?? row.updatedAt).toISOString(), ...(detail ? { detail } : {}) };
   });

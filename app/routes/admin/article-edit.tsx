@@ -37,6 +37,9 @@ import { LiveUpdatesPanel } from "~/components/admin/live-updates-panel";
 import { getLivePanel } from "~/domain/live/live-admin.server";
 import { LIVE_COVERAGE_FIELD } from "~/domain/live/live-admin.schema";
 import { listTierChoices } from "~/domain/members/tier-choices.server";
+import { StoryLivePanel } from "~/components/admin/story-live-panel";
+import { PUBLISHED_FLAG, publicStoryUrl } from "~/domain/articles/story-live.schema";
+import { storySendStatus } from "~/domain/newsletters/story-send-status.server";
 import type { Route } from "./+types/article-edit";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -63,6 +66,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!article) throw redirect(withNotice("/admin/articles", "article-load-failed"));
   // "Access" (issue 40): the paid tiers to choose from, the story's own kept even when archived.
   const accessTiers = await listTierChoices(context.db, article.accessTierId);
+  // "Your story is live" (issue 41): right after the save that published it (the redirect's flag), not on later visits.
+  const justPublished = new URL(request.url).searchParams.has(PUBLISHED_FLAG) && article.status === "published";
+  const storyLive = justPublished
+    ? { url: publicStoryUrl(context.env.publicUrl, article.slug), title: article.title, sends: canSend ? await storySendStatus(context.db, params.id) : null }
+    : null;
   const { publishedAt, modifiedAt, ...fields } = article;
   return {
     // "Publish at" shows the (planned) publication time on the site's wall clock. A pending version
@@ -95,6 +103,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // Live coverage (issue 31): the story's state, and the "Live updates" panel once it was ever live.
     live: live ? { startedAt: live.story.startedAt, endedAt: live.story.endedAt } : null,
     livePanel: live?.story.startedAt ? live : null,
+    storyLive,
     // New at each load: the form starts again from what was just saved (Save Draft and Unpublish stay on this page).
     loadId: crypto.randomUUID(),
   };
@@ -207,7 +216,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
  * remount the form and drop the link. Nor after a request of the "Live updates" panel: its answer
  * carries the panel's new data, and the story being written stays as typed.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, formAction, defaultShouldRevalidate }) =>
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, formAction, currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  dismissesStoryLive(currentUrl, nextUrl) ||
   formData?.get("intent") === "autosave" ||
   formData?.get("intent") === "test-email" ||
   formData?.get("intent") === SEND_STORY_INTENT ||
@@ -215,6 +225,14 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, formActio
   formAction?.startsWith("/admin/articles/live/")
     ? false
     : defaultShouldRevalidate;
+
+/** Dismissing "Your story is live" drops its flag from the address only: the form is not read again (nor remounted). */
+function dismissesStoryLive(current: URL, next: URL): boolean {
+  if (current.pathname !== next.pathname || !current.searchParams.has(PUBLISHED_FLAG) || next.searchParams.has(PUBLISHED_FLAG)) return false;
+  const rest = new URLSearchParams(current.search);
+  rest.delete(PUBLISHED_FLAG);
+  return rest.toString() === next.searchParams.toString();
+}
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
   backOfficeMeta(matches, { title: "Edit Article", path: `/admin/articles/edit/${params.id}` });
@@ -256,6 +274,7 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
       review={loaderData.review}
       sendBackFailure={sendBackFailureOf(actionData)}
       live={loaderData.live}
+      before={loaderData.storyLive ? <StoryLivePanel {...loaderData.storyLive} /> : null}
       after={
         <>
           {loaderData.livePanel ? <LiveUpdatesPanel key={loaderData.loadId} initial={loaderData.livePanel} authors={loaderData.authors} /> : null}

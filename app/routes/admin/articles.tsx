@@ -22,7 +22,7 @@ import { applyBulkAction } from "~/domain/articles/article-bulk.server";
 import { listAdminArticles } from "~/domain/articles/article-list.server";
 import { bulkStatus, BULK_ACTIONS, bulkSummary, isBulkAction, listStatusText, type BulkResult } from "~/domain/articles/article-list.schema";
 import { ArticleBulkBar } from "~/components/admin/article-bulk-bar";
-import { ARTICLE_STATUS_LABELS, isArticleStatus } from "~/domain/articles/articles.schema";
+import { ARTICLE_STATUS_FILTERS, isArticleStatus, REVIEW_FILTER } from "~/domain/articles/articles.schema";
 import { formatCardDate, formatPublishDate } from "~/lib/dates";
 import { formatCount, formatQuantity } from "~/lib/numbers";
 import { AppError } from "~/lib/app-error";
@@ -45,14 +45,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // value that names nothing (a stale link) is ignored, as the form then shows.
   const params = new URL(request.url).searchParams;
   const requested = params.get("status");
-  const status = isArticleStatus(requested) ? requested : null;
+  // "In review" (?status=review): the drafts waiting in the review queue.
+  const status = isArticleStatus(requested) || requested === REVIEW_FILTER ? requested : null;
   const [categories, authors] = await Promise.all([listCategories(context.db), listAuthorChoices(context.db)]);
   const category = categories.find((c) => c.id === params.get("category"))?.id ?? null;
   const author = authors.find((a) => a.id === params.get("author"))?.id ?? null;
   const mine = params.get("mine") === "1";
   const q = normalizeSearchQuery(params.get("q"));
   const filter = {
-    status: status ?? undefined,
+    status: status === REVIEW_FILTER ? ("draft" as const) : (status ?? undefined),
+    inReview: status === REVIEW_FILTER || undefined,
     categoryId: category ?? undefined,
     authorId: author ?? undefined,
     q: q || undefined,
@@ -242,7 +244,7 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
           </label>
           <Input id="article-search" type="search" name="q" defaultValue={q} key={q} placeholder="Words in the title or text" maxLength={SEARCH_QUERY_MAX} />
         </div>
-        <FilterSelect id="status-filter" name="status" label="Status" value={status} allLabel="All" options={Object.entries(ARTICLE_STATUS_LABELS)} />
+        <FilterSelect id="status-filter" name="status" label="Status" value={status} allLabel="All" options={ARTICLE_STATUS_FILTERS} />
         <FilterSelect id="category-filter" name="category" label="Category" value={category} allLabel="All" options={categoryOptions} />
         <FilterSelect id="author-filter" name="author" label="Author" value={author} allLabel="All" options={authorOptions} />
         <label className="flex h-10 items-center gap-2 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900">

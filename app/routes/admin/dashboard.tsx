@@ -148,15 +148,16 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </div>
       </header>
 
+      {/* Work first (issue 41): what waits for me, what is scheduled and published, what is live now; the figures after. */}
       <DashboardWork lists={work} timeZone={timeZone} />
+      {loaderData.canPublish ? (
+        <BreakingNewsCard current={loaderData.breakingNews} timeZone={timeZone} defaultExpiresAt={loaderData.defaultExpiresAt} liveStories={loaderData.liveStories} />
+      ) : null}
       <DashboardStatCards stats={stats} timeZone={timeZone} />
       <DashboardViewCards stats={stats} timeZone={timeZone} />
       <DashboardSubscribersCard {...loaderData.subscribers} />
       {loaderData.members ? <DashboardMembersCards figures={loaderData.members} /> : null}
       <DashboardActivity activity={stats.activity} timeZone={timeZone} />
-      {loaderData.canPublish ? (
-        <BreakingNewsCard current={loaderData.breakingNews} timeZone={timeZone} defaultExpiresAt={loaderData.defaultExpiresAt} liveStories={loaderData.liveStories} />
-      ) : null}
       <DashboardLinks />
     </main>
   );

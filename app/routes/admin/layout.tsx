@@ -61,7 +61,8 @@ function AdminShell({ email, role, unread, children }: { email: string; role: Ro
       </nav>
       <div className="flex min-w-0 flex-1">
         <AdminSidebar email={email} role={role} />
-        <div className="flex min-w-0 flex-1 flex-col" aria-busy={pending || undefined}>
+        {/* On a phone a long word (a headline, a name, an address) breaks rather than widening the screen (issue 41). */}
+        <div className="flex min-w-0 flex-1 flex-col max-md:wrap-anywhere" aria-busy={pending || undefined}>
           {pending && (
             <p role="status" className="border-b border-slate-200 bg-white px-4 py-2 text-sm text-slate-600">
               {pendingText(navigation.location.pathname)}
