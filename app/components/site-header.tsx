@@ -91,7 +91,7 @@ function SearchToggle({ open, onToggle }: { open: boolean; onToggle: () => void 
  * The phone's menu: a native modal <dialog> (focus kept inside, Escape and the backdrop close it, focus
  * goes back to the button), so reader pages load no dialog library (issue 13).
  */
-function MobileMenu({ categories, member }: { categories: CategorySummary[]; member: boolean }) {
+function MobileMenu({ categories, member, staff, signedIn }: { categories: CategorySummary[]; member: boolean; staff: boolean; signedIn: boolean }) {
   const menu = useRef<HTMLDialogElement>(null);
   // Its content is rendered from the first open on: a closed dialog shows nothing, and only script
   // opens it, so the server's page leaves its links out (one render of every page cheaper).
@@ -142,7 +142,19 @@ function MobileMenu({ categories, member }: { categories: CategorySummary[]; mem
               <NavLink to={member ? "/account" : "/account/sign-in"} className={navLinkClass} onClick={close}>
                 {member ? "Account" : "Sign in"}
               </NavLink>
+              {staff ? (
+                <Link to="/admin" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 sm:hidden">
+                  Admin dashboard
+                </Link>
+              ) : null}
             </nav>
+            {signedIn ? (
+              <Form method="post" action="/auth/sign-out" reloadDocument className="sm:hidden">
+                <button type="submit" className="w-full rounded-md px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900">
+                  Sign out
+                </button>
+              </Form>
+            ) : null}
           </div>
         ) : null}
       </dialog>
@@ -167,13 +179,13 @@ export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps)
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4">
-        <Link to="/" className="flex items-center gap-2 text-xl font-bold text-slate-900" aria-label={`${siteName} home`}>
+        <Link to="/" className="flex min-w-0 items-center gap-2 text-xl font-bold text-slate-900" aria-label={`${siteName} home`}>
           {logoUrl ? (
             <img src={logoUrl} alt="" className="h-9 w-auto max-w-40 object-contain" width={144} height={36} />
           ) : (
-            <Newspaper className="h-7 w-7 text-brand-700" aria-hidden="true" />
+            <Newspaper className="h-7 w-7 shrink-0 text-brand-700" aria-hidden="true" />
           )}
-          <span className="font-serif">{siteName}</span>
+          <span className="truncate font-serif">{siteName}</span>
         </Link>
 
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
@@ -190,16 +202,17 @@ export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps)
         <div className="flex items-center gap-1">
           <SearchForm inputId="header-search-wide" className="hidden w-56 lg:flex" />
           <SearchToggle open={searching} onToggle={() => setSearching((s) => !s)} />
+          {/* A signed-in member of staff: on a phone these two move into the menu (the bar keeps to 390 px). */}
           {can(user?.role, "backOffice") ? (
-            <Button asChild variant="ghost" size="icon">
+            <Button asChild variant="ghost" size="icon" className="hidden sm:inline-flex">
               <Link to="/admin" aria-label="Admin dashboard" title="Admin dashboard">
                 <Shield className="h-5 w-5" aria-hidden="true" />
               </Link>
             </Button>
           ) : null}
-          {user ? <SignOutButton /> : null}
+          {user ? <SignOutButton className="hidden sm:block" /> : null}
           <ReaderLinks member={member} />
-          <MobileMenu categories={categories} member={member} />
+          <MobileMenu categories={categories} member={member} staff={can(user?.role, "backOffice")} signedIn={Boolean(user)} />
         </div>
       </div>
       {/* The field is rendered once asked for: until then it is hidden, and without script the icon is a link to /search. */}
