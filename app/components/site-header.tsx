@@ -204,11 +204,13 @@ export function SiteHeader({ siteName, logoUrl, categories, user }: HeaderProps)
           <SearchToggle open={searching} onToggle={() => setSearching((s) => !s)} />
           {/* A signed-in member of staff: on a phone these two move into the menu (the bar keeps to 390 px). */}
           {can(user?.role, "backOffice") ? (
-            <Button asChild variant="ghost" size="icon" className="hidden sm:inline-flex">
-              <Link to="/admin" aria-label="Admin dashboard" title="Admin dashboard">
-                <Shield className="h-5 w-5" aria-hidden="true" />
-              </Link>
-            </Button>
+            <span className="hidden sm:contents">
+              <Button asChild variant="ghost" size="icon">
+                <Link to="/admin" aria-label="Admin dashboard" title="Admin dashboard">
+                  <Shield className="h-5 w-5" aria-hidden="true" />
+                </Link>
+              </Button>
+            </span>
           ) : null}
           {user ? <SignOutButton className="hidden sm:block" /> : null}
           <ReaderLinks member={member} />

@@ -3,7 +3,7 @@ import { and, eq, isNotNull, or, sql } from "drizzle-orm";
 import type { Task, TaskList } from "graphile-worker";
 import type { Db } from "~/db/client.server";
 import { articles, embedPosters } from "~/db/schema";
-import { isAppError } from "~/lib/app-error";
+import { AppError, isAppError } from "~/lib/app-error";
 import { enqueueJob } from "~/lib/job-queue.server";
 import type { Logger } from "~/lib/logger.server";
 import sharp from "~/lib/sharp.server";
@@ -105,12 +105,8 @@ export async function queueEmbedPosters(tx: Tx | Db, articleId: string, doc: unk
 }
 
 /** A provider's answer that is not what a poster can be made of: the fetch has failed. */
-export class EmbedFetchError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "EmbedFetchError";
-  }
-}
+export const embedFetchError = (message: string) => new AppError("upstream_failed", message);
+const isEmbedFetchError = (error: unknown): error is AppError => isAppError(error) && error.code === "upstream_failed";
 
 /**
  * GETs `url` with a timeout and a size limit, following at most two redirects and only within the
@@ -124,24 +120,24 @@ export async function fetchLimited(url: string, options: { maxBytes: number; acc
     try {
       response = await fetch(current, { redirect: "manual", signal, headers: { accept: options.accept, "user-agent": "Frontpage embed posters" } });
     } catch (error) {
-      throw new EmbedFetchError(`${current.origin} could not be reached: ${signal.aborted ? "timed out" : (error as Error).message}`);
+      throw embedFetchError(`${current.origin} could not be reached: ${signal.aborted ? "timed out" : (error as Error).message}`);
     }
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
       const location = response.headers.get("location");
       const next = location ? new URL(location, current) : null;
-      if (!next || next.origin !== current.origin) throw new EmbedFetchError(`${current.origin} redirected elsewhere (${next?.origin ?? "nowhere"}): not followed`);
+      if (!next || next.origin !== current.origin) throw embedFetchError(`${current.origin} redirected elsewhere (${next?.origin ?? "nowhere"}): not followed`);
       current = next;
       continue;
     }
     if (response.status !== 200) {
       await response.body?.cancel();
-      throw new EmbedFetchError(`${current.origin} answered ${response.status}`);
+      throw embedFetchError(`${current.origin} answered ${response.status}`);
     }
     const declared = Number(response.headers.get("content-length"));
     if (Number.isFinite(declared) && declared > options.maxBytes) {
       await response.body?.cancel();
-      throw new EmbedFetchError(`${current.origin}'s answer is too large (${declared} bytes)`);
+      throw embedFetchError(`${current.origin}'s answer is too large (${declared} bytes)`);
     }
     const chunks: Buffer[] = [];
     let seen = 0;
@@ -151,17 +147,17 @@ export async function fetchLimited(url: string, options: { maxBytes: number; acc
         const { done, value } = await reader.read();
         if (done) break;
         seen += value.byteLength;
-        if (seen > options.maxBytes) throw new EmbedFetchError(`${current.origin}'s answer is too large (over ${options.maxBytes} bytes)`);
+        if (seen > options.maxBytes) throw embedFetchError(`${current.origin}'s answer is too large (over ${options.maxBytes} bytes)`);
         chunks.push(Buffer.from(value));
       }
     } catch (error) {
       await reader?.cancel().catch(() => {});
-      if (error instanceof EmbedFetchError) throw error;
-      throw new EmbedFetchError(`${current.origin}'s answer was cut off: ${signal.aborted ? "timed out" : (error as Error).message}`);
+      if (isEmbedFetchError(error)) throw error;
+      throw embedFetchError(`${current.origin}'s answer was cut off: ${signal.aborted ? "timed out" : (error as Error).message}`);
     }
     return { body: Buffer.concat(chunks), contentType: response.headers.get("content-type") ?? "" };
   }
-  throw new EmbedFetchError(`${url} redirects too often: not followed`);
+  throw embedFetchError(`${url} redirects too often: not followed`);
 }
 
 async function fetchJson(url: string): Promise<Record<string, unknown>> {
@@ -170,9 +166,9 @@ async function fetchJson(url: string): Promise<Record<string, unknown>> {
   try {
     parsed = JSON.parse(body.toString("utf8"));
   } catch {
-    throw new EmbedFetchError("the oEmbed answer is not JSON");
+    throw embedFetchError("the oEmbed answer is not JSON");
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new EmbedFetchError("the oEmbed answer is not an object");
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw embedFetchError("the oEmbed answer is not an object");
   return parsed as Record<string, unknown>;
 }
 
@@ -233,21 +229,21 @@ export function thumbnailUrlOf(hosts: EmbedHosts, id: string, proposed: unknown)
   return standard;
 }
 
-/** Fetches one embed's poster from its provider (throws EmbedFetchError when it cannot be made). */
+/** Fetches one embed's poster from its provider (throws embedFetchError's AppError when it cannot be made). */
 export async function fetchPoster(hosts: EmbedHosts, target: EmbedTarget, storage: Pick<Storage, "tempDir">): Promise<FetchedPoster> {
-  if (!EMBED_ID[target.provider].test(target.id)) throw new EmbedFetchError(`not a ${target.provider} id`);
+  if (!EMBED_ID[target.provider].test(target.id)) throw embedFetchError(`not a ${target.provider} id`);
   if (target.provider === "x") {
     const answer = await fetchJson(`${hosts.xOembed}?url=${encodeURIComponent(target.url)}&omit_script=true&dnt=true`);
     const author = textOf(answer.author_name, 200);
     const text = postTextOf(answer.html);
-    if (!author && !text) throw new EmbedFetchError("the oEmbed answer names neither an author nor a text");
+    if (!author && !text) throw embedFetchError("the oEmbed answer names neither an author nor a text");
     return { title: author ? `Post by ${author}` : "Post on X", author, text, imageFile: null };
   }
   const answer = await fetchJson(`${hosts.youtubeOembed}?url=${encodeURIComponent(target.url)}&format=json`);
   const title = textOf(answer.title, 300);
-  if (!title) throw new EmbedFetchError("the oEmbed answer has no title");
+  if (!title) throw embedFetchError("the oEmbed answer has no title");
   const image = await fetchLimited(thumbnailUrlOf(hosts, target.id, answer.thumbnail_url), { maxBytes: MAX_THUMBNAIL_BYTES, accept: "image/jpeg,image/webp,image/png" });
-  if (!/^image\/(jpeg|png|webp)\b/i.test(image.contentType)) throw new EmbedFetchError(`the thumbnail is not an image (${image.contentType.slice(0, 60) || "no type"})`);
+  if (!/^image\/(jpeg|png|webp)\b/i.test(image.contentType)) throw embedFetchError(`the thumbnail is not an image (${image.contentType.slice(0, 60) || "no type"})`);
   const imageFile = await newUploadPart(storage);
   try {
     // Decoded and drawn again: whatever the bytes held, only pixels reach our disk, as a plain JPEG.
@@ -258,7 +254,7 @@ export async function fetchPoster(hosts: EmbedHosts, target: EmbedTarget, storag
       .toFile(imageFile);
   } catch (error) {
     await fs.rm(imageFile, { force: true });
-    throw new EmbedFetchError(`the thumbnail is not an image sharp can read (${(error as Error).message.slice(0, 80)})`);
+    throw embedFetchError(`the thumbnail is not an image sharp can read (${(error as Error).message.slice(0, 80)})`);
   }
   return { title, author: textOf(answer.author_name, 200), text: null, imageFile };
 }
@@ -299,7 +295,7 @@ export async function fetchArticlePosters(deps: EmbedPosterDeps, articleId: stri
         try {
           posterUrl = (await storeCheckedUpload({ db, storage, kind: "image", source: "embed", tempFile: poster.imageFile, originalName: posterNameOf(target) })).url;
         } catch (error) {
-          throw isAppError(error) ? new EmbedFetchError(error.message) : error;
+          throw isAppError(error) ? embedFetchError(error.message) : error;
         } finally {
           await fs.rm(poster.imageFile, { force: true });
         }
@@ -307,14 +303,14 @@ export async function fetchArticlePosters(deps: EmbedPosterDeps, articleId: stri
       await recordPoster(db, target, { title: poster.title, author: poster.author, text: poster.text, posterUrl, fetchedAt: new Date(), failedAt: null });
       fetched += 1;
     } catch (error) {
-      if (!(error instanceof EmbedFetchError)) throw error;
+      if (!isEmbedFetchError(error)) throw error;
       log.warn({ provider: target.provider, id: target.id, reason: error.message }, "embed poster: fetch failed");
       await recordPoster(db, target, { failedAt: new Date() });
       failures.push(`${target.provider} ${target.id}: ${error.message}`);
     }
   }
   if (fetched > 0) await announceStory(db, articleId);
-  if (failures.length > 0 && retry) throw new EmbedFetchError(`embed posters not fetched: ${failures.join("; ")}`);
+  if (failures.length > 0 && retry) throw embedFetchError(`embed posters not fetched: ${failures.join("; ")}`);
   return { fetched, failed: failures.length };
 }
 
