@@ -70,7 +70,7 @@ test.describe("admin content screens", () => {
     const videoUrl = (await videoPreview.getAttribute("src"))!;
     await publishNow(page);
     await expectStoryLive(page);
-    await page.getByRole("link", { name: "Back to articles" }).click();
+    await page.getByTestId("story-live").getByRole("link", { name: "Back to articles" }).click();
     await expect(page).toHaveURL(/\/admin\/articles$/);
     await expect(toastWith(page, "Article published successfully")).toBeVisible();
     const row = page.getByRole("row", { name: new RegExp(title) });

@@ -91,6 +91,8 @@ test.describe("the admin dashboard", () => {
   });
 
   test("shows the welcome line, the cards, the dialogs, the activity tabs and the management links", async ({ browser }) => {
+    // A long walk (five dialogs, three tabs, axe twice) over 60 seeded articles and comments.
+    test.setTimeout(90_000);
     const seeded = await seedBeyondTheCaps();
     try {
       const page = await adminPage(browser);

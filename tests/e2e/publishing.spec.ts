@@ -75,7 +75,7 @@ test.describe("publishing lifecycle", () => {
     await fillPublishingDetails(page);
     await publishNow(page);
     await expectStoryLive(page);
-    await page.getByRole("link", { name: "Back to articles" }).click();
+    await page.getByTestId("story-live").getByRole("link", { name: "Back to articles" }).click();
     await expect(toastWith(page, "Article published successfully")).toBeVisible();
     await expect(page.getByRole("row", { name: new RegExp(title) }).getByRole("cell", { name: "Published", exact: true })).toBeVisible();
     expect(await readerSees(browser, slug, title)).toEqual(PUBLIC);
