@@ -79,23 +79,23 @@ export function FocalPointDialog({ item, onClose }: { item: MediaCardItem | null
     <Dialog.Root open={item !== null} onOpenChange={(open) => !open && !pending && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/50" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] max-w-3xl -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl">
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl">
           <Dialog.Title className="text-lg font-semibold text-slate-900">Set focal point</Dialog.Title>
           <Dialog.Description className="mt-1 text-sm text-slate-700">
             Click the subject of the image, or move the point with the arrow keys. Every crop (the lead, the cards, the social image) keeps it in frame.
           </Dialog.Description>
           {item ? (
-            <div className="mt-4 grid gap-6 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-              <div className="space-y-2">
+            <div className="mt-4 space-y-5">
+              <div className="flex flex-col items-center gap-2">
                 <button
                   type="button"
                   onClick={pick}
                   onKeyDown={move}
                   aria-label={`Focal point of ${item.originalName}: ${describeFocus(focus)}. Click the subject, or use the arrow keys.`}
                   data-testid="focal-point-picker"
-                  className="relative block w-full cursor-crosshair overflow-hidden rounded-md border border-slate-300 bg-slate-100 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:ring-offset-2 focus-visible:outline-none"
+                  className="relative block w-fit max-w-full cursor-crosshair overflow-hidden rounded-md border border-slate-300 bg-slate-100 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:ring-offset-2 focus-visible:outline-none"
                 >
-                  <img ref={image} src={item.url} alt="" className="block h-auto w-full" draggable={false} />
+                  <img ref={image} src={item.url} alt="" className="block h-auto max-h-[45vh] w-auto max-w-full min-w-40" draggable={false} />
                   <span
                     aria-hidden="true"
                     data-testid="focal-point-marker"
@@ -109,7 +109,7 @@ export function FocalPointDialog({ item, onClose }: { item: MediaCardItem | null
               </div>
               <div className="space-y-3">
                 <h3 className="text-sm font-medium text-slate-800">What readers will see</h3>
-                <ul className="grid grid-cols-3 gap-2 md:grid-cols-1">
+                <ul className="grid grid-cols-3 items-start gap-2 sm:gap-4">
                   {(Object.keys(IMAGE_CROPS) as ImageCrop[]).map((crop) => {
                     const [w, h] = IMAGE_CROPS[crop];
                     return (
@@ -118,7 +118,7 @@ export function FocalPointDialog({ item, onClose }: { item: MediaCardItem | null
                           src={item.url}
                           alt=""
                           data-testid={`focal-preview-${crop}`}
-                          className="w-full rounded border border-slate-200 object-cover md:max-w-56"
+                          className="w-full rounded border border-slate-200 object-cover"
                           style={{ aspectRatio: `${w} / ${h}`, objectPosition: position }}
                         />
                         <p className="text-xs text-slate-600">{crop.replace("x", ":")}</p>
