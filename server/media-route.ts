@@ -7,7 +7,17 @@ import express from "express";
 import sharp from "../app/lib/sharp.server";
 import type { Db } from "../app/db/client.server";
 import { media } from "../app/db/schema";
-import { cropSize, IMAGE_CROPS, IMAGE_VARIANT_WIDTHS, isImageCrop, type ImageCrop } from "../app/lib/image-variants";
+import {
+  cropSize,
+  focalCropRect,
+  focalParam,
+  IMAGE_CROPS,
+  IMAGE_VARIANT_WIDTHS,
+  isImageCrop,
+  parseFocalParams,
+  type FocalPoint,
+  type ImageCrop,
+} from "../app/lib/image-variants";
 import { isBucket, type Bucket, type Storage } from "../app/lib/storage.server";
 
 const ONE_YEAR_S = 31_536_000;
@@ -20,9 +30,27 @@ const baseHeaders = (contentType: string): Record<string, string> => ({
   "Cache-Control": `public, max-age=${ONE_YEAR_S}, immutable`,
 });
 
-/** A variant's file name beside the store. */
-function variantName(name: string, shape: { width: number } | { crop: ImageCrop }): string {
-  return "crop" in shape ? `${name}.c${shape.crop}.webp` : `${name}.w${shape.width}.webp`;
+type Shape = { width: number } | { crop: ImageCrop; focus: FocalPoint | null };
+
+/** A variant's file name beside the store (a focal crop's names its point: ".c1x1.f0.9x0.9"). */
+function variantName(name: string, shape: Shape): string {
+  if (!("crop" in shape)) return `${name}.w${shape.width}.webp`;
+  return shape.focus ? `${name}.c${shape.crop}.f${focalParam(shape.focus.x)}x${focalParam(shape.focus.y)}.webp` : `${name}.c${shape.crop}.webp`;
+}
+
+/** A crop of exactly its size: around the focal point when there is one (focalCropRect), else around the centre of interest. */
+async function writeVariant(input: string | Buffer, shape: Shape, file: string): Promise<void> {
+  let image = sharp(input).rotate();
+  if ("crop" in shape && shape.focus) {
+    const { autoOrient } = await sharp(input).metadata();
+    const rect = focalCropRect(autoOrient, cropSize(shape.crop), shape.focus);
+    image = image.resize({ width: rect.resizeWidth, height: rect.resizeHeight, fit: "fill" }).extract({ left: rect.left, top: rect.top, width: rect.width, height: rect.height });
+  } else if ("crop" in shape) {
+    image = image.resize({ ...cropSize(shape.crop), fit: "cover", position: sharp.strategy.attention });
+  } else {
+    image = image.resize({ width: shape.width, withoutEnlargement: true });
+  }
+  await image.webp({ quality: 78 }).toFile(file);
 }
 
 /**
@@ -45,8 +73,8 @@ export function mediaRouter(db: Db, storage: Storage, variantDir: string): expre
     return response ? Buffer.from(await response.arrayBuffer()) : null;
   }
 
-  /** One variant: `width` wide (never enlarged), or a crop of exactly its size (cut around the centre of interest). */
-  async function variant(source: string | (() => Promise<Buffer | null>), name: string, shape: { width: number } | { crop: ImageCrop }): Promise<string | null> {
+  /** One variant: `width` wide (never enlarged), or a crop of exactly its size (cut around its focal point or centre of interest). */
+  async function variant(source: string | (() => Promise<Buffer | null>), name: string, shape: Shape): Promise<string | null> {
     const target = path.join(variantDir, variantName(name, shape));
     try {
       await fs.access(target);
@@ -61,9 +89,7 @@ export function mediaRouter(db: Db, storage: Storage, variantDir: string): expre
         if (!input) return null;
         await fs.mkdir(variantDir, { recursive: true });
         const temp = `${target}.${randomBytes(4).toString("hex")}.tmp`;
-        const resize =
-          "crop" in shape ? { ...cropSize(shape.crop), fit: "cover" as const, position: sharp.strategy.attention } : { width: shape.width, withoutEnlargement: true };
-        await sharp(input).rotate().resize(resize).webp({ quality: 78 }).toFile(temp);
+        await writeVariant(input, shape, temp);
         await fs.rename(temp, target);
         return target;
       })().finally(() => making.delete(target));
@@ -88,8 +114,12 @@ export function mediaRouter(db: Db, storage: Storage, variantDir: string): expre
   }
 
   async function removeVariants(name: string) {
-    const shapes = [...IMAGE_VARIANT_WIDTHS.map((width) => ({ width })), ...Object.keys(IMAGE_CROPS).map((crop) => ({ crop: crop as ImageCrop }))];
+    const shapes: Shape[] = [...IMAGE_VARIANT_WIDTHS.map((width) => ({ width })), ...Object.keys(IMAGE_CROPS).map((crop) => ({ crop: crop as ImageCrop, focus: null }))];
     await Promise.all(shapes.map((shape) => fs.rm(path.join(variantDir, variantName(name, shape)), { force: true })));
+    // Focal crops are named by their point: whichever were made go too.
+    const prefix = `${name}.c`;
+    const made = await fs.readdir(variantDir).catch(() => [] as string[]);
+    await Promise.all(made.filter((file) => file.startsWith(prefix) && file.includes(".f")).map((file) => fs.rm(path.join(variantDir, file), { force: true })));
   }
 
   router.get("/:bucket/:name", async (req, res, next) => {
@@ -122,8 +152,9 @@ export function mediaRouter(db: Db, storage: Storage, variantDir: string): expre
       const requestedWidth = Number(req.query.w);
       const crop = req.query.crop;
       const resizable = bucket === "images" && RESIZABLE.has(contentType);
-      let shape: { width: number } | { crop: ImageCrop } | null = null;
-      if (resizable && isImageCrop(crop)) shape = { crop };
+      let shape: Shape | null = null;
+      // A bad fx/fy is ignored, as a bad `w` is: the crop is cut around the centre of interest.
+      if (resizable && isImageCrop(crop)) shape = { crop, focus: parseFocalParams(req.query.fx, req.query.fy) };
       else if (resizable && Number.isInteger(requestedWidth) && requestedWidth > 0) {
         shape = { width: IMAGE_VARIANT_WIDTHS.find((w) => w >= requestedWidth) ?? IMAGE_VARIANT_WIDTHS.at(-1)! };
       }

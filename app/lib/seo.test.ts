@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { buildMeta, DEFAULT_KEYWORDS, describeArticle, INDEXABLE, NOINDEX } from "./seo";
+import { articleSearchAndSocial, buildMeta, DEFAULT_KEYWORDS, describeArticle, INDEXABLE, NOINDEX } from "./seo";
+import { articleImages } from "./structured-data";
 
 const site = { siteName: "The Harbour", siteTagline: "News by the water", siteDescription: "Local news.", publicUrl: "https://news.example" };
 const tag = (tags: ReturnType<typeof buildMeta>, key: string, value: string) =>
@@ -98,5 +99,62 @@ describe("page metadata", () => {
     const described = describeArticle(null, content);
     expect(described).toHaveLength(160);
     expect(described).toBe(content.replace(/\s+/g, " ").slice(0, 160));
+  });
+});
+
+describe("search and social overrides (issue 41)", () => {
+  const story = {
+    title: "Council approves the new harbour bridge after a decade of debate",
+    featuredImage: "/media/images/1-bridge.jpg",
+    featuredImageAlt: "The bridge at dusk",
+    featuredImageFocus: { x: 0.9, y: 0.85 },
+    description: "The standfirst.",
+  };
+  const metaOf = (overrides: Partial<Parameters<typeof articleSearchAndSocial>[0]>) => {
+    const social = articleSearchAndSocial({ ...story, ...overrides });
+    return buildMeta({ ...social, type: "article", path: "/article/bridge" }, site);
+  };
+
+  test("without overrides: the headline, the description, the featured image cut around its focal point", () => {
+    const tags = metaOf({});
+    expect(tag(tags, "title", `${story.title} | The Harbour`)).toBeDefined();
+    expect(tag(tags, "property", "og:title")?.content).toBe(story.title);
+    expect(tag(tags, "name", "description")?.content).toBe("The standfirst.");
+    expect(tag(tags, "property", "og:image")?.content).toBe("https://news.example/media/images/1-bridge.jpg?crop=16x9&fx=0.9&fy=0.85");
+    expect(tag(tags, "name", "twitter:image")?.content).toBe("https://news.example/media/images/1-bridge.jpg?crop=16x9&fx=0.9&fy=0.85");
+    expect(tag(tags, "property", "og:image:alt")?.content).toBe("The bridge at dusk");
+  });
+
+  test("the SEO title and description replace the headline and description in <title>, og, twitter and the meta description", () => {
+    const tags = metaOf({ seoTitle: "Harbour bridge approved", seoDescription: "After ten years, a yes." });
+    expect(tag(tags, "title", "Harbour bridge approved | The Harbour")).toBeDefined();
+    expect(tag(tags, "property", "og:title")?.content).toBe("Harbour bridge approved");
+    expect(tag(tags, "name", "twitter:title")?.content).toBe("Harbour bridge approved");
+    expect(tag(tags, "name", "description")?.content).toBe("After ten years, a yes.");
+    expect(tag(tags, "property", "og:description")?.content).toBe("After ten years, a yes.");
+    expect(tag(tags, "name", "twitter:description")?.content).toBe("After ten years, a yes.");
+  });
+
+  test("blank overrides count as none", () => {
+    const tags = metaOf({ seoTitle: "  ", seoDescription: "", socialImage: "" });
+    expect(tag(tags, "property", "og:title")?.content).toBe(story.title);
+    expect(tag(tags, "name", "description")?.content).toBe("The standfirst.");
+    expect(tag(tags, "property", "og:image")?.content).toContain("/media/images/1-bridge.jpg?crop=16x9&fx=");
+  });
+
+  test("a social image replaces the featured image in og:image and twitter:image, cut without the featured image's point or alt text", () => {
+    const tags = metaOf({ socialImage: "/media/images/2-card.png" });
+    expect(tag(tags, "property", "og:image")?.content).toBe("https://news.example/media/images/2-card.png?crop=16x9");
+    expect(tag(tags, "name", "twitter:image")?.content).toBe("https://news.example/media/images/2-card.png?crop=16x9");
+    expect(tag(tags, "property", "og:image:alt")).toBeUndefined();
+  });
+
+  test("the structured data's crops of the featured image keep its focal point", () => {
+    expect(articleImages("/media/images/1-bridge.jpg", "https://news.example", { x: 0.9, y: 0.85 })).toEqual([
+      "https://news.example/media/images/1-bridge.jpg?crop=16x9&fx=0.9&fy=0.85",
+      "https://news.example/media/images/1-bridge.jpg?crop=4x3&fx=0.9&fy=0.85",
+      "https://news.example/media/images/1-bridge.jpg?crop=1x1&fx=0.9&fy=0.85",
+    ]);
+    expect(articleImages("/media/images/1-bridge.jpg", "https://news.example")[0]).toBe("https://news.example/media/images/1-bridge.jpg?crop=16x9");
   });
 });

@@ -1,4 +1,5 @@
 import type { MetaDescriptor } from "react-router";
+import type { FocalPoint } from "./image-variants";
 import { shareImage, type JsonLd } from "./structured-data";
 
 /** The keywords of a page that names none of its own (the spec's site-wide list). */
@@ -32,6 +33,8 @@ export interface SeoInput {
   description?: string | null;
   keywords?: string[];
   image?: string | null;
+  /** The image's focal point (issue 41): the social crop keeps it in frame. */
+  imageFocus?: FocalPoint | null;
   /** The image's alt text (og:image:alt, twitter:image:alt). */
   imageAlt?: string | null;
   type?: "website" | "article" | "profile";
@@ -58,6 +61,32 @@ export interface SeoSite {
   siteTagline?: string | null;
   siteDescription?: string | null;
   publicUrl: string;
+}
+
+/**
+ * What search engines and social posts show of a story (issue 41): its SEO title and description when
+ * the desk wrote them, else its headline and its description (describeArticle); and its social image
+ * when one was chosen (cut around the centre of interest), else its featured image around its focal point.
+ */
+export function articleSearchAndSocial(article: {
+  title: string;
+  seoTitle?: string | null;
+  seoDescription?: string | null;
+  socialImage?: string | null;
+  featuredImage: string | null;
+  featuredImageAlt: string | null;
+  featuredImageFocus?: FocalPoint | null;
+  description: string;
+}): { title: string; description: string; image: string | null; imageFocus: FocalPoint | null; imageAlt: string | null } {
+  const social = article.socialImage?.trim();
+  return {
+    title: article.seoTitle?.trim() || article.title,
+    description: article.seoDescription?.trim() || article.description,
+    image: social || article.featuredImage,
+    imageFocus: social ? null : (article.featuredImageFocus ?? null),
+    // A chosen social image has no alt text of its own: the featured image's would describe another picture.
+    imageAlt: social ? null : article.featuredImageAlt,
+  };
 }
 
 /** An article's description: its excerpt, else the first 160 characters of its content. */
@@ -93,7 +122,7 @@ export function buildMeta(page: SeoInput, site: SeoSite | undefined): MetaDescri
   const socialTitle = page.title ?? site?.siteTagline ?? siteName;
   const description = page.description?.trim() || site?.siteDescription || "";
   const url = `${origin}${page.path}`;
-  const image = shareImage(page.image);
+  const image = shareImage(page.image, page.imageFocus);
   const imageUrl = absolute(image.url, origin);
   const imageAlt = page.image ? page.imageAlt?.trim() : siteName;
   const type = page.type ?? "website";

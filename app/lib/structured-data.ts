@@ -1,4 +1,4 @@
-import { cropSize, IMAGE_CROPS, imageCropUrl, type ImageCrop } from "./image-variants";
+import { cropSize, IMAGE_CROPS, imageCropUrl, type FocalPoint, type ImageCrop } from "./image-variants";
 
 // Schema.org JSON-LD for every reader page, from one module (the fields Google documents for
 // Article/NewsArticle, Organization, WebSite's sitelinks search box, BreadcrumbList and ProfilePage).
@@ -82,10 +82,10 @@ export function breadcrumbJsonLd(site: SiteFacts, trail: readonly { name: string
   };
 }
 
-/** The crops Google asks for (16:9, 4:3, 1:1, each 1200 px wide) of our own image; an outside image as it is. */
-export function articleImages(image: string | null | undefined, origin: string): string[] {
+/** The crops Google asks for (16:9, 4:3, 1:1, each 1200 px wide) of our own image, around its focal point; an outside image as it is. */
+export function articleImages(image: string | null | undefined, origin: string, focus?: FocalPoint | null): string[] {
   if (!image) return [];
-  const crops = Object.keys(IMAGE_CROPS).map((crop) => imageCropUrl(image, crop as ImageCrop));
+  const crops = Object.keys(IMAGE_CROPS).map((crop) => imageCropUrl(image, crop as ImageCrop, focus));
   if (crops.every(Boolean)) return crops.map((url) => absolute(url!, origin));
   return [absolute(image, origin)];
 }
@@ -98,6 +98,8 @@ export interface ArticleFacts {
   slug: string;
   description: string;
   image: string | null;
+  /** The image's focal point (issue 41): its crops keep it in frame. */
+  imageFocus?: FocalPoint | null;
   publishedAt: Date | string;
   /** When readers were told it was last updated; the publication time when never. */
   modifiedAt?: Date | string | null;
@@ -129,7 +131,7 @@ export const PAYWALLED_CONTENT_CLASS = "paywalled-content";
 /** An article page's NewsArticle. */
 export function newsArticleJsonLd(site: SiteFacts, article: ArticleFacts): JsonLd {
   const url = `${site.origin}/article/${article.slug}`;
-  const images = articleImages(article.image, site.origin);
+  const images = articleImages(article.image, site.origin, article.imageFocus);
   const published = iso(article.publishedAt);
   const authors = article.authors.length
     ? article.authors.map((a) => ({ "@type": "Person", name: a.name, url: `${site.origin}/author/${a.slug}` }))
@@ -274,9 +276,12 @@ export function profilePageJsonLd(site: SiteFacts, author: AuthorFacts): JsonLd 
 /** The default share image (public/share-default.png) and its real size. */
 export const DEFAULT_SHARE = { path: "/share-default.png", width: 1200, height: 630 };
 
-/** The social preview image of a page: our image's 16:9 crop (1200×675), the default image, or an outside URL as it is. */
-export function shareImage(image: string | null | undefined): { url: string; width?: number; height?: number } {
+/**
+ * The social preview image of a page: our image's 16:9 crop (1200×675, around its focal point when it
+ * has one), the default image, or an outside URL as it is.
+ */
+export function shareImage(image: string | null | undefined, focus?: FocalPoint | null): { url: string; width?: number; height?: number } {
   if (!image) return { url: DEFAULT_SHARE.path, width: DEFAULT_SHARE.width, height: DEFAULT_SHARE.height };
-  const crop = imageCropUrl(image, "16x9");
+  const crop = imageCropUrl(image, "16x9", focus);
   return crop ? { url: crop, ...cropSize("16x9") } : { url: image };
 }

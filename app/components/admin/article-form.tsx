@@ -36,6 +36,7 @@ import { slugify } from "~/lib/slugs";
 import { parseTagNames } from "~/domain/tags/tags.schema";
 import { ArticleUploadField } from "./article-upload-field";
 import { ArticleSettingsPanel, SettingsSection, SettingsSheetButton, settingsAreASheet } from "./article-settings-panel";
+import { SeoPreviewSection } from "./seo-preview-section";
 import { AuthorPicker, type AuthorChoice } from "./author-picker";
 import { TagPicker } from "./tag-picker";
 import { PublishActions, PublishStatusLine } from "./publish-actions";
@@ -167,6 +168,10 @@ export function ArticleForm({
       featuredImageCaption: v.featuredImageCaption ?? null,
       featuredImageCredit: v.featuredImageCredit ?? null,
       videoUrl: v.videoUrl || null,
+      seoTitle: v.seoTitle ?? null,
+      seoDescription: v.seoDescription ?? null,
+      socialImage: v.socialImage || null,
+      featuredImageFocus: saved?.featuredImageFocus ?? null,
       access: isStoryAccessLevel(v.access) ? v.access : undefined,
       accessTierId: v.accessTierId || null,
     };
@@ -625,6 +630,8 @@ export function ArticleForm({
               onChange={edited}
             />
           </SettingsSection>
+
+          <SeoPreviewSection article={article ?? undefined} featuredImage={featuredImage} errors={errors} onUploadingChange={(busy) => setUploads((n) => n + (busy ? 1 : -1))} onChange={edited} />
         </ArticleSettingsPanel>
       </Form>
       {after}

@@ -36,9 +36,12 @@ export function ArticleUploadField({
   onUploadingChange,
   onChange,
   onUrlChange,
+  labels,
   children,
 }: {
   kind: Kind;
+  /** Another image field's own words (the social image, issue 41): its legend, buttons, toasts and preview's alt text. */
+  labels?: Partial<(typeof TEXT)[Kind]> & { preview?: string };
   name: string;
   defaultUrl: string | null;
   error?: string;
@@ -54,7 +57,7 @@ export function ArticleUploadField({
     onChange?.();
     onUrlChange?.(next);
   };
-  const text = TEXT[kind];
+  const text = { ...TEXT[kind], ...labels };
   const { input: inputRef, inputProps, uploading } = useAdminUpload(
     kind,
     (stored) => {
@@ -73,7 +76,7 @@ export function ArticleUploadField({
       {url ? (
         <div className="relative inline-block max-w-full">
           {kind === "image" ? (
-            <img src={url} alt="Featured image preview" className="max-h-64 rounded-md border border-slate-200 object-contain" />
+            <img src={url} alt={labels?.preview ?? "Featured image preview"} className="max-h-64 rounded-md border border-slate-200 object-contain" />
           ) : (
             <video src={url} controls preload="metadata" className="max-h-64 max-w-full rounded-md border border-slate-200 bg-black">
               <track kind="captions" />

@@ -1,7 +1,8 @@
-import { Check, Copy, FileText, Film, Send, Trash2 } from "lucide-react";
+import { Check, Copy, Crosshair, FileText, Film, Send, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
+import { focalPosition, type FocalPoint } from "~/lib/image-variants";
 import { ConfirmDialog } from "./confirm-dialog";
 
 export interface MediaCardItem {
@@ -11,6 +12,8 @@ export interface MediaCardItem {
   contentType: string;
   size: number;
   url: string;
+  /** An image's subject (issue 41); null: the centre. */
+  focus: FocalPoint | null;
 }
 
 /** How long the copy button shows its check mark. */
@@ -46,10 +49,13 @@ export function MediaFileCard({
   item,
   deleting,
   onPublish,
+  onFocalPoint,
   onDelete,
 }: {
   item: MediaCardItem;
   deleting: boolean;
+  /** "Set focal point" of an image (issue 41); absent: the role may not change media, or the file is no image. */
+  onFocalPoint?: () => void;
   /** Absent: the role may not publish from or delete media (decision 0017). */
   onPublish?: () => void;
   onDelete?: () => void;
@@ -75,7 +81,7 @@ export function MediaFileCard({
     <li className="flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
       <div className="flex aspect-video items-center justify-center bg-slate-100">
         {item.bucket === "images" ? (
-          <img src={item.url} alt={item.originalName} loading="lazy" className="h-full w-full object-cover" />
+          <img src={item.url} alt={item.originalName} loading="lazy" className="h-full w-full object-cover" style={{ objectPosition: focalPosition(item.focus) }} />
         ) : (
           <Icon className="h-12 w-12 text-slate-500" aria-hidden="true" />
         )}
@@ -108,6 +114,11 @@ export function MediaFileCard({
             <Button type="button" variant="outline" size="sm" className="flex-1" onClick={onPublish}>
               <Send className="h-4 w-4" aria-hidden="true" />
               Publish
+            </Button>
+          ) : null}
+          {onFocalPoint ? (
+            <Button type="button" variant="outline" size="icon" onClick={onFocalPoint} aria-label={`Set focal point of ${item.originalName}`} title="Set focal point">
+              <Crosshair className="h-4 w-4" aria-hidden="true" />
             </Button>
           ) : null}
           {onDelete ? (

@@ -33,6 +33,7 @@ export const ACTIVITY_KINDS = {
   "redirect.import": "Redirects imported",
   "media.upload": "Media uploaded",
   "media.delete": "Media deleted",
+  "media.focal_point": "Focal point set",
   "comment.delete": "Comment deleted",
   "comment.approve": "Comment approved",
   "comment.block": "Commenter blocked",

@@ -51,6 +51,8 @@ import { freeContentOf } from "./story-paywall";
 import { storyDocumentField, type StoryBlock, type StoryDocument } from "./story-document.schema";
 import { storyImageNotOwn } from "./story-urls";
 import { SEND_BY_EMAIL_FORBIDDEN, setArticleNewsletters } from "~/domain/newsletters/newsletter-admin.server";
+import { featuredImageFocusColumns } from "~/domain/media/media.server";
+import type { FocalPoint } from "~/lib/image-variants";
 
 /**
  * The form's input as saved: the story's document is parsed and checked (story-document.schema),
@@ -85,6 +87,12 @@ export interface EditableArticle {
   featuredImageCaption: string | null;
   featuredImageCredit: string | null;
   videoUrl: string | null;
+  /** The search and social overrides (issue 41): null, derived from the story. */
+  seoTitle: string | null;
+  seoDescription: string | null;
+  socialImage: string | null;
+  /** The featured image's focal point as saved with it (issue 41); null: the centre. */
+  featuredImageFocus: FocalPoint | null;
   status: ArticleStatus;
   publishedAt: Date | null;
   /** When readers are told it was last updated ("Show as updated", a note), or null. */
@@ -116,6 +124,11 @@ export async function getArticleForEdit(db: Pick<Db, "select">, id: string): Pro
       featuredImageCaption: articles.featuredImageCaption,
       featuredImageCredit: articles.featuredImageCredit,
       videoUrl: articles.videoUrl,
+      seoTitle: articles.seoTitle,
+      seoDescription: articles.seoDescription,
+      socialImage: articles.socialImage,
+      focalX: articles.featuredImageFocalX,
+      focalY: articles.featuredImageFocalY,
       status: articles.status,
       publishedAt: articles.publishedAt,
       modifiedAt: articles.modifiedAt,
@@ -126,9 +139,11 @@ export async function getArticleForEdit(db: Pick<Db, "select">, id: string): Pro
     .where(eq(articles.id, id))
     .limit(1);
   if (!row) return null;
+  const { focalX, focalY, ...fields } = row;
   // Stored documents were checked by storyDocumentSchema when they were saved.
   return {
-    ...row,
+    ...fields,
+    featuredImageFocus: focalX === null || focalY === null ? null : { x: focalX, y: focalY },
     contentDoc: (row.contentDoc as StoryDocument | null) ?? null,
     authorIds: await getArticleAuthorIds(db, id),
     tags: await getArticleTagNames(db, id),
@@ -142,10 +157,11 @@ export { isOwnMediaUrl };
 const MEDIA_FIELDS = {
   featuredImage: { bucket: "images", extensions: UPLOAD_RULES.image.types.flatMap((t) => t.extensions), what: "featured image" },
   videoUrl: { bucket: "videos", extensions: UPLOAD_RULES.video.types.flatMap((t) => t.extensions), what: "video" },
+  socialImage: { bucket: "images", extensions: UPLOAD_RULES.image.types.flatMap((t) => t.extensions), what: "social image" },
 } as const satisfies Record<string, { bucket: Bucket; extensions: string[]; what: string }>;
 
 async function checkMedia(storage: Storage, input: ArticleInput, previous?: EditableArticle) {
-  for (const field of ["featuredImage", "videoUrl"] as const) {
+  for (const field of ["featuredImage", "videoUrl", "socialImage"] as const) {
     const url = input[field];
     // An unchanged value was accepted when it was saved; only a new URL is checked.
     if (!url || url === previous?.[field]) continue;
@@ -328,6 +344,10 @@ function columns(input: ArticleInput) {
     featuredImageCaption: input.featuredImage ? input.featuredImageCaption : null,
     featuredImageCredit: input.featuredImage ? input.featuredImageCredit : null,
     videoUrl: input.videoUrl,
+    // The search and social overrides (issue 41): kept as they are by a caller that does not offer them.
+    ...(input.seoTitle !== undefined ? { seoTitle: input.seoTitle } : {}),
+    ...(input.seoDescription !== undefined ? { seoDescription: input.seoDescription } : {}),
+    ...(input.socialImage !== undefined ? { socialImage: input.socialImage } : {}),
   };
 }
 
@@ -438,6 +458,8 @@ export async function createArticle(
         .insert(articles)
         .values({
           ...columns(input),
+          // The chosen image's focal point, from its media record (issue 41).
+          ...featuredImageFocusColumns(storage, input.featuredImage),
           ...access,
           ...publicationColumns(publication),
           ...(options.showAsUpdated ? { modifiedAt: sql`now()` } : {}),
@@ -552,6 +574,7 @@ async function writeUpdate(
         .update(articles)
         .set({
           ...columns(input),
+          ...featuredImageFocusColumns(storage, input.featuredImage),
           ...access,
           ...(next ? publicationColumns(next) : {}),
           // Published or scheduled: it has left the review queue (decision 0017).
@@ -776,7 +799,18 @@ export async function savePendingVersion(
         .insert(articlePendingVersions)
         .values({ articleId: id, ...saved })
         .onConflictDoUpdate({ target: articlePendingVersions.articleId, set: saved });
-      const { publishAt: _publishAt, authorName, tags: tagNames, access: _access, accessTierId: _accessTierId, ...revision } = fields;
+      // Revisions keep neither access nor the search and social overrides (the pending version does).
+      const {
+        publishAt: _publishAt,
+        authorName,
+        tags: tagNames,
+        access: _access,
+        accessTierId: _accessTierId,
+        seoTitle: _seoTitle,
+        seoDescription: _seoDescription,
+        socialImage: _socialImage,
+        ...revision
+      } = fields;
       await recordPendingRevision(
         tx,
         { id, ...revision, tagNames, authorName: authorName || DEFAULT_AUTHOR_NAME, status: stored.status, publishedAt: stored.publishedAt },

@@ -38,6 +38,9 @@ const values = (over: Partial<Record<ArticleFieldName, string>> = {}): Record<Ar
   featuredImageCaption: "",
   featuredImageCredit: "",
   videoUrl: "",
+  seoTitle: "",
+  seoDescription: "",
+  socialImage: "",
   publishAt: "",
   intent: "",
   showAsUpdated: "",
@@ -46,6 +49,18 @@ const values = (over: Partial<Record<ArticleFieldName, string>> = {}): Record<Ar
 });
 
 describe("parseArticleInput", () => {
+  test("the SEO title and description are refused past 70 and 160 characters, beside their fields", () => {
+    expect(parseArticleInput(values({ seoTitle: "t".repeat(70), seoDescription: "d".repeat(160) }))).toMatchObject({
+      ok: true,
+      input: { seoTitle: "t".repeat(70), seoDescription: "d".repeat(160) },
+    });
+    const refused = parseArticleInput(values({ seoTitle: "t".repeat(71), seoDescription: "d".repeat(161) }));
+    expect(refused).toMatchObject({
+      ok: false,
+      fieldErrors: { seoTitle: "SEO title must be at most 70 characters", seoDescription: "SEO description must be at most 160 characters" },
+    });
+  });
+
   test("blank optional fields become null and text is trimmed", () => {
     const result = parseArticleInput(values({ title: "  Spaced  ", authorName: "   " }));
     expect(result).toEqual({
@@ -65,6 +80,10 @@ describe("parseArticleInput", () => {
         featuredImageCaption: null,
         featuredImageCredit: null,
         videoUrl: null,
+        // The search and social overrides left blank (issue 41): derived from the story.
+        seoTitle: null,
+        seoDescription: null,
+        socialImage: null,
         // Access left blank (issue 40): the save keeps the story's own (a new story is public).
         access: undefined,
         accessTierId: null,

@@ -57,6 +57,20 @@ export const featuredImageTextFields = {
   featuredImageCredit: optionalText(FEATURED_IMAGE_TEXT_MAX.credit, "Credit"),
 };
 
+// ---------------------------------------------------------------- search and social overrides (issue 41)
+
+/** The longest SEO title and description the form takes (Google shows about 60 and 155 characters of them). */
+export const SEO_TITLE_MAX = 70;
+export const SEO_DESCRIPTION_MAX = 160;
+
+/** The optional overrides of what search engines and social posts show, blank meaning "derived from the story". */
+export const seoOverrideFields = {
+  seoTitle: optionalText(SEO_TITLE_MAX, "SEO title"),
+  seoDescription: optionalText(SEO_DESCRIPTION_MAX, "SEO description"),
+  /** Its own image for social posts; the server checks that it is an image of our media library. */
+  socialImage: optionalMediaUrl,
+};
+
 // ---------------------------------------------------------------- access (issue 40, decision 0054)
 
 /** Who may read a story whole: everyone, signed-in members, or paying members. */
@@ -92,6 +106,7 @@ export const articleInputSchema = z.object({
   // Required with an image: checked with the whole input on the server (articleSaveSchema) and by the form.
   ...featuredImageTextFields,
   videoUrl: optionalMediaUrl,
+  ...seoOverrideFields,
   /**
    * The chosen authors in byline order: their ids, comma-separated (blank: none, the Author Name is
    * the byline). The server checks that each names an author (decision 0015).
@@ -126,7 +141,14 @@ export const articleInputSchema = z.object({
 });
 
 /** The form's input as saved: with the story's document parsed (null: a plain-text story). */
-export type ArticleInput = Omit<z.infer<typeof articleInputSchema>, "contentDoc" | "authorIds" | "tags" | "access" | "accessTierId"> & {
+export type ArticleInput = Omit<
+  z.infer<typeof articleInputSchema>,
+  "contentDoc" | "authorIds" | "tags" | "access" | "accessTierId" | "seoTitle" | "seoDescription" | "socialImage"
+> & {
+  /** The search and social overrides (issue 41); absent (a caller that does not offer them): an update keeps them, a create has none. */
+  seoTitle?: string | null;
+  seoDescription?: string | null;
+  socialImage?: string | null;
   /** Who may read the whole story (issue 40); absent: an update keeps it, a create is public. */
   access?: StoryAccessLevel;
   /** A paid story's tier (null: any paid tier); ignored unless `access` is "paid". */
@@ -246,6 +268,9 @@ export const ARTICLE_FIELDS: ArticleFieldName[] = [
   "featuredImageCaption",
   "featuredImageCredit",
   "videoUrl",
+  "seoTitle",
+  "seoDescription",
+  "socialImage",
   "access",
   "accessTierId",
   "publishAt",
@@ -359,6 +384,12 @@ export interface ArticleFormFields {
   access?: StoryAccessLevel;
   /** A paid story's tier (null: any paid tier). */
   accessTierId?: string | null;
+  /** The search and social overrides (issue 41); absent: a revision, which does not keep them (the form keeps its own). */
+  seoTitle?: string | null;
+  seoDescription?: string | null;
+  socialImage?: string | null;
+  /** The saved featured image's focal point (issue 41), for the social preview's crop; not a field of the form. */
+  featuredImageFocus?: FocalPoint | null;
 }
 
 /** A published story's pending version as the edit form announces it ("Changes saved {time}, not yet public"). */

@@ -88,6 +88,10 @@ export interface ArticleDetail extends ArticleCard, FeaturedImageText {
   /** Who may read the whole story (issue 40), and a paid story's tier (null: any paid tier). */
   access: StoryAccessLevel;
   accessTierId: string | null;
+  /** The search and social overrides (issue 41): null, derived from the story (its headline, standfirst, featured image). */
+  seoTitle: string | null;
+  seoDescription: string | null;
+  socialImage: string | null;
 }
 
 /** What an article page shows with its featured image. */
@@ -109,12 +113,45 @@ const detailColumns = {
   liveEndedAt: articles.liveEndedAt,
   access: articles.access,
   accessTierId: articles.accessTierId,
+  seoTitle: articles.seoTitle,
+  seoDescription: articles.seoDescription,
+  socialImage: articles.socialImage,
 };
 
 type SelectedDetail = Omit<ArticleDetail, "category"> & { categoryName: string | null; categorySlug: string | null };
 
-function toDetail({ content, contentDoc, modifiedAt, corrections, featuredImageCaption, featuredImageCredit, liveStartedAt, liveEndedAt, access, accessTierId, ...card }: SelectedDetail): ArticleDetail {
-  return { ...toCard(card), featuredImageCaption, featuredImageCredit, content, contentDoc, modifiedAt, corrections, liveStartedAt, liveEndedAt, access, accessTierId };
+function toDetail({
+  content,
+  contentDoc,
+  modifiedAt,
+  corrections,
+  featuredImageCaption,
+  featuredImageCredit,
+  liveStartedAt,
+  liveEndedAt,
+  access,
+  accessTierId,
+  seoTitle,
+  seoDescription,
+  socialImage,
+  ...card
+}: SelectedDetail): ArticleDetail {
+  return {
+    ...toCard(card),
+    featuredImageCaption,
+    featuredImageCredit,
+    content,
+    contentDoc,
+    modifiedAt,
+    corrections,
+    liveStartedAt,
+    liveEndedAt,
+    access,
+    accessTierId,
+    seoTitle,
+    seoDescription,
+    socialImage,
+  };
 }
 
 /** A public article by slug; a draft, a scheduled article or an unknown slug is null (404). */

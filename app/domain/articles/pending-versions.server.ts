@@ -66,6 +66,10 @@ export async function withPendingVersion<A extends ArticleDetail>(db: Db, detail
     featuredImageCaption: f.featuredImageCaption,
     featuredImageCredit: f.featuredImageCredit,
     videoUrl: f.videoUrl,
+    // A pending version saved before the overrides existed (issue 41) leaves the live story's.
+    seoTitle: f.seoTitle !== undefined ? f.seoTitle : detail.seoTitle,
+    seoDescription: f.seoDescription !== undefined ? f.seoDescription : detail.seoDescription,
+    socialImage: f.socialImage !== undefined ? f.socialImage : detail.socialImage,
     authorName: f.authorName || DEFAULT_AUTHOR_NAME,
     authors: byline,
     category: category ?? null,

@@ -5,7 +5,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeEach, describe, expect, test } from "vitest";
-import { articleAuthors, articleRevisions, articles, authors, categories, comments, media, user, websiteSettings } from "~/db/schema";
+import { articleAuthors, articleRevisions, articles, auditEvents, authors, categories, comments, media, user, websiteSettings } from "~/db/schema";
 import { actorOf } from "~/domain/accounts/actor";
 import { createLocalStorage } from "~/lib/storage.server";
 import { AppError } from "~/lib/app-error";
@@ -13,7 +13,19 @@ import { receiveUpload } from "~/lib/uploads.server";
 import { createTestDatabase } from "../../../tests/setup/test-database";
 import { FEATURED_IMAGE_ALT_REQUIRED, PUBLISH_BLOCKERS } from "~/domain/articles/articles.schema";
 import { publishMediaSchema } from "./media-publish.schema";
-import { deleteMedia, findMediaUsage, listMedia, listReaderUploads, publishMediaArticle, rasteriseSvgLogo, READER_UPLOAD_NOT_PUBLISHABLE } from "./media.server";
+import { FOCAL_POINT_INVALID, focalPointSchema } from "./media-focal-point.schema";
+import {
+  deleteMedia,
+  FOCAL_POINT_IMAGES_ONLY,
+  findMediaUsage,
+  listMedia,
+  listReaderUploads,
+  publishMediaArticle,
+  rasteriseSvgLogo,
+  READER_UPLOAD_NOT_PUBLISHABLE,
+  setFocalPoint,
+} from "./media.server";
+import { parseForm } from "~/lib/forms";
 import { refusal } from "../../../tests/setup/refusal";
 
 const { db } = await createTestDatabase();
@@ -350,5 +362,71 @@ describe("logo uploads", () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).status).toBe(415);
     expect(await db.select().from(media)).toHaveLength(0);
+  });
+});
+
+describe("setFocalPoint (issue 41)", () => {
+  const editor = actorOf({ id: "focal-editor", name: "Fern Desk", email: "fern@example.com", role: "editor" });
+  const point = (name: string, focalX: string, focalY: string) => parseForm(focalPointSchema, { bucket: "images", name, focalX, focalY });
+  const articleWith = async (slug: string, featuredImage: string | null) =>
+    (await db.insert(articles).values({ title: slug, slug, content: "Body", featuredImage, featuredImageAlt: featuredImage ? "Alt" : null }).returning({ id: articles.id }))[0]!.id;
+  const focusOf = async (id: string) =>
+    (await db.select({ x: articles.featuredImageFocalX, y: articles.featuredImageFocalY }).from(articles).where(eq(articles.id, id)))[0];
+
+  test("sets the image's point and, in the same write, the point of every story whose featured image it is, with an audit entry", async () => {
+    const url = await storeFile("images", "40-corner.png", "image/png");
+    const other = await storeFile("images", "41-other.png", "image/png");
+    const shown = await articleWith("shows-it", url);
+    const elsewhere = await articleWith("shows-another", other);
+    const result = await setFocalPoint(db, storage, point("40-corner.png", "0.9", "0.85"), editor);
+    expect(result).toEqual({ focus: { x: 0.9, y: 0.85 }, articles: 1 });
+    const [row] = await db.select({ x: media.focalX, y: media.focalY }).from(media).where(eq(media.name, "40-corner.png"));
+    expect(row!.x).toBeCloseTo(0.9, 5);
+    expect(row!.y).toBeCloseTo(0.85, 5);
+    expect((await focusOf(shown))!.x).toBeCloseTo(0.9, 5);
+    expect(await focusOf(elsewhere)).toEqual({ x: null, y: null });
+    const [entry] = await db.select({ kind: auditEvents.kind, objectId: auditEvents.objectId }).from(auditEvents).where(eq(auditEvents.kind, "media.focal_point"));
+    expect(entry).toEqual({ kind: "media.focal_point", objectId: "images/40-corner.png" });
+    // The list shows it; "Centre" (both blank) clears it everywhere.
+    expect((await listMedia(db, storage, "images")).items.find((i) => i.name === "40-corner.png")!.focus!.x).toBeCloseTo(0.9, 5);
+    await setFocalPoint(db, storage, point("40-corner.png", "", ""), editor);
+    expect(await focusOf(shown)).toEqual({ x: null, y: null });
+  });
+
+  test("a story saved with the image takes its point (published from the media library here)", async () => {
+    await storeFile("images", "42-pic.png", "image/png");
+    await setFocalPoint(db, storage, point("42-pic.png", "0.2", "0.3"), editor);
+    const [desk] = await db.insert(categories).values({ name: "Focal desk", slug: "focal-desk" }).returning({ id: categories.id });
+    const published = await publishMediaArticle(
+      db,
+      storage,
+      publishMediaSchema.parse({ bucket: "images", name: "42-pic.png", title: "Focal story", categoryId: desk!.id, excerpt: "", content: "Body", featuredImageAlt: "Alt" }),
+    );
+    const focus = await focusOf(published.id);
+    expect(focus!.x).toBeCloseTo(0.2, 5);
+    expect(focus!.y).toBeCloseTo(0.3, 5);
+  });
+
+  test("half a point, or one outside the image, is refused by the schema with one message", () => {
+    for (const [x, y] of [
+      ["0.5", ""],
+      ["", "0.5"],
+      ["1.2", "0.5"],
+      ["-0.1", "0.5"],
+      ["abc", "0.5"],
+    ]) {
+      expect(() => point("a.png", x!, y!)).toThrow(FOCAL_POINT_INVALID);
+    }
+  });
+
+  test("an author may not move a point; a file that is not an image of ours has none; an unknown file is 404", async () => {
+    await storeFile("images", "43-pic.png", "image/png");
+    const author = actorOf({ id: "focal-author", name: "Ann", email: "ann@example.com", role: "author" });
+    expect((await refusal(setFocalPoint(db, storage, point("43-pic.png", "0.5", "0.5"), author))).status).toBe(403);
+    await storeFile("images", "44-logo.ico", "image/x-icon");
+    expect(await refusal(setFocalPoint(db, storage, point("44-logo.ico", "0.5", "0.5"), editor))).toMatchObject({ message: FOCAL_POINT_IMAGES_ONLY });
+    expect((await refusal(setFocalPoint(db, storage, point("45-gone.png", "0.5", "0.5"), editor))).status).toBe(404);
+    const [row] = await db.select({ x: media.focalX }).from(media).where(eq(media.name, "43-pic.png"));
+    expect(row!.x).toBeNull();
   });
 });

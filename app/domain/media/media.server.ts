@@ -17,7 +17,9 @@ import { queueStorySends } from "~/domain/newsletters/newsletter-sends.server";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { checkCapability } from "../articles/article-access.server";
 import { recordRevision, revisionSourceColumns } from "../articles/article-revisions.server";
+import type { FocalPoint } from "~/lib/image-variants";
 import { MEDIA_LIST_LIMIT, READER_UPLOAD_SOURCE, type PublishMediaInput } from "./media-publish.schema";
+import type { FocalPointInput } from "./media-focal-point.schema";
 
 export interface MediaItem {
   id: string;
@@ -28,6 +30,8 @@ export interface MediaItem {
   size: number;
   createdAt: Date;
   url: string;
+  /** An image's subject (issue 41); null: the centre. */
+  focus: FocalPoint | null;
 }
 
 /** The files `where` picks, newest first, capped at `limit`, with their total. */
@@ -42,6 +46,8 @@ async function listWhere(db: Db, storage: Storage, where: SQL | undefined, limit
         contentType: media.contentType,
         size: media.size,
         createdAt: media.createdAt,
+        focalX: media.focalX,
+        focalY: media.focalY,
       })
       .from(media)
       .where(where)
@@ -49,7 +55,11 @@ async function listWhere(db: Db, storage: Storage, where: SQL | undefined, limit
       .limit(limit),
     db.select({ total: count() }).from(media).where(where),
   ]);
-  const items: MediaItem[] = rows.map((row) => ({ ...row, url: storage.publicUrl(row.bucket as Bucket, row.name) }));
+  const items: MediaItem[] = rows.map(({ focalX, focalY, ...row }) => ({
+    ...row,
+    url: storage.publicUrl(row.bucket as Bucket, row.name),
+    focus: focalX === null || focalY === null ? null : { x: focalX, y: focalY },
+  }));
   return { items, total };
 }
 
@@ -197,6 +207,7 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
           categoryId: input.categoryId,
           featuredImage: input.bucket === "images" ? url : null,
           featuredImageAlt: input.bucket === "images" ? input.featuredImageAlt : null,
+          ...featuredImageFocusColumns(storage, input.bucket === "images" ? url : null),
           videoUrl: input.bucket === "videos" ? url : null,
           createdById: actor.id,
         })
@@ -214,6 +225,66 @@ export async function publishMediaArticle(db: Db, storage: Storage, input: Publi
     if (isUniqueViolation(error)) throw slugTaken();
     throw error;
   }
+}
+
+/** The name of our own image a featured image URL points at (null: an outside URL, or another bucket's). */
+function imageNameOf(storage: Storage, url: string | null | undefined): string | null {
+  if (!url) return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(url.slice(url.lastIndexOf("/") + 1));
+  } catch {
+    return null;
+  }
+  return name && storage.publicUrl("images", name) === url ? name : null;
+}
+
+/**
+ * An article's featured image focal point columns for a write that sets its featured image to `url`:
+ * the image's media record's point, read in the same statement (null, the centre, for an image
+ * without one or an outside URL).
+ */
+export function featuredImageFocusColumns(storage: Storage, url: string | null | undefined) {
+  const name = imageNameOf(storage, url);
+  if (!name) return { featuredImageFocalX: null, featuredImageFocalY: null };
+  const of = (column: typeof media.focalX | typeof media.focalY) =>
+    sql<number | null>`(select ${column} from ${media} where ${media.bucket} = 'images' and ${media.name} = ${name})`;
+  return { featuredImageFocalX: of(media.focalX), featuredImageFocalY: of(media.focalY) };
+}
+
+export const FOCAL_POINT_IMAGES_ONLY = "Only an image of the newsroom's own has a focal point.";
+
+/**
+ * "Set focal point" (issue 41): an image's subject, which every crop of it keeps in frame (null: the
+ * centre). In the same transaction every article whose featured image it is gets the point too (the
+ * articles trigger then drops their pages from the caches), with an entry in the audit trail.
+ */
+export async function setFocalPoint(db: Db, storage: Storage, input: FocalPointInput, actor: Actor = SYSTEM_ACTOR): Promise<{ focus: FocalPoint | null; articles: number }> {
+  checkCapability(actor, "media.manage", "Your role cannot change media.");
+  const row = await getMediaRow(db, input.bucket, input.name);
+  if (!row) throw new AppError("not_found", "This file no longer exists.");
+  if (row.bucket !== "images" || row.source === READER_UPLOAD_SOURCE || !UPLOAD_RULES.image.types.some((t) => t.mime === row.contentType)) {
+    throw new AppError("invalid_media", FOCAL_POINT_IMAGES_ONLY);
+  }
+  const url = storage.publicUrl("images", row.name);
+  const x = input.focus?.x ?? null;
+  const y = input.focus?.y ?? null;
+  return db.transaction(async (tx) => {
+    await tx.update(media).set({ focalX: x, focalY: y }).where(eq(media.id, row.id));
+    const changed = await tx
+      .update(articles)
+      .set({ featuredImageFocalX: x, featuredImageFocalY: y })
+      .where(pointsAt(articles.featuredImage, url))
+      .returning({ id: articles.id });
+    await recordActivity(tx, actor, {
+      kind: "media.focal_point",
+      objectType: "media",
+      objectId: `${row.bucket}/${row.name}`,
+      objectLabel: row.name,
+      details: { focus: input.focus, articles: changed.length },
+    });
+    return { focus: input.focus, articles: changed.length };
+  });
 }
 
 export const READER_UPLOAD_NOT_PUBLISHABLE = "This file is a reader's comment attachment: it cannot be published as an article.";

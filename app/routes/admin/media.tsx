@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, useFetcher, useFetchers, useRevalidator } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { MediaFileCard, type MediaCardItem } from "~/components/admin/media-file-card";
+import { FocalPointDialog } from "~/components/admin/focal-point-dialog";
 import { MediaPublishDialog } from "~/components/admin/media-publish-dialog";
 import { MediaUploadCard } from "~/components/admin/media-upload-card";
 import { toast } from "~/components/ui/toaster";
@@ -11,9 +12,11 @@ import { can } from "~/domain/accounts/roles";
 import { actorOf } from "~/domain/accounts/actor";
 import { listCategories } from "~/domain/categories/categories.server";
 import { MEDIA_LIST_LIMIT, MEDIA_TABS, mediaRefSchema, publishMediaSchema } from "~/domain/media/media-publish.schema";
-import { deleteMedia, listMedia, listReaderUploads, publishMediaArticle } from "~/domain/media/media.server";
+import { focalPointSchema } from "~/domain/media/media-focal-point.schema";
+import { deleteMedia, listMedia, listReaderUploads, publishMediaArticle, setFocalPoint } from "~/domain/media/media.server";
 import { AppError } from "~/lib/app-error";
 import { expectedOr, formValues, parseForm, refusalOf, type Refusal } from "~/lib/forms";
+import { isResizableImageUrl } from "~/lib/image-variants";
 import { formatCount } from "~/lib/numbers";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/media";
@@ -51,9 +54,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type ActionResult =
   | { intent: "delete"; ok: true; name: string }
   | { intent: "publish"; ok: true; slug: string }
-  | (Refusal & { intent: "delete" | "publish" | "unknown" });
+  | { intent: "focal-point"; ok: true; articles: number }
+  | (Refusal & { intent: "delete" | "publish" | "focal-point" | "unknown" });
 
-const MEDIA_ACTION_FIELDS = ["intent", "bucket", "name", "title", "categoryId", "excerpt", "content", "featuredImageAlt"] as const;
+const MEDIA_ACTION_FIELDS = ["intent", "bucket", "name", "title", "categoryId", "excerpt", "content", "featuredImageAlt", "focalX", "focalY"] as const;
+const ANSWERED_INTENTS = ["delete", "publish", "focal-point"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireCapability(request, context, "backOffice");
@@ -62,8 +67,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const noStore = { "Cache-Control": "no-store" };
   const { intent, ...values } = formValues(await request.formData(), MEDIA_ACTION_FIELDS);
   try {
-    // Deleting a file and publishing an article from it are an editor's (an author uploads only).
-    if ((intent === "delete" || intent === "publish") && !can(user.role, "media.manage")) {
+    // Deleting a file, publishing an article from it and its focal point are an editor's (an author uploads only).
+    if ((intent === "delete" || intent === "publish" || intent === "focal-point") && !can(user.role, "media.manage")) {
       throw new AppError("forbidden", "Your role cannot delete media or publish from the media library.");
     }
     if (intent === "delete") {
@@ -75,12 +80,16 @@ export async function action({ request, context }: Route.ActionArgs) {
       const article = await publishMediaArticle(db, storage, parseForm(publishMediaSchema, values), actor);
       return data<ActionResult>({ intent: "publish", ok: true, slug: article.slug }, { headers: noStore });
     }
+    if (intent === "focal-point") {
+      const { articles } = await setFocalPoint(db, storage, parseForm(focalPointSchema, values), actor);
+      return data<ActionResult>({ intent: "focal-point", ok: true, articles }, { headers: noStore });
+    }
     throw new AppError("invalid_input", "Unknown action.");
   } catch (error) {
     const refusal = expectedOr(error, "Something went wrong on the server. Please try again.", (err) =>
       log.error({ err, intent }, "media library action failed"),
     );
-    const answeredAs = intent === "delete" || intent === "publish" ? intent : "unknown";
+    const answeredAs = (ANSWERED_INTENTS as readonly string[]).includes(intent) ? (intent as (typeof ANSWERED_INTENTS)[number]) : "unknown";
     return data<ActionResult>({ ...refusalOf(refusal), intent: answeredAs }, { status: refusal.status, headers: noStore });
   }
 }
@@ -114,12 +123,14 @@ function MediaGrid({
   loading,
   canManage,
   onPublish,
+  onFocalPoint,
   emptyText = "No files uploaded yet",
 }: {
   list: { items: MediaCardItem[]; total: number };
   loading: boolean;
   canManage: boolean;
   onPublish?: (item: MediaCardItem) => void;
+  onFocalPoint?: (item: MediaCardItem) => void;
   emptyText?: string;
 }) {
   const { items, total } = list;
@@ -138,7 +149,7 @@ function MediaGrid({
       ) : (
         <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
           {items.map((item) => (
-            <MediaCardWithActions key={`${item.bucket}/${item.name}`} item={item} canManage={canManage} onPublish={onPublish} />
+            <MediaCardWithActions key={`${item.bucket}/${item.name}`} item={item} canManage={canManage} onPublish={onPublish} onFocalPoint={onFocalPoint} />
           ))}
         </ul>
       )}
@@ -150,7 +161,17 @@ function MediaGrid({
  * A file card wired to its own delete request, so several deletes can run at once. `canManage`: the
  * role may delete (and, given onPublish, publish from) media.
  */
-function MediaCardWithActions({ item, canManage, onPublish }: { item: MediaCardItem; canManage: boolean; onPublish?: (item: MediaCardItem) => void }) {
+function MediaCardWithActions({
+  item,
+  canManage,
+  onPublish,
+  onFocalPoint,
+}: {
+  item: MediaCardItem;
+  canManage: boolean;
+  onPublish?: (item: MediaCardItem) => void;
+  onFocalPoint?: (item: MediaCardItem) => void;
+}) {
   const fetcher = useFetcher<ActionResult>({ key: `${DELETE_FETCHER}${item.bucket}-${item.name}` });
   // A refused delete leaves the card in place: it says why. (A done one removes the card with the
   // list's reload, possibly in the same render: the page announces it, see useDeleteAnnouncements.)
@@ -162,6 +183,8 @@ function MediaCardWithActions({ item, canManage, onPublish }: { item: MediaCardI
       item={item}
       deleting={fetcher.state !== "idle"}
       onPublish={canManage && onPublish ? () => onPublish(item) : undefined}
+      // Only the article image types are cropped (a logo's .ico or an SVG is not): those get a focal point.
+      onFocalPoint={canManage && onFocalPoint && item.bucket === "images" && isResizableImageUrl(item.url) ? () => onFocalPoint(item) : undefined}
       onDelete={
         canManage
           ? () => fetcher.submit({ intent: "delete", bucket: item.bucket, name: item.name }, { method: "post", action: "/admin/media" })
@@ -176,6 +199,7 @@ export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   useDeleteAnnouncements();
   const [publishing, setPublishing] = useState<MediaCardItem | null>(null);
+  const [focusing, setFocusing] = useState<MediaCardItem | null>(null);
   const loading = revalidator.state === "loading";
 
   return (
@@ -198,7 +222,7 @@ export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
           <Tabs.Content key={tab.bucket} value={tab.bucket} className="mt-6 space-y-6">
             <h2 className="sr-only">{tab.label}</h2>
             <MediaUploadCard kind={tab.kind} hint={tab.hint} onUploaded={() => void revalidator.revalidate()} />
-            <MediaGrid list={media[tab.bucket]} loading={loading} canManage={loaderData.canManage} onPublish={setPublishing} />
+            <MediaGrid list={media[tab.bucket]} loading={loading} canManage={loaderData.canManage} onPublish={setPublishing} onFocalPoint={setFocusing} />
           </Tabs.Content>
         ))}
         <Tabs.Content value={READER_UPLOADS_TAB} className="mt-6 space-y-6">
@@ -212,6 +236,7 @@ export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
       </Tabs.Root>
 
       <MediaPublishDialog item={publishing} categories={categories} onClose={() => setPublishing(null)} />
+      <FocalPointDialog item={focusing} onClose={() => setFocusing(null)} />
     </main>
   );
 }

@@ -27,7 +27,7 @@ import { clientIpOf } from "~/lib/client-address.server";
 import { formValues, refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
 import { VIEW_EVENT } from "~/lib/page-view-event";
-import { describeArticle, NOINDEX } from "~/lib/seo";
+import { articleSearchAndSocial, describeArticle, NOINDEX } from "~/lib/seo";
 import { breadcrumbJsonLd, liveBlogPostingJsonLd, newsArticleJsonLd } from "~/lib/structured-data";
 import { LiveStatusLine, LiveUpdates, useLiveCoverage, type LiveCoverageData } from "~/components/live/live-coverage";
 import { liveUpdatesFor } from "~/domain/live/live-coverage.server";
@@ -134,7 +134,9 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
   const { article, tags } = data;
   const path = `/article/${article.slug}`;
   // A teaser's content is its free part already; the whole story's description comes from its free part too.
-  const description = describeArticle(article.excerpt, article.paywall?.articleBody ?? article.content);
+  // The desk's SEO title, description and social image when it wrote them (issue 41); the page's h1 stays the headline.
+  const social = articleSearchAndSocial({ ...article, description: describeArticle(article.excerpt, article.paywall?.articleBody ?? article.content) });
+  const description = social.description;
   const paywall = article.paywall ? { access: article.paywall.access, articleBody: article.paywall.articleBody } : undefined;
   const authors = article.authors.length ? article.authors.map((a) => a.name) : [article.authorName];
   const publishedTime = new Date(article.publishedAt).toISOString();
@@ -142,10 +144,11 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
   const latestUpdate = Math.max(0, ...(data.live?.structured ?? []).map((u) => new Date(u.editedAt ?? u.createdAt).getTime()));
   const modifiedTime = new Date(Math.max(new Date(article.modifiedAt ?? article.publishedAt).getTime(), latestUpdate)).toISOString();
   return pageMeta(matches, {
-    title: article.title,
+    title: social.title,
     description,
-    image: article.featuredImage,
-    imageAlt: article.featuredImageAlt,
+    image: social.image,
+    imageFocus: social.imageFocus,
+    imageAlt: social.imageAlt,
     type: "article",
     authors,
     publishedTime,
@@ -159,11 +162,11 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
       data.live
         ? liveBlogPostingJsonLd(
             site,
-            { ...article, description, image: article.featuredImage, keywords: tags.map((t) => t.name), paywall },
+            { ...article, description, image: article.featuredImage, imageFocus: article.featuredImageFocus, keywords: tags.map((t) => t.name), paywall },
             { startedAt: data.live.coverage.startedAt, endedAt: data.live.coverage.endedAt },
             data.live.structured,
           )
-        : newsArticleJsonLd(site, { ...article, description, image: article.featuredImage, keywords: tags.map((t) => t.name), paywall }),
+        : newsArticleJsonLd(site, { ...article, description, image: article.featuredImage, imageFocus: article.featuredImageFocus, keywords: tags.map((t) => t.name), paywall }),
       breadcrumbJsonLd(site, [
         { name: "Home", path: "/" },
         ...(article.category ? [{ name: article.category.name, path: `/category/${article.category.slug}` }] : []),
