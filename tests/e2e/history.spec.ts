@@ -188,6 +188,8 @@ test.describe("article history", () => {
   });
 
   test("a draft autosaves while typing: Saving…, then Saved, and the change survives a reload", async ({ page }) => {
+    // Four autosaves of two seconds' wait each, a reload and a refused save: past 30 s on a busy machine.
+    test.setTimeout(75_000);
     const run = Date.now().toString(36);
     await openForm(page, "/admin/articles/new");
     await page.getByLabel("Title *").fill(`Autosaved draft ${run}`);
