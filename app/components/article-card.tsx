@@ -53,7 +53,9 @@ export function ArticleCard({
   if (priority === "high" && article.featuredImage) preloadImage(article.featuredImage, IMAGES[variant].widths, IMAGES[variant].sizes);
   // The card's one link is its headline's; its ::after covers the card (a click anywhere opens the
   // story), and the byline's author links sit above it (positioned, later in the page).
-  const cardClassName = cn("group relative", LAYOUTS[variant], className);
+  // A lead told in type alone (no image) takes the lead's whole column at a reading width: no empty image column beside it.
+  const layout = variant === "lead" && !article.featuredImage ? LEAD_IN_TYPE : LAYOUTS[variant];
+  const cardClassName = cn("group relative", layout, className);
   // A card below the first screen is the same HTML for every reader until one of these changes
   // (app/lib/fragments.tsx); one above it is rendered in place (React preloads its image in the head).
   const cacheKey = priority === false ? JSON.stringify([article, variant, timeZone, siteName]) : null;
@@ -107,6 +109,9 @@ const LAYOUTS: Record<CardVariant, string> = {
   standard: "flex flex-col gap-3 border-t border-slate-200 pt-4",
   compact: "flex items-start gap-4 border-t border-slate-200 py-4",
 };
+
+/** The lead without an image: its headline and standfirst across the lead's column, at a reading width. */
+const LEAD_IN_TYPE = "flex flex-col gap-3 lg:max-w-3xl lg:self-start lg:pt-2";
 
 /** How many lines of its standfirst a card shows: more for the lead, and for a story told in type alone. */
 function standfirstLines(variant: CardVariant, typographic: boolean): string {
