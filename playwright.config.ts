@@ -21,7 +21,10 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // A minute a test: publishing now opens the story's edit page with "Your story is live" (issue 41), the
+  // back office's heaviest page, where journeys used to land on the list; on a busy two-core machine a
+  // journey that publishes and then edits passed 30 s. Each expectation keeps its own 10 s.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   // "list" prints every test and a closing "N passed" summary.
   reporter: [["list"]],

@@ -55,7 +55,8 @@ test.describe("live coverage in the newsroom", () => {
       expect(stored!.live_started_at).not.toBeNull();
       expect(stored!.live_ended_at).toBeNull();
 
-      // The list: the LIVE mark and "Live updates".
+      // The list ("Back to articles" of "Your story is live"): the LIVE mark and "Live updates".
+      await page.getByTestId("story-live").getByRole("link", { name: "Back to articles" }).click();
       const row = page.getByRole("row").filter({ hasText: title });
       await expect(row.getByTestId("article-live-mark")).toHaveText("LIVE");
       await expect(row.getByRole("link", { name: `Live updates of “${title}”` })).toBeVisible();
