@@ -97,7 +97,9 @@ async function request(url: string, init: { method?: string; headers?: Record<st
   try {
     return await requestOnce(url, init);
   } catch (error) {
-    if ((init.method ?? "GET") !== "GET" || (error as NodeJS.ErrnoException).code !== "ECONNRESET") throw error;
+    // ECONNRESET when the close is read first, EPIPE when the request is written into it first.
+    const closed = ["ECONNRESET", "EPIPE"].includes((error as NodeJS.ErrnoException).code ?? "");
+    if ((init.method ?? "GET") !== "GET" || !closed) throw error;
     return requestOnce(url, init);
   }
 }
