@@ -26,20 +26,24 @@ let saved: { paywall_paragraphs: number; meter_anonymous: number; meter_members:
 
 test.beforeAll(async () => {
   await withDb(async (db) => {
+    // Newest first; stories other specs made (a gallery or an embed in the third block) have no third
+    // paragraph of text, so the three are the newest whose cut leaves words to look for.
     const { rows } = await db.query<{ id: string; slug: string; content: string; content_doc: unknown }>(
       `select id, slug, content, content_doc from articles
         where status = 'published' and published_at <= now() and access = 'public'
           and array_length(regexp_split_to_array(content, E'\\n\\n'), 1) >= 3
-        order by published_at desc limit 3`,
+        order by published_at desc limit 40`,
     );
-    expect(rows.length, "three demo stories of three paragraphs").toBe(3);
     // The first words of what the paywall hides, cut as the site cuts it (after the second paragraph).
-    stories = rows.map((row) => ({
-      id: row.id,
-      slug: row.slug,
-      gated: storyPlainText(splitAtPaywall((row.content_doc as StoryDocument | null) ?? storyFromPlainText(row.content), 2).gated).slice(0, 50),
-    }));
-    for (const story of stories) expect(story.gated.length, `${story.slug} has a third paragraph`).toBeGreaterThan(20);
+    stories = rows
+      .map((row) => ({
+        id: row.id,
+        slug: row.slug,
+        gated: storyPlainText(splitAtPaywall((row.content_doc as StoryDocument | null) ?? storyFromPlainText(row.content), 2).gated).slice(0, 50),
+      }))
+      .filter((story) => story.gated.trim().length > 20)
+      .slice(0, 3);
+    expect(stories.map((s) => s.slug), "three published stories with a third paragraph of text").toHaveLength(3);
     saved = (await db.query(`select paywall_paragraphs, meter_anonymous, meter_members from website_settings`)).rows[0];
     await db.query(`update website_settings set paywall_paragraphs = 2, meter_anonymous = 2, meter_members = 0`);
     // Paid, any paid tier: through the story's own columns, as the settings' save would write them.
