@@ -24,6 +24,7 @@ export const DEFAULT_AUTHOR_NAME = "Frontpage Newsroom";
 
 /** PostgreSQL's full-text document type (drizzle has no built-in for it). */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
 
 /**
  * What site search matches (decision 0018): the title above the excerpt above the body, English
@@ -633,6 +634,8 @@ export const websiteSettings = pgTable(
     /** Gated stories an anonymous reader may read whole per 30 days (0: none), and a signed-in free member. */
     meterAnonymous: integer("meter_anonymous").notNull().default(0),
     meterMembers: integer("meter_members").notNull().default(0),
+    /** Audience analytics (issue 42): days the raw events are kept before their day's partition is dropped whole. */
+    audienceRetentionDays: integer("audience_retention_days").notNull().default(90),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("website_settings_single_row", sql`${t.id} = 1`)],
@@ -750,6 +753,148 @@ export const pageViews = pgTable(
     viewedAt: timestamp("viewed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("page_views_viewed_at_idx").on(t.viewedAt)],
+);
+
+// ---------------------------------------------------------------- audience (issue 42, decision 0058)
+//
+// The raw events (audience_events: a counted page load; audience_reads: a page script's report of time
+// and depth) are tables partitioned by UTC day, made by migration 0040's SQL (drizzle-kit has no
+// partitioned tables), kept `audience_retention_days` and dropped a day at a time: app/domain/audience.
+// What is kept for ever is rolled up from them by the hour, below. A visitor is a SHA-256 of the day's
+// salt, the site, the client address and the user agent: no address, agent or cookie is stored.
+
+/** Which kinds of source a load came from (the referrer's host, utm tags). */
+export const AUDIENCE_SOURCES = ["search", "social", "newsletter", "other", "direct", "internal"] as const;
+export type AudienceSource = (typeof AUDIENCE_SOURCES)[number];
+export const AUDIENCE_DEVICES = ["desktop", "phone", "tablet"] as const;
+export type AudienceDevice = (typeof AUDIENCE_DEVICES)[number];
+/** Conversions attributed to a story and source. */
+export const AUDIENCE_CONVERSIONS = ["newsletter", "member", "paid"] as const;
+export type AudienceConversion = (typeof AUDIENCE_CONVERSIONS)[number];
+/** The story key of a load that is not a story's page (rollups key every row by a story). */
+export const NO_STORY = "00000000-0000-0000-0000-000000000000";
+
+/** The day's secret salt of the visitor hash (the site's day, in its time zone): deleted once the day is over. */
+export const audienceSalts = pgTable("audience_salts", {
+  day: text("day").primaryKey(),
+  salt: bytea("salt").notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Who has been counted today (the site's day): one row per visitor for the site (article_id NO_STORY)
+ * and per story they loaded. A load's "new visitor" flags come from inserting here (on conflict do
+ * nothing), so unique visitors add up across hours and processes. Deleted with the day's salt.
+ */
+export const audienceDayVisitors = pgTable(
+  "audience_day_visitors",
+  {
+    day: text("day").notNull(),
+    visitor: bytea("visitor").notNull(),
+    articleId: uuid("article_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.visitor, t.articleId] })],
+);
+
+/** Loads and visitors by UTC hour and story (NO_STORY: every page that is not a story's), kept for ever. */
+export const audienceStoryHours = pgTable(
+  "audience_story_hours",
+  {
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    articleId: uuid("article_id").notNull(),
+    views: integer("views").notNull(),
+    /** Visitors whose first load of this story that day was in this hour: adds up over a day. */
+    visitors: integer("visitors").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.articleId] }), index("audience_story_hours_article_idx").on(t.articleId, t.hour)],
+);
+
+/** Loads and visitors by UTC hour, story and source (host and utm tags; '' when absent), kept for ever. */
+export const audienceSourceHours = pgTable(
+  "audience_source_hours",
+  {
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    articleId: uuid("article_id").notNull(),
+    source: text("source").$type<AudienceSource>().notNull(),
+    sourceHost: text("source_host").notNull().default(""),
+    utmSource: text("utm_source").notNull().default(""),
+    utmMedium: text("utm_medium").notNull().default(""),
+    utmCampaign: text("utm_campaign").notNull().default(""),
+    ref: text("ref").notNull().default(""),
+    views: integer("views").notNull(),
+    /** Visitors whose first load of the day (the site) was in this hour from this source. */
+    visitors: integer("visitors").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.hour, t.articleId, t.source, t.sourceHost, t.utmSource, t.utmMedium, t.utmCampaign, t.ref] }),
+    index("audience_source_hours_article_idx").on(t.articleId, t.hour),
+  ],
+);
+
+/** The site's loads and visitors by UTC hour and device, kept for ever (a day is its hours in the site's time zone). */
+export const audienceSiteHours = pgTable(
+  "audience_site_hours",
+  {
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    device: text("device").$type<AudienceDevice>().notNull(),
+    views: integer("views").notNull(),
+    /** Visitors whose first load of the day was in this hour. */
+    visitors: integer("visitors").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.device] })],
+);
+
+/**
+ * Reading of a story by UTC hour, from the page script's reports (one read = one page load that
+ * reported): engaged time as a histogram (ENGAGED_BUCKETS_SECONDS' edges) and how many reached each
+ * quarter of the story.
+ */
+export const audienceReadHours = pgTable(
+  "audience_read_hours",
+  {
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    articleId: uuid("article_id").notNull(),
+    reads: integer("reads").notNull(),
+    engagedMs: bigint("engaged_ms", { mode: "number" }).notNull(),
+    engagedBuckets: integer("engaged_buckets").array().notNull(),
+    depth25: integer("depth_25").notNull(),
+    depth50: integer("depth_50").notNull(),
+    depth75: integer("depth_75").notNull(),
+    depth100: integer("depth_100").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.articleId] }), index("audience_read_hours_article_idx").on(t.articleId, t.hour)],
+);
+
+/** Sign-ups credited to the story and source that brought them (the visitor's latest story today, first source today). */
+export const audienceConversions = pgTable(
+  "audience_conversions",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    kind: text("kind").$type<AudienceConversion>().notNull(),
+    articleId: uuid("article_id").references(() => articles.id, { onDelete: "set null" }),
+    source: text("source").$type<AudienceSource>().notNull().default("direct"),
+    sourceHost: text("source_host").notNull().default(""),
+    utmSource: text("utm_source").notNull().default(""),
+    utmMedium: text("utm_medium").notNull().default(""),
+    utmCampaign: text("utm_campaign").notNull().default(""),
+    ref: text("ref").notNull().default(""),
+  },
+  (t) => [
+    check("audience_conversions_kind", sql`${t.kind} in ('newsletter', 'member', 'paid')`),
+    index("audience_conversions_at_idx").on(t.at),
+    index("audience_conversions_article_idx").on(t.articleId, t.at),
+  ],
+);
+
+/** How far the hourly rollup has gone: every hour before `rolled_until` is in the rollup tables. */
+export const audienceRollupState = pgTable(
+  "audience_rollup_state",
+  {
+    id: integer("id").primaryKey().default(1),
+    rolledUntil: timestamp("rolled_until", { withTimezone: true }).notNull(),
+  },
+  (t) => [check("audience_rollup_state_single_row", sql`${t.id} = 1`)],
 );
 
 // ---------------------------------------------------------------- accounts (Better Auth tables)
