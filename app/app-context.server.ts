@@ -21,6 +21,7 @@ import type { Logger } from "~/lib/logger.server";
 import type { Mailer } from "~/lib/mail.server";
 import type { Storage } from "~/lib/storage.server";
 import type { ViewRecorder } from "~/lib/view-recorder.server";
+import type { AudienceRecorder } from "~/domain/audience/audience-recorder.server";
 
 /** The services the Node entry hands to every loader and action (one instance per process). */
 export interface AppServices {
@@ -37,6 +38,11 @@ export interface AppServices {
   mailer: Mailer;
   storage: Storage;
   views: ViewRecorder;
+  /**
+   * Audience analytics (issue 42): loads and reading reports, buffered and written a second at a time
+   * (app/domain/audience/audience-recorder.server.ts). It records only while env.AUDIENCE_RECORDING is on.
+   */
+  audience: AudienceRecorder;
   changes: ChangeFeed;
   /** Signed, expiring links to a draft's preview (app/domain/articles/preview-links.server.ts). */
   previewLinks: PreviewLinks;

@@ -62,7 +62,7 @@ export function cacheDoor(options: {
     // status at once, where the Express path learns it when the response finishes.
     if (options.onPageView && (answer.status === 200 || answer.status === 304)) {
       const facts = countingFacts(page, key);
-      if (isCountedLoad(req, facts.rules)) options.onPageView(facts.viewPath, facts.articleSlug);
+      if (isCountedLoad(req, facts.rules)) options.onPageView(facts.viewPath, facts.articleSlug, req);
     }
     // One writeHead with every header: the fast way through node:http.
     res.writeHead(answer.status, [...options.writeSecurityHeaders.flat(answer.withPolicy ? nonce : null), ...answer.headers]);

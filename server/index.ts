@@ -29,6 +29,7 @@ import { personalAnswers } from "./middleware/personal-answers";
 import { sameOriginStateChanges } from "./middleware/same-origin";
 import { cachedFlag, securityHeaders, securityHeaderWriter } from "./middleware/security-headers";
 import { publicFilePaths } from "./middleware/static-assets";
+import { audienceCounter } from "./audience-counter";
 import { answerExpectContinue, createAppHandler, openEventStreams, type PageViewCounter } from "./request-handler";
 import { ROOT } from "./root";
 import { databaseUrlFromPrimary, forkWorkers, restoreCpuPriority, yieldCpuToReaders } from "./cluster";
@@ -106,7 +107,13 @@ async function serveRequests({ env, log, databaseUrl, shared, metrics }: { env: 
   // /subscribe's form post is answered with a redirect to Stripe Checkout (issue 40).
   const formOrigins = stripeFormOrigins(env);
   const writeSecurityHeaders = securityHeaderWriter({ closing: () => lifecycle.shuttingDown, adsEnabled, publicUrl: env.publicUrl, mediaOrigins, formOrigins });
-  const onPageView: PageViewCounter = (viewed, articleSlug) => services.views.record(viewed, undefined, articleSlug);
+  // One call site counts both: the page view (the dashboard's cards) and, unless AUDIENCE_RECORDING=off,
+  // the audience event (issue 42), with the client address Express would derive (the "trust proxy" setting below).
+  const countAudience = env.AUDIENCE_RECORDING ? audienceCounter(services.audience, (req) => forwardedClientAddress(req, app.get("trust proxy fn") as TrustProxy)) : null;
+  const onPageView: PageViewCounter = (viewed, articleSlug, req) => {
+    services.views.record(viewed, undefined, articleSlug);
+    countAudience?.(viewed, articleSlug, req);
+  };
   // Which copy of a gated story each reader gets (issue 40, decision 0054): from signed cookies, with
   // the meters' settings and the members' access changes this process hears of.
   const readerAccess = await startReaderAccess({ secret: services.subscriberSecret, secure: env.publicUrl.startsWith("https://"), db: services.db, changes: services.changes, log });

@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { AUDIENCE_NOTICE } from "../app/domain/audience/audience-recorder.server";
+import type { ChangeEvent } from "../app/lib/change-feed.server";
+import { purgeTagsOf } from "./cdn/purger";
 import { cacheChangeOf, cachedBody, PageCache, pageTagsOf, pickEncoding } from "./page-cache";
 
 const html = (text: string) => Buffer.from(`<!doctype html><p>${text}</p>`);
@@ -102,6 +105,20 @@ describe("PageCache", () => {
     for (const event of [{ table: "articles", op: "UPDATE" }, { table: "categories", op: "UPDATE" }, { table: "website_settings", op: "UPDATE" }, { table: "*", op: "RECONNECT" }]) {
       expect(cacheChangeOf(event)).toEqual({ drop: ["site"], stale: [] });
     }
+  });
+
+  test("the audience's notice of counted loads (issue 42) drops and stales no page, here or at a CDN", () => {
+    const cache = new PageCache();
+    cache.set("/", 200, [], Buffer.from("home"), undefined, pageTagsOf({ pattern: "/", params: {} }));
+    cache.set("/article/a", 200, [], Buffer.from("a"), undefined, pageTagsOf({ pattern: "article/:slug", params: { slug: "a" } }));
+    const notice = JSON.parse(AUDIENCE_NOTICE) as ChangeEvent;
+    expect(notice.table).toBe("audience_events");
+    const change = cacheChangeOf(notice);
+    expect(change).toEqual({ drop: [], stale: [] });
+    expect(purgeTagsOf(notice)).toEqual([]);
+    expect(cache.clearTags(change.drop)).toEqual([]);
+    expect(cache.get("/")?.stale).toBeFalsy();
+    expect(cache.get("/article/a")?.stale).toBeFalsy();
   });
 
   test("a tag's pages and feed are dropped by a change naming the tag; a tag rename, merge or delete drops every page (issue 29)", () => {

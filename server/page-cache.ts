@@ -90,6 +90,9 @@ function cacheTagsOf(match: { pattern: string; params: Record<string, string> })
   }
 }
 
+/** Tables whose notices no page depends on (audience analytics: server-side counts only). */
+const AUDIENCE_TABLES = new Set(["audience_events", "audience_reads"]);
+
 /**
  * What a change notice (app/lib/change-feed.server.ts) does to cached pages (decision 0028):
  * - a comment marks its articles' pages stale (served while rendered again: decision 0026);
@@ -108,10 +111,13 @@ function cacheTagsOf(match: { pattern: string; params: Record<string, string> })
  *   newest version it shows, sends the reader what came since;
  * - a change to the home page's own settings alone (the welcome banner's switch, Explore Topics:
  *   migration 0024) drops the home page;
+ * - the audience's notice (issue 42: loads counted, for the admin's live "Right now") touches no page;
  * - anything else (categories, settings, authors, a notice too big to name its stories, a lost
  *   connection) drops every page.
  */
 export function cacheChangeOf(event: ChangeEvent): { drop: string[]; stale: string[] } {
+  // Counted loads (issue 42) change no page: their notice only tells the admin's "Right now" to refresh.
+  if (AUDIENCE_TABLES.has(event.table)) return { drop: [], stale: [] };
   if (event.table === "comments" && Array.isArray(event.articles)) return { drop: [], stale: event.articles.map(articleTag) };
   if (event.table === "story_pins" && event.pins && Array.isArray(event.pins.categories)) {
     return { drop: [...(event.pins.home ? [HOME_TAG] : []), ...event.pins.categories.map(categoryTag)], stale: [] };

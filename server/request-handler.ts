@@ -373,12 +373,15 @@ function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: C
 /** Counts the load when it is answered 200, or 304 (a reader's browser shows its copy: a load all the same). */
 function countWhenAnswered(req: http.IncomingMessage, res: http.ServerResponse, articleSlug: string | null, onPageView: PageViewCounter) {
   res.once("finish", () => {
-    if (res.statusCode === 200 || res.statusCode === 304) onPageView(pageViewPathOf(req.url ?? "/"), articleSlug);
+    if (res.statusCode === 200 || res.statusCode === 304) onPageView(pageViewPathOf(req.url ?? "/"), articleSlug, req);
   });
 }
 
-/** Counts a load of `path`, and of the article it shows (its slug, found with the path's class), if any. */
-export type PageViewCounter = (path: string, articleSlug: string | null) => void;
+/**
+ * Counts a load of `path`, and of the article it shows (its slug, found with the path's class), if any;
+ * `req` is the load's request, for what the audience records of it (its client, agent, referrer, query).
+ */
+export type PageViewCounter = (path: string, articleSlug: string | null, req: http.IncomingMessage) => void;
 
 /** Whether a rendered answer may be kept for everyone: a plain public 200 of a GET. */
 function isStorable(method: string, response: Response): boolean {

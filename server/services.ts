@@ -32,6 +32,7 @@ import { embedHostsOf, embedPosterTasks } from "../app/domain/articles/embed-pos
 import { storageFromEnv } from "../app/lib/storage-from-env.server";
 import { cleanUploadParts, scheduleUploadPartsCleanup } from "../app/lib/uploads.server";
 import { ViewRecorder } from "../app/lib/view-recorder.server";
+import { AudienceRecorder } from "../app/domain/audience/audience-recorder.server";
 import { startEmbeddedPostgres } from "./embedded-db";
 import type { Lifecycle } from "./lifecycle";
 import { DatabaseHealth } from "./database-health";
@@ -254,6 +255,10 @@ export async function startRequestServices({
   const views = new ViewRecorder(db, log);
   views.start();
   lifecycle.onShutdown("view recorder", () => views.stop());
+  // Audience analytics (issue 42): the same loads, as audience events; reading reports of story pages.
+  const audience = new AudienceRecorder({ db, log, timeZone: env.TIME_ZONE, siteOrigin: env.publicUrl });
+  await audience.start();
+  lifecycle.onShutdown("audience recorder", () => audience.stop());
 
   const cache = env.NODE_ENV === "development" ? null : new PageCache();
   // Every page's settings and navigation, kept until a change notice names them. Made before the
@@ -322,6 +327,7 @@ export async function startRequestServices({
     mailer,
     storage,
     views,
+    audience,
     changes,
     previewLinks: createPreviewLinks(sessionSecret, (articleId) => previewKeyOf(db, articleId)),
     knownDevices: createKnownDevices(sessionSecret),

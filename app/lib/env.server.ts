@@ -161,6 +161,12 @@ export const envSchema = z.object({
   METRICS_TOKEN: opt(z.string().min(16, { error: "must be at least 16 characters" }).regex(/^\S+$/, { error: "must not contain spaces" })),
   /** One JSON line per request (its path class, status, duration, cache result), at info whatever LOG_LEVEL says. Off by default: decision 0047. */
   ACCESS_LOG: opt(flag).default(false),
+  /**
+   * Audience analytics (issue 42, decision 0058): each counted page load also records an audience event
+   * (a visitor hash, never the address). Off: page views are still counted, no audience event or
+   * reading report is (the baseline of `npm run bench -- --audience`).
+   */
+  AUDIENCE_RECORDING: opt(flag).default(true),
   /** Access-log lines carry the client address (as "trust proxy" derives it). Off: none is written. */
   LOG_CLIENT_ADDRESSES: opt(flag).default(false),
   /**

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import type { ChangeEvent } from "~/lib/change-feed.server";
+import { AUDIENCE_NOTICE } from "~/domain/audience/audience-recorder.server";
 import { createStoryMemo } from "./story-memo.server";
 
 function setUp(options: { ttlMs?: number; maxEntries?: number } = {}) {
@@ -29,6 +30,13 @@ describe("the story memo", () => {
     await count();
     changes.emit("change", { table: "comments", op: "INSERT", articles: ["tram-line-opens"] });
     changes.emit("change", publicChange([]));
+    expect(await count()).toBe(1);
+  });
+
+  it("keeps its values through the audience's notice of counted loads (issue 42)", async () => {
+    const { changes, count } = setUp();
+    await count();
+    changes.emit("change", JSON.parse(AUDIENCE_NOTICE) as ChangeEvent);
     expect(await count()).toBe(1);
   });
 

@@ -23,6 +23,8 @@ export const readEveryTime: StoryMemo = (_key, read) => read();
 export function changesPublicStories(event: ChangeEvent): boolean {
   // Comments and live updates (issue 31) change no list of stories.
   if (event.table === "comments" || event.table === "live_updates") return false;
+  // Nor do counted loads (issue 42: the audience's notice for the admin's "Right now").
+  if (event.table === "audience_events" || event.table === "audience_reads") return false;
   // A notice that names the public stories it changed: none means only drafts or scheduled stories.
   return event.public === undefined || event.public.ids.length > 0;
 }

@@ -34,7 +34,7 @@ async function createStory(slug: string, status: "published" | "draft" = "publis
   return article!.id;
 }
 
-interface EventRow {
+type EventRow = {
   path: string;
   article_id: string | null;
   visitor: string;
@@ -44,7 +44,7 @@ interface EventRow {
   source_host: string;
   utm_campaign: string;
   device: string;
-}
+};
 
 async function events() {
   const { rows } = await db.execute<EventRow>(sql`select path, article_id, encode(visitor, 'hex') as visitor, new_visitor, new_story_visitor, source, source_host, utm_campaign, device from audience_events order by at, path`);
