@@ -3,6 +3,7 @@ import { index, layout, route, type RouteConfig } from "@react-router/dev/routes
 export default [
   // Resource routes: no UI.
   route("api/views", "routes/resources/views.ts"),
+  route("api/audience/read", "routes/resources/audience-read.ts"),
   route("api/uploads/comment", "routes/resources/comment-upload.ts"),
   route("api/articles/:slug/comments", "routes/resources/article-comments.ts"),
   // SES's bounce and complaint notifications through Amazon SNS (issue 30): signed, no session.

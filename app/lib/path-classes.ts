@@ -166,6 +166,7 @@ export type PathClass = keyof typeof PATH_CLASSES;
  */
 export const ROUTE_PATH_CLASSES = {
   "api/views": "view beacon",
+  "api/audience/read": "view beacon",
   "api/uploads/comment": "comment upload",
   "api/articles/:slug/comments": "comment post",
   "api/newsletter/sns": "mail notifications",

@@ -32,6 +32,14 @@ describe("state changes come from this site", () => {
     expect((await send("POST", { Referer: "https://evil.example/page" })).status).toBe(403);
   });
 
+  test("a story page's reading beacon (issue 42) passes from this site and is refused from another", async () => {
+    const beacon = (headers: Record<string, string>) => fetch(`${origin}/api/audience/read`, { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8", ...headers }, body: "{}" });
+    expect((await beacon({ Origin: origin })).status).toBe(200);
+    expect((await beacon({ Origin: "https://news.example" })).status).toBe(200);
+    expect((await beacon({ Origin: "https://evil.example" })).status).toBe(403);
+    expect((await beacon({ Referer: "https://evil.example/page" })).status).toBe(403);
+  });
+
   test("the origin the request was sent to, and PUBLIC_URL's, pass", async () => {
     expect((await send("POST", { Origin: origin })).status).toBe(200);
     expect((await send("POST", { Referer: `${origin}/admin/login` })).status).toBe(200);
