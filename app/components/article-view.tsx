@@ -94,7 +94,8 @@ function Summary({ article, withStandfirst }: { article: ArticleViewData; withSt
 
       {article.paywall?.variant === "full" ? <MeterBanner articleId={article.id} /> : null}
 
-      <div className="mt-8">
+      {/* The story's text: how far it was read is measured against it (app/lib/reading-report.ts). */}
+      <div className="mt-8" data-story-text="">
         {article.body ? <StoryBody html={article.body.html} /> : <ArticleContent content={article.content} />}
       </div>
 

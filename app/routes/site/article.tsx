@@ -27,6 +27,7 @@ import { clientIpOf } from "~/lib/client-address.server";
 import { formValues, refuse } from "~/lib/forms";
 import { pageMeta } from "~/page-meta";
 import { VIEW_EVENT } from "~/lib/page-view-event";
+import { useReadingReport } from "~/lib/reading-report";
 import { articleSearchAndSocial, describeArticle, NOINDEX } from "~/lib/seo";
 import { breadcrumbJsonLd, liveBlogPostingJsonLd, newsArticleJsonLd } from "~/lib/structured-data";
 import { LiveStatusLine, LiveUpdates, useLiveCoverage, type LiveCoverageData } from "~/components/live/live-coverage";
@@ -206,6 +207,8 @@ export default function ArticlePage({ loaderData, actionData, matches }: Route.C
   const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related, justPosted, tags, newsletters, commentFormStarted, live } = loaderData;
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
+  // How long the story was read and how far (issue 42): reported to /api/audience/read.
+  useReadingReport(path);
   // A story with a gallery (issue 41): its full-screen viewer, loaded only here and then.
   useGalleryViewer(article.body?.html);
   const publicUrl = matches[0].data.publicUrl;
