@@ -50,8 +50,11 @@ export interface CheckoutOutcome {
 export interface Billing {
   /** The site's currency (CURRENCY, lower-case ISO code, default "usd"). */
   currency: string;
-  /** A Stripe Checkout session for `member` in a tier at a cadence: the address to send them to. */
-  checkoutUrl(member: Member, tierId: string, cadence: "month" | "year"): Promise<string>;
+  /**
+   * A Stripe Checkout session for `member` in a tier at a cadence: the address to send them to.
+   * `metadata`: more of the session's metadata (issue 42: the audience attribution, read back by the webhook).
+   */
+  checkoutUrl(member: Member, tierId: string, cadence: "month" | "year", metadata?: Record<string, string>): Promise<string>;
   /** Stripe's Customer Portal for `member` (who has a Stripe customer): the address to send them to. */
   portalUrl(member: Member, returnUrl: string): Promise<string>;
   /** Cancels every subscription of the member at once (before "Delete my account" erases them). */

@@ -1,3 +1,4 @@
+import { attributionFromMetadata, insertConversion } from "~/domain/audience/audience-conversions.server";
 import { eq, sql } from "drizzle-orm";
 import type { Task, TaskList } from "graphile-worker";
 import type Stripe from "stripe";
@@ -160,6 +161,21 @@ async function applyCheckoutCompleted(deps: StripeEventDeps, session: Stripe.Che
   }
   const subscriptionId = idOf(session.subscription);
   if (subscriptionId) await syncSubscription(deps, subscriptionId, memberId);
+  await creditPaidConversion(deps, session);
+}
+
+/**
+ * A paid subscription's conversion (issue 42), credited to what /subscribe put in the session's
+ * metadata: once per session (stamped with the session's creation time), never failing the event.
+ */
+async function creditPaidConversion(deps: StripeEventDeps, session: Stripe.Checkout.Session) {
+  const attribution = attributionFromMetadata(session.metadata);
+  if (!attribution || session.mode !== "subscription") return;
+  try {
+    await insertConversion(deps.db, "paid", attribution, new Date(session.created * 1000), { once: true });
+  } catch (error) {
+    deps.log.warn({ err: error, session: session.id }, "could not record a paid subscription's audience conversion");
+  }
 }
 
 const subscriptionOfInvoice = (invoice: Stripe.Invoice) => idOf(invoice.parent?.subscription_details?.subscription ?? null);

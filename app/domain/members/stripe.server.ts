@@ -163,7 +163,7 @@ export function createStripeBilling(options: { stripe: Stripe; db: Db; env: Pick
     currency,
     catalog: createStripeCatalog(stripe, log),
 
-    async checkoutUrl(member, tierId, cadence) {
+    async checkoutUrl(member, tierId, cadence, metadata = {}) {
       const [tier] = await db.select().from(memberTiers).where(eq(memberTiers.id, tierId));
       const price = cadence === "year" ? tier?.stripeYearlyPriceId : tier?.stripeMonthlyPriceId;
       if (!tier || tier.archivedAt || !price) throw new AppError("not_found", "This plan is not offered any more. Choose another.", { status: 400 });
@@ -180,7 +180,7 @@ export function createStripeBilling(options: { stripe: Stripe; db: Db; env: Pick
           client_reference_id: member.id,
           line_items: [{ price, quantity: 1 }],
           subscription_data: { ...(tier.trialDays > 0 ? { trial_period_days: tier.trialDays } : {}), metadata: { member_id: member.id, tier_id: tier.id } },
-          metadata: { member_id: member.id, tier_id: tier.id },
+          metadata: { ...metadata, member_id: member.id, tier_id: tier.id },
           success_url: `${env.publicUrl}/subscribe/return?session_id={CHECKOUT_SESSION_ID}`,
           cancel_url: `${env.publicUrl}/subscribe?canceled=1`,
         });

@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { SignInForm } from "~/components/member-sign-in-form";
 import { SubscriberPage } from "~/components/subscriber-page";
 import { SIGN_IN_LINK_REFUSED, safeNextPath } from "~/domain/members/member-account.schema";
+import { creditConversion } from "~/domain/audience/audience-conversions.server";
 import { completeSignIn, cookieHeaders, readerHintCookie } from "~/domain/members/member-accounts.server";
 import { MEMBER_SESSION_COOKIE } from "~/domain/members/member-auth.server";
 import { PREVIEW_HEADERS, previewMeta } from "~/page-meta";
@@ -24,7 +25,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const signedIn = response.ok && setCookies.some((c) => c.startsWith(`${MEMBER_SESSION_COOKIE}=`) || c.startsWith(`__Secure-${MEMBER_SESSION_COOKIE}=`));
     if (signedIn) {
       const body = (await response.json()) as { user: { id: string } };
-      await completeSignIn(context.db, body.user.id);
+      const { isNew } = await completeSignIn(context.db, body.user.id);
+      // A new member, from their own request: credited to the story and source that brought them (issue 42).
+      if (isNew) await creditConversion(context, "member", request);
       throw redirect(next, { headers: cookieHeaders([...setCookies, readerHintCookie(context.env.publicUrl, true)], PREVIEW_HEADERS) });
     }
   }

@@ -3,6 +3,7 @@ import { NewsletterSignup } from "~/components/newsletter-signup";
 import { FORM_STARTED_FIELD, HONEYPOT_FIELD } from "~/domain/comments/comments.schema";
 import { NEWSLETTERS_FIELD, SIGNUP_ANSWER, SIGNUP_FIELDS, type SignupField, type SignupOutcome } from "~/domain/newsletters/subscribers.schema";
 import { signUp, signupChoices } from "~/domain/newsletters/subscribers.server";
+import { creditConversion } from "~/domain/audience/audience-conversions.server";
 import { isAppError } from "~/lib/app-error";
 import { clientIpOf } from "~/lib/client-address.server";
 import { formValues, refusalOf } from "~/lib/forms";
@@ -37,6 +38,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     // What happened stays in the log (never on the page): the answer is one for every address.
     context.log.debug({ outcome }, "newsletter sign-up");
+    // A subscription waiting for its confirmation: credited to the story and source that brought it (issue 42).
+    if (outcome === "confirmation sent") await creditConversion(context, "newsletter", request);
     return data<SignupOutcome>({ ok: true, message: SIGNUP_ANSWER }, { headers: noStore });
   } catch (error) {
     if (!isAppError(error)) throw error;

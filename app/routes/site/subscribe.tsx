@@ -1,3 +1,4 @@
+import { attributionForCheckout, attributionMetadata } from "~/domain/audience/audience-conversions.server";
 import { data, Link, redirect } from "react-router";
 import { Button } from "~/components/ui/button";
 import { signedInMember } from "~/domain/members/member-session.server";
@@ -59,7 +60,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(`/account/sign-in?next=${encodeURIComponent(next)}`, { status: 303, headers: noStore });
   }
   try {
-    return redirect(await context.billing.checkoutUrl(member, tier.id, cadence), { status: 303, headers: noStore });
+    // The story and source that brought the reader (issue 42), carried by the Checkout to its webhook.
+    const attribution = await attributionForCheckout(context, request);
+    return redirect(await context.billing.checkoutUrl(member, tier.id, cadence, attribution ? attributionMetadata(attribution) : undefined), { status: 303, headers: noStore });
   } catch (error) {
     if (!isAppError(error)) throw error;
     context.log.warn({ err: error, member: member.id }, "Checkout not started");
