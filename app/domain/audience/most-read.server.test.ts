@@ -1,8 +1,10 @@
+import { EventEmitter } from "node:events";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { articles, audienceRollupState, audienceStoryHours, NO_STORY } from "~/db/schema";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
-import { forgetMostRead, mostRead } from "./most-read.server";
+import type { ChangeEvent } from "~/lib/change-feed.server";
+import { forgetMostRead, forgetMostReadOnChanges, mostRead } from "./most-read.server";
 
 let t: TestDatabase;
 const HOUR = 3_600_000;
@@ -110,5 +112,18 @@ describe("mostRead", () => {
     forgetMostRead(t.db);
     expect(slugs(await mostRead(t.db)).slice(0, 2)).toEqual(["beta", "gamma"]);
     await t.db.update(articles).set({ status: "published" }).where(eq(articles.id, ids.alpha!));
+  });
+
+  it("ranks afresh after a change notice names a public story, not after a draft's or a comment's", async () => {
+    const changes = new EventEmitter<{ change: [ChangeEvent] }>();
+    forgetMostReadOnChanges(changes, t.db);
+    forgetMostRead(t.db);
+    const before = slugs(await mostRead(t.db));
+    await loads("quiet", new Date(Date.now() - 1000), 100);
+    changes.emit("change", { table: "articles", op: "UPDATE", public: { ids: [], slugs: [], categories: [], authors: [] } });
+    changes.emit("change", { table: "comments", op: "INSERT", articles: ["alpha"] });
+    expect(slugs(await mostRead(t.db))).toEqual(before);
+    changes.emit("change", { table: "articles", op: "UPDATE", public: { ids: [ids.beta!], slugs: ["beta"], categories: [], authors: [] } });
+    expect(slugs(await mostRead(t.db))[0]).toBe("quiet");
   });
 });

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { publiclyVisibleSql } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
+import { changesPublicStories } from "~/domain/articles/story-memo.server";
+import type { ChangeEvent } from "~/lib/change-feed.server";
 import type { MostReadStory } from "./audience-report.types";
 
 // "Most read" for readers (issue 42, decision 0058): the last 24 hours' most viewed public stories,
@@ -9,7 +11,9 @@ import type { MostReadStory } from "./audience-report.types";
 // article pages show it; they are cached pages, so this runs at a render, never per request, and the
 // ranking (a sum over a day of rows) is kept in the process for MOST_READ_MEMO_MS. The stories' titles
 // and addresses are read again at each render, of public stories only: a story unpublished or renamed
-// (which drops the pages that show it: the loaders note the stories) is never shown as it was.
+// (which drops the pages that show it: the loaders note the stories) is never shown as it was. A
+// change to the public stories (a story published, unpublished…) also forgets the kept ranking, as it
+// drops the pages that show the list: their next render ranks afresh (forgetMostReadOnChanges).
 
 /** Stories in the list. */
 export const MOST_READ_COUNT = 5;
@@ -94,4 +98,11 @@ export async function mostRead(db: Db, options: { now?: Date; limit?: number; ex
 /** Forgets the kept ranking of `db` (tests; a script that just wrote figures). */
 export function forgetMostRead(db: Db): void {
   kept.delete(db);
+}
+
+/** Forgets the kept ranking of `db` whenever a change notice says a public story changed (the process's change feed: server/services.ts). */
+export function forgetMostReadOnChanges(changes: { on(event: "change", listener: (event: ChangeEvent) => void): unknown }, db: Db): void {
+  changes.on("change", (event) => {
+    if (changesPublicStories(event)) forgetMostRead(db);
+  });
 }
