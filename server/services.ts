@@ -5,7 +5,6 @@ import { ensureAdminAccount } from "../app/domain/accounts/accounts.server";
 import { createPreviewLinks, previewKeyOf } from "../app/domain/articles/preview-links.server";
 import { startPublishingScheduler } from "../app/domain/articles/scheduler.server";
 import { createStoryMemo } from "../app/domain/articles/story-memo.server";
-import { forgetMostReadOnChanges } from "../app/domain/audience/most-read.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { notificationEmailTasks } from "../app/domain/notifications/notification-email.server";
 import { subscriberTasks } from "../app/domain/newsletters/subscribers.server";
@@ -262,8 +261,6 @@ export async function startRequestServices({
   // banner is on every page: its story's live state changing ("LIVE" or "Breaking") drops them all.
   const siteFrame = createSiteFrame(db, changes, { onBannerStoryChange: () => cache?.clearTags([SITE_TAG]) });
   const storyMemo = createStoryMemo(changes);
-  // "Most read" (issue 42) ranks afresh after a change to the public stories, as the pages showing it are dropped.
-  forgetMostReadOnChanges(changes, db);
   // Pages show the breaking-news banner until it expires: at that time they must render again.
   const clearWhenBannerExpires = async () => {
     const banner = activeBreakingNews((await siteFrame()).settings);

@@ -13,7 +13,9 @@ import type { MostReadStory } from "./audience-report.types";
 // and addresses are read again at each render, of public stories only: a story unpublished or renamed
 // (which drops the pages that show it: the loaders note the stories) is never shown as it was. A
 // change to the public stories (a story published, unpublished…) also forgets the kept ranking, as it
-// drops the pages that show the list: their next render ranks afresh (forgetMostReadOnChanges).
+// drops the pages that show the list: their next render ranks afresh (the `changes` option). The
+// kept ranking lives in this module, so it is watched from here: the Node entry's bundle holds another
+// copy of the app's modules than the one the routes run.
 
 /** Stories in the list. */
 export const MOST_READ_COUNT = 5;
@@ -77,8 +79,9 @@ function keptRanking(db: Db): Promise<Ranked[]> {
  * views first, without `exclude` (the story being read). Without `now`, the process's kept ranking
  * (at most three minutes old); with it, read afresh for that moment. Empty on a new site.
  */
-export async function mostRead(db: Db, options: { now?: Date; limit?: number; exclude?: string } = {}): Promise<MostReadStory[]> {
-  const { now, limit = MOST_READ_COUNT, exclude } = options;
+export async function mostRead(db: Db, options: { now?: Date; limit?: number; exclude?: string; changes?: ChangeSource } = {}): Promise<MostReadStory[]> {
+  const { now, limit = MOST_READ_COUNT, exclude, changes } = options;
+  if (changes) forgetMostReadOnChanges(changes, db);
   const ranking = (await (now ? rankStories(db, now) : keptRanking(db))).filter((r) => r.articleId !== exclude);
   if (ranking.length === 0 || limit <= 0) return [];
   const ids = ranking.map((r) => r.articleId);
@@ -100,8 +103,16 @@ export function forgetMostRead(db: Db): void {
   kept.delete(db);
 }
 
-/** Forgets the kept ranking of `db` whenever a change notice says a public story changed (the process's change feed: server/services.ts). */
-export function forgetMostReadOnChanges(changes: { on(event: "change", listener: (event: ChangeEvent) => void): unknown }, db: Db): void {
+/** The process's change feed (context.changes), or a stand-in in tests. */
+type ChangeSource = { on(event: "change", listener: (event: ChangeEvent) => void): unknown };
+const watched = new WeakMap<ChangeSource, WeakSet<Db>>();
+
+/** Forgets the kept ranking of `db` whenever a change notice of `changes` says a public story changed (once per feed and database). */
+export function forgetMostReadOnChanges(changes: ChangeSource, db: Db): void {
+  let dbs = watched.get(changes);
+  if (!dbs) watched.set(changes, (dbs = new WeakSet()));
+  if (dbs.has(db)) return;
+  dbs.add(db);
   changes.on("change", (event) => {
     if (changesPublicStories(event)) forgetMostRead(db);
   });

@@ -76,7 +76,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     // Its videos' and posts' posters (issue 41), in one query; a poster that arrives drops this page.
     storyPostersOf(context.db, article.contentDoc),
     // The last 24 hours' most read but this story (issue 42): kept in the process for minutes.
-    mostRead(context.db, { exclude: article.id }),
+    mostRead(context.db, { exclude: article.id, changes: context.changes }),
   ]);
   // The page goes from the cache when one of these stories changes, and goes stale when one is
   // published in its category ("More from" shows the newest: decision 0028).
