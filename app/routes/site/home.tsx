@@ -139,10 +139,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </HydrateLater>
 
         {/* The last 24 hours' most read, numbered, in type alone: across the page on a desktop. In a
-            boundary of its own: a deferred boundary hydrates the one element the server wrote for it. */}
-        <HydrateLater>
-          <MostRead stories={popular} />
-        </HydrateLater>
+            deferred boundary of its own, and none when the list is empty: a boundary that is still
+            waiting keeps exactly one element of the server's HTML (with none, it would take the next). */}
+        {popular.length > 0 ? (
+          <HydrateLater>
+            <MostRead stories={popular} />
+          </HydrateLater>
+        ) : null}
 
         <AdSlot name="home-middle" />
 
