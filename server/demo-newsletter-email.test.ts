@@ -40,7 +40,8 @@ describe("the demo's longest story as a newsletter e-mail", () => {
     expect(html).toContain('href="https://council.example/report?a=1&amp;b=2"');
 
     // "View in your browser" is the article; the footer says why and has the postal address.
-    expect(html).toMatch(/<a href="https:\/\/news\.example\/article\/council-approves-late-night-buses"[^>]*>View in your browser<\/a>/);
+    // (Links to the site say which newsletter they came from: issue 42.)
+    expect(html).toMatch(/<a href="https:\/\/news\.example\/article\/council-approves-late-night-buses\?utm_source=newsletter&amp;utm_medium=email&amp;utm_campaign=morning-briefing"[^>]*>View in your browser<\/a>/);
     expect(html).toContain("You subscribed to Morning Briefing at The Marrowby Courier.");
     expect(html).toContain("1 Market Square<br/>Marrowby MB1 2CD");
     expect(html).toMatch(/>Unsubscribe<\/a>/);

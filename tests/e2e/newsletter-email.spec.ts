@@ -44,7 +44,8 @@ test("a digest's browser view shows the send's stories with no personal or track
   const stories = page.getByRole("heading", { level: 2 });
   await expect(stories).toHaveCount(20);
   const first = await stories.first().getByRole("link").getAttribute("href");
-  expect(first).toMatch(/\/article\/[a-z0-9-]+$/);
+  // Tagged with the newsletter's campaign (issue 42), as every link to the site in its e-mails.
+  expect(first).toMatch(/\/article\/[a-z0-9-]+\?utm_source=newsletter&utm_medium=email&utm_campaign=[a-z0-9-]+$/);
   await expect(page.getByRole("link", { name: "Unsubscribe" })).toHaveAttribute("href", /\/newsletter$/);
   await expect(page.getByRole("link", { name: "Manage preferences" })).toHaveAttribute("href", /\/newsletter$/);
   await expect(page.getByText(/You subscribed to Evening Digest at /)).toBeVisible();
@@ -53,7 +54,7 @@ test("a digest's browser view shows the send's stories with no personal or track
 
   // A story's link opens its page (in a new tab, as an e-mail's links do).
   const [story] = await Promise.all([page.waitForEvent("popup"), stories.first().getByRole("link").click()]);
-  await expect(story).toHaveURL(/\/article\/[a-z0-9-]+$/);
+  await expect(story).toHaveURL(/\/article\/[a-z0-9-]+\?utm_source=newsletter&utm_medium=email&utm_campaign=[a-z0-9-]+$/);
   await expect(story.getByRole("heading", { level: 1 })).toHaveText((await stories.first().textContent())!);
 
   expect((await request.get("/newsletter/view/6f1c8f0e-8a4b-4c1e-9d51-3f3c1b2a7e10")).status()).toBe(404);

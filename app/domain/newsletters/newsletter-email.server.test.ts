@@ -11,6 +11,8 @@ import { EMAIL_SITE as SITE, newsletterRow as newsletter, RECIPIENT_LINKS as lin
 const SECRET = "a-session-secret-of-at-least-32-characters!";
 const SEND = "6f1c8f0e-8a4b-4c1e-9d51-3f3c1b2a7e10";
 const READER = "0b5a5a6e-2c1d-4e8f-9a3b-7c6d5e4f3a21";
+/** The campaign tags of a link to the site in the Morning Briefing's e-mails (issue 42). */
+const TAGS = "utm_source=newsletter&utm_medium=email&utm_campaign=morning-briefing";
 
 const image = (src: string, alt: string) => ({ type: "storyImage", attrs: { src, alt, caption: "", credit: "" } });
 const embed = (url: string) => ({ type: "embed", attrs: { url } });
@@ -111,7 +113,7 @@ describe("tracking (only when the newsletter turns it on)", () => {
       return target;
     });
     expect(targets).toEqual(
-      expect.arrayContaining(["https://news.example/article/council-approves-late-night-buses", "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "https://council.example/report?a=1&b=2"]),
+      expect.arrayContaining([`https://news.example/article/council-approves-late-night-buses?${TAGS}`, "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "https://council.example/report?a=1&b=2"]),
     );
     // The text part's links are the same signed ones.
     const textClicks = mine.text.match(/https:\/\/news\.example\/newsletter\/click\/[^\s]+/g)!;
@@ -151,16 +153,65 @@ describe("tracking (only when the newsletter turns it on)", () => {
   });
 });
 
+describe("where its links say they came from (issue 42)", () => {
+  it("tags every link to the site with the newsletter's campaign, keeps their queries, and leaves other sites' links alone", async () => {
+    const story: EmailStory = {
+      ...demoStory(),
+      document: {
+        type: "doc",
+        content: [
+          p(
+            text("See "),
+            text("the timetable", [{ type: "link", attrs: { href: "https://news.example/search?q=buses#top" } }]),
+            text(", "),
+            text("the partner's page", [{ type: "link", attrs: { href: "https://news.example/article/bus-map?utm_source=partner" } }]),
+            text(" and "),
+            text("the report", [{ type: "link", attrs: { href: "https://council.example/report?a=1&b=2" } }]),
+          ),
+        ],
+      } as unknown as StoryDocument,
+    };
+    const { html, text: plain } = personalizeEmail(await storyEmail(SITE, newsletter(), story), links);
+    const hrefs = [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&"));
+    expect(hrefs).toEqual(
+      expect.arrayContaining([
+        // View in your browser, the site's name, the headline and "Read it on …".
+        `https://news.example/article/council-approves-late-night-buses?${TAGS}`,
+        `https://news.example/?${TAGS}`,
+        `https://news.example/search?q=buses&${TAGS}#top`,
+        // Already tagged by the editor: never twice.
+        "https://news.example/article/bus-map?utm_source=partner",
+        "https://council.example/report?a=1&b=2",
+      ]),
+    );
+    expect(hrefs.filter((href) => href === `https://news.example/article/council-approves-late-night-buses?${TAGS}`)).toHaveLength(3);
+    // Every link to the site says so, but the footer's own (unsubscribe, preferences); no link to another site does.
+    const own = hrefs.filter((href) => href.startsWith("https://news.example/"));
+    expect(own.filter((href) => !href.includes("utm_source=")).sort()).toEqual([links.preferencesUrl, links.unsubscribeUrl].sort());
+    expect(hrefs.filter((href) => !href.startsWith("https://news.example/")).every((href) => !href.includes("utm_campaign=morning-briefing"))).toBe(true);
+    expect(plain).toContain(`https://news.example/article/council-approves-late-night-buses?${TAGS}`);
+  });
+
+  it("a tracked link's redirect leads to the tagged address, signed for it", async () => {
+    const mine = personalizeEmail(await storyEmail(SITE, newsletter({ trackEngagement: true }), demoStory()), { ...links, tracking: { secret: SECRET, sendId: SEND, subscriberId: READER } });
+    const targets = [...mine.html.matchAll(/href="https:\/\/news\.example\/newsletter\/click\/([^"?]+)\?u=([^"]+)"/g)].map((m) => ({ token: m[1]!, u: decodeURIComponent(m[2]!) }));
+    const headline = targets.find((t) => t.u.startsWith("https://news.example/article/council-approves-late-night-buses"));
+    expect(headline?.u).toBe(`https://news.example/article/council-approves-late-night-buses?${TAGS}`);
+    expect(trackedRecipientOf(SECRET, "click", headline!.token, headline!.u)).not.toBeNull();
+  });
+});
+
 describe("a digest's e-mail", () => {
   it("lists the stories newest first as given, with its subject, date and the send's browser view", async () => {
     const first = demoStory();
     const second: EmailStory = { ...first, title: "Second story", url: "https://news.example/article/second", featuredImage: null, dek: null, byline: "" };
     const viewUrl = `https://news.example/newsletter/view/${SEND}`;
-    const email = await digestEmail(SITE, newsletter({ kind: "digest", name: "Daily Digest" }), [first, second], viewUrl, new Date("2026-11-21T12:00:00Z"));
+    const email = await digestEmail(SITE, newsletter({ kind: "digest", name: "Daily Digest", slug: "daily-digest" }), [first, second], viewUrl, new Date("2026-11-21T12:00:00Z"));
+    const tags = "utm_source=newsletter&amp;utm_medium=email&amp;utm_campaign=daily-digest";
     expect(email.subject).toBe("Daily Digest: November 21, 2026");
-    expect(email.html).toMatch(new RegExp(`<a href="${viewUrl}"[^>]*>View in your browser</a>`));
+    expect(email.html).toMatch(new RegExp(`<a href="${viewUrl}\\?${tags}"[^>]*>View in your browser</a>`));
     expect(email.html.indexOf(first.title)).toBeLessThan(email.html.indexOf("Second story"));
-    expect(email.html).toContain('href="https://news.example/article/second"');
+    expect(email.html).toContain(`href="https://news.example/article/second?${tags}"`);
     expect(email.html).toContain("You subscribed to Daily Digest at The Marrowby Courier.");
     // A digest lists the stories, not their whole bodies.
     expect(email.html).not.toContain("Part 2");

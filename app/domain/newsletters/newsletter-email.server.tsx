@@ -17,6 +17,7 @@ import { getSettings } from "~/domain/settings/settings.server";
 import { DEFAULT_TIME_ZONE, formatArticleDate } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import { fillTemplates, oneOffMarks, settleMarks, trackedHref, type Marks } from "./newsletter-email-template.server";
+import { newsletterCampaignUrl } from "./newsletter-campaign";
 import { isTrackableUrl } from "./newsletter-tracking.server";
 import { newsletterById, type Newsletter } from "./newsletters.server";
 
@@ -254,15 +255,25 @@ const s = {
   pixel: { display: "block", width: "1px", height: "1px", border: 0 },
 } satisfies Record<string, CSSProperties>;
 
-/** What one render knows: the site, its placeholders, and whether its links go through the click redirect. */
+/** What one render knows: the site, its placeholders, whether its links go through the click redirect, and the newsletter's slug (its links' campaign). */
 interface RenderContext {
   site: EmailSite;
   marks: Marks;
   tracked: boolean;
+  campaign: string;
 }
 
-/** A link's address in this e-mail: through the signed click redirect when the newsletter tracks (http and https only). */
-function hrefOf(ctx: RenderContext, url: string): string {
+function renderContextOf(site: EmailSite, newsletter: Newsletter, marks: Marks): RenderContext {
+  return { site, marks, tracked: newsletter.trackEngagement, campaign: newsletter.slug };
+}
+
+/**
+ * A link's address in this e-mail: a link to the site tagged with the newsletter's campaign (issue 42,
+ * newsletter-campaign.ts), then through the signed click redirect when the newsletter tracks (http and
+ * https only; the redirect leads to the tagged address).
+ */
+function hrefOf(ctx: RenderContext, href: string): string {
+  const url = newsletterCampaignUrl(ctx.site.publicUrl, href, ctx.campaign);
   if (!ctx.tracked || !isTrackableUrl(url)) return url;
   return trackedHref(ctx.site.publicUrl, url, ctx.marks.token);
 }
@@ -444,7 +455,7 @@ export function emailCallToAction(access: StoryAccess, publicUrl: string): { hea
  */
 export async function storyEmail(site: EmailSite, newsletter: Newsletter, story: EmailStory, options: { gate?: StoryAccess } = {}): Promise<NewsletterEmail> {
   const marks = oneOffMarks();
-  const ctx: RenderContext = { site, marks, tracked: newsletter.trackEngagement };
+  const ctx = renderContextOf(site, newsletter, marks);
   const subject = oneLine(story.title);
   const meta = dateLine(site, story.byline, story.publishedAt);
   const element = (
@@ -522,7 +533,7 @@ export const digestSubject = (site: EmailSite, newsletter: Newsletter, date: Dat
  */
 export async function digestEmail(site: EmailSite, newsletter: Newsletter, stories: EmailStory[], viewUrl: string, date: Date = new Date()): Promise<NewsletterEmail> {
   const marks = oneOffMarks();
-  const ctx: RenderContext = { site, marks, tracked: newsletter.trackEngagement };
+  const ctx = renderContextOf(site, newsletter, marks);
   const subject = digestSubject(site, newsletter, date);
   const element = (
     <Frame ctx={ctx} newsletter={newsletter} subject={subject} preview={stories.map((story) => story.title).join(" · ")} viewUrl={viewUrl}>

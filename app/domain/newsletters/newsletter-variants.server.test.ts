@@ -160,7 +160,8 @@ describe("a Paid story by e-mail", () => {
     expect(free.html).not.toContain("gated-gamma");
     expect(free.text).not.toContain("gated-gamma");
     expect(free.html).toContain(SUBSCRIBE_CTA);
-    expect(free.html).toContain(`href="${PUBLIC_URL}/subscribe"`);
+    // (A link to the site says which newsletter it came from: issue 42.)
+    expect(free.html).toContain(`href="${PUBLIC_URL}/subscribe?utm_source=newsletter&amp;utm_medium=email&amp;utm_campaign=${letter.slug}"`);
     expect(free.text).toContain(`${PUBLIC_URL}/subscribe`);
     // The personal links are each recipient's own, in both variants (unchanged by the variant).
     expect(free.headers.get("list-unsubscribe")).toMatch(/\/newsletter\/unsubscribe\//);
@@ -290,7 +291,7 @@ describe("the browser view and digests", () => {
     // the page cache's door by the reader's class): /newsletter/view/<story send> is 404.
     expect(await digestSendPage(fx.t.db, storySendId, PUBLIC_URL)).toBeNull();
     const storyMessage = onlyMessageTo("d-story-reader@example.org");
-    expect(storyMessage.html).toContain(`href="${PUBLIC_URL}/article/digest-paid"`);
+    expect(storyMessage.html).toContain(`href="${PUBLIC_URL}/article/digest-paid?utm_source=newsletter&amp;utm_medium=email&amp;utm_campaign=`);
     expect(storyMessage.html).not.toContain("/newsletter/view/");
   });
 });
@@ -328,7 +329,7 @@ describe("Send test e-mail of a gated story", () => {
     const [members] = await testJobs("members@example.org");
     expect(members!.subject).toBe("[Test] [Free part] Test story");
     expect(members!.html).toContain("Sign in to read");
-    expect(members!.html).toContain(`href="${PUBLIC_URL}/account/sign-in"`);
+    expect(members!.html).toContain(`href="${PUBLIC_URL}/account/sign-in?utm_source=newsletter&amp;utm_medium=email&amp;utm_campaign=`);
     expect(members!.html).not.toContain("gated-gamma");
 
     expect((await sendTestEmailOfForm(fx.t.db, editor, form({ testVariant: "teaser", testEmailTo: "public@example.org" }), options)).emails).toBe(1);

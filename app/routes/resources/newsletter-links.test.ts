@@ -180,7 +180,8 @@ describe("the open pixel and the click redirect", () => {
 
     const answer = await get(clickRoute, `${url.pathname}${url.search}`, { token });
     expect(answer.status).toBe(302);
-    expect(answer.headers.get("Location")).toBe(`${ORIGIN}/article/harbour-plan`);
+    // To the story, saying which newsletter the reader came from (issue 42).
+    expect(answer.headers.get("Location")).toBe(`${ORIGIN}/article/harbour-plan?utm_source=newsletter&utm_medium=email&utm_campaign=${tracked.slug}`);
     expect(answer.headers.get("Cache-Control")).toBe("no-store");
     expect(answer.headers.get("Referrer-Policy")).toBe("no-referrer");
     const row = await recipientRow(send.id);
@@ -222,7 +223,7 @@ describe("a digest in the browser", () => {
     expect(answer.headers.get("Cache-Control")).toBe("no-store");
     const html = await answer.text();
     expect(html).toContain("<title>Evening Digest: ");
-    expect(html).toContain('href="https://news.example/article/late-ferry"');
+    expect(html).toContain(`href="https://news.example/article/late-ferry?utm_source=newsletter&amp;utm_medium=email&amp;utm_campaign=${digest.slug}"`);
     expect(html).toContain('href="https://news.example/newsletter"');
     expect(html).toContain("You subscribed to Evening Digest at The Marrowby Courier.");
     expect(html).not.toMatch(/%%FP|\/newsletter\/(click|open)\//);
@@ -240,7 +241,7 @@ describe("a digest in the browser", () => {
     expect(email.subject).toMatch(/^Night Digest: /);
     expect(email.html).toContain("Cup final");
     expect(email.html).not.toContain("Derby draw");
-    expect(email.html).toContain(`href="${ORIGIN}/newsletter/view/${sent.id}"`);
+    expect(email.html).toContain(`href="${ORIGIN}/newsletter/view/${sent.id}?utm_source=newsletter&amp;utm_medium=email&amp;utm_campaign=${digest.slug}"`);
     const view = await (await get(viewRoute, `/newsletter/view/${sent.id}`, { id: sent.id })).text();
     expect(view).toBe(personalizeEmail(email, { unsubscribeUrl: `${ORIGIN}/newsletter`, preferencesUrl: `${ORIGIN}/newsletter` }).html);
     const next = await send(digest.id, { createdAt: hoursAgo(3.9) });

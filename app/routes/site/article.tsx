@@ -9,8 +9,10 @@ import { useGalleryViewer } from "~/components/gallery-viewer-loader";
 import { StoryCardsSection } from "~/components/article-card";
 import { CommentsSection } from "~/components/comments/comment-thread";
 import { HydrateLater } from "~/components/hydrate-later";
+import { MostRead } from "~/components/most-read";
 import { NewsletterSignup } from "~/components/newsletter-signup";
 import { RouteError } from "~/components/not-found";
+import { mostRead } from "~/domain/audience/most-read.server";
 import { getArticleBySlug, presentArticle } from "~/domain/articles/articles.server";
 import { storyPostersOf } from "~/domain/articles/embed-posters.server";
 import { listRecirculation } from "~/domain/articles/recirculation.server";
@@ -63,7 +65,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // whole story); a gated story's access is noted for the cache (context.gate). A live story's updates
   // are part of the whole story: a teaser reads none (liveUpdatesFor).
   const gating = pageGateOf(request, context, { id: article.id, access: storyAccessOf(article) });
-  const [page, { moreFromCategory, related }, tags, newsletters, live, gate, posters] = await Promise.all([
+  const [page, { moreFromCategory, related }, tags, newsletters, live, gate, posters, popular] = await Promise.all([
     listArticleComments(context.db, article.id, { olderThan, kept: { memo: context.storyMemo, slug: article.slug } }),
     listRecirculation(context.db, article, context.storyMemo),
     getArticleTags(context.db, article.id),
@@ -74,10 +76,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     gating,
     // Its videos' and posts' posters (issue 41), in one query; a poster that arrives drops this page.
     storyPostersOf(context.db, article.contentDoc),
+    // The last 24 hours' most read but this story (issue 42): kept in the process for minutes.
+    mostRead(context.db, { exclude: article.id, changes: context.changes }),
   ]);
   // The page goes from the cache when one of these stories changes, and goes stale when one is
   // published in its category ("More from" shows the newest: decision 0028).
-  noteStories(context, [article, ...moreFromCategory, ...related]);
+  noteStories(context, [article, ...moreFromCategory, ...related, ...popular.map((s) => ({ id: s.articleId }))]);
   if (article.category) noteShown(context, moreFromTag(article.category.slug));
   const payload = {
     // modifiedAt and corrections (newest first) are what a later schema.org dateModified / correction will read.
@@ -93,6 +97,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     olderPage: Boolean(olderThan),
     moreFromCategory,
     related,
+    mostRead: popular.map(({ articleId, title, slug }) => ({ articleId, title, slug })),
     justPosted,
     /** Its tags (issue 29): names and addresses only. */
     tags: tags.map((t) => ({ name: t.name, slug: t.slug })),
@@ -204,7 +209,7 @@ function LiveArticle({ article, views, pageUrl, coverage }: { article: Route.Com
 }
 
 export default function ArticlePage({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related, justPosted, tags, newsletters, commentFormStarted, live } = loaderData;
+  const { article, comments, commentCount, olderThreads, olderPage, moreFromCategory, related, mostRead: popular, justPosted, tags, newsletters, commentFormStarted, live } = loaderData;
   const path = `/article/${article.slug}`;
   const views = useLiveViews(path, article.views);
   // How long the story was read and how far (issue 42): reported to /api/audience/read.
@@ -243,6 +248,7 @@ export default function ArticlePage({ loaderData, actionData, matches }: Route.C
           <StoryCardsSection id="more-from-category" title={`More from ${article.category.name}`} articles={moreFromCategory} />
         ) : null}
         {related.length > 0 ? <StoryCardsSection id="related-stories" title="Related stories" articles={related} /> : null}
+        <MostRead stories={popular} columns={1} className="mt-12" />
       </HydrateLater>
     </main>
   );

@@ -3,8 +3,10 @@ import { Link, useRouteLoaderData } from "react-router";
 import { AdSlot } from "~/components/ad-slot";
 import { ArticleCard } from "~/components/article-card";
 import { HydrateLater } from "~/components/hydrate-later";
+import { MostRead } from "~/components/most-read";
 import { NewsletterSignup } from "~/components/newsletter-signup";
 import { Button } from "~/components/ui/button";
+import { mostRead } from "~/domain/audience/most-read.server";
 import { exploreCategoriesOf, homeCategorySections, homePageStories } from "~/domain/front-page/front-page.server";
 import { signupChoices } from "~/domain/newsletters/subscribers.server";
 import { noteStories } from "~/lib/cache-tags.server";
@@ -39,10 +41,12 @@ export function categoryIcon(slug: string): LucideIcon {
  * welcome banner and the Explore Topics choice come with the site's frame, read once per process.
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  const [articles, { settings, categories }, newsletters] = await Promise.all([
+  const [articles, { settings, categories }, newsletters, popular] = await Promise.all([
     homePageStories(context.db, HOME_ARTICLE_COUNT),
     context.siteFrame(),
     signupChoices(context.db),
+    // The last 24 hours' most read (issue 42): kept in the process for minutes, read at a render only.
+    mostRead(context.db, { changes: context.changes }),
   ]);
   // Null when every category shows (the navigation's, already in the root's data).
   const explore = settings.exploreCategoryIds ? exploreCategoriesOf(categories, settings.exploreCategoryIds) : null;
@@ -54,9 +58,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   );
   noteStories(context, articles);
   for (const section of sections) noteStories(context, section.stories);
+  // A story of "Most read" unpublished or renamed drops the page, as a card's does.
+  noteStories(context, popular.map((s) => ({ id: s.articleId })));
   return {
     articles,
     sections,
+    mostRead: popular.map(({ articleId, title, slug }) => ({ articleId, title, slug })),
     showWelcomeBanner: settings.showWelcomeBanner,
     explore,
     // The closing call to action: the newsletter sign-up, with its form's signed "shown at" stamp.
@@ -71,7 +78,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { pat
 const SECTION_HEADING = "type-section mb-4 border-t-2 border-slate-900 pt-2";
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { articles, sections, showWelcomeBanner, explore, newsletters, signupFormStarted } = loaderData;
+  const { articles, sections, mostRead: popular, showWelcomeBanner, explore, newsletters, signupFormStarted } = loaderData;
   const root = useRouteLoaderData("root") as RootData;
   const categories = explore ?? root.categories;
   const [lead, ...beside] = articles.slice(0, TOP_STRIP);
@@ -130,6 +137,15 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </section>
           ) : null}
         </HydrateLater>
+
+        {/* The last 24 hours' most read, numbered, in type alone: across the page on a desktop. In a
+            deferred boundary of its own, and none when the list is empty: a boundary that is still
+            waiting keeps exactly one element of the server's HTML (with none, it would take the next). */}
+        {popular.length > 0 ? (
+          <HydrateLater>
+            <MostRead stories={popular} />
+          </HydrateLater>
+        ) : null}
 
         <AdSlot name="home-middle" />
 
