@@ -42,7 +42,11 @@ export function useDashboardLiveRefresh(url = "/api/admin/events"): LiveStatus {
         if (dropped) schedule();
         dropped = false;
       };
-      es.onmessage = () => schedule();
+      // Audience notices (issue 42) come every few seconds under traffic: the dashboard's figures are
+      // not live counts, so they reload only on editorial changes (the audience screen listens to them).
+      es.onmessage = (event: MessageEvent<string>) => {
+        if (!isAudienceNotice(event.data)) schedule();
+      };
       es.onerror = () => {
         dropped = true;
         setStatus("reconnecting");
@@ -75,4 +79,14 @@ export function useDashboardLiveRefresh(url = "/api/admin/events"): LiveStatus {
   }, [url]);
 
   return status;
+}
+
+/** Whether an event-stream message is the recorder's audience notice (a table named audience_…). */
+export function isAudienceNotice(data: string): boolean {
+  try {
+    const message = JSON.parse(data) as { table?: unknown };
+    return typeof message.table === "string" && message.table.startsWith("audience_");
+  } catch {
+    return false;
+  }
 }
