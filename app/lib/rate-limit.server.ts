@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { rateLimitHits } from "~/db/schema";
@@ -27,11 +28,20 @@ export interface LimitRule {
 }
 
 /**
- * Counts one request of `key` (a client address) against `rule`, or refuses it when `rule.max` were
+ * What a limit stores for what it counts (a client address, an account): its SHA-256, so the table
+ * never holds a reader's address (issue 42: no column of the database holds one for counting).
+ */
+export function rateLimitKey(counted: string): string {
+  return createHash("sha256").update(counted).digest("hex");
+}
+
+/**
+ * Counts one request of `counted` (a client address, an account) against `rule`, or refuses it when `rule.max` were
  * counted inside the window. Check-and-count runs one at a time per bucket and key (a lock held for
  * these few statements), so a burst of parallel requests gets exactly `max` through.
  */
-export async function takeAllowance(db: Db, rule: LimitRule, key: string, now = new Date()): Promise<Allowance> {
+export async function takeAllowance(db: Db, rule: LimitRule, counted: string, now = new Date()): Promise<Allowance> {
+  const key = rateLimitKey(counted);
   const since = new Date(now.getTime() - rule.windowMs);
   const where = and(eq(rateLimitHits.bucket, rule.bucket), eq(rateLimitHits.key, key));
   return db.transaction(async (tx) => {
