@@ -4,7 +4,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NO_STORY } from "~/db/schema";
 import { createTestDatabase, type TestDatabase } from "../../../tests/setup/test-database";
 import { AUDIENCE_ROLLUP_CRON, dropExpiredAudiencePartitions, ENGAGED_BUCKETS_SECONDS, runAudienceRollup } from "./audience-rollup.server";
-import { insertEvents, insertReads, insertStory, resetAudience, rollupSnapshot } from "./audience-test-data";
+import { insertEvents, insertReads, insertStory, resetAudience, rollupSnapshot } from "./audience-test-data.server";
 
 let t: TestDatabase;
 const H = 3_600_000;
