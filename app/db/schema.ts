@@ -831,6 +831,28 @@ export const audienceSourceHours = pgTable(
   ],
 );
 
+/**
+ * The whole site's loads and visitors by UTC hour and source (host and utm tags), every page: the
+ * overview's sources and campaigns read these few rows instead of every story's (audience_source_hours
+ * holds about a row per load at 10 million raw events; `npm run bench -- --audience`). Kept for ever.
+ */
+export const audienceSiteSourceHours = pgTable(
+  "audience_site_source_hours",
+  {
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    source: text("source").$type<AudienceSource>().notNull(),
+    sourceHost: text("source_host").notNull().default(""),
+    utmSource: text("utm_source").notNull().default(""),
+    utmMedium: text("utm_medium").notNull().default(""),
+    utmCampaign: text("utm_campaign").notNull().default(""),
+    ref: text("ref").notNull().default(""),
+    views: integer("views").notNull(),
+    /** Visitors whose first load of the day (the site) was in this hour from this source. */
+    visitors: integer("visitors").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.source, t.sourceHost, t.utmSource, t.utmMedium, t.utmCampaign, t.ref] })],
+);
+
 /** The site's loads and visitors by UTC hour and device, kept for ever (a day is its hours in the site's time zone). */
 export const audienceSiteHours = pgTable(
   "audience_site_hours",

@@ -188,85 +188,102 @@ const totalsOf = (series: AudienceSeriesPoint[]): AudienceTotals => ({
 
 const limitSql = (limit: number | null) => (limit === null ? sql`` : sql` limit ${limit}`);
 
-/** The top stories (views, then visitors), with their byline, category and reading. */
-async function storiesOf(db: Db, w: Window, filter: StoryFilter, limit: number | null): Promise<AudienceStoryRow[]> {
+interface StoryLists {
+  stories: AudienceStoryRow[];
+  categories: AudienceCategoryRow[];
+  authors: AudienceAuthorRow[];
+}
+
+const readingColumns = sql.raw(["reading.reads", "reading.ends", ...ENGAGED_BUCKETS_SECONDS.map((_, i) => `reading.b${i + 1}`)].join(", "));
+
+/**
+ * The top stories (views, then visitors) with their byline, category and reading; the top categories;
+ * the top authors (each with every story whose byline names them). One pass over the story hours.
+ */
+async function storyListsOf(db: Db, w: Window, filter: StoryFilter, limit: number | null): Promise<StoryLists> {
   const result = await db.execute(sql`
-    with top as (
+    with per_story as materialized (
       select article_id, sum(views) as views, sum(visitors) as visitors
       from ${rows("story", w)} s where article_id <> ${NO_STORY}::uuid${storyWhere(filter, sql`s.article_id`)}
-      group by article_id order by 2 desc, 3 desc, 1${limitSql(limit)}
+      group by article_id
+    ), top as (
+      select * from per_story order by views desc, visitors desc, article_id${limitSql(limit)}
     ), reading as (
       select article_id, coalesce(sum(reads), 0) as reads, coalesce(sum(depth_100), 0) as ends, ${bucketSums}
       from ${rows("read", w)} r where article_id in (select article_id from top) group by article_id
     )
-    select top.article_id, top.views, top.visitors, a.title, a.slug,
-      coalesce((select au.name from article_authors aa join authors au on au.id = aa.author_id where aa.article_id = a.id order by aa.position limit 1), a.author_name) as author_name,
-      c.name as category_name, reading.*
-    from top join articles a on a.id = top.article_id
-    left join categories c on c.id = a.category_id
-    left join reading on reading.article_id = top.article_id
-    order by top.views desc, top.visitors desc, top.article_id`);
-  return result.rows.map((r) => {
-    const reads = num(r.reads);
-    return {
-      articleId: String(r.article_id),
-      title: String(r.title),
-      slug: String(r.slug),
-      authorName: r.author_name == null ? null : String(r.author_name),
-      categoryName: r.category_name == null ? null : String(r.category_name),
+    select
+      (select coalesce(json_agg(t order by t.views desc, t.visitors desc, t.article_id), '[]') from (
+        select top.article_id, top.views, top.visitors, a.title, a.slug,
+          coalesce((select au.name from article_authors aa join authors au on au.id = aa.author_id where aa.article_id = a.id order by aa.position limit 1), a.author_name) as author_name,
+          c.name as category_name, ${readingColumns}
+        from top join articles a on a.id = top.article_id
+        left join categories c on c.id = a.category_id
+        left join reading on reading.article_id = top.article_id) t) as stories,
+      (select coalesce(json_agg(t order by t.views desc, t.visitors desc, t.name), '[]') from (
+        select c.id, c.name, c.slug, sum(p.views) as views, sum(p.visitors) as visitors
+        from per_story p join articles a on a.id = p.article_id join categories c on c.id = a.category_id
+        group by c.id, c.name, c.slug order by 4 desc, 5 desc, c.name${limitSql(limit)}) t) as categories,
+      (select coalesce(json_agg(t order by t.views desc, t.visitors desc, t.name), '[]') from (
+        select au.id, au.name, sum(p.views) as views, sum(p.visitors) as visitors
+        from per_story p join article_authors aa on aa.article_id = p.article_id join authors au on au.id = aa.author_id
+        group by au.id, au.name order by 3 desc, 4 desc, au.name${limitSql(limit)}) t) as authors`);
+  const row = result.rows[0] ?? {};
+  const list = (value: unknown) => (Array.isArray(value) ? value : JSON.parse(String(value ?? "[]"))) as Record<string, unknown>[];
+  return {
+    stories: list(row.stories).map((r) => {
+      const reads = num(r.reads);
+      return {
+        articleId: String(r.article_id),
+        title: String(r.title),
+        slug: String(r.slug),
+        authorName: r.author_name == null ? null : String(r.author_name),
+        categoryName: r.category_name == null ? null : String(r.category_name),
+        views: num(r.views),
+        visitors: num(r.visitors),
+        medianEngagedSeconds: reads > 0 ? medianEngagedSeconds(bucketsOf(r)) : null,
+        readToEndRate: ratio(num(r.ends), reads),
+      };
+    }),
+    categories: list(row.categories).map((r) => ({ categoryId: String(r.id), name: String(r.name), slug: String(r.slug), views: num(r.views), visitors: num(r.visitors) })),
+    authors: list(row.authors).map((r) => ({ authorId: String(r.id), name: String(r.name), views: num(r.views), visitors: num(r.visitors) })),
+  };
+}
+
+/**
+ * The top sources (kind and host) and campaigns (utm tags), in one pass: the whole site's from its
+ * source hours (a few rows an hour), a set of stories' from their own.
+ */
+async function sourceListsOf(db: Db, w: Window, filter: StoryFilter, limit: number | null): Promise<{ sources: AudienceSourceRow[]; campaigns: AudienceCampaignRow[] }> {
+  const counted =
+    filter.kind === "site"
+      ? sql`select * from ${rows("siteSource", w)} s`
+      : sql`select * from ${rows("source", w)} s where true${storyWhere(filter, sql`s.article_id`)}`;
+  const result = await db.execute(sql`
+    with per_source as materialized (
+      select source, source_host, utm_source, utm_medium, utm_campaign, sum(views) as views, sum(visitors) as visitors
+      from (${counted}) c group by 1, 2, 3, 4, 5
+    )
+    select
+      (select coalesce(json_agg(t order by t.views desc, t.visitors desc, t.source, t.source_host), '[]') from (
+        select source, source_host, sum(views) as views, sum(visitors) as visitors
+        from per_source group by 1, 2 order by 3 desc, 4 desc, 1, 2${limitSql(limit)}) t) as sources,
+      (select coalesce(json_agg(t order by t.views desc, t.visitors desc, t.utm_source, t.utm_medium, t.utm_campaign), '[]') from (
+        select utm_source, utm_medium, utm_campaign, sum(views) as views, sum(visitors) as visitors
+        from per_source where utm_source <> '' or utm_medium <> '' or utm_campaign <> ''
+        group by 1, 2, 3 order by 4 desc, 5 desc, 1, 2, 3${limitSql(limit)}) t) as campaigns`);
+  const row = result.rows[0] ?? {};
+  const list = (value: unknown) => (Array.isArray(value) ? value : JSON.parse(String(value ?? "[]"))) as Record<string, unknown>[];
+  return {
+    sources: list(row.sources).map((r) => ({ source: String(r.source) as AudienceSource, host: String(r.source_host), views: num(r.views), visitors: num(r.visitors) })),
+    campaigns: list(row.campaigns).map((r) => ({
+      utmSource: String(r.utm_source),
+      utmMedium: String(r.utm_medium),
+      utmCampaign: String(r.utm_campaign),
       views: num(r.views),
       visitors: num(r.visitors),
-      medianEngagedSeconds: reads > 0 ? medianEngagedSeconds(bucketsOf(r)) : null,
-      readToEndRate: ratio(num(r.ends), reads),
-    };
-  });
-}
-
-async function sourcesOf(db: Db, w: Window, filter: StoryFilter, limit: number | null): Promise<AudienceSourceRow[]> {
-  const result = await db.execute(sql`
-    select source, source_host, sum(views) as views, sum(visitors) as visitors
-    from ${rows("source", w)} s where true${storyWhere(filter, sql`s.article_id`)}
-    group by 1, 2 order by 3 desc, 4 desc, 1, 2${limitSql(limit)}`);
-  return result.rows.map((r) => ({ source: String(r.source) as AudienceSource, host: String(r.source_host), views: num(r.views), visitors: num(r.visitors) }));
-}
-
-async function campaignsOf(db: Db, w: Window, filter: StoryFilter, limit: number | null): Promise<AudienceCampaignRow[]> {
-  const result = await db.execute(sql`
-    select utm_source, utm_medium, utm_campaign, sum(views) as views, sum(visitors) as visitors
-    from ${rows("source", w)} s where (utm_source <> '' or utm_medium <> '' or utm_campaign <> '')${storyWhere(filter, sql`s.article_id`)}
-    group by 1, 2, 3 order by 4 desc, 5 desc, 1, 2, 3${limitSql(limit)}`);
-  return result.rows.map((r) => ({
-    utmSource: String(r.utm_source),
-    utmMedium: String(r.utm_medium),
-    utmCampaign: String(r.utm_campaign),
-    views: num(r.views),
-    visitors: num(r.visitors),
-  }));
-}
-
-async function categoriesOf(db: Db, w: Window, filter: StoryFilter, limit: number | null): Promise<AudienceCategoryRow[]> {
-  const result = await db.execute(sql`
-    with per_story as (
-      select article_id, sum(views) as views, sum(visitors) as visitors
-      from ${rows("story", w)} s where article_id <> ${NO_STORY}::uuid${storyWhere(filter, sql`s.article_id`)} group by 1
-    )
-    select c.id, c.name, c.slug, sum(p.views) as views, sum(p.visitors) as visitors
-    from per_story p join articles a on a.id = p.article_id join categories c on c.id = a.category_id
-    group by c.id, c.name, c.slug order by 4 desc, 5 desc, c.name${limitSql(limit)}`);
-  return result.rows.map((r) => ({ categoryId: String(r.id), name: String(r.name), slug: String(r.slug), views: num(r.views), visitors: num(r.visitors) }));
-}
-
-/** Each author with the figures of every story whose byline names them. */
-async function authorsOf(db: Db, w: Window, filter: StoryFilter, limit: number | null): Promise<AudienceAuthorRow[]> {
-  const result = await db.execute(sql`
-    with per_story as (
-      select article_id, sum(views) as views, sum(visitors) as visitors
-      from ${rows("story", w)} s where article_id <> ${NO_STORY}::uuid${storyWhere(filter, sql`s.article_id`)} group by 1
-    )
-    select au.id, au.name, sum(p.views) as views, sum(p.visitors) as visitors
-    from per_story p join article_authors aa on aa.article_id = p.article_id join authors au on au.id = aa.author_id
-    group by au.id, au.name order by 3 desc, 4 desc, au.name${limitSql(limit)}`);
-  return result.rows.map((r) => ({ authorId: String(r.id), name: String(r.name), views: num(r.views), visitors: num(r.visitors) }));
+    })),
+  };
 }
 
 /** Devices of the whole site's loads (an author's report has none: devices are rolled up per site hour, not per story). */
@@ -320,13 +337,10 @@ export async function audienceOverview(
   const limit = options.limit === undefined ? AUDIENCE_TOP_LIMIT : options.limit;
   const w = await windowOf(db, period);
   const filter = filterOf(scope);
-  const [series, stories, sources, campaigns, categories, authors, devices, engagement, conversions] = await Promise.all([
+  const [series, { stories, categories, authors }, { sources, campaigns }, devices, engagement, conversions] = await Promise.all([
     seriesOf(db, period, w, filter, timeZone),
-    storiesOf(db, w, filter, limit),
-    sourcesOf(db, w, filter, limit),
-    campaignsOf(db, w, filter, limit),
-    categoriesOf(db, w, filter, limit),
-    authorsOf(db, w, filter, limit),
+    storyListsOf(db, w, filter, limit),
+    sourceListsOf(db, w, filter, limit),
     devicesOf(db, w, filter),
     engagementOf(db, w, filter),
     conversionsOf(db, w, filter),
@@ -392,10 +406,9 @@ export async function audienceStoryReport(
   }
   const w = await windowOf(db, chosen);
   const filter: StoryFilter = { kind: "story", articleId: String(a.id) };
-  const [series, sources, campaigns, engagement, conversions] = await Promise.all([
+  const [series, { sources, campaigns }, engagement, conversions] = await Promise.all([
     seriesOf(db, chosen, w, filter, timeZone),
-    sourcesOf(db, w, filter, limit),
-    campaignsOf(db, w, filter, limit),
+    sourceListsOf(db, w, filter, limit),
     engagementOf(db, w, filter),
     conversionsOf(db, w, filter),
   ]);

@@ -27,7 +27,7 @@ export const READ_REPORT_WINDOW = "3 hours";
  */
 export const ENGAGED_BUCKETS_SECONDS = [0, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 240, 300, 420, 600, 900, 1200, 1800] as const;
 
-export type AudienceRowKind = "story" | "source" | "site" | "read";
+export type AudienceRowKind = "story" | "source" | "siteSource" | "site" | "read";
 
 /** Each rollup table and its columns, in the order the raw aggregation yields them. */
 export const AUDIENCE_ROLLUPS: Record<AudienceRowKind, { table: string; columns: string[] }> = {
@@ -35,6 +35,10 @@ export const AUDIENCE_ROLLUPS: Record<AudienceRowKind, { table: string; columns:
   source: {
     table: "audience_source_hours",
     columns: ["hour", "article_id", "source", "source_host", "utm_source", "utm_medium", "utm_campaign", "ref", "views", "visitors"],
+  },
+  siteSource: {
+    table: "audience_site_source_hours",
+    columns: ["hour", "source", "source_host", "utm_source", "utm_medium", "utm_campaign", "ref", "views", "visitors"],
   },
   site: { table: "audience_site_hours", columns: ["hour", "device", "views", "visitors"] },
   read: {
@@ -63,6 +67,10 @@ export function rawAudienceRows(kind: AudienceRowKind, from: Date, to: Date): SQ
       return sql`select ${hourOf("at")} as hour, ${story} as article_id, source, source_host, utm_source, utm_medium, utm_campaign, ref,
           count(*)::int as views, (count(*) filter (where new_visitor))::int as visitors
         from audience_events where at >= ${ts(from)} and at < ${ts(to)} group by 1, 2, 3, 4, 5, 6, 7, 8`;
+    case "siteSource":
+      return sql`select ${hourOf("at")} as hour, source, source_host, utm_source, utm_medium, utm_campaign, ref,
+          count(*)::int as views, (count(*) filter (where new_visitor))::int as visitors
+        from audience_events where at >= ${ts(from)} and at < ${ts(to)} group by 1, 2, 3, 4, 5, 6, 7`;
     case "site":
       return sql`select ${hourOf("at")} as hour, device, count(*)::int as views, (count(*) filter (where new_visitor))::int as visitors
         from audience_events where at >= ${ts(from)} and at < ${ts(to)} group by 1, 2`;
