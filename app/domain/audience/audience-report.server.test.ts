@@ -216,5 +216,11 @@ describe("the old dashboard and the overview", () => {
     expect(today.totals.views).toBe(dashboard.today);
     expect(month.totals.views).toBe(dashboard.month);
     expect(month.totals.views).toBeLessThan(loads.length);
+    // The story's loads of the month: whole UTC days from the day tables, the edges from hours and raw rows.
+    const monthStart = Date.parse(month.period.from);
+    const storyLoads = loads.filter((at, i) => i % 4 !== 0 && at.getTime() >= monthStart).length;
+    expect(month.stories.map((s) => [s.title, s.views])).toEqual([["Both paths", storyLoads]]);
+    const days = await t.db.execute(sql`select count(*) as n, sum(views) as views from audience_story_days`);
+    expect(Number(days.rows[0]!.n)).toBeGreaterThan(3);
   });
 });

@@ -154,7 +154,8 @@ async function windowOf(db: Db, period: AudiencePeriod): Promise<Window> {
   return { from: new Date(period.from), to: new Date(period.to), rolledUntil: await audienceRolledUntil(db) };
 }
 
-const rows = (kind: Parameters<typeof audienceRows>[0], w: Window) => audienceRows(kind, w.from, w.to, w.rolledUntil);
+/** A window's rows of `kind` by hour (a chart), or with its whole UTC days as day rows (totals and lists). */
+const rows = (kind: Parameters<typeof audienceRows>[0], w: Window, byHour = false) => audienceRows(kind, w.from, w.to, w.rolledUntil, { days: !byHour });
 
 const bucketSums = sql.raw(ENGAGED_BUCKETS_SECONDS.map((_, i) => `coalesce(sum(engaged_buckets[${i + 1}]), 0)::bigint as b${i + 1}`).join(", "));
 const bucketsOf = (row: Record<string, unknown>) => ENGAGED_BUCKETS_SECONDS.map((_, i) => num(row[`b${i + 1}`]));
@@ -166,8 +167,8 @@ async function seriesOf(db: Db, period: AudiencePeriod, w: Window, filter: Story
   // The whole site: its hours by device (every page); a set of stories: their story hours.
   const source =
     filter.kind === "site"
-      ? sql`select hour, views, visitors from ${rows("site", w)} r`
-      : sql`select hour, views, visitors from ${rows("story", w)} r where true${storyWhere(filter, sql`r.article_id`)}`;
+      ? sql`select hour, views, visitors from ${rows("site", w, true)} r`
+      : sql`select hour, views, visitors from ${rows("story", w, true)} r where true${storyWhere(filter, sql`r.article_id`)}`;
   const result = await db.execute(sql`
     with counted as (
       select date_trunc(${unit}, hour at time zone ${timeZone}) as local, sum(views) as views, sum(visitors) as visitors

@@ -95,19 +95,42 @@ export function rawAudienceRows(kind: AudienceRowKind, from: Date, to: Date): SQ
   }
 }
 
+/** The day tables of the kinds that have one: the hour table's rows added up by UTC day. */
+export const AUDIENCE_DAY_TABLES: Partial<Record<AudienceRowKind, string>> = { story: "audience_story_days", read: "audience_read_days" };
+
+/** The day table's rows of the UTC day starting at `day`, from the hour table (same columns, `hour` = the day). */
+function dayRowsOf(kind: "story" | "read", day: Date): SQL {
+  const end = new Date(day.getTime() + DAY_MS);
+  const where = sql`where hour >= ${ts(day)} and hour < ${ts(end)} group by article_id`;
+  if (kind === "story") return sql`select ${ts(day)} as day, article_id, sum(views)::int, sum(visitors)::int from audience_story_hours ${where}`;
+  const buckets = sql.raw(ENGAGED_BUCKETS_SECONDS.map((_, i) => `sum(engaged_buckets[${i + 1}])::int`).join(", "));
+  return sql`select ${ts(day)} as day, article_id, sum(reads)::int, sum(engaged_ms)::bigint, array[${buckets}],
+    sum(depth_25)::int, sum(depth_50)::int, sum(depth_75)::int, sum(depth_100)::int from audience_read_hours ${where}`;
+}
+
 /**
  * THE read of audience figures (every report goes through it): the rows of `kind` for [from, to) —
  * the rollup table's hours before `rolledUntil`, then the raw events from `rolledUntil` aggregated the
- * same way — as a derived table with the rollup table's columns.
+ * same way — as a derived table with the rollup table's columns. With `days` (a caller that does not
+ * bucket by hour), the whole UTC days in between come from the day table (one row a story a day; its
+ * `hour` column is the day's start).
  */
-export function audienceRows(kind: AudienceRowKind, from: Date, to: Date, rolledUntil: Date): SQL {
+export function audienceRows(kind: AudienceRowKind, from: Date, to: Date, rolledUntil: Date, options: { days?: boolean } = {}): SQL {
   const { table, columns } = AUDIENCE_ROLLUPS[kind];
   const rolledEnd = new Date(Math.min(to.getTime(), rolledUntil.getTime()));
   const rawStart = new Date(Math.max(from.getTime(), rolledUntil.getTime()));
   const parts: SQL[] = [];
-  if (from < rolledEnd) {
-    parts.push(sql`select ${sql.raw(columns.join(", "))} from ${sql.raw(table)} where hour >= ${ts(from)} and hour < ${ts(rolledEnd)}`);
-  }
+  const hours = (start: Date, end: Date) => {
+    if (start < end) parts.push(sql`select ${sql.raw(columns.join(", "))} from ${sql.raw(table)} where hour >= ${ts(start)} and hour < ${ts(end)}`);
+  };
+  const dayTable = options.days ? AUDIENCE_DAY_TABLES[kind] : undefined;
+  const firstDay = new Date(Math.ceil(from.getTime() / DAY_MS) * DAY_MS);
+  const lastDayEnd = new Date(Math.floor(rolledEnd.getTime() / DAY_MS) * DAY_MS);
+  if (dayTable && firstDay < lastDayEnd) {
+    hours(from, firstDay);
+    parts.push(sql`select ${sql.raw(["day as hour", ...columns.slice(1)].join(", "))} from ${sql.raw(dayTable)} where day >= ${ts(firstDay)} and day < ${ts(lastDayEnd)}`);
+    hours(lastDayEnd, rolledEnd);
+  } else hours(from, rolledEnd);
   if (rawStart < to) parts.push(rawAudienceRows(kind, rawStart, to));
   if (parts.length === 0) parts.push(sql`select ${sql.raw(columns.join(", "))} from ${sql.raw(table)} where false`);
   return sql`(${sql.join(parts, sql` union all `)})`;
@@ -134,6 +157,13 @@ async function rollHour(tx: Tx, hour: Date) {
     const { table, columns } = AUDIENCE_ROLLUPS[kind];
     await tx.execute(sql`delete from ${sql.raw(table)} where hour >= ${ts(hour)} and hour < ${ts(end)}`);
     await tx.execute(sql`insert into ${sql.raw(table)} (${sql.raw(columns.join(", "))}) ${rawAudienceRows(kind, hour, end)}`);
+  }
+  // The hour's UTC day, added up again from its hours.
+  const day = new Date(Math.floor(hour.getTime() / DAY_MS) * DAY_MS);
+  for (const kind of ["story", "read"] as const) {
+    const dayTable = AUDIENCE_DAY_TABLES[kind]!;
+    await tx.execute(sql`delete from ${sql.raw(dayTable)} where day = ${ts(day)}`);
+    await tx.execute(sql`insert into ${sql.raw(dayTable)} ${dayRowsOf(kind, day)}`);
   }
 }
 

@@ -74,14 +74,14 @@ export async function insertStory(db: Db, input: { title: string; category?: str
 
 /** Empties the rollups and the raw rows, and sets where the rollup stands. */
 export async function resetAudience(db: Db, rolledUntil: Date) {
-  await db.execute(sql`truncate audience_events, audience_reads, audience_story_hours, audience_source_hours, audience_site_source_hours, audience_site_hours, audience_read_hours, audience_conversions, audience_salts, audience_day_visitors`);
+  await db.execute(sql`truncate audience_events, audience_reads, audience_story_hours, audience_source_hours, audience_site_source_hours, audience_site_hours, audience_read_hours, audience_story_days, audience_read_days, audience_conversions, audience_salts, audience_day_visitors`);
   await db.execute(sql`update audience_rollup_state set rolled_until = ${rolledUntil.toISOString()}::timestamptz where id = 1`);
 }
 
 /** Every rollup table's rows, sorted: to compare two states. */
 export async function rollupSnapshot(db: Db) {
   const out: Record<string, unknown[]> = {};
-  for (const table of ["audience_story_hours", "audience_source_hours", "audience_site_source_hours", "audience_site_hours", "audience_read_hours"]) {
+  for (const table of ["audience_story_hours", "audience_source_hours", "audience_site_source_hours", "audience_site_hours", "audience_read_hours", "audience_story_days", "audience_read_days"]) {
     const result = await db.execute(sql`select * from ${sql.raw(table)} order by 1, 2, 3, 4`);
     out[table] = result.rows.map((r) => JSON.stringify(r));
   }
