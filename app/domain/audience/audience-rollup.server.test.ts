@@ -103,6 +103,14 @@ describe("the hourly rollup", () => {
     expect(Number(second!.reads)).toBe(1);
     expect([second!.depth_25, second!.depth_50, second!.depth_75, second!.depth_100].map(Number)).toEqual([1, 1, 0, 0]);
     expect((second!.engaged_buckets as number[])[0]).toBe(1);
+
+    // A page left open reports again 2 hours later: its hour is rolled again with the next hours.
+    await insertReads(t.db, [{ at: at(2 * H + 30 * 60_000), articleId: story.id, loadId: load, engagedMs: 200_000, depth: 100 }]);
+    await runAudienceRollup(t.db, { timeZone: TZ, now: at(3 * H + 5 * 60_000) });
+    const again = await t.db.execute(sql`select engaged_ms, reads from audience_read_hours where hour = ${T0.toISOString()}::timestamptz`);
+    expect([Number(again.rows[0]!.engaged_ms), Number(again.rows[0]!.reads)]).toEqual([200_000, 1]);
+    const day = await t.db.execute(sql`select reads, engaged_ms from audience_read_days where day = ${T0.toISOString()}::timestamptz`);
+    expect([Number(day.rows[0]!.reads), Number(day.rows[0]!.engaged_ms)]).toEqual([2, 203_000]);
   });
 });
 

@@ -150,20 +150,30 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
-/** Rolls one UTC hour [hour, hour + 1h) in the caller's transaction: its rollup rows deleted and inserted again. */
+/** Read hours rolled again with each new hour: a page still open reports for up to READ_REPORT_WINDOW. */
+export const READ_REROLL_HOURS = 3;
+
+/**
+ * Rolls one UTC hour [hour, hour + 1h) in the caller's transaction: its rollup rows deleted and inserted
+ * again, and the read hours of the READ_REROLL_HOURS before it too (their pages' later reports), then
+ * the day rows of the UTC days touched.
+ */
 async function rollHour(tx: Tx, hour: Date) {
   const end = new Date(hour.getTime() + HOUR_MS);
   for (const kind of Object.keys(AUDIENCE_ROLLUPS) as AudienceRowKind[]) {
     const { table, columns } = AUDIENCE_ROLLUPS[kind];
-    await tx.execute(sql`delete from ${sql.raw(table)} where hour >= ${ts(hour)} and hour < ${ts(end)}`);
-    await tx.execute(sql`insert into ${sql.raw(table)} (${sql.raw(columns.join(", "))}) ${rawAudienceRows(kind, hour, end)}`);
+    const start = kind === "read" ? new Date(hour.getTime() - READ_REROLL_HOURS * HOUR_MS) : hour;
+    await tx.execute(sql`delete from ${sql.raw(table)} where hour >= ${ts(start)} and hour < ${ts(end)}`);
+    await tx.execute(sql`insert into ${sql.raw(table)} (${sql.raw(columns.join(", "))}) ${rawAudienceRows(kind, start, end)}`);
   }
-  // The hour's UTC day, added up again from its hours.
   const day = new Date(Math.floor(hour.getTime() / DAY_MS) * DAY_MS);
-  for (const kind of ["story", "read"] as const) {
+  const readDay = new Date(Math.floor((hour.getTime() - READ_REROLL_HOURS * HOUR_MS) / DAY_MS) * DAY_MS);
+  for (const [kind, days] of [["story", [day]], ["read", readDay < day ? [readDay, day] : [day]]] as const) {
     const dayTable = AUDIENCE_DAY_TABLES[kind]!;
-    await tx.execute(sql`delete from ${sql.raw(dayTable)} where day = ${ts(day)}`);
-    await tx.execute(sql`insert into ${sql.raw(dayTable)} ${dayRowsOf(kind, day)}`);
+    for (const d of days) {
+      await tx.execute(sql`delete from ${sql.raw(dayTable)} where day = ${ts(d)}`);
+      await tx.execute(sql`insert into ${sql.raw(dayTable)} ${dayRowsOf(kind, d)}`);
+    }
   }
 }
 
