@@ -11,7 +11,7 @@ test.describe("Keep raw audience events for (days)", () => {
   test("an admin sets it on the Audience tab; the server refuses a number out of 1-3650", async ({ page }, testInfo) => {
     await signInAsAdmin(page);
     await page.goto("/admin/settings");
-    await waitForHydration(page);
+    await waitForHydration(page.locator("body"));
     await page.getByRole("tab", { name: "Audience" }).click();
     const field = page.getByLabel("Keep raw audience events for (days)");
     await expect(field).toHaveValue("90");
