@@ -15,6 +15,10 @@
  *   npm run bench -- --members    # only members (issue 40): a Paid story read from the page cache by a paying
  *                                 # member, an anonymous reader on the meter and a free member, each beside
  *                                 # the anonymous cached article; then rendered (scripts/bench-members.ts)
+ *   npm run bench -- --audience   # only audience analytics (issue 42): 10,000,000 raw events made by SQL, the rollup
+ *                                 # caught up, every /admin/audience view timed through one keep-alive connection
+ *                                 # (p95 ≤ 200 ms, right now ≤ 50 ms), and the cached article with recording beside
+ *                                 # a site with AUDIENCE_RECORDING=off (≥ 0.8×) (scripts/bench-audience.ts)
  *   npm run bench -- --baseline <rev>  # the rendered rows also beside a build of <rev> (a commit, a branch):
  *                                 # built once in a git worktree under the temp dir (kept for the next run),
  *                                 # started on demo data of its own, loaded in interleaved rounds with ours
@@ -45,6 +49,7 @@ import { buildScaleData, connectToDataDir } from "./bench-scale";
 import { importBench } from "./bench-import";
 import { liveBench } from "./bench-live";
 import { membersBench } from "./bench-members";
+import { audienceBench } from "./bench-audience";
 import { newsletterBench } from "./bench-newsletter";
 import { readerJavaScript } from "./reader-javascript";
 
@@ -55,6 +60,7 @@ const IMPORT = process.argv.includes("--import");
 const NEWSLETTER = process.argv.includes("--newsletter");
 const LIVE = process.argv.includes("--live");
 const MEMBERS = process.argv.includes("--members");
+const AUDIENCE = process.argv.includes("--audience");
 /** BENCH_ONLY=cached,rendered,js,lighthouse,count,restart,scale: only those parts (while working on one). */
 const ONLY = process.env.BENCH_ONLY?.split(",");
 const wants = (part: string) => !ONLY || ONLY.includes(part);
@@ -685,6 +691,10 @@ if (IMPORT) {
   console.log(ok ? "\nevery target met" : `\n${missed} target(s) not met`);
 } else if (MEMBERS) {
   const ok = await membersBench({ judge, load: fastLoad });
+  agent.destroy();
+  console.log(ok ? "\nevery target met" : `\n${missed} target(s) not met`);
+} else if (AUDIENCE) {
+  const ok = await audienceBench({ judge, load: fastLoad });
   agent.destroy();
   console.log(ok ? "\nevery target met" : `\n${missed} target(s) not met`);
 } else if (LIVE) {

@@ -8,6 +8,7 @@ import { createStoryMemo } from "../app/domain/articles/story-memo.server";
 import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-uploads.server";
 import { notificationEmailTasks } from "../app/domain/notifications/notification-email.server";
 import { subscriberTasks } from "../app/domain/newsletters/subscribers.server";
+import { AUDIENCE_ROLLUP_TASK, audienceRollupTasks } from "../app/domain/audience/audience-rollup.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
 import { createMemberAuth, EMAIL_CHANGE_LINK_MINUTES, SIGN_IN_LINK_MINUTES } from "../app/domain/members/member-auth.server";
 import { createKnownDevices } from "../app/domain/accounts/known-devices.server";
@@ -20,7 +21,7 @@ import { ChangeFeed } from "../app/lib/change-feed.server";
 import { cdnSettingsOf, type Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
 import { createFormTimer } from "../app/lib/form-timer.server";
-import { startJobQueue } from "../app/lib/job-queue.server";
+import { enqueueJob, startJobQueue } from "../app/lib/job-queue.server";
 import { importTasks, resumeImports } from "../app/domain/import/import-job.server";
 import { createMailer, memberEmailChangeMail, memberSignInMail } from "../app/lib/mail.server";
 import { createStripeBilling, createStripeClient } from "../app/domain/members/stripe.server";
@@ -133,12 +134,17 @@ export async function startSiteServices({
   const billingTasks = stripe ? stripeTasks({ db, stripe, log, mailer, publicUrl: env.publicUrl }) : {};
   // Embed posters (issue 41, decision 0057): a story's videos' and posts' posters, fetched once.
   const posterTasks = embedPosterTasks({ db, storage, log, hosts: embedHostsOf(env.EMBED_FETCH_BASE) });
+  // Audience analytics (issue 42, decision 0058): the hourly rollup of the raw events, their partitions,
+  // retention and the finished days' salts.
+  const audience = audienceRollupTasks({ db, log, timeZone: env.TIME_ZONE });
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
-    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks, ...purging, ...billingTasks, ...posterTasks },
-    cron: [...subscribing.cron, ...newsletters.cron],
+    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks, ...purging, ...billingTasks, ...posterTasks, ...audience.tasks },
+    cron: [...subscribing.cron, ...newsletters.cron, ...audience.cron],
   });
+  // Once at start-up too: a machine that was down catches up its hours (and makes today's partitions) now.
+  await enqueueJob(db, AUDIENCE_ROLLUP_TASK, {}, { key: "audience-rollup-at-start", maxAttempts: 3 });
   watchJobQueue({ db, events: jobs.events, log });
   lifecycle.onShutdown("job queue", () => jobs.stop());
   // Runs before the queue's stop: a send under way stops claiming, records what is in flight and

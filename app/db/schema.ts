@@ -831,6 +831,60 @@ export const audienceSourceHours = pgTable(
   ],
 );
 
+/**
+ * The whole site's loads and visitors by UTC hour and source (host and utm tags), every page: the
+ * overview's sources and campaigns read these few rows instead of every story's (audience_source_hours
+ * holds about a row per load at 10 million raw events; `npm run bench -- --audience`). Kept for ever.
+ */
+export const audienceSiteSourceHours = pgTable(
+  "audience_site_source_hours",
+  {
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    source: text("source").$type<AudienceSource>().notNull(),
+    sourceHost: text("source_host").notNull().default(""),
+    utmSource: text("utm_source").notNull().default(""),
+    utmMedium: text("utm_medium").notNull().default(""),
+    utmCampaign: text("utm_campaign").notNull().default(""),
+    ref: text("ref").notNull().default(""),
+    views: integer("views").notNull(),
+    /** Visitors whose first load of the day (the site) was in this hour from this source. */
+    visitors: integer("visitors").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.source, t.sourceHost, t.utmSource, t.utmMedium, t.utmCampaign, t.ref] })],
+);
+
+/**
+ * The story hours and read hours added up by UTC day (`day`: the day's first instant), recomputed with
+ * each rolled hour of the day: a month's top stories and reading read ~30 rows a story instead of ~720
+ * (the whole UTC days of a period; its first and last hours come from the hour tables). Kept for ever.
+ */
+export const audienceStoryDays = pgTable(
+  "audience_story_days",
+  {
+    day: timestamp("day", { withTimezone: true }).notNull(),
+    articleId: uuid("article_id").notNull(),
+    views: integer("views").notNull(),
+    visitors: integer("visitors").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.articleId] })],
+);
+
+export const audienceReadDays = pgTable(
+  "audience_read_days",
+  {
+    day: timestamp("day", { withTimezone: true }).notNull(),
+    articleId: uuid("article_id").notNull(),
+    reads: integer("reads").notNull(),
+    engagedMs: bigint("engaged_ms", { mode: "number" }).notNull(),
+    engagedBuckets: integer("engaged_buckets").array().notNull(),
+    depth25: integer("depth_25").notNull(),
+    depth50: integer("depth_50").notNull(),
+    depth75: integer("depth_75").notNull(),
+    depth100: integer("depth_100").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.articleId] })],
+);
+
 /** The site's loads and visitors by UTC hour and device, kept for ever (a day is its hours in the site's time zone). */
 export const audienceSiteHours = pgTable(
   "audience_site_hours",

@@ -80,6 +80,11 @@ const readerRevenueCount = (label: string) =>
     .optional()
     .transform((v) => (v === undefined || v === "" ? undefined : Number(v)));
 
+/** Audience analytics (issue 42): the days raw audience events are kept, from 1 to 10 years. */
+export const AUDIENCE_RETENTION_MIN = 1;
+export const AUDIENCE_RETENTION_MAX = 3650;
+export const AUDIENCE_RETENTION_LABEL = "Keep raw audience events for (days)";
+
 export const settingsFormSchema = z.object({
   siteName: z.string().trim().min(1, "Site name is required").max(100, "Site name must be at most 100 characters"),
   siteTagline: optionalText("Tagline", 200),
@@ -125,6 +130,19 @@ export const settingsFormSchema = z.object({
   meterAnonymous: readerRevenueCount("Free stories for anonymous readers"),
   /** Paid stories a signed-in free member may read whole per 30 days (0: no meter). */
   meterMembers: readerRevenueCount("Free stories for signed-in members"),
+  /**
+   * Days the raw audience events are kept before their day is dropped (the hourly rollups stay for
+   * ever). Left out of a call, or blank: it stays as it is.
+   */
+  audienceRetentionDays: z
+    .string()
+    .trim()
+    .refine(
+      (v) => v === "" || (/^\d{1,4}$/.test(v) && Number(v) >= AUDIENCE_RETENTION_MIN && Number(v) <= AUDIENCE_RETENTION_MAX),
+      `${AUDIENCE_RETENTION_LABEL} must be a whole number from ${AUDIENCE_RETENTION_MIN} to ${AUDIENCE_RETENTION_MAX}`,
+    )
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? undefined : Number(v))),
 });
 
 /** The settings only a role with tiers.manage may change (issue 40). */
@@ -135,7 +153,7 @@ export type SettingsField = keyof SettingsFormInput;
 export const SETTINGS_FIELDS = Object.keys(settingsFormSchema.shape) as SettingsField[];
 
 /** The tab each field lives on, so a refused save can show the tab holding the problem. */
-export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | "contact" | "social" | "newsletters" | "readerRevenue"> = {
+export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | "contact" | "social" | "newsletters" | "readerRevenue" | "audience"> = {
   siteName: "general",
   siteTagline: "general",
   siteDescription: "general",
@@ -155,6 +173,7 @@ export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | 
   paywallParagraphs: "readerRevenue",
   meterAnonymous: "readerRevenue",
   meterMembers: "readerRevenue",
+  audienceRetentionDays: "audience",
 };
 
 /** The settings a public page may show (everything but internal bookkeeping). */

@@ -75,6 +75,22 @@ describe("settingsFormSchema", () => {
   });
 });
 
+describe("Keep raw audience events for (days)", () => {
+  test("is a whole number from 1 to 3650, blank or left out keeps the saved value, and is saved", async () => {
+    const message = "Keep raw audience events for (days) must be a whole number from 1 to 3650";
+    for (const bad of ["0", "3651", "-5", "12.5", "ninety", "10000"]) expect(errorsOf({ audienceRetentionDays: bad })).toEqual({ audienceRetentionDays: message });
+    expect(settingsFormSchema.parse({ ...valid, audienceRetentionDays: " 30 " }).audienceRetentionDays).toBe(30);
+    expect(settingsFormSchema.parse({ ...valid, audienceRetentionDays: "3650" }).audienceRetentionDays).toBe(3650);
+    expect(settingsFormSchema.parse({ ...valid, audienceRetentionDays: "" }).audienceRetentionDays).toBeUndefined();
+    await db.delete(websiteSettings);
+    expect((await getSettings(db)).audienceRetentionDays).toBe(90);
+    await updateSettings(db, settingsFormSchema.parse({ ...valid, audienceRetentionDays: "30" }));
+    expect((await getSettings(db)).audienceRetentionDays).toBe(30);
+    await updateSettings(db, settingsFormSchema.parse(valid));
+    expect((await getSettings(db)).audienceRetentionDays).toBe(30);
+  });
+});
+
 describe("updateSettings", () => {
   beforeEach(async () => {
     await db.delete(websiteSettings);

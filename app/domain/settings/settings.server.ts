@@ -29,6 +29,7 @@ export async function getSettings(db: Pick<Db, "select">): Promise<WebsiteSettin
       paywallParagraphs: 3,
       meterAnonymous: 0,
       meterMembers: 0,
+      audienceRetentionDays: 90,
       updatedAt: new Date(0),
     }
   );

@@ -11,6 +11,9 @@ import { requireCapability } from "~/domain/accounts/guard.server";
 import { can } from "~/domain/accounts/roles";
 import {
   READER_REVENUE_FIELDS,
+  AUDIENCE_RETENTION_LABEL,
+  AUDIENCE_RETENTION_MAX,
+  AUDIENCE_RETENTION_MIN,
   READER_REVENUE_MAX,
   SETTINGS_FIELD_TAB,
   SETTINGS_FIELDS,
@@ -36,6 +39,7 @@ const TABS = [
   { value: "social", label: "Social Media" },
   { value: "newsletters", label: "Newsletters" },
   { value: "readerRevenue", label: "Reader revenue" },
+  { value: "audience", label: "Audience" },
 ] as const;
 type TabValue = (typeof TABS)[number]["value"];
 
@@ -268,6 +272,22 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
               />
             </Tabs.Content>
           ) : null}
+          <Tabs.Content value="audience" forceMount className={`mt-4 ${tabContent}`}>
+            <h2 className="text-xl font-semibold text-slate-900">Audience</h2>
+            <SettingsInput
+              name="audienceRetentionDays"
+              label={AUDIENCE_RETENTION_LABEL}
+              type="number"
+              inputMode="numeric"
+              min={AUDIENCE_RETENTION_MIN}
+              max={AUDIENCE_RETENTION_MAX}
+              step={1}
+              required
+              defaultValue={values.audienceRetentionDays}
+              error={errors.audienceRetentionDays}
+              hint="Each page load is kept this long, then its day is deleted whole. The hourly figures of /admin/audience are kept for ever."
+            />
+          </Tabs.Content>
         </Tabs.Root>
 
         <div className="mt-6 flex">
