@@ -36,8 +36,8 @@ export function AudienceChart({
             <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#475569" }} />
             <Tooltip formatter={(value) => formatCount(Number(value))} />
             <Legend />
-            <Line type="monotone" dataKey="views" name="Page views" stroke="#1d4ed8" strokeWidth={2} dot={false} isAnimationActive={false} />
-            <Line type="monotone" dataKey="visitors" name="Visitors" stroke="#b45309" strokeWidth={2} dot={false} isAnimationActive={false} />
+            <Line type="linear" dataKey="views" name="Page views" stroke="#1d4ed8" strokeWidth={2} dot={false} isAnimationActive={false} />
+            <Line type="linear" dataKey="visitors" name="Visitors" stroke="#b45309" strokeWidth={2} dot={false} isAnimationActive={false} />
           </LineChart>
         </ResponsiveContainer>
       </div>

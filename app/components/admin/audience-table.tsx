@@ -58,7 +58,7 @@ export function AudienceTable({
                 <tr key={r} className="border-b border-slate-100 last:border-0">
                   {row.map((cell, i) =>
                     i === 0 ? (
-                      <th key={i} scope="row" className="max-w-xs px-2 py-2 text-left font-normal break-words text-slate-900">
+                      <th key={i} scope="row" className="max-w-52 min-w-36 px-2 py-2 text-left font-normal break-words text-slate-900 sm:max-w-xs">
                         {cell}
                       </th>
                     ) : (

@@ -95,7 +95,7 @@ export default function AudienceStoryPage({ loaderData }: Route.ComponentProps) 
             {article.status === "published" ? (
               <>
                 {" · "}
-                <a href={`/article/${article.slug}`} className="text-brand-700 hover:underline">
+                <a href={`/article/${article.slug}`} className="text-brand-700 underline">
                   View story
                 </a>
               </>
