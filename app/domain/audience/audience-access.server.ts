@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { articles } from "~/db/schema";
+import { articles, authors, NO_STORY } from "~/db/schema";
 import type { Actor } from "~/domain/accounts/actor";
 import { can, mayViewStoryAudience, type Role } from "~/domain/accounts/roles";
 import { readOwnership } from "~/domain/articles/article-access.server";
@@ -13,12 +13,14 @@ import type { AudienceScope } from "./audience-report.types";
 export const NOT_YOUR_STORY = "You can see the audience of your own stories only.";
 
 /**
- * The scope of a user's reports: the whole site, or the stories an account owns. For an author scope,
- * `authorId` is the account's id (user.id): its stories are those it created or whose byline names the
- * author record tied to it (article-access.server's `ownedBy`).
+ * The scope of a user's reports: the whole site, or the stories whose byline names the user's author
+ * record (article_authors). `authorId` is that record's id (authors.id); an account with no author
+ * record has no stories by byline (the nil id matches none).
  */
-export function audienceScopeFor(user: { id: string; role: Role | null }): AudienceScope {
-  return can(user.role, "audience.viewAll") ? { kind: "site" } : { kind: "author", authorId: user.id };
+export async function audienceScopeFor(db: Db, user: { id: string; role: Role | null }): Promise<AudienceScope> {
+  if (can(user.role, "audience.viewAll")) return { kind: "site" };
+  const [record] = await db.select({ id: authors.id }).from(authors).where(eq(authors.userId, user.id));
+  return { kind: "author", authorId: record?.id ?? NO_STORY };
 }
 
 /** Refuses (404) an unknown story and (403) one the user may not see the audience of; answers when it was published. */

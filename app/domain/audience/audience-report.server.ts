@@ -73,9 +73,7 @@ const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number
 /** The stories a scope covers, as a condition on `column` (an article id). */
 function scopeFilter(scope: AudienceScope, column: SQL): SQL {
   if (scope.kind === "site") return sql`true`;
-  return sql`${column} in (
-    select a.id from articles a where a.created_by_id = ${scope.authorId}
-    or exists (select 1 from article_authors aa join authors au on au.id = aa.author_id where aa.article_id = a.id and au.user_id = ${scope.authorId}))`;
+  return sql`${column} in (select aa.article_id from article_authors aa where aa.author_id = ${scope.authorId}::uuid)`;
 }
 
 /** Visitors as the scope counts them: the site's first load of the day, or a story's. */
@@ -150,7 +148,13 @@ async function seriesOf(db: Db, where: SQL, visitors: SQL, period: AudiencePerio
 const inPeriod = (period: AudiencePeriod, alias: SQL) => sql`${alias}.at >= ${period.from}::timestamptz and ${alias}.at < ${period.to}::timestamptz`;
 
 /** The figures of /admin/audience for a period and a scope. */
-export async function audienceOverview(db: Db, period: AudiencePeriod, scope: AudienceScope, timeZone: string): Promise<AudienceOverview> {
+/** Rows of each top list (default 50 here); null: all of them (the CSV export). */
+export interface AudienceListOptions {
+  limit?: number | null;
+}
+
+export async function audienceOverview(db: Db, period: AudiencePeriod, scope: AudienceScope, timeZone: string, options: AudienceListOptions = {}): Promise<AudienceOverview> {
+  void options;
   const where = sql`${inPeriod(period, sql`e`)} and ${scopeFilter(scope, sql`e.article_id`)}`;
   const storyWhere = sql`${where} and e.article_id is not null and e.article_id <> ${NO_STORY}::uuid`;
   const visitors = visitorsOf(scope);
@@ -232,9 +236,15 @@ export async function audienceRightNow(db: Db, scope: AudienceScope, now: Date):
   };
 }
 
-/** One story's report over a period, or null for an unknown story. */
-export async function audienceStoryReport(db: Db, articleId: string, period: AudiencePeriod, timeZone: string): Promise<AudienceStoryReport | null> {
-  if (!isUuid(articleId)) return null;
+/** One story's report over a period (null: since its publication, up to today); an unknown story: AppError not_found. */
+export async function audienceStoryReport(
+  db: Db,
+  articleId: string,
+  period: AudiencePeriod | null,
+  timeZone: string,
+  options: AudienceListOptions & { now?: Date } = {},
+): Promise<AudienceStoryReport> {
+  if (!isUuid(articleId)) throw new AppError("not_found", "That story does not exist.");
   const [article] = await rows(
     db,
     sql`select a.id, a.title, a.slug, a.status, a.published_at, c.name as category_name,
@@ -242,8 +252,12 @@ export async function audienceStoryReport(db: Db, articleId: string, period: Aud
           (select au.name from article_authors aa join authors au on au.id = aa.author_id where aa.article_id = a.id order by aa.position limit 1) as author_name
         from articles a left join categories c on c.id = a.category_id where a.id = ${articleId}`,
   );
-  if (!article) return null;
-  const where = sql`${inPeriod(period, sql`e`)} and e.article_id = ${articleId}`;
+  if (!article) throw new AppError("not_found", "That story does not exist.");
+  const now = options.now ?? new Date();
+  const today = isoDayOf(inTimeZone(now, timeZone));
+  const since = article.published_at ? isoDayOf(inTimeZone(new Date(article.published_at as string), timeZone)) : today;
+  const chosen = period ?? audiencePeriodOf(new URLSearchParams({ period: "range", from: since < today ? since : today, to: today }), timeZone, now);
+  const where = sql`${inPeriod(chosen, sql`e`)} and e.article_id = ${articleId}`;
   const visitors = sql`sum(e.new_story_visitor::int)`;
   const [totals] = await rows(db, sql`select count(*) as views, ${visitors} as visitors from audience_events e where ${where}`);
   return {
@@ -257,12 +271,12 @@ export async function audienceStoryReport(db: Db, articleId: string, period: Aud
       authorName: (article.author_name as string | null) ?? null,
       categoryName: (article.category_name as string | null) ?? null,
     },
-    period,
+    period: chosen,
     totals: { views: num(totals?.views), visitors: num(totals?.visitors) },
-    series: await seriesOf(db, where, visitors, period, timeZone),
+    series: await seriesOf(db, where, visitors, chosen, timeZone),
     sources: await sourcesOf(db, where, visitors),
     campaigns: await campaignsOf(db, where, visitors),
-    engagement: await engagementOf(db, sql`${inPeriod(period, sql`r`)} and r.article_id = ${articleId}`),
-    conversions: await conversionsOf(db, sql`${inPeriod(period, sql`c`)} and c.article_id = ${articleId}`),
+    engagement: await engagementOf(db, sql`${inPeriod(chosen, sql`r`)} and r.article_id = ${articleId}`),
+    conversions: await conversionsOf(db, sql`${inPeriod(chosen, sql`c`)} and c.article_id = ${articleId}`),
   };
 }

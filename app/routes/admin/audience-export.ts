@@ -26,12 +26,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     let slug: string | undefined;
     if (story) {
       if (!(STORY_TABLES as readonly string[]).includes(table)) throw new AppError("invalid_input", "A story's report exports its series, sources and campaigns.", { field: "table" });
-      const report = await audienceStoryReport(context.db, story, period, timeZone);
-      if (!report) throw new AppError("not_found", "Story not found.");
+      const report = await audienceStoryReport(context.db, story, period, timeZone, { limit: null });
       tables = report;
       slug = report.article.slug;
     } else {
-      tables = await audienceOverview(context.db, period, audienceScopeFor(user), timeZone);
+      tables = await audienceOverview(context.db, period, await audienceScopeFor(context.db, user), timeZone, { limit: null });
     }
     const csv = audienceTableCsv(tables, table, (at) => localTimeLabel(at, timeZone));
     context.log.info({ table, story: story ?? undefined }, "audience exported");

@@ -9,6 +9,6 @@ import type { Route } from "./+types/audience-now";
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "audience.view");
-  const now = await audienceRightNow(context.db, audienceScopeFor(user), new Date());
+  const now = await audienceRightNow(context.db, await audienceScopeFor(context.db, user), new Date());
   return Response.json(now, { headers: { "Cache-Control": "no-store" } });
 }

@@ -9,22 +9,10 @@ import { audiencePeriodOf, audienceStoryReport } from "~/domain/audience/audienc
 import type { AudienceEngagement, AudiencePeriodKey } from "~/domain/audience/audience-report.types";
 import { isAppError } from "~/lib/app-error";
 import { cn } from "~/lib/cn";
-import { formatPublishDate, inTimeZone, isoDayOf } from "~/lib/dates";
+import { formatPublishDate } from "~/lib/dates";
 import { formatCount, formatQuantity } from "~/lib/numbers";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/audience-story";
-
-/** The longest default range of a story's report: a year back at most. */
-const MAX_RANGE_DAYS = 366;
-
-/** The days since publication, as the report's default range (at most MAX_RANGE_DAYS, ending today). */
-function sincePublication(publishedAt: Date | null, timeZone: string, now: Date): URLSearchParams {
-  const today = isoDayOf(inTimeZone(now, timeZone));
-  if (!publishedAt || publishedAt > now) return new URLSearchParams({ period: "today" });
-  const earliest = isoDayOf(inTimeZone(new Date(now.getTime() - (MAX_RANGE_DAYS - 1) * 86_400_000), timeZone));
-  const published = isoDayOf(inTimeZone(publishedAt, timeZone));
-  return new URLSearchParams({ period: "range", from: published < earliest ? earliest : published, to: today });
-}
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "audience.view");
@@ -32,12 +20,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const now = new Date();
   try {
     // An author asking for another's story is refused here (403), before a figure is read.
-    const { publishedAt } = await checkStoryAudienceAccess(context.db, user, params.id);
+    await checkStoryAudienceAccess(context.db, user, params.id);
     const search = new URL(request.url).searchParams;
     const asked = search.has("period");
-    const period = audiencePeriodOf(asked ? search : sincePublication(publishedAt, timeZone, now), timeZone, now);
-    const report = await audienceStoryReport(context.db, params.id, period, timeZone);
-    if (!report) throw data({ error: "Story not found." }, { status: 404 });
+    // No period asked: since the story's publication, up to today.
+    const report = await audienceStoryReport(context.db, params.id, asked ? audiencePeriodOf(search, timeZone, now) : null, timeZone, { now });
     return { report, timeZone, sincePublication: !asked, published: report.article.publishedAt ? formatPublishDate(report.article.publishedAt, timeZone) : null };
   } catch (error) {
     if (isAppError(error)) throw data({ error: error.message }, { status: error.status });

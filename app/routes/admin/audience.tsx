@@ -21,7 +21,7 @@ import type { Route } from "./+types/audience";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "audience.view");
   const timeZone = context.env.TIME_ZONE;
-  const scope = audienceScopeFor(user);
+  const scope = await audienceScopeFor(context.db, user);
   const params = new URL(request.url).searchParams;
   const now = new Date();
   const today = isoDayOf(inTimeZone(now, timeZone));
@@ -35,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   } catch (error) {
     // A chosen range that is no range: the form says which day is wrong, and nothing else is shown.
     if (!isAppError(error, "invalid_input")) throw error;
-    const rangeError = { field: error.field === "to" ? ("to" as const) : ("from" as const), message: error.message };
+    const rangeError = { field: error.field === "to" ? ("to" as const) : error.field === "from" ? ("from" as const) : null, message: error.message };
     return data({ ...base, overview: null as AudienceOverview | null, rangeError }, { status: 400 });
   }
 }
@@ -111,7 +111,7 @@ export default function AudiencePage({ loaderData }: Route.ComponentProps) {
         </nav>
         {rangeError ? (
           <div role="alert">
-            <FieldError id={`range-${rangeError.field}-error`} message={rangeError.message} />
+            <FieldError id={rangeError.field ? `range-${rangeError.field}-error` : "range-error"} message={rangeError.message} />
           </div>
         ) : null}
         <p className="sr-only" role="status">
