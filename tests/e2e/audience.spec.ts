@@ -85,10 +85,10 @@ test("30 loads from 3 browsers (search, social, direct) show as 3 visitors and 3
   await expect(top.getByRole("cell").nth(2)).toHaveText("3");
   const sources = page.getByRole("region", { name: "Top sources" });
   for (const [source, host] of [
-    ["Search", "www.google.com"],
-    ["Social", "t.co"],
-    ["Direct", "—"],
-  ]) {
+    ["Search", /^(www\.)?google\.com$/],
+    ["Social", /^t\.co$/],
+    ["Direct", /^—$/],
+  ] as const) {
     const row = sources.getByRole("row").filter({ has: page.getByRole("rowheader", { name: source }) });
     await expect(row.getByRole("cell").first()).toHaveText(host);
     await expect(row.getByRole("cell").nth(1)).toHaveText("10");
@@ -133,7 +133,7 @@ test("an author opens their own story's report; another's report and a crafted e
   expect(own.status()).toBe(200);
   expect(own.headers()["content-type"]).toContain("text/csv");
   expect(own.headers()["content-disposition"]).toMatch(new RegExp(`filename="audience-${stories.loads}-sources-\\d{4}-\\d{2}-\\d{2}\\.csv"`));
-  expect(await own.text()).toContain("search,www.google.com,10,1");
+  expect(await own.text()).toMatch(/^search,(www\.)?google\.com,10,1\r$/m);
   await context.close();
 });
 
@@ -164,6 +164,8 @@ test("a browser reading a story to its end shows a read-to-end count of 1 and an
 });
 
 test("the screens at 390 and 1280 px: no sideways scroll, tables behind the charts, axe clean", async ({ page }, testInfo) => {
+  // Four screens, each checked by axe and photographed whole: more than a journey's minute on two busy cores.
+  test.setTimeout(180_000);
   await signInAsAdmin(page);
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
