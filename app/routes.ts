@@ -85,6 +85,11 @@ export default [
     route("admin/subscribers", "routes/admin/subscribers.tsx"),
     route("admin/members", "routes/admin/members.tsx"),
     route("admin/members/:id", "routes/admin/member.tsx"),
+    // Audience figures (issue 42): the newsroom's screen, its live "Right now" (JSON), its CSV exports, and a story's report.
+    route("admin/audience", "routes/admin/audience.tsx"),
+    route("admin/audience/now", "routes/admin/audience-now.ts"),
+    route("admin/audience/export", "routes/admin/audience-export.ts"),
+    route("admin/audience/story/:id", "routes/admin/audience-story.tsx"),
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/team", "routes/admin/team.tsx"),
     route("admin/profile", "routes/admin/profile.tsx"),

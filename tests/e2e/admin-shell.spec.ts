@@ -147,8 +147,8 @@ for (const vp of VIEWPORTS) {
 
 /** What each role's navigation lists, in order (the issue: an author does not see Settings, Team or Categories). */
 const NAV_BY_ROLE = {
-  author: ["Dashboard", "Articles", "New Article", "Media", "Your account"],
-  editor: ["Dashboard", "Articles", "New Article", "Authors", "Categories", "Tags", "Pages", "Front page", "Media", "Comments", "Newsletters", "Members", "Activity", "Your account"],
+  author: ["Dashboard", "Articles", "New Article", "Audience", "Media", "Your account"],
+  editor: ["Dashboard", "Articles", "New Article", "Authors", "Categories", "Tags", "Pages", "Front page", "Audience", "Media", "Comments", "Newsletters", "Members", "Activity", "Your account"],
 } as const;
 
 for (const vp of VIEWPORTS) {

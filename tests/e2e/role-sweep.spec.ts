@@ -100,6 +100,11 @@ function probes(ids: Ids): Probe[] {
     { method: "GET", url: "/api/admin/members.csv", allowed: ADMINS },
     // Live updates (issue 31): editors open any story's screen; an author only a live story whose byline names them.
     { method: "GET", url: `/admin/articles/live/${ids.publishedId}`, allowed: EDITORS },
+    // Audience (issue 42): every role opens the screen (an author's scope is their own stories); another's story report and its export are editors'.
+    { method: "GET", url: "/admin/audience", allowed: BACK_OFFICE },
+    { method: "GET", url: "/admin/audience/now", allowed: BACK_OFFICE },
+    { method: "GET", url: `/admin/audience/story/${ids.publishedId}`, allowed: EDITORS },
+    { method: "GET", url: `/admin/audience/export?table=sources&period=today&story=${ids.publishedId}`, allowed: EDITORS },
     // The event stream never ends for those it answers: they are checked apart (streamOpens).
     { method: "GET", url: "/api/admin/events", allowed: BACK_OFFICE, refusalOnly: true },
 

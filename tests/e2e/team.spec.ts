@@ -54,7 +54,7 @@ test("an invited writer joins as Author, cannot open Settings or Team; the admin
   await writer.waitForURL(/\/admin$/);
   await writer.setViewportSize({ width: 1280, height: 900 });
   const nav = writer.getByRole("navigation", { name: "Back office" });
-  await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Articles", "New Article", "Media", "Your account"]);
+  await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Articles", "New Article", "Audience", "Media", "Your account"]);
   for (const screen of ["/admin/settings", "/admin/team", "/admin/categories"]) {
     expect((await writer.goto(screen))?.status(), screen).toBe(403);
   }

@@ -1,4 +1,4 @@
-import { Activity, BadgeDollarSign, BookOpen, Mail, Contact, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Signpost, Tags, Users, X } from "lucide-react";
+import { Activity, BadgeDollarSign, ChartLine, BookOpen, Mail, Contact, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Signpost, Tags, Users, X } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
@@ -9,6 +9,7 @@ import { cn } from "~/lib/cn";
 /** The back-office screens a navigation entry can lead to. */
 export type AdminScreen =
   | "dashboard"
+  | "audience"
   | "articles"
   | "new-article"
   | "authors"
@@ -49,6 +50,7 @@ export const NAV_ITEMS: readonly AdminNavItem[] = [
   { screen: "tags", label: "Tags", to: "/admin/tags", icon: Tags, capability: "tags.manage" },
   { screen: "pages", label: "Pages", to: "/admin/pages", icon: BookOpen, capability: "pages.manage" },
   { screen: "front-page", label: "Front page", to: "/admin/front-page", icon: Newspaper, capability: "frontPage.manage" },
+  { screen: "audience", label: "Audience", to: "/admin/audience", icon: ChartLine, capability: "audience.view" },
   { screen: "media", label: "Media", to: "/admin/media", icon: Image, capability: "backOffice" },
   { screen: "comments", label: "Comments", to: "/admin/comments", icon: MessageSquare, capability: "comments.moderate" },
   { screen: "newsletters", label: "Newsletters", to: "/admin/newsletters", icon: Mail, capability: "newsletters.manage" },

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { Form, useNavigation, useSubmit } from "react-router";
+import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
@@ -103,6 +103,7 @@ export function ArticleForm({
   newsletters = null,
   postalAddressMissing = false,
   signups = null,
+  audienceHref = null,
   live = null,
 }: {
   mode: "create" | "edit";
@@ -139,6 +140,8 @@ export function ArticleForm({
   postalAddressMissing?: boolean;
   /** How many confirmed sign-ups this story's form brought (edit mode). */
   signups?: number | null;
+  /** A published story's audience report (issue 42), for those who may see it. */
+  audienceHref?: string | null;
   /**
    * Live coverage (issue 31): the story's live state. Never started (or a new story): the "Live coverage"
    * checkbox, saved with the story. Started: its state, and the way to the "Live updates" panel.
@@ -435,6 +438,14 @@ export function ArticleForm({
             {signups !== null ? (
               <p className="text-sm text-slate-700" data-testid="article-signups">
                 Newsletter sign-ups from this story: {signups}
+              </p>
+            ) : null}
+
+            {audienceHref ? (
+              <p className="text-sm">
+                <Link to={audienceHref} className="font-medium text-brand-700 hover:underline">
+                  Audience: views, sources and reading
+                </Link>
               </p>
             ) : null}
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { isAudienceNotice } from "./dashboard-live-refresh";
+import { isAudienceMessage } from "./audience-right-now";
 
-describe("the dashboard's live refresh", () => {
-  it("passes over the audience recorder's notices and reloads on editorial changes", () => {
-    expect(isAudienceNotice(JSON.stringify({ table: "audience_events", op: "insert" }))).toBe(true);
-    expect(isAudienceNotice(JSON.stringify({ table: "audience_reads", op: "insert" }))).toBe(true);
-    expect(isAudienceNotice(JSON.stringify({ table: "articles", op: "update" }))).toBe(false);
-    expect(isAudienceNotice(JSON.stringify({ table: "comments", op: "insert" }))).toBe(false);
-    expect(isAudienceNotice("not json")).toBe(false);
+describe("the dashboard's live refresh and the audience screen's", () => {
+  it("tell the audience recorder's notices (for Right now) from editorial changes (for the dashboard)", () => {
+    expect(isAudienceMessage(JSON.stringify({ table: "audience_events", op: "insert" }))).toBe(true);
+    expect(isAudienceMessage(JSON.stringify({ table: "articles", op: "update" }))).toBe(false);
+    expect(isAudienceMessage(JSON.stringify({ table: "comments", op: "insert" }))).toBe(false);
+    expect(isAudienceMessage("not json")).toBe(false);
+    expect(isAudienceMessage(undefined)).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
+import { isAudienceMessage } from "./audience-right-now";
 
 /** Several notifications in a burst (a statement per row, a form saving twice) cause one reload. */
 export const LIVE_REFRESH_DEBOUNCE_MS = 200;
@@ -42,10 +43,10 @@ export function useDashboardLiveRefresh(url = "/api/admin/events"): LiveStatus {
         if (dropped) schedule();
         dropped = false;
       };
-      // Audience notices (issue 42) come every few seconds under traffic: the dashboard's figures are
-      // not live counts, so they reload only on editorial changes (the audience screen listens to them).
-      es.onmessage = (event: MessageEvent<string>) => {
-        if (!isAudienceNotice(event.data)) schedule();
+      // Recorded page loads (issue 42: at most every 2 s on a busy site) are /admin/audience's; the
+      // dashboard's view cards already reload every 30 s.
+      es.onmessage = (event) => {
+        if (!isAudienceMessage(event.data)) schedule();
       };
       es.onerror = () => {
         dropped = true;
@@ -79,14 +80,4 @@ export function useDashboardLiveRefresh(url = "/api/admin/events"): LiveStatus {
   }, [url]);
 
   return status;
-}
-
-/** Whether an event-stream message is the recorder's audience notice (a table named audience_…). */
-export function isAudienceNotice(data: string): boolean {
-  try {
-    const message = JSON.parse(data) as { table?: unknown };
-    return typeof message.table === "string" && message.table.startsWith("audience_");
-  } catch {
-    return false;
-  }
 }

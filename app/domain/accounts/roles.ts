@@ -76,6 +76,10 @@ export const CAPABILITIES = {
   "redirects.manage": ["admin"],
   "team.manage": ["admin"],
   "activity.view": ["admin", "editor"],
+  /** Audience figures (issue 42): /admin/audience, a story's report and the exports; an author's scope is their own stories. */
+  "audience.view": ["admin", "editor", "author"],
+  /** The whole site's audience figures (every story, author, category, source); without it, one's own stories only. */
+  "audience.viewAll": ["admin", "editor"],
   /**
    * Live coverage (issue 31): start, end and restart it, pin and unpin an update, and post, edit and
    * delete updates on any story. Authors hold only `live.post` (and the rule `mayPostLiveUpdate`).
@@ -148,4 +152,13 @@ export function mayChangeLiveUpdate(user: RoleHolder, story: LiveStoryAccess, up
 export function mayOpenLiveUpdates(user: RoleHolder, story: LiveStoryAccess): boolean {
   if (can(user.role, "live.manage")) return true;
   return mayPostLiveUpdate(user, story);
+}
+
+/**
+ * May this user see a story's audience report and export (issue 42)? Editors and admins: any story.
+ * Authors: their own (they created it or are on its byline), whatever its status.
+ */
+export function mayViewStoryAudience(user: RoleHolder, story: { own: boolean }): boolean {
+  if (can(user.role, "audience.viewAll")) return true;
+  return can(user.role, "audience.view") && story.own;
 }

@@ -91,6 +91,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     review,
     // What the role may do here (the server refuses the rest): publish, schedule, unpublish, notes, send back.
     canPublish: can(user.role, "articles.publish"),
+    // A published story's audience report (issue 42): its own screen checks the story again.
+    audienceHref: article.status === "published" && can(user.role, "audience.view") ? `/admin/audience/story/${article.id}` : null,
     // "Send by e-mail" (issue 30): editors and admins only; each newsletter with the story's send to it, once made.
     newsletters:
       newsletters?.map((n) => ({ id: n.id, name: n.name, chosen: n.chosen, send: n.send ? { status: n.send.status, at: n.send.at.toISOString() } : null, subscribers: n.subscribers })) ?? null,
@@ -267,6 +269,7 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
       newsletters={loaderData.newsletters}
       postalAddressMissing={loaderData.postalAddressMissing}
       signups={loaderData.signups}
+      audienceHref={loaderData.audienceHref}
       pending={loaderData.pending}
       featureToggle={
         loaderData.feature ? <FrontPageFeatureToggle articleId={article.id} placement={loaderData.feature.placement} isPublic={loaderData.feature.isPublic} /> : null

@@ -7,7 +7,7 @@ import { pageCountOrRedirect, pageFromUrl } from "~/lib/pagination";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { FilterSelect } from "~/components/admin/filter-select";
-import { can, mayDeleteArticle, mayEditArticle, mayPostLiveUpdate } from "~/domain/accounts/roles";
+import { can, mayDeleteArticle, mayEditArticle, mayPostLiveUpdate, mayViewStoryAudience } from "~/domain/accounts/roles";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
@@ -90,6 +90,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       // Live coverage (issue 31): the LIVE mark, and "Live updates" for whoever may post there (authors on its byline too).
       live: a.live,
       canPostLive: mayPostLiveUpdate(user, a),
+      // Audience (issue 42): a published story's report, for editors and for its own author.
+      canSeeAudience: a.status === "published" && mayViewStoryAudience(user, a),
     })),
     status,
     category,
@@ -352,7 +354,17 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
                     </span>
                   </td>
                   <td data-label="Views" className={`px-3 py-3 text-right text-slate-800 tabular-nums max-md:py-1 max-md:text-left ${LABEL}`}>
-                    {formatCount(article.views)}
+                    {article.canSeeAudience ? (
+                      <Link
+                        to={`/admin/audience/story/${article.id}`}
+                        className="text-brand-700 underline-offset-2 hover:underline"
+                        aria-label={`Audience of “${article.title}”: ${formatQuantity(article.views, "view")}`}
+                      >
+                        {formatCount(article.views)}
+                      </Link>
+                    ) : (
+                      formatCount(article.views)
+                    )}
                     {article.signups > 0 ? (
                       <span className="block text-xs text-slate-600 max-md:inline max-md:before:content-['_·_']" data-testid="article-signups">
                         {article.signups === 1 ? "1 sign-up" : `${formatCount(article.signups)} sign-ups`}
