@@ -322,6 +322,8 @@ export async function audienceBench({ judge, load }: AudienceBenchDeps): Promise
     await database.pool?.end().catch(() => {});
     await stop(off);
     await stop(site);
-    for (const dir of [dataDir, offDir]) rmSync(dir, { recursive: true, force: true });
+    // BENCH_AUDIENCE_KEEP=1 keeps the site's data directory (its 10 M events) to look into afterwards.
+    if (process.env.BENCH_AUDIENCE_KEEP === "1") console.log(`kept the site's data directory: ${dataDir}`);
+    for (const dir of process.env.BENCH_AUDIENCE_KEEP === "1" ? [offDir] : [dataDir, offDir]) rmSync(dir, { recursive: true, force: true });
   }
 }
