@@ -150,7 +150,20 @@ interface Window {
   rolledUntil: Date;
 }
 
-async function windowOf(db: Db, period: AudiencePeriod): Promise<Window> {
+/** The database, or the report's read-only transaction (one snapshot: see inOneSnapshot). */
+type Reader = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/**
+ * Runs a report's queries in one repeatable-read, read-only transaction on one connection: the
+ * rollup moves rolled_until every minute (rolling the hour under way again), so the boundary read
+ * first and the rollup and raw rows read after must be of the same moment, or a minute of loads
+ * could be counted twice or not at all.
+ */
+function inOneSnapshot<T>(db: Db, read: (tx: Reader) => Promise<T>): Promise<T> {
+  return db.transaction(read, { isolationLevel: "repeatable read", accessMode: "read only" });
+}
+
+async function windowOf(db: Reader, period: AudiencePeriod): Promise<Window> {
   return { from: new Date(period.from), to: new Date(period.to), rolledUntil: await audienceRolledUntil(db) };
 }
 
@@ -161,7 +174,7 @@ const bucketSums = sql.raw(ENGAGED_BUCKETS_SECONDS.map((_, i) => `coalesce(sum(e
 const bucketsOf = (row: Record<string, unknown>) => ENGAGED_BUCKETS_SECONDS.map((_, i) => num(row[`b${i + 1}`]));
 
 /** The series by the period's bucket in the site time zone, every bucket present (zeros when empty). */
-async function seriesOf(db: Db, period: AudiencePeriod, w: Window, filter: StoryFilter, timeZone: string): Promise<AudienceSeriesPoint[]> {
+async function seriesOf(db: Reader, period: AudiencePeriod, w: Window, filter: StoryFilter, timeZone: string): Promise<AudienceSeriesPoint[]> {
   const step = sql.raw(`'1 ${period.bucket}'::interval`);
   const unit = sql.raw(`'${period.bucket}'`);
   // The whole site: its hours by device (every page); a set of stories: their story hours.
@@ -201,7 +214,7 @@ const readingColumns = sql.raw(["reading.reads", "reading.ends", ...ENGAGED_BUCK
  * The top stories (views, then visitors) with their byline, category and reading; the top categories;
  * the top authors (each with every story whose byline names them). One pass over the story hours.
  */
-async function storyListsOf(db: Db, w: Window, filter: StoryFilter, limit: number | null): Promise<StoryLists> {
+async function storyListsOf(db: Reader, w: Window, filter: StoryFilter, limit: number | null): Promise<StoryLists> {
   const result = await db.execute(sql`
     with per_story as materialized (
       select article_id, sum(views) as views, sum(visitors) as visitors
@@ -255,7 +268,7 @@ async function storyListsOf(db: Db, w: Window, filter: StoryFilter, limit: numbe
  * The top sources (kind and host) and campaigns (utm tags), in one pass: the whole site's from its
  * source hours (a few rows an hour), a set of stories' from their own.
  */
-async function sourceListsOf(db: Db, w: Window, filter: StoryFilter, limit: number | null): Promise<{ sources: AudienceSourceRow[]; campaigns: AudienceCampaignRow[] }> {
+async function sourceListsOf(db: Reader, w: Window, filter: StoryFilter, limit: number | null): Promise<{ sources: AudienceSourceRow[]; campaigns: AudienceCampaignRow[] }> {
   const counted =
     filter.kind === "site"
       ? sql`select * from ${rows("siteSource", w)} s`
@@ -288,14 +301,14 @@ async function sourceListsOf(db: Db, w: Window, filter: StoryFilter, limit: numb
 }
 
 /** Devices of the whole site's loads (an author's report has none: devices are rolled up per site hour, not per story). */
-async function devicesOf(db: Db, w: Window, filter: StoryFilter): Promise<AudienceDeviceRow[]> {
+async function devicesOf(db: Reader, w: Window, filter: StoryFilter): Promise<AudienceDeviceRow[]> {
   if (filter.kind !== "site") return [];
   const result = await db.execute(sql`
     select device, sum(views) as views, sum(visitors) as visitors from ${rows("site", w)} s group by 1 order by 2 desc, 1`);
   return result.rows.map((r) => ({ device: String(r.device) as AudienceDevice, views: num(r.views), visitors: num(r.visitors) }));
 }
 
-async function engagementOf(db: Db, w: Window, filter: StoryFilter): Promise<AudienceEngagement> {
+async function engagementOf(db: Reader, w: Window, filter: StoryFilter): Promise<AudienceEngagement> {
   const result = await db.execute(sql`
     select coalesce(sum(reads), 0) as reads, coalesce(sum(depth_25), 0) as d25, coalesce(sum(depth_50), 0) as d50,
       coalesce(sum(depth_75), 0) as d75, coalesce(sum(depth_100), 0) as d100, ${bucketSums}
@@ -310,7 +323,7 @@ async function engagementOf(db: Db, w: Window, filter: StoryFilter): Promise<Aud
   };
 }
 
-async function conversionsOf(db: Db, w: Window, filter: StoryFilter): Promise<AudienceConversions> {
+async function conversionsOf(db: Reader, w: Window, filter: StoryFilter): Promise<AudienceConversions> {
   const result = await db.execute(sql`
     select kind, count(*) as n from audience_conversions c
     where at >= ${ts(w.from)} and at < ${ts(w.to)}${storyWhere(filter, sql`c.article_id`)} group by kind`);
@@ -336,17 +349,20 @@ export async function audienceOverview(
   options: AudienceListOptions = {},
 ): Promise<AudienceOverview> {
   const limit = options.limit === undefined ? AUDIENCE_TOP_LIMIT : options.limit;
-  const w = await windowOf(db, period);
   const filter = filterOf(scope);
-  const [series, { stories, categories, authors }, { sources, campaigns }, devices, engagement, conversions] = await Promise.all([
-    seriesOf(db, period, w, filter, timeZone),
-    storyListsOf(db, w, filter, limit),
-    sourceListsOf(db, w, filter, limit),
-    devicesOf(db, w, filter),
-    engagementOf(db, w, filter),
-    conversionsOf(db, w, filter),
-  ]);
-  return { period, scope, totals: totalsOf(series), series, stories, sources, campaigns, categories, authors, devices, engagement, conversions };
+  return inOneSnapshot(db, async (tx) => {
+    const w = await windowOf(tx, period);
+    // One connection: the queries queue on it, in this order.
+    const [series, { stories, categories, authors }, { sources, campaigns }, devices, engagement, conversions] = await Promise.all([
+      seriesOf(tx, period, w, filter, timeZone),
+      storyListsOf(tx, w, filter, limit),
+      sourceListsOf(tx, w, filter, limit),
+      devicesOf(tx, w, filter),
+      engagementOf(tx, w, filter),
+      conversionsOf(tx, w, filter),
+    ]);
+    return { period, scope, totals: totalsOf(series), series, stories, sources, campaigns, categories, authors, devices, engagement, conversions };
+  });
 }
 
 /**
@@ -405,14 +421,12 @@ export async function audienceStoryReport(
     const since = siteDayOf(new Date(iso(a.published_at ?? a.created_at)), timeZone);
     chosen = audiencePeriodOfDays("range", since < today ? since : today, today, timeZone);
   }
-  const w = await windowOf(db, chosen);
   const filter: StoryFilter = { kind: "story", articleId: String(a.id) };
-  const [series, { sources, campaigns }, engagement, conversions] = await Promise.all([
-    seriesOf(db, chosen, w, filter, timeZone),
-    sourceListsOf(db, w, filter, limit),
-    engagementOf(db, w, filter),
-    conversionsOf(db, w, filter),
-  ]);
+  const reported = chosen;
+  const [series, { sources, campaigns }, engagement, conversions] = await inOneSnapshot(db, async (tx) => {
+    const w = await windowOf(tx, reported);
+    return Promise.all([seriesOf(tx, reported, w, filter, timeZone), sourceListsOf(tx, w, filter, limit), engagementOf(tx, w, filter), conversionsOf(tx, w, filter)]);
+  });
   return {
     article: {
       id: String(a.id),
