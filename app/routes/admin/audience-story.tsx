@@ -13,6 +13,7 @@ import { formatPublishDate } from "~/lib/dates";
 import { formatCount, formatQuantity } from "~/lib/numbers";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/audience-story";
+import { AudienceSignUps } from "~/components/admin/audience-sign-ups";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "audience.view");
@@ -144,20 +145,7 @@ export default function AudienceStoryPage({ loaderData }: Route.ComponentProps) 
           </section>
           <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4">
             <h2 className="mb-2 text-lg font-semibold text-slate-900">Sign-ups it brought</h2>
-            <dl className="grid grid-cols-3 gap-2 text-center">
-              {(
-                [
-                  ["Newsletter", conversions.newsletter],
-                  ["Members", conversions.member],
-                  ["Paid", conversions.paid],
-                ] as const
-              ).map(([label, n]) => (
-                <div key={label} className="rounded-md bg-slate-50 p-3">
-                  <dt className="text-sm text-slate-700">{label}</dt>
-                  <dd className="text-2xl font-bold tabular-nums text-slate-900">{formatCount(n)}</dd>
-                </div>
-              ))}
-            </dl>
+            <AudienceSignUps conversions={conversions} />
           </section>
           <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4">
             <AudienceTable

@@ -17,6 +17,7 @@ import { inTimeZone, isoDayOf } from "~/lib/dates";
 import { formatCount } from "~/lib/numbers";
 import { backOfficeMeta } from "~/page-meta";
 import type { Route } from "./+types/audience";
+import { AudienceSignUps } from "~/components/admin/audience-sign-ups";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "audience.view");
@@ -238,20 +239,7 @@ function OverviewFigures({ overview, timeZone, exportHref }: { overview: Audienc
         </Panel>
         <Panel>
           <h2 className="mb-2 text-lg font-semibold text-slate-900">Sign-ups</h2>
-          <dl className="grid grid-cols-3 gap-2 text-center">
-            {(
-              [
-                ["Newsletter", conversions.newsletter],
-                ["Members", conversions.member],
-                ["Paid", conversions.paid],
-              ] as const
-            ).map(([label, n]) => (
-              <div key={label} className="rounded-md bg-slate-50 p-3">
-                <dt className="text-sm text-slate-700">{label}</dt>
-                <dd className="text-2xl font-bold tabular-nums text-slate-900">{formatCount(n)}</dd>
-              </div>
-            ))}
-          </dl>
+          <AudienceSignUps conversions={conversions} />
           <p className="mt-2 text-xs text-slate-600">Credited to the story and source that brought each reader that day.</p>
         </Panel>
       </div>
