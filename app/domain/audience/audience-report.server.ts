@@ -352,15 +352,13 @@ export async function audienceOverview(
   const filter = filterOf(scope);
   return inOneSnapshot(db, async (tx) => {
     const w = await windowOf(tx, period);
-    // One connection: the queries queue on it, in this order.
-    const [series, { stories, categories, authors }, { sources, campaigns }, devices, engagement, conversions] = await Promise.all([
-      seriesOf(tx, period, w, filter, timeZone),
-      storyListsOf(tx, w, filter, limit),
-      sourceListsOf(tx, w, filter, limit),
-      devicesOf(tx, w, filter),
-      engagementOf(tx, w, filter),
-      conversionsOf(tx, w, filter),
-    ]);
+    // One connection: one query after the other.
+    const series = await seriesOf(tx, period, w, filter, timeZone);
+    const { stories, categories, authors } = await storyListsOf(tx, w, filter, limit);
+    const { sources, campaigns } = await sourceListsOf(tx, w, filter, limit);
+    const devices = await devicesOf(tx, w, filter);
+    const engagement = await engagementOf(tx, w, filter);
+    const conversions = await conversionsOf(tx, w, filter);
     return { period, scope, totals: totalsOf(series), series, stories, sources, campaigns, categories, authors, devices, engagement, conversions };
   });
 }
@@ -425,7 +423,9 @@ export async function audienceStoryReport(
   const reported = chosen;
   const [series, { sources, campaigns }, engagement, conversions] = await inOneSnapshot(db, async (tx) => {
     const w = await windowOf(tx, reported);
-    return Promise.all([seriesOf(tx, reported, w, filter, timeZone), sourceListsOf(tx, w, filter, limit), engagementOf(tx, w, filter), conversionsOf(tx, w, filter)]);
+    const series = await seriesOf(tx, reported, w, filter, timeZone);
+    const lists = await sourceListsOf(tx, w, filter, limit);
+    return [series, lists, await engagementOf(tx, w, filter), await conversionsOf(tx, w, filter)] as const;
   });
   return {
     article: {
