@@ -229,6 +229,11 @@ export const ROUTE_PATH_CLASSES = {
   "admin/front-page": "admin page",
   "admin/import": "admin page",
   "admin/members/tiers": "admin page",
+  // Audience (issue 42): the screens, Right now's JSON and the CSV exports, read by their loaders' guards.
+  "admin/audience": "admin page",
+  "admin/audience/now": "admin page",
+  "admin/audience/export": "admin page",
+  "admin/audience/story/:id": "admin page",
   "/": "reader page",
   "category/:slug": "reader page",
   "article/:slug": "article page",
