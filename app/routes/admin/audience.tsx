@@ -77,7 +77,7 @@ export default function AudiencePage({ loaderData }: Route.ComponentProps) {
           </ul>
           <Form method="get" className="flex flex-wrap items-end gap-2" aria-label="Chosen range">
             <input type="hidden" name="period" value="range" />
-            <div className="flex flex-col gap-1">
+            <div className="flex w-40 flex-col gap-1">
               <Label htmlFor="range-from">From</Label>
               <Input
                 id="range-from"
@@ -85,13 +85,12 @@ export default function AudiencePage({ loaderData }: Route.ComponentProps) {
                 type="date"
                 max={today}
                 required
-                className="h-9 w-40"
                 defaultValue={overview?.period.key === "range" ? overview.period.firstDay : chosen.from}
                 aria-invalid={rangeError?.field === "from" || undefined}
                 aria-describedby={rangeError?.field === "from" ? "range-from-error" : undefined}
               />
             </div>
-            <div className="flex flex-col gap-1">
+            <div className="flex w-40 flex-col gap-1">
               <Label htmlFor="range-to">To</Label>
               <Input
                 id="range-to"
@@ -99,13 +98,12 @@ export default function AudiencePage({ loaderData }: Route.ComponentProps) {
                 type="date"
                 max={today}
                 required
-                className="h-9 w-40"
                 defaultValue={overview?.period.key === "range" ? overview.period.lastDay : chosen.to}
                 aria-invalid={rangeError?.field === "to" || undefined}
                 aria-describedby={rangeError?.field === "to" ? "range-to-error" : undefined}
               />
             </div>
-            <Button type="submit" size="sm" variant={current === "range" ? "default" : "outline"}>
+            <Button type="submit" variant={current === "range" ? "default" : "outline"}>
               Show range
             </Button>
           </Form>
