@@ -1,6 +1,7 @@
 import { expect, test } from "./fixtures";
 import { articleViews, categoryId, PUBLIC_ARTICLES_NEWEST_FIRST, query, siteDate } from "./db";
 import { CATEGORIES, someArticlePath, STATIC_PAGES } from "./routes";
+import { joinNames } from "../../app/domain/authors/byline";
 
 interface StoredArticle {
   title: string;
@@ -10,6 +11,7 @@ interface StoredArticle {
   views: number;
   category_name: string;
   category_slug: string;
+  byline_names?: string[] | null;
 }
 
 /** The 12 newest public articles as stored, newest first (what the home page lists, dated by publication). */
@@ -149,7 +151,10 @@ test.describe("the reader site", () => {
   test("an article shows its category badge, author, date, view count and three share links that open a 600x400 popup", async ({ page, baseURL }) => {
     // An article no other journey opens, so no views of it wait unwritten in the server's buffer.
     const [article] = await query<StoredArticle>(
-      `select a.title, a.slug, a.author_name, a.created_at, a.views, c.name as category_name, c.slug as category_slug
+      // The byline readers see: the story's authors in order when it has some, else its Author Name (decision 0015).
+      `select a.title, a.slug, a.author_name, a.created_at, a.views, c.name as category_name, c.slug as category_slug,
+              (select array_agg(au.name order by aa.position) from article_authors aa join authors au on au.id = aa.author_id
+                where aa.article_id = a.id) as byline_names
        from articles a join categories c on c.id = a.category_id
        where ${PUBLIC_ARTICLES_NEWEST_FIRST} offset 7 limit 1`,
     );
@@ -169,7 +174,7 @@ test.describe("the reader site", () => {
     const header = page.getByRole("main").locator("article header");
     await expect(header.getByRole("heading", { level: 1 })).toHaveText(article!.title);
     await expect(header.getByRole("link", { name: article!.category_name, exact: true })).toHaveAttribute("href", `/category/${article!.category_slug}`);
-    await expect(header).toContainText(`By ${article!.author_name}`);
+    await expect(header).toContainText(`By ${article!.byline_names?.length ? joinNames(article!.byline_names) : article!.author_name}`);
     await expect(header.locator("time")).toHaveText(siteDate(article!.created_at, "long"));
     // This visit is counted once in the database, and the page shows the count the beacon answered:
     // the stored count plus this view, even when the server's periodic flush overlaps the answer.
