@@ -138,6 +138,10 @@ interface Region {
  * what the CRC is, and its reused copies.
  */
 interface Layout {
+  /** The fragments in the slots, in the order of the slots. */
+  fragments: readonly SlotFragment[];
+  /** When it last answered (NoncedBody's clock): the least recently used goes first. */
+  used: number;
   length: number;
   zeroedCrc: number;
   nonceEffect: number;
@@ -177,8 +181,12 @@ export class NoncedBody {
   readonly bytes: number;
   /** The page without slots: its one layout. */
   private readonly only: Layout | null;
-  /** Pages with slots: their layouts by the fragments' ids, in order of use. */
-  private readonly layouts = new Map<string, Layout>();
+  /**
+   * Pages with slots: their layouts by a hash of the fragments' ids (a number: a string key built per
+   * answer cost more than the rest of the answer), each checked against its fragments.
+   */
+  private readonly layouts = new Map<number, Layout>();
+  private clock = 0;
   /** The fragments chosen for the answer being made (layoutFor), reused from answer to answer. */
   private readonly chosen: SlotFragment[];
   private readonly placeCount: number;
@@ -277,6 +285,8 @@ export class NoncedBody {
       nonceEffect = multiplyModP(nonceEffect, fragment.shift);
     });
     return {
+      fragments,
+      used: 0,
       length,
       zeroedCrc,
       nonceEffect,
@@ -329,27 +339,30 @@ export class NoncedBody {
     return body;
   }
 
-  /** The layout for this answer's fills: kept from an earlier answer, or worked out now (the oldest unused one goes). */
+  /** The layout for this answer's fills: kept from an earlier answer, or worked out now (the least recently used one goes). */
   private layoutFor(fills: SlotFills | undefined): Layout {
-    let key = "";
+    let hash = 0;
     for (let i = 0; i < this.slots.length; i++) {
       const fragment = fragmentOf(fills?.[this.slots[i]!]);
       this.chosen[i] = fragment;
-      key += i === 0 ? `${fragment.id}` : `,${fragment.id}`;
+      hash = (Math.imul(hash, 0x9e3779b1) + fragment.id) | 0;
     }
-    let layout = this.layouts.get(key);
-    if (layout) {
-      this.layouts.delete(key);
-      this.layouts.set(key, layout);
-      return layout;
+    const kept = this.layouts.get(hash);
+    if (kept && sameFragments(kept.fragments, this.chosen)) {
+      kept.used = ++this.clock;
+      return kept;
     }
-    layout = this.layoutOf(this.chosen.slice());
-    this.layouts.set(key, layout);
-    for (const [oldest, old] of this.layouts) {
-      if (this.layouts.size <= MAX_LAYOUTS) break;
-      this.layouts.delete(oldest);
-      old.identity.dispose();
-      old.gzip.dispose();
+    const layout = this.layoutOf(this.chosen.slice());
+    layout.used = ++this.clock;
+    // Another way of filling with the same hash (rare): the newer takes its place.
+    if (kept) disposeLayout(kept);
+    this.layouts.set(hash, layout);
+    if (this.layouts.size > MAX_LAYOUTS) {
+      let oldest: number | undefined;
+      let oldestUsed = Infinity;
+      for (const [key, entry] of this.layouts) if (entry.used < oldestUsed) [oldest, oldestUsed] = [key, entry.used];
+      disposeLayout(this.layouts.get(oldest!)!);
+      this.layouts.delete(oldest!);
     }
     return layout;
   }
@@ -379,12 +392,20 @@ export class NoncedBody {
 
   /** Lets the reused copies go (the page left the cache). */
   dispose() {
-    for (const layout of this.only ? [this.only] : this.layouts.values()) {
-      layout.identity.dispose();
-      layout.gzip.dispose();
-    }
+    if (this.only) disposeLayout(this.only);
+    for (const layout of this.layouts.values()) disposeLayout(layout);
     this.layouts.clear();
   }
+}
+
+function sameFragments(a: readonly SlotFragment[], b: readonly SlotFragment[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function disposeLayout(layout: Layout) {
+  layout.identity.dispose();
+  layout.gzip.dispose();
 }
 
 /** The fragment a fill stands for (an empty one for nothing). */

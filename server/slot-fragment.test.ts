@@ -22,6 +22,15 @@ describe("slot fragments (issue 43)", () => {
     expect(ad.deflated.subarray(-4)).toEqual(Buffer.from([0, 0, 0xff, 0xff]));
     expect(zlib.inflateRawSync(ad.deflated, { finishFlush: zlib.constants.Z_SYNC_FLUSH }).toString()).toBe(ad.bytes.toString());
     expect(EMPTY_FRAGMENT.deflated.length).toBe(0);
+  });
+
+  test("a short fragment that deflate would make longer is kept as one stored block (5 bytes of header)", () => {
+    const ad = new SlotFragment("<a href='/ads/click/x'><img alt='Garage' src='/m/g.webp'></a>");
+    expect(ad.deflated.length).toBe(ad.length + 5);
+    expect(ad.deflated.subarray(5)).toEqual(ad.bytes);
+    expect(zlib.inflateRawSync(ad.deflated, { finishFlush: zlib.constants.Z_SYNC_FLUSH }).toString()).toBe(ad.bytes.toString());
+    const page = new NoncedBody(Buffer.from(`<p>a</p>${slotMarker("a")}<p>b</p>`), "Nonce_0123456789abcdef");
+    expect(zlib.gunzipSync(page.answer("Nonce_fedcba9876543210", true, { a: ad }).body).toString()).toBe(`<p>a</p>${ad.bytes.toString()}<p>b</p>`);
     expect(EMPTY_FRAGMENT.length).toBe(0);
   });
 

@@ -32,11 +32,12 @@ export class SlotFragment {
     return this.bytes.length;
   }
 
-  /** Raw deflate of the bytes, ended by Z_SYNC_FLUSH (empty for an empty fragment); compressed once. */
+  /**
+   * Raw deflate of the bytes, ended by Z_SYNC_FLUSH, or as one stored block where that is shorter (a
+   * short ad: 61 bytes deflated to 67); empty for an empty fragment. Worked out once.
+   */
   get deflated(): Buffer {
-    if (!this.compressed) {
-      this.compressed = this.bytes.length === 0 ? Buffer.alloc(0) : zlib.deflateRawSync(this.bytes, { level: 6, finishFlush: zlib.constants.Z_SYNC_FLUSH });
-    }
+    if (!this.compressed) this.compressed = deflatedAlone(this.bytes);
     return this.compressed;
   }
 
@@ -44,6 +45,18 @@ export class SlotFragment {
   get isCompressed(): boolean {
     return this.compressed !== null;
   }
+}
+
+/** The longest stored deflate block (its length is two bytes). */
+const MAX_STORED = 0xffff;
+
+function deflatedAlone(bytes: Buffer): Buffer {
+  if (bytes.length === 0) return Buffer.alloc(0);
+  const deflated = zlib.deflateRawSync(bytes, { level: 6, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  if (bytes.length > MAX_STORED || deflated.length <= bytes.length + 5) return deflated;
+  // A stored block (BFINAL 0, BTYPE 00, byte-aligned): its length, the length's complement, the bytes.
+  const n = bytes.length;
+  return Buffer.concat([Buffer.from([0, n & 0xff, n >> 8, ~n & 0xff, (~n >> 8) & 0xff]), bytes]);
 }
 
 /** What a slot holds when nothing fills it: no bytes at all (a slot with nothing to show takes no space). */
