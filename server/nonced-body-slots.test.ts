@@ -121,6 +121,8 @@ describe("a page with slots (issue 43)", () => {
     const body = new NoncedBody(Buffer.from(pageOf(tokens)), RENDERED);
     const nonce = nonceOf();
     const bare = `<main><p>story</p>${nonce}</main>`;
+    const inherited = new NoncedBody(Buffer.from(`<p>${slotMarker("constructor")}</p>`), RENDERED);
+    expectAnswers(inherited, nonce, {}, "<p></p>", "a slot named like an Object property");
     for (const fills of [undefined, {}, { article: null }, { article: undefined, "home-top": "" }, { article: new SlotFragment(""), "home-top": new SlotFragment(Buffer.alloc(0)) }]) {
       expectAnswers(body, nonce, fills, bare, JSON.stringify(fills));
     }

@@ -410,7 +410,7 @@ function disposeLayout(layout: Layout) {
 
 /** The fragment a fill stands for (an empty one for nothing). */
 function fragmentOf(fill: SlotFill): SlotFragment {
-  if (fill === null || fill === undefined) return EMPTY_FRAGMENT;
   if (typeof fill === "string") return slotFragment(fill);
-  return fill.length === 0 ? EMPTY_FRAGMENT : fill;
+  // Anything else is nothing: a slot named like an Object property ("constructor") finds the prototype's.
+  return fill instanceof SlotFragment && fill.length > 0 ? fill : EMPTY_FRAGMENT;
 }
