@@ -90,8 +90,11 @@ function cacheTagsOf(match: { pattern: string; params: Record<string, string> })
   }
 }
 
-/** Tables whose notices no page depends on (audience analytics: server-side counts only). */
-const AUDIENCE_TABLES = new Set(["audience_events", "audience_reads"]);
+/**
+ * Tables whose notices no page depends on: audience analytics (server-side counts only) and
+ * advertising (issue 43: the door fills the slots of the stored page; each process reloads its campaigns).
+ */
+const NO_PAGE_TABLES = new Set(["audience_events", "audience_reads", "advertisers", "ad_campaigns", "ad_creatives"]);
 
 /**
  * What a change notice (app/lib/change-feed.server.ts) does to cached pages (decision 0028):
@@ -111,13 +114,15 @@ const AUDIENCE_TABLES = new Set(["audience_events", "audience_reads"]);
  *   newest version it shows, sends the reader what came since;
  * - a change to the home page's own settings alone (the welcome banner's switch, Explore Topics:
  *   migration 0024) drops the home page;
- * - the audience's notice (issue 42: loads counted, for the admin's live "Right now") touches no page;
+ * - the audience's notice (issue 42: loads counted, for the admin's live "Right now") touches no page,
+ *   nor do the ads' tables (issue 43: the door fills each answer's slots);
  * - anything else (categories, settings, authors, a notice too big to name its stories, a lost
  *   connection) drops every page.
  */
 export function cacheChangeOf(event: ChangeEvent): { drop: string[]; stale: string[] } {
   // Counted loads (issue 42) change no page: their notice only tells the admin's "Right now" to refresh.
-  if (AUDIENCE_TABLES.has(event.table)) return { drop: [], stale: [] };
+  // Campaigns (issue 43) neither: the door fills the stored page's slots with what is live.
+  if (NO_PAGE_TABLES.has(event.table)) return { drop: [], stale: [] };
   if (event.table === "comments" && Array.isArray(event.articles)) return { drop: [], stale: event.articles.map(articleTag) };
   if (event.table === "story_pins" && event.pins && Array.isArray(event.pins.categories)) {
     return { drop: [...(event.pins.home ? [HOME_TAG] : []), ...event.pins.categories.map(categoryTag)], stale: [] };

@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
   customType,
+  date,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
@@ -636,6 +637,11 @@ export const websiteSettings = pgTable(
     meterMembers: integer("meter_members").notNull().default(0),
     /** Audience analytics (issue 42): days the raw events are kept before their day's partition is dropped whole. */
     audienceRetentionDays: integer("audience_retention_days").notNull().default(90),
+    /**
+     * Advertising (issue 43): the ad network (adClientId) loads only after the reader's consent, asked
+     * by the site's own banner. The newsroom's own campaigns set no cookie and ask nothing.
+     */
+    adConsentRequired: boolean("ad_consent_required").notNull().default(true),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("website_settings_single_row", sql`${t.id} = 1`)],
@@ -1589,6 +1595,158 @@ export const memberVerification = pgTable(
   },
   (t) => [index("member_verification_identifier_idx").on(t.identifier)],
 );
+
+// ---------------------------------------------------------------- advertising (issue 43, decision 0061)
+//
+// The newsroom's own campaigns in the seed's ad slots: advertisers, their campaigns (dates, slots,
+// categories, priority, weight, an impression goal), each campaign's creatives (an image from the
+// media library with alt text and a link, or a text ad), and what they got, by day. The live ones are
+// held in each process's memory (app/domain/ads/ad-book.server.ts), reloaded on these tables' notices.
+
+export const adPriority = pgEnum("ad_priority", ["sponsorship", "standard", "house"]);
+export type AdPriority = (typeof adPriority.enumValues)[number];
+export const adCreativeKind = pgEnum("ad_creative_kind", ["image", "text"]);
+export type AdCreativeKind = (typeof adCreativeKind.enumValues)[number];
+
+export const advertisers = pgTable(
+  "advertisers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    contactName: text("contact_name").notNull().default(""),
+    contactEmail: text("contact_email").notNull().default(""),
+    notes: text("notes").notNull().default(""),
+    /** The newsroom itself: its house ads ("Subscribe", "Get our newsletter"). */
+    house: boolean("house").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("advertisers_name_key").on(sql`lower(${t.name})`)],
+);
+
+export const adCampaigns = pgTable(
+  "ad_campaigns",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    advertiserId: uuid("advertiser_id")
+      .notNull()
+      .references(() => advertisers.id, { onDelete: "restrict" }),
+    name: text("name").notNull(),
+    /** The first and last day it runs, in the site's time zone (both included). */
+    startsOn: date("starts_on").notNull(),
+    endsOn: date("ends_on").notNull(),
+    /** The slots it may fill (AD_SLOTS' names). */
+    slots: text("slots").array().notNull(),
+    /** The categories whose pages it may fill; empty: every page of its slots. */
+    categoryIds: uuid("category_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    priority: adPriority("priority").notNull().default("standard"),
+    /** Its share against the other campaigns of its priority that could fill the same slot. */
+    weight: integer("weight").notNull().default(1),
+    /** Impressions sold; null: none (served by weight alone). Paced evenly over its days. */
+    impressionGoal: integer("impression_goal"),
+    /** Paused by the newsroom: not served, its dates kept. */
+    paused: boolean("paused").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("ad_campaigns_dates", sql`${t.endsOn} >= ${t.startsOn}`),
+    check("ad_campaigns_weight", sql`${t.weight} between 1 and 1000`),
+    check("ad_campaigns_goal", sql`${t.impressionGoal} is null or ${t.impressionGoal} > 0`),
+    check("ad_campaigns_slots", sql`cardinality(${t.slots}) > 0`),
+    index("ad_campaigns_advertiser_idx").on(t.advertiserId),
+    index("ad_campaigns_ends_on_idx").on(t.endsOn),
+  ],
+);
+
+export const adCreatives = pgTable(
+  "ad_creatives",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => adCampaigns.id, { onDelete: "cascade" }),
+    /** The slot size it is made for (AD_SIZES: "banner" for the 120 px slots, "box" for the 250 px ones). */
+    size: text("size").notNull(),
+    kind: adCreativeKind("kind").notNull(),
+    /** An image creative's picture (the media library) and its alt text (required). */
+    mediaId: uuid("media_id").references(() => media.id, { onDelete: "restrict" }),
+    alt: text("alt").notNull().default(""),
+    /** A text ad's headline and line. */
+    headline: text("headline").notNull().default(""),
+    body: text("body").notNull().default(""),
+    /** Where a click goes (the advertiser's page), through /ads/click/{token}. */
+    linkUrl: text("link_url").notNull(),
+    /** Taken out of rotation; kept for the reports. */
+    archived: boolean("archived").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("ad_creatives_size", sql`${t.size} in ('banner', 'box')`),
+    check("ad_creatives_image", sql`${t.kind} <> 'image' or (${t.mediaId} is not null and length(btrim(${t.alt})) > 0)`),
+    check("ad_creatives_text", sql`${t.kind} <> 'text' or length(btrim(${t.headline})) > 0`),
+    index("ad_creatives_campaign_idx").on(t.campaignId),
+  ],
+);
+
+/**
+ * What each creative got, by day (the site's time zone) and slot: impressions served (the view rule),
+ * viewable impressions (half in view for a second), clicks (once per token and reader a day). Written
+ * in batches by app/domain/ads/ad-recorder.server.ts, incremented in place.
+ */
+export const adDays = pgTable(
+  "ad_days",
+  {
+    day: date("day").notNull(),
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => adCampaigns.id, { onDelete: "cascade" }),
+    creativeId: uuid("creative_id")
+      .notNull()
+      .references(() => adCreatives.id, { onDelete: "cascade" }),
+    slot: text("slot").notNull(),
+    impressions: bigint("impressions", { mode: "number" }).notNull().default(0),
+    viewable: bigint("viewable", { mode: "number" }).notNull().default(0),
+    clicks: bigint("clicks", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.campaignId, t.creativeId, t.slot] }), index("ad_days_campaign_day_idx").on(t.campaignId, t.day)],
+);
+
+/**
+ * Clicks and viewable impressions already counted today: a hash of the token and who (a click: the
+ * reader's daily visitor hash; a viewable impression: the answer's own id), so a second one counts
+ * nothing. Days before yesterday are deleted by the ads' rollup job.
+ */
+export const adMarks = pgTable(
+  "ad_marks",
+  {
+    day: date("day").notNull(),
+    kind: text("kind").notNull(),
+    key: bytea("key").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.kind, t.key] }), check("ad_marks_kind", sql`${t.kind} in ('click', 'view')`)],
+);
+
+/**
+ * A capability given to one account on top of its role's (issue 43: an admin gives an editor
+ * `ads.manage`). Only the capabilities GRANTABLE names (app/domain/accounts/roles.ts), to the roles it names.
+ */
+export const userGrants = pgTable(
+  "user_grants",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    capability: text("capability").notNull(),
+    grantedBy: text("granted_by").references(() => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.capability] })],
+);
+
+export type Advertiser = typeof advertisers.$inferSelect;
+export type AdCampaign = typeof adCampaigns.$inferSelect;
+export type AdCreative = typeof adCreatives.$inferSelect;
 
 // ---------------------------------------------------------------- relations
 

@@ -1,9 +1,9 @@
-import { Activity, BadgeDollarSign, ChartLine, BookOpen, Mail, Contact, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Signpost, Tags, Users, X } from "lucide-react";
+import { Activity, BadgeDollarSign, ChartLine, BookOpen, Mail, Contact, FileText, FileUp, FolderTree, Image, KeyRound, LayoutDashboard, LogOut, Megaphone, Menu, MessageSquare, Newspaper, PenLine, PlusCircle, Settings, Signpost, Tags, Users, X } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
-import { can, ROLE_LABELS, type Capability, type Role } from "~/domain/accounts/roles";
+import { holds, ROLE_LABELS, type Capability, type Role } from "~/domain/accounts/roles";
 import { cn } from "~/lib/cn";
 
 /** The back-office screens a navigation entry can lead to. */
@@ -22,6 +22,7 @@ export type AdminScreen =
   | "activity"
   | "team"
   | "redirects"
+  | "ads"
   | "newsletters"
   | "members"
   | "tiers"
@@ -54,6 +55,7 @@ export const NAV_ITEMS: readonly AdminNavItem[] = [
   { screen: "media", label: "Media", to: "/admin/media", icon: Image, capability: "backOffice" },
   { screen: "comments", label: "Comments", to: "/admin/comments", icon: MessageSquare, capability: "comments.moderate" },
   { screen: "newsletters", label: "Newsletters", to: "/admin/newsletters", icon: Mail, capability: "newsletters.manage" },
+  { screen: "ads", label: "Ads", to: "/admin/ads", icon: Megaphone, capability: "ads.manage" },
   { screen: "members", label: "Members", to: "/admin/members", icon: Contact, capability: "members.view" },
   { screen: "tiers", label: "Tiers", to: "/admin/members/tiers", icon: BadgeDollarSign, capability: "tiers.manage" },
   { screen: "activity", label: "Activity", to: "/admin/activity", icon: Activity, capability: "activity.view" },
@@ -64,8 +66,9 @@ export const NAV_ITEMS: readonly AdminNavItem[] = [
   { screen: "profile", label: "Your account", to: "/admin/profile", icon: KeyRound, capability: "backOffice" },
 ];
 
-/** The entries a role may open. */
-export const navItemsFor = (role: Role | null): readonly AdminNavItem[] => NAV_ITEMS.filter((item) => can(role, item.capability));
+/** The entries a role (and the account's grants) may open. */
+export const navItemsFor = (role: Role | null, grants: readonly string[] = []): readonly AdminNavItem[] =>
+  NAV_ITEMS.filter((item) => holds({ role, grants }, item.capability));
 
 /** The entry the path belongs to: the longest matching `to` ("/admin/articles/new" is New Article, not Articles). */
 export function currentScreen(pathname: string, items: readonly AdminNavItem[] = NAV_ITEMS): AdminScreen | undefined {
@@ -129,8 +132,8 @@ function Account({ email, role }: { email: string; role: Role }) {
 }
 
 /** The desktop sidebar (≥1024 px): the screens, the signed-in user and Sign out. */
-export function AdminSidebar({ email, role }: { email: string; role: Role }) {
-  const items = navItemsFor(role);
+export function AdminSidebar({ email, role, grants = [] }: { email: string; role: Role; grants?: readonly string[] }) {
+  const items = navItemsFor(role, grants);
   return (
     <aside className="hidden w-56 shrink-0 flex-col justify-between bg-slate-900 p-4 text-white lg:flex">
       <nav aria-label="Back office">
@@ -142,8 +145,8 @@ export function AdminSidebar({ email, role }: { email: string; role: Role }) {
 }
 
 /** The phone/tablet menu (<1024 px): a button opening the same navigation in a modal dialog (focus trapped, Escape closes). */
-export function AdminMobileMenu({ email, role }: { email: string; role: Role }) {
-  const items = navItemsFor(role);
+export function AdminMobileMenu({ email, role, grants = [] }: { email: string; role: Role; grants?: readonly string[] }) {
+  const items = navItemsFor(role, grants);
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
   useEffect(() => setOpen(false), [pathname]);

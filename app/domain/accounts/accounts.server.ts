@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { verifyPassword } from "better-auth/crypto";
 import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { account, user, userRoles } from "~/db/schema";
+import { account, user, userGrants, userRoles } from "~/db/schema";
 import { ensureAccountAuthor } from "~/domain/authors/account-author.server";
 import { AppError, isAppError } from "~/lib/app-error";
 import { defaultNameFor, type Auth } from "./auth.server";
@@ -24,6 +24,12 @@ function checkPassword(password: string): void {
 export async function roleOf(db: Db, userId: string): Promise<Role | null> {
   const rows = await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId));
   return highestRole(rows.map((r) => r.role));
+}
+
+/** The capabilities an admin gave this account beyond its role's (user_grants; roles.ts `holds` decides what they give). */
+export async function grantsOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.select({ capability: userGrants.capability }).from(userGrants).where(eq(userGrants.userId, userId));
+  return rows.map((r) => r.capability);
 }
 
 /** True when user_roles holds (userId, 'admin'). */

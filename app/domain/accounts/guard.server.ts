@@ -4,8 +4,8 @@ import { session as sessions } from "~/db/schema";
 import { getSettings } from "~/domain/settings/settings.server";
 import { isAppError } from "~/lib/app-error";
 import { isSessionCookiePresent } from "~/lib/auth-cookie";
-import { roleOf } from "./accounts.server";
-import { can, type Capability, type Role } from "./roles";
+import { grantsOf, roleOf } from "./accounts.server";
+import { can, holds, type Capability, type Role } from "./roles";
 import { ACTIVITY_WRITE_INTERVAL_MS, backOfficeSessionState } from "./session-policy";
 
 export interface SessionUser {
@@ -17,6 +17,8 @@ export interface SessionUser {
   role: Role | null;
   /** Whether the account asks a second factor (TOTP) at sign-in. */
   twoFactorEnabled: boolean;
+  /** Capabilities an admin gave the account beyond its role's (user_grants: roles.ts GRANTABLE), read on every request. */
+  grants: string[];
 }
 
 /** Where a back-office user without a second factor is sent when the newsroom requires one. */
@@ -32,8 +34,9 @@ async function lookUpSessionUser(request: Request, context: AppLoadContext): Pro
   const found = await context.auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true } });
   if (!found) return null;
   const now = new Date();
-  const [role, [times]] = await Promise.all([
+  const [role, grants, [times]] = await Promise.all([
     roleOf(context.db, found.user.id),
+    grantsOf(context.db, found.user.id),
     context.db.select({ createdAt: sessions.createdAt, lastActiveAt: sessions.lastActiveAt }).from(sessions).where(eq(sessions.id, found.session.id)),
   ]);
   if (!times) return null;
@@ -49,7 +52,7 @@ async function lookUpSessionUser(request: Request, context: AppLoadContext): Pro
     await context.db.update(sessions).set({ lastActiveAt: now }).where(eq(sessions.id, found.session.id));
   }
   const twoFactorEnabled = Boolean((found.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled);
-  return { id: found.user.id, email: found.user.email, name: found.user.name, role, twoFactorEnabled };
+  return { id: found.user.id, email: found.user.email, name: found.user.name, role, twoFactorEnabled, grants };
 }
 
 /**
@@ -100,7 +103,7 @@ async function guard(
 ): Promise<SessionUser & { role: Role }> {
   const user = await getSessionUser(request, context);
   const read = request.method === "GET" || request.method === "HEAD";
-  if (user?.role && can(user.role, capability)) {
+  if (user?.role && holds(user, capability)) {
     if (options.secondFactorRequired && (await lacksRequiredSecondFactor(user, context))) {
       if (read) throw redirect(`${TWO_FACTOR_SETUP_PATH}?required=1`);
       throw data({ error: TWO_FACTOR_REQUIRED }, { status: 403 });
@@ -120,7 +123,7 @@ async function lacksRequiredSecondFactor(user: SessionUser, context: AppLoadCont
 /** The guard of every admin resource route (uploads, the event stream, preview links): 401/403, never a redirect. */
 export async function requireCapabilityApi(request: Request, context: AppLoadContext, capability: Capability): Promise<SessionUser & { role: Role }> {
   const user = await getSessionUser(request, context);
-  if (user?.role && can(user.role, capability)) {
+  if (user?.role && holds(user, capability)) {
     if (await lacksRequiredSecondFactor(user, context)) throw data({ error: TWO_FACTOR_REQUIRED }, { status: 403 });
     return user as SessionUser & { role: Role };
   }

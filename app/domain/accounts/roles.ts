@@ -87,12 +87,48 @@ export const CAPABILITIES = {
   "live.manage": ["admin", "editor"],
   /** Post updates on a live story whose byline names them, and edit and delete their own (see mayChangeLiveUpdate). */
   "live.post": ["admin", "editor", "author"],
+  /**
+   * Advertising (issue 43): advertisers, campaigns, creatives and their reports (/admin/ads). Admins
+   * hold it; an admin may give it to an editor (GRANTABLE, on the Team screen).
+   */
+  "ads.manage": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Capability = keyof typeof CAPABILITIES;
 
 export function can(role: Role | null | undefined, capability: Capability): boolean {
   return role != null && (CAPABILITIES[capability] as readonly Role[]).includes(role);
+}
+
+/**
+ * Capabilities an admin may give one account beyond its role's (user_grants), and the roles whose
+ * accounts may receive each. A grant to any other role, or of anything else, gives nothing.
+ */
+export const GRANTABLE = {
+  "ads.manage": ["editor"],
+} as const satisfies Partial<Record<Capability, readonly Role[]>>;
+export type GrantableCapability = keyof typeof GRANTABLE;
+
+export function isGrantable(capability: string): capability is GrantableCapability {
+  return Object.hasOwn(GRANTABLE, capability);
+}
+
+/** What a grant is called on the Team screen. */
+export const GRANT_LABELS: Record<GrantableCapability, string> = { "ads.manage": "May manage advertising" };
+
+/** Who holds capabilities: a role, and the grants on top of it. */
+export interface CapabilityHolder {
+  role: Role | null;
+  /** The account's grants (user_grants); absent: none. */
+  grants?: readonly string[];
+}
+
+/** Whether the account may do `capability`: its role may, or it was given it (GRANTABLE to its role). */
+export function holds(holder: CapabilityHolder | null | undefined, capability: Capability): boolean {
+  if (!holder) return false;
+  if (can(holder.role, capability)) return true;
+  if (!holder.role || !isGrantable(capability) || !holder.grants?.includes(capability)) return false;
+  return (GRANTABLE[capability] as readonly Role[]).includes(holder.role);
 }
 
 /** Who is asking, as the object-level rules need it. */

@@ -17,7 +17,7 @@ import type { Route } from "./+types/layout";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireBackOfficeUser(request, context);
   // The bell's count: one query on the partial index of unread notifications.
-  return { email: user.email, role: user.role, unread: await countUnread(context.db, user.id) };
+  return { email: user.email, role: user.role, grants: user.grants, unread: await countUnread(context.db, user.id) };
 }
 
 /**
@@ -33,16 +33,16 @@ function pendingText(pathname: string): string {
 }
 
 export default function AdminLayout() {
-  const { email, role, unread } = useLoaderData<typeof loader>();
+  const { email, role, grants, unread } = useLoaderData<typeof loader>();
   return (
-    <AdminShell email={email} role={role} unread={unread}>
+    <AdminShell email={email} role={role} grants={grants} unread={unread}>
       <Outlet />
     </AdminShell>
   );
 }
 
 /** The back office around a screen: the top bar, the navigation of the role, the pending state. */
-function AdminShell({ email, role, unread, children }: { email: string; role: Role; unread: number; children: ReactNode }) {
+function AdminShell({ email, role, grants, unread, children }: { email: string; role: Role; grants: readonly string[]; unread: number; children: ReactNode }) {
   const root = useRouteLoaderData("root") as RootData | undefined;
   const siteName = root?.settings.siteName ?? "Frontpage";
   const navigation = useNavigation();
@@ -51,7 +51,7 @@ function AdminShell({ email, role, unread, children }: { email: string; role: Ro
     <div className="flex min-h-screen min-w-0 flex-1 flex-col bg-slate-50">
       <nav aria-label="Admin" className="border-b border-slate-200 bg-slate-900 text-white">
         <div className="flex h-12 items-center gap-2 px-4 text-sm">
-          <AdminMobileMenu email={email} role={role} />
+          <AdminMobileMenu email={email} role={role} grants={grants} />
           <Link to="/admin" className="inline-flex min-w-0 items-center gap-2 font-semibold hover:underline">
             <Shield className="h-4 w-4 shrink-0" aria-hidden="true" />
             <span className="truncate">{siteName} Admin</span>
@@ -60,7 +60,7 @@ function AdminShell({ email, role, unread, children }: { email: string; role: Ro
         </div>
       </nav>
       <div className="flex min-w-0 flex-1">
-        <AdminSidebar email={email} role={role} />
+        <AdminSidebar email={email} role={role} grants={grants} />
         {/* On a phone a long word (a headline, a name, an address) breaks rather than widening the screen (issue 41). */}
         <div className="flex min-w-0 flex-1 flex-col max-md:wrap-anywhere" aria-busy={pending || undefined}>
           {pending && (
@@ -125,7 +125,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     </main>
   );
   return shell ? (
-    <AdminShell email={shell.email} role={shell.role} unread={shell.unread}>
+    <AdminShell email={shell.email} role={shell.role} grants={shell.grants ?? []} unread={shell.unread}>
       {content}
     </AdminShell>
   ) : (
