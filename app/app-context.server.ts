@@ -22,6 +22,9 @@ import type { Mailer } from "~/lib/mail.server";
 import type { Storage } from "~/lib/storage.server";
 import type { ViewRecorder } from "~/lib/view-recorder.server";
 import type { AudienceRecorder } from "~/domain/audience/audience-recorder.server";
+import type { AdBook } from "./domain/ads/ad-book.server";
+import type { AdRecorder } from "./domain/ads/ad-recorder.server";
+import type { VisitorSalts } from "./domain/audience/visitor-hash.server";
 
 /** The services the Node entry hands to every loader and action (one instance per process). */
 export interface AppServices {
@@ -65,6 +68,12 @@ export interface AppServices {
    * reloads it before answering, so the writer's next request meets the change. Absent in tests.
    */
   redirects?: RedirectTable;
+  /**
+   * Advertising (issue 43, decision 0061): the live campaigns held in memory (the door and
+   * /api/ads/fill choose from them), the recorder of impressions, viewable impressions and clicks,
+   * and the day's visitor salts (a click counts once per reader and day). Absent in tests.
+   */
+  ads?: { book: AdBook; recorder: AdRecorder; salts: VisitorSalts };
 }
 
 declare module "react-router" {

@@ -4,6 +4,10 @@ export default [
   // Resource routes: no UI.
   route("api/views", "routes/resources/views.ts"),
   route("api/audience/read", "routes/resources/audience-read.ts"),
+  // Advertising (issue 43): a slot's fill asked by the reader's browser, a viewable impression's beacon, a click.
+  route("api/ads/fill", "routes/resources/ads-fill.ts"),
+  route("api/ads/seen", "routes/resources/ads-seen.ts"),
+  route("ads/click/:token", "routes/resources/ads-click.ts"),
   route("api/uploads/comment", "routes/resources/comment-upload.ts"),
   route("api/articles/:slug/comments", "routes/resources/article-comments.ts"),
   // SES's bounce and complaint notifications through Amazon SNS (issue 30): signed, no session.

@@ -5,7 +5,7 @@ import { articleSlugOf } from "../app/lib/view-recorder.server";
 import { newCspNonce, type SecurityHeaderWriter } from "./middleware/security-headers";
 import { variantKey, type CachedPage, type PageCache } from "./page-cache";
 import type { GateDecision, ReaderAccess } from "./reader-access";
-import { cachedAnswer, isCountedLoad, pageViewPathOf, sendBody, type PageViewCounter } from "./request-handler";
+import { cachedAnswer, isCountedLoad, pageViewPathOf, sendBody, type PageViewCounter, type SlotFiller } from "./request-handler";
 
 /**
  * The page cache's door (issue 13): an anonymous GET or HEAD of a page the cache holds fresh is
@@ -24,6 +24,8 @@ export function cacheDoor(options: {
   onPageView?: PageViewCounter;
   /** Readers' access (issue 40): a gated page's copy is picked from the reader's signed cookies. */
   readers?: ReaderAccess;
+  /** Fills the stored page's ad slots for each answer (issue 43). */
+  fillSlots?: SlotFiller;
 }): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
   const { cache } = options;
   /** What counting a load of a stored page needs that its key alone decides, found once per page. */
@@ -57,7 +59,7 @@ export function cacheDoor(options: {
       gated = decision;
     }
     const nonce = newCspNonce();
-    const answer = cachedAnswer(req, page, "HIT", nonce, gated);
+    const answer = cachedAnswer(req, page, "HIT", nonce, gated, options.fillSlots);
     // Counted as it is answered (200, or 304: the reader's browser shows its copy): the door knows the
     // status at once, where the Express path learns it when the response finishes.
     if (options.onPageView && (answer.status === 200 || answer.status === 304)) {

@@ -40,6 +40,7 @@ import { observeCdnPurge } from "./metrics/registry";
 import { requestObserver } from "./metrics/requests";
 import { watchPageCache } from "./metrics/sources";
 import { stripeFormOrigins } from "../app/domain/members/stripe.server";
+import { adSlotFiller } from "./ad-filler";
 
 // The Node entry only wires: what each layer does, and which paths it applies to, lives in its own
 // module (server/middleware/*, app/lib/path-classes.ts); the order below is the order a request meets them.
@@ -117,8 +118,10 @@ async function serveRequests({ env, log, databaseUrl, shared, metrics }: { env: 
   // Which copy of a gated story each reader gets (issue 40, decision 0054): from signed cookies, with
   // the meters' settings and the members' access changes this process hears of.
   const readerAccess = await startReaderAccess({ secret: services.subscriberSecret, secure: env.publicUrl.startsWith("https://"), db: services.db, changes: services.changes, log });
+  // Each answer of a stored page gets the campaigns chosen for its ad slots (issue 43, decision 0061).
+  const fillSlots = services.ads ? adSlotFiller(services.ads.book, services.ads.recorder) : undefined;
   // Fresh cached pages are answered where requests arrive, before Express (server/cache-door.ts).
-  const door = cache ? cacheDoor({ cache, writeSecurityHeaders, onPageView, readers: readerAccess }) : () => false;
+  const door = cache ? cacheDoor({ cache, writeSecurityHeaders, onPageView, readers: readerAccess, fillSlots }) : () => false;
   // Old addresses are answered first, before the cache and routing (decision 0040).
   const redirectsFirst = redirectDoor({ table: redirects, writeSecurityHeaders, onHit: (id) => services.views.recordRedirectHit(id), sharedCache: sharedCache.current });
   // Live stories' reader streams (issue 31): held open by this process's hub, fed by its change feed.
@@ -175,7 +178,7 @@ async function serveRequests({ env, log, databaseUrl, shared, metrics }: { env: 
   const build = await mountAppBuild({ app, server, dev, lifecycle });
   // app.use, not app.all("/{*path}"): Express would decode that parameter and answer a malformed
   // escape (/%E0%A4%A) with an error; React Router answers it with the 404 page.
-  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, loadContext: (cspNonce, shown, page) => ({ ...services, cspNonce, shown, ...page }), readers: { access: readerAccess, db: services.db, memberAuth: services.memberAuth }, databaseUp: () => health.up, sharedCache: sharedCache.current, onPageView, onBackgroundError: (err, key) => log.warn({ err, key }, "could not render a stale page again"), changesHeard: () => services.changes.caughtUp() }));
+  app.use(createAppHandler({ build, mode: dev ? "development" : "production", cache, loadContext: (cspNonce, shown, page) => ({ ...services, cspNonce, shown, ...page }), readers: { access: readerAccess, db: services.db, memberAuth: services.memberAuth }, databaseUp: () => health.up, sharedCache: sharedCache.current, onPageView, fillSlots, onBackgroundError: (err, key) => log.warn({ err, key }, "could not render a stale page again"), changesHeard: () => services.changes.caughtUp() }));
   app.use(errorHandler(log));
 
   lifecycle.checkpoint();

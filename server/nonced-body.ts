@@ -1,7 +1,7 @@
 import zlib from "node:zlib";
 import { crc32CombineWith, crc32Shift, multiplyModP } from "./crc32-combine";
 import { EMPTY_FRAGMENT, SlotFragment, slotFragment } from "./slot-fragment";
-import { SLOT_MARKER_PREFIX, SLOT_MARKER_SUFFIX } from "../app/domain/ads/ad-slots";
+import { MAX_SLOT_MARKER_NAME, SLOT_MARKER_PREFIX, SLOT_MARKER_SUFFIX } from "../app/domain/ads/ad-slots";
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
 
@@ -69,7 +69,7 @@ class AnswerPool {
 export { SLOT_MARKER_PREFIX };
 /** A slot's name: lower-case letters and digits in words joined by single hyphens (the seed's fixed slot names). */
 const SLOT_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const MAX_SLOT_NAME = 64;
+const MAX_SLOT_NAME = MAX_SLOT_MARKER_NAME;
 
 /** The marker of slot `name`, as the renderer writes it into the page. */
 export function slotMarker(name: string): string {

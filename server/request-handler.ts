@@ -21,6 +21,7 @@ import type { MemberAuth } from "../app/domain/members/member-auth.server";
 import type { GateDecision, ReaderAccess } from "./reader-access";
 import { pathClassOf } from "./request-path-class";
 import { compressesAnswer, renderedBody } from "./rendered-body";
+import type { SlotFills } from "./nonced-body";
 
 // Which paths each rule below applies to is the path's class in app/lib/path-classes.ts.
 
@@ -62,6 +63,11 @@ export function pageViewPathOf(originalUrl: string): string {
  */
 export function isCountedLoad(req: http.IncomingMessage, rules: PathRules): boolean {
   if (req.method !== "GET" || !rules.countedAsPageView) return false;
+  return isReadersLoad(req);
+}
+
+/** A load by a reader's browser (the view rule): not a prefetch or prerender, not a bot. */
+export function isReadersLoad(req: http.IncomingMessage): boolean {
   const purpose = `${req.headers["sec-purpose"] ?? ""} ${req.headers["purpose"] ?? ""} ${req.headers["x-moz"] ?? ""}`;
   if (/prefetch|prerender/i.test(purpose)) return false;
   return !isBotAgent(req.headers["user-agent"] ?? "");
@@ -287,7 +293,18 @@ export interface CachedAnswer {
  * its headers, the cache state, its validator, and the body with `nonce`, the one this answer's policy
  * names; 304 when the browser holds this version.
  */
-export function cachedAnswer(req: http.IncomingMessage, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string, gated?: GateDecision): CachedAnswer {
+/**
+ * Fills a stored page's ad slots (issue 43, decision 0061) for one answer: each slot's fragment by its
+ * marker's name, or null when nothing fills any (the page goes out as stored). Counts the impressions
+ * when the request is a counted load.
+ */
+export type SlotFiller = (slots: readonly string[], req: http.IncomingMessage) => SlotFills | null;
+
+export function cachedAnswer(req: http.IncomingMessage, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string, gated?: GateDecision, fillSlots?: SlotFiller): CachedAnswer {
+  // Ad slots filled for this answer (issue 43): such an answer is this reader's own, never kept by a
+  // shared cache, and has no validator (a browser revalidating would keep showing its old ad, uncounted).
+  const fills = fillSlots && req.method === "GET" && page.status === 200 && page.nonced && page.nonced.slots.length > 0 ? fillSlots(page.nonced.slots, req) : null;
+  if (fills) return filledAnswer(req, page, state, nonce, gated, fills);
   // Sec-Purpose: a prefetched copy (not counted) is never the one a reader's navigation then uses.
   // A stale copy (a render replacing it is under way) is kept by shared caches a few seconds only.
   const stored = gated?.personal ? personalHeadersOf(page) : state === "STALE" ? staleHeadersOf(page) : page.flatHeaders;
@@ -302,6 +319,17 @@ export function cachedAnswer(req: http.IncomingMessage, page: CachedPage, state:
     release();
     return { status: page.status, headers, body: null, withPolicy: true };
   }
+  return { status: page.status, headers, body, release, withPolicy: true };
+}
+
+/** A stored page with its slots filled: the reader's own copy (no shared cache, no validator). */
+function filledAnswer(req: http.IncomingMessage, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string, gated: GateDecision | undefined, fills: SlotFills): CachedAnswer {
+  const headers = [...personalHeadersOf(page), "X-Cache", state, "Vary", "Accept-Encoding, Cookie, Sec-Purpose"];
+  for (const cookie of gated?.setCookies ?? []) headers.push("Set-Cookie", cookie);
+  const accepted = pickEncoding(req.headers["accept-encoding"]);
+  const { body, release } = page.nonced!.answer(nonce, accepted !== null, fills);
+  if (accepted) headers.push("Content-Encoding", "gzip");
+  headers.push("Content-Length", String(body.length));
   return { status: page.status, headers, body, release, withPolicy: true };
 }
 
@@ -355,10 +383,10 @@ export function sendBody(res: http.ServerResponse, answer: CachedAnswer) {
 }
 
 /** Sends a stored page through Express, whose layers have set the security headers already. */
-function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string, gated?: GateDecision) {
+function sendCached(req: http.IncomingMessage, res: http.ServerResponse, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string, gated?: GateDecision, fillSlots?: SlotFiller) {
   // Answered meanwhile (503: the database went down while the page was rendering).
   if (res.headersSent) return;
-  const answer = cachedAnswer(req, page, state, nonce, gated);
+  const answer = cachedAnswer(req, page, state, nonce, gated, fillSlots);
   if (!answer.withPolicy) res.removeHeader("Content-Security-Policy");
   res.statusCode = answer.status;
   const cookies: string[] = [];
@@ -424,6 +452,8 @@ export function createAppHandler(options: {
   databaseUp?: () => boolean;
   /** Counts a page load (the view recorder): called once for each counted load answered 200. */
   onPageView?: PageViewCounter;
+  /** Fills the ad slots of each answer of a stored page (issue 43); absent: slots go out empty. */
+  fillSlots?: SlotFiller;
   /** Where a failed background render is told. */
   onBackgroundError?: (error: unknown, key: string) => void;
   /** The shared-cache lifetime of a public page stored now (app/lib/cache-control.ts; default: the short one). */
@@ -521,7 +551,7 @@ export function createAppHandler(options: {
         await renderAgain(vkey, req);
         page = cache.get(vkey);
       }
-      if (page) return sendCached(req, res, page, page.stale ? "STALE" : "HIT", cspNonceOf(res), decision);
+      if (page) return sendCached(req, res, page, page.stale ? "STALE" : "HIT", cspNonceOf(res), decision, options.fillSlots);
     }
     // Not kept (no cache, too big, or no longer a public 200): rendered for this answer alone.
     const { response } = await render(readerFreeRequest(toFetchRequest(req, res)), cspNonceOf(res), decision.variant);
@@ -550,13 +580,13 @@ export function createAppHandler(options: {
         const hit = cache.get(key);
         if (hit?.stale) void renderAgain(key, req);
         if (hit?.gate && readers) return await serveGated(req, res, key, hit, hit.gate, readers);
-        if (hit) return sendCached(req, res, hit, hit.stale ? "STALE" : "HIT", cspNonceOf(res));
+        if (hit) return sendCached(req, res, hit, hit.stale ? "STALE" : "HIT", cspNonceOf(res), undefined, options.fillSlots);
         const pending = rendering.get(key);
         if (pending) {
           await pending;
           const stored = cache.get(key);
           if (stored?.gate && readers) return await serveGated(req, res, key, stored, stored.gate, readers);
-          if (stored) return sendCached(req, res, stored, "HIT", cspNonceOf(res));
+          if (stored) return sendCached(req, res, stored, "HIT", cspNonceOf(res), undefined, options.fillSlots);
           // Not stored (not a plain public 200): this request renders its own.
         } else if (req.method === "GET") {
           rendering.set(key, new Promise<void>((resolve) => (rendered = resolve)));
@@ -585,7 +615,7 @@ export function createAppHandler(options: {
       if (cacheable && isStorable(req.method, response)) {
         const { page, headers, body } = await store(key, match, response, cspNonceOf(res), shown, gate);
         if (page?.gate && readers) return await serveGated(req, res, key, page, page.gate, readers);
-        if (page) return sendCached(req, res, page, "MISS", cspNonceOf(res));
+        if (page) return sendCached(req, res, page, "MISS", cspNonceOf(res), undefined, options.fillSlots);
         if (res.headersSent) return;
         res.status(response.status);
         for (const [name, value] of headers) res.append(name, value);

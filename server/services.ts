@@ -9,6 +9,9 @@ import { scheduleCommentUploadPruning } from "../app/domain/comments/comment-upl
 import { notificationEmailTasks } from "../app/domain/notifications/notification-email.server";
 import { subscriberTasks } from "../app/domain/newsletters/subscribers.server";
 import { AUDIENCE_ROLLUP_TASK, audienceRollupTasks } from "../app/domain/audience/audience-rollup.server";
+import { AdBook } from "../app/domain/ads/ad-book.server";
+import { AdRecorder } from "../app/domain/ads/ad-recorder.server";
+import { adTasks } from "../app/domain/ads/ad-tasks.server";
 import { createAuth } from "../app/domain/accounts/auth.server";
 import { createMemberAuth, EMAIL_CHANGE_LINK_MINUTES, SIGN_IN_LINK_MINUTES } from "../app/domain/members/member-auth.server";
 import { createKnownDevices } from "../app/domain/accounts/known-devices.server";
@@ -137,11 +140,13 @@ export async function startSiteServices({
   // Audience analytics (issue 42, decision 0058): the hourly rollup of the raw events, their partitions,
   // retention and the finished days' salts.
   const audience = audienceRollupTasks({ db, log, timeZone: env.TIME_ZONE });
+  // Advertising (issue 43): the day's marks of counted clicks and viewable impressions, forgotten after it.
+  const adJobs = adTasks({ db, log });
   const jobs = await startJobQueue({
     connectionString: databaseUrl,
     log,
-    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks, ...purging, ...billingTasks, ...posterTasks, ...audience.tasks },
-    cron: [...subscribing.cron, ...newsletters.cron, ...audience.cron],
+    tasks: { ...notificationEmailTasks({ db, mailer, publicUrl: env.publicUrl, log }), ...importing.tasks, ...subscribing.tasks, ...newsletters.tasks, ...purging, ...billingTasks, ...posterTasks, ...audience.tasks, ...adJobs.tasks },
+    cron: [...subscribing.cron, ...newsletters.cron, ...audience.cron, ...adJobs.cron],
   });
   // Once at start-up too: a machine that was down catches up its hours (and makes today's partitions) now.
   await enqueueJob(db, AUDIENCE_ROLLUP_TASK, {}, { key: "audience-rollup-at-start", maxAttempts: 3 });
@@ -266,6 +271,18 @@ export async function startRequestServices({
   await audience.start();
   lifecycle.onShutdown("audience recorder", () => audience.stop());
 
+  // Advertising (issue 43, decision 0061): the live campaigns in memory (the door fills slots from
+  // them), reloaded on the ad tables' notices and each minute; what they got, written in batches.
+  const adRecorder = new AdRecorder(db, log);
+  adRecorder.start();
+  lifecycle.onShutdown("ad recorder", () => adRecorder.stop());
+  const adSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
+  const adBook = new AdBook(db, log, { timeZone: env.TIME_ZONE, secret: adSecret });
+  adBook.watch(changes);
+  await adBook.reload();
+  adBook.start();
+  lifecycle.onShutdown("ad book", async () => adBook.stop());
+
   const cache = env.NODE_ENV === "development" ? null : new PageCache();
   // Every page's settings and navigation, kept until a change notice names them. Made before the
   // listener below, so a settings change is read anew when that listener asks for the banner. The
@@ -342,6 +359,7 @@ export async function startRequestServices({
     siteFrame,
     storyMemo,
     redirects,
+    ads: { book: adBook, recorder: adRecorder, salts: audience.salts },
   };
   return { services, cache, health, redirects };
 }

@@ -1,19 +1,10 @@
 import { useEffect, useRef } from "react";
-import { useRouteLoaderData } from "react-router";
+import { useLocation, useRouteLoaderData } from "react-router";
+import { AD_SLOTS, slotMarkerHtml, type AdSlotName } from "~/domain/ads/ad-slots";
+import { pageImpressionId, watchViewability } from "~/lib/ad-viewability";
 import type { RootData } from "~/root";
 
-/** Every ad slot of the site, with its fixed id and size. */
-export const AD_SLOTS = {
-  // Labels differ where a page has several slots: each landmark needs its own name (axe: landmark-unique).
-  "home-top": { id: "1000000001", height: 120, label: "Advertisement (top)" },
-  "home-middle": { id: "1000000002", height: 250, label: "Advertisement (middle)" },
-  "home-bottom": { id: "1000000003", height: 120, label: "Advertisement (bottom)" },
-  article: { id: "1000000004", height: 250, label: "Advertisement" },
-  category: { id: "1000000005", height: 120, label: "Advertisement" },
-  contact: { id: "1000000006", height: 250, label: "Advertisement" },
-  about: { id: "1000000007", height: 250, label: "Advertisement" },
-} as const;
-export type AdSlotName = keyof typeof AD_SLOTS;
+export { AD_SLOTS, type AdSlotName };
 
 declare global {
   interface Window {
@@ -34,32 +25,82 @@ function loadAdScript(clientId: string) {
   document.head.appendChild(script);
 }
 
+/** The ad network's unit in an empty slot (only for slots no campaign of the newsroom fills). */
+function showNetworkAd(element: HTMLElement, clientId: string, slotId: string, height: number) {
+  const unit = document.createElement("ins");
+  unit.className = "adsbygoogle block w-full";
+  unit.style.height = `${height}px`;
+  unit.dataset.adClient = clientId;
+  unit.dataset.adSlot = slotId;
+  unit.dataset.adFormat = "auto";
+  unit.dataset.fullWidthResponsive = "true";
+  element.replaceChildren(unit);
+  loadAdScript(clientId);
+  (window.adsbygoogle = window.adsbygoogle || []).push({});
+}
+
 /**
- * One ad slot. With an ad-network client id (settings or env) it reserves the slot's height (the
- * layout never shifts when the ad arrives) and pushes it. Without one it renders nothing at all: an
- * empty slot takes no space on the reader's page (issue 41). Ad errors are only logged.
+ * One ad slot (issue 43, decision 0061). The page carries the slot's marker; the door fills it, in each
+ * answer of the cached page, with the newsroom's campaign chosen for that reader (an ad we wrote: no
+ * advertiser's script). A slot the door did not fill (a page rendered for a signed-in reader, a
+ * client-side navigation: its marker is still there) asks /api/ads/fill once mounted; one nothing fills
+ * (the door answers it without its marker) shows the ad network's unit when the site has one, or
+ * stays empty, and an empty slot takes no space (app.css hides it; a marker alone counts as empty).
+ * Once half the ad is in view for a second, its viewability is reported (app/lib/ad-viewability.ts).
  */
-export function AdSlot({ name, className }: { name: AdSlotName; className?: string }) {
+export function AdSlot(props: { name: AdSlotName; className?: string; category?: string | null }) {
+  // A new page is a new slot: its own fill, its own impression.
+  const { pathname } = useLocation();
+  return <Slot key={pathname} {...props} />;
+}
+
+function Slot({ name, className, category }: { name: AdSlotName; className?: string; category?: string | null }) {
   const slot = AD_SLOTS[name];
   const root = useRouteLoaderData("root") as RootData | undefined;
   const clientId = root?.settings.adClientId ?? null;
-  const pushed = useRef(false);
+  const fill = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (!clientId || pushed.current) return;
-    pushed.current = true;
-    try {
-      loadAdScript(clientId);
-      (window.adsbygoogle = window.adsbygoogle || []).push({});
-    } catch (error) {
-      console.error("Ad slot error", error);
+    const element = fill.current;
+    if (!element) return;
+    // Filled at the door: this answer's own ad, its id the page's nonce.
+    if (element.firstElementChild) return watchViewability(element, pageImpressionId());
+    // Emptied at the door (its marker gone: no campaign for this slot now): the network's, if any.
+    if (!element.firstChild) {
+      if (clientId) showNetworkAd(element, clientId, slot.id, slot.height);
+      return;
     }
-  }, [clientId]);
-  if (!clientId) return null;
+    // Still the marker: rendered here or for a signed-in reader, so no door chose; ask for this slot's fill.
+    let stop = () => {};
+    const controller = new AbortController();
+    const query = new URLSearchParams({ slot: name, ...(category ? { c: category } : {}) });
+    fetch(`/api/ads/fill?${query}`, { signal: controller.signal, credentials: "same-origin" })
+      .then(async (response) => {
+        if (response.status === 200) {
+          const { html, impression } = (await response.json()) as { html: string; impression: string };
+          element.innerHTML = html;
+          stop = watchViewability(element, impression);
+        } else if (clientId) {
+          showNetworkAd(element, clientId, slot.id, slot.height);
+        }
+      })
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) console.error("Ad slot error", error);
+      });
+    return () => {
+      controller.abort();
+      stop();
+    };
+  }, [name, category, clientId, slot.id, slot.height]);
   return (
-    <aside aria-label={slot.label} className={className}>
-      <div className="mx-auto w-full max-w-5xl overflow-hidden" style={{ height: slot.height }}>
-        <ins className="adsbygoogle block h-full w-full" data-ad-client={clientId} data-ad-slot={slot.id} data-ad-format="auto" data-full-width-responsive="true" />
-      </div>
+    <aside aria-label={slot.label} data-ad-slot-name={name} className={className}>
+      <div
+        ref={fill}
+        data-ad-fill=""
+        className="mx-auto w-full max-w-5xl overflow-hidden"
+        // The marker, as the door finds it; filled, the answer's HTML differs from this render on purpose.
+        dangerouslySetInnerHTML={{ __html: slotMarkerHtml(name, category) }}
+        suppressHydrationWarning
+      />
     </aside>
   );
 }

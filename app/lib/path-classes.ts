@@ -138,6 +138,11 @@ export const PATH_CLASSES = {
    */
   "subscriber link": { ...publicRules, personal: "always", countedAsPageView: false, signedInChangesNameTheSite: false },
   /**
+   * An ad's click (issue 43): `/ads/click/{token}`, counted once per token, reader and day, then 302 to
+   * the advertiser. Nobody's own page and no page view; never cached (each click must reach us).
+   */
+  "ad link": { ...publicRules, personal: "always", countedAsPageView: false, signedInChangesNameTheSite: false },
+  /**
    * A live story's reader stream (issue 31): server-sent events answered before Express
    * (server/live-door.ts). Never cached (no-store, no-transform), not a page view (the page was
    * counted), and it changes nothing.
@@ -167,6 +172,9 @@ export type PathClass = keyof typeof PATH_CLASSES;
 export const ROUTE_PATH_CLASSES = {
   "api/views": "view beacon",
   "api/audience/read": "view beacon",
+  "api/ads/seen": "view beacon",
+  "api/ads/fill": "view beacon",
+  "ads/click/:token": "ad link",
   "api/uploads/comment": "comment upload",
   "api/articles/:slug/comments": "comment post",
   "api/newsletter/sns": "mail notifications",

@@ -36,31 +36,36 @@ export function isAdSlotName(value: unknown): value is AdSlotName {
 export const SLOT_MARKER_PREFIX = "<!--frontpage-slot:";
 export const SLOT_MARKER_SUFFIX = "-->";
 
-/** Between a slot's name and the page's category id in a marker's name. */
+/** Between a slot's name and the page's category in a marker's name. */
 const CATEGORY_PART = "-in-";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A category's slug as a marker may carry it (the marker's grammar: lower-case words joined by hyphens). */
+const CATEGORY_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** The longest marker name (server/nonced-body.ts reads no longer one). */
+export const MAX_SLOT_MARKER_NAME = 128;
 
 /**
  * The name a page's slot goes by in its marker: the slot, and the category of the page (an article's,
- * a category page's) when it has one, for campaigns that target categories: `article-in-<uuid>`.
+ * a category page's) when it has one, for campaigns that target categories: `article-in-<slug>`.
  */
-export function slotMarkerName(slot: AdSlotName, categoryId?: string | null): string {
-  return categoryId && UUID.test(categoryId) ? `${slot}${CATEGORY_PART}${categoryId}` : slot;
+export function slotMarkerName(slot: AdSlotName, categorySlug?: string | null): string {
+  if (!categorySlug || !CATEGORY_SLUG.test(categorySlug)) return slot;
+  const name = `${slot}${CATEGORY_PART}${categorySlug}`;
+  return name.length <= MAX_SLOT_MARKER_NAME ? name : slot;
 }
 
-/** What a marker's name says: the slot and the page's category (null: none), or null for a name that is no slot of ours. */
-export function parseSlotMarkerName(name: string): { slot: AdSlotName; categoryId: string | null } | null {
+/** What a marker's name says: the slot and the page's category slug (null: none), or null for a name that is no slot of ours. */
+export function parseSlotMarkerName(name: string): { slot: AdSlotName; category: string | null } | null {
   const at = name.indexOf(CATEGORY_PART);
   const slot = at === -1 ? name : name.slice(0, at);
   if (!isAdSlotName(slot)) return null;
-  if (at === -1) return { slot, categoryId: null };
-  const categoryId = name.slice(at + CATEGORY_PART.length);
-  return UUID.test(categoryId) ? { slot, categoryId } : null;
+  if (at === -1) return { slot, category: null };
+  const category = name.slice(at + CATEGORY_PART.length);
+  return CATEGORY_SLUG.test(category) ? { slot, category } : null;
 }
 
 /** The slot's marker as the renderer writes it (the inner HTML of the slot's element). */
-export function slotMarkerHtml(slot: AdSlotName, categoryId?: string | null): string {
-  return `${SLOT_MARKER_PREFIX}${slotMarkerName(slot, categoryId)}${SLOT_MARKER_SUFFIX}`;
+export function slotMarkerHtml(slot: AdSlotName, categorySlug?: string | null): string {
+  return `${SLOT_MARKER_PREFIX}${slotMarkerName(slot, categorySlug)}${SLOT_MARKER_SUFFIX}`;
 }
 
 /** The priorities of campaigns, highest first: a slot is filled from the highest that has a campaign for it. */

@@ -231,7 +231,7 @@ export default function ArticlePage({ loaderData, actionData, matches }: Route.C
         <NewsletterSignup className="mt-12" newsletters={newsletters} source={path} formStarted={commentFormStarted} />
       </HydrateLater>
 
-      <AdSlot name="article" className="mt-12" />
+      <AdSlot name="article" category={article.category?.slug} className="mt-12" />
 
       {/* Below the story: hydrated in a task after the rest (app/components/hydrate-later.tsx). */}
       <HydrateLater>

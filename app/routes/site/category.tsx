@@ -82,7 +82,7 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
         </>
       )}
       <Pagination basePath={`/category/${category.slug}`} page={page} pageCount={pageCount} className="mt-10" />
-      <AdSlot name="category" className="mt-12" />
+      <AdSlot name="category" category={category.slug} className="mt-12" />
     </main>
   );
 }
