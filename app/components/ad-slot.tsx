@@ -1,5 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useRouteLoaderData } from "react-router";
+import { mayLoadAdNetwork, useAdConsent } from "~/lib/ad-consent";
+import { loadAdNetwork } from "~/lib/ad-network";
 import type { RootData } from "~/root";
 
 /** Every ad slot of the site, with its fixed id and size. */
@@ -15,25 +17,6 @@ export const AD_SLOTS = {
 } as const;
 export type AdSlotName = keyof typeof AD_SLOTS;
 
-declare global {
-  interface Window {
-    adsbygoogle?: unknown[];
-  }
-}
-
-const AD_SCRIPT_ID = "ad-network-script";
-
-function loadAdScript(clientId: string) {
-  if (document.getElementById(AD_SCRIPT_ID)) return;
-  const script = document.createElement("script");
-  script.id = AD_SCRIPT_ID;
-  script.async = true;
-  script.crossOrigin = "anonymous";
-  script.src = `https://pagead2.googlesyndication.com/pagead/js/adsbygoogle.js?client=${encodeURIComponent(clientId)}`;
-  script.onerror = () => console.error("Ad network script failed to load");
-  document.head.appendChild(script);
-}
-
 /**
  * One ad slot. With an ad-network client id (settings or env) it reserves the slot's height (the
  * layout never shifts when the ad arrives) and pushes it. Without one it renders nothing at all: an
@@ -43,17 +26,20 @@ export function AdSlot({ name, className }: { name: AdSlotName; className?: stri
   const slot = AD_SLOTS[name];
   const root = useRouteLoaderData("root") as RootData | undefined;
   const clientId = root?.settings.adClientId ?? null;
+  // Issue 43: the network loads only once the reader accepted, where the site asks (app/lib/ad-consent.ts).
+  const consent = useAdConsent();
+  const mayLoad = mayLoadAdNetwork(clientId, root?.settings.adConsentRequired ?? true, consent);
   const pushed = useRef(false);
   useEffect(() => {
-    if (!clientId || pushed.current) return;
+    if (!mayLoad || !clientId || pushed.current) return;
     pushed.current = true;
     try {
-      loadAdScript(clientId);
+      loadAdNetwork(clientId);
       (window.adsbygoogle = window.adsbygoogle || []).push({});
     } catch (error) {
       console.error("Ad slot error", error);
     }
-  }, [clientId]);
+  }, [clientId, mayLoad]);
   if (!clientId) return null;
   return (
     <aside aria-label={slot.label} className={className}>
