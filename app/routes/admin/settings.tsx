@@ -141,7 +141,7 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
 
       <fetcher.Form ref={formRef} method="post" noValidate onSubmit={submit} className="mt-6">
         <Tabs.Root value={tab} onValueChange={(value) => setTab(value as TabValue)}>
-          <Tabs.List aria-label="Settings sections" className="grid w-full grid-cols-2 gap-1 rounded-md bg-slate-100 p-1 sm:grid-cols-6">
+          <Tabs.List aria-label="Settings sections" className="grid w-full grid-cols-2 gap-1 rounded-md bg-slate-100 p-1 sm:grid-cols-4">
             {TABS.filter((t) => t.value !== "readerRevenue" || readerRevenue).map((t) => (
               <Tabs.Trigger
                 key={t.value}
