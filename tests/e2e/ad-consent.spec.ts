@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
 import { expect, test, waitForHydration } from "./fixtures";
 import { signInAsAdmin, toastWith } from "./admin-session";
@@ -81,6 +82,8 @@ test.describe("the ad network's consent banner", () => {
     expect(box.height).toBeLessThan(844 / 4);
     expect(Math.round(box.y + box.height)).toBe(844);
     await page.screenshot({ path: testInfo.outputPath("ad-consent-banner-390.png") });
+    const axe = await new AxeBuilder({ page }).include("[data-ad-consent-banner]").include("footer").analyze();
+    expect(axe.violations.map((v) => ({ rule: v.id, targets: v.nodes.map((n) => n.target.join(" ")) }))).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 900 });
     await expect(banner).toBeVisible();
     expect((await banner.boundingBox())!.height).toBeLessThan(100);
