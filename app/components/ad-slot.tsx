@@ -1,43 +1,12 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useLocation, useRouteLoaderData } from "react-router";
 import { AD_SLOTS, slotMarkerHtml, type AdSlotName } from "~/domain/ads/ad-slots";
+import { mayLoadAdNetwork, useAdConsent } from "~/lib/ad-consent";
+import { showNetworkAd } from "~/lib/ad-network";
 import { pageImpressionId, watchViewability } from "~/lib/ad-viewability";
 import type { RootData } from "~/root";
 
 export { AD_SLOTS, type AdSlotName };
-
-declare global {
-  interface Window {
-    adsbygoogle?: unknown[];
-  }
-}
-
-const AD_SCRIPT_ID = "ad-network-script";
-
-function loadAdScript(clientId: string) {
-  if (document.getElementById(AD_SCRIPT_ID)) return;
-  const script = document.createElement("script");
-  script.id = AD_SCRIPT_ID;
-  script.async = true;
-  script.crossOrigin = "anonymous";
-  script.src = `https://pagead2.googlesyndication.com/pagead/js/adsbygoogle.js?client=${encodeURIComponent(clientId)}`;
-  script.onerror = () => console.error("Ad network script failed to load");
-  document.head.appendChild(script);
-}
-
-/** The ad network's unit in an empty slot (only for slots no campaign of the newsroom fills). */
-function showNetworkAd(element: HTMLElement, clientId: string, slotId: string, height: number) {
-  const unit = document.createElement("ins");
-  unit.className = "adsbygoogle block w-full";
-  unit.style.height = `${height}px`;
-  unit.dataset.adClient = clientId;
-  unit.dataset.adSlot = slotId;
-  unit.dataset.adFormat = "auto";
-  unit.dataset.fullWidthResponsive = "true";
-  element.replaceChildren(unit);
-  loadAdScript(clientId);
-  (window.adsbygoogle = window.adsbygoogle || []).push({});
-}
 
 /**
  * One ad slot (issue 43, decision 0061). The page carries the slot's marker; the door fills it, in each
@@ -58,30 +27,29 @@ function Slot({ name, className, category }: { name: AdSlotName; className?: str
   const slot = AD_SLOTS[name];
   const root = useRouteLoaderData("root") as RootData | undefined;
   const clientId = root?.settings.adClientId ?? null;
+  // The network loads only once the reader accepted, where the site asks (app/lib/ad-consent.ts).
+  const consent = useAdConsent();
+  const mayLoadNetwork = mayLoadAdNetwork(clientId, root?.settings.adConsentRequired ?? true, consent);
+  // No campaign of the newsroom's fills this slot: the network's may, if the site has one.
+  const [unfilled, setUnfilled] = useState(false);
   const fill = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = fill.current;
     if (!element) return;
     // Filled at the door: this answer's own ad, its id the page's nonce.
     if (element.firstElementChild) return watchViewability(element, pageImpressionId());
-    // Emptied at the door (its marker gone: no campaign for this slot now): the network's, if any.
-    if (!element.firstChild) {
-      if (clientId) showNetworkAd(element, clientId, slot.id, slot.height);
-      return;
-    }
+    // Emptied at the door (its marker gone: no campaign for this slot now).
+    if (!element.firstChild) return void setUnfilled(true);
     // Still the marker: rendered here or for a signed-in reader, so no door chose; ask for this slot's fill.
     let stop = () => {};
     const controller = new AbortController();
     const query = new URLSearchParams({ slot: name, ...(category ? { c: category } : {}) });
     fetch(`/api/ads/fill?${query}`, { signal: controller.signal, credentials: "same-origin" })
       .then(async (response) => {
-        if (response.status === 200) {
-          const { html, impression } = (await response.json()) as { html: string; impression: string };
-          element.innerHTML = html;
-          stop = watchViewability(element, impression);
-        } else if (clientId) {
-          showNetworkAd(element, clientId, slot.id, slot.height);
-        }
+        if (response.status !== 200) return setUnfilled(true);
+        const { html, impression } = (await response.json()) as { html: string; impression: string };
+        element.innerHTML = html;
+        stop = watchViewability(element, impression);
       })
       .catch((error: unknown) => {
         if (!controller.signal.aborted) console.error("Ad slot error", error);
@@ -90,7 +58,14 @@ function Slot({ name, className, category }: { name: AdSlotName; className?: str
       controller.abort();
       stop();
     };
-  }, [name, category, clientId, slot.id, slot.height]);
+  }, [name, category]);
+  useEffect(() => {
+    const element = fill.current;
+    if (!element || !unfilled || !clientId || !mayLoadNetwork) return;
+    element.replaceChildren();
+    element.style.height = `${slot.height}px`;
+    showNetworkAd(element, clientId, slot.id);
+  }, [unfilled, clientId, mayLoadNetwork, slot.id, slot.height]);
   return (
     <aside aria-label={slot.label} data-ad-slot-name={name} className={className}>
       <div

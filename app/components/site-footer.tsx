@@ -1,5 +1,6 @@
 import { FacebookIcon, InstagramIcon, LinkedinIcon, XIcon, YoutubeIcon } from "./social-icons";
 import { Link } from "react-router";
+import { setAdConsent } from "~/lib/ad-consent";
 import { CachedElement } from "~/lib/fragments";
 import type { CategorySummary } from "~/domain/categories/categories.schema";
 import { pagePath, type FooterPage } from "~/domain/pages/page-path";
@@ -25,7 +26,7 @@ const LEGAL = [
   { to: "/cookie-policy", label: "Cookie Policy" },
 ];
 
-function FooterLinks({ title, links }: { title: string; links: { to: string; label: string }[] }) {
+function FooterLinks({ title, links, children }: { title: string; links: { to: string; label: string }[]; children?: React.ReactNode }) {
   return (
     <div>
       <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">{title}</h2>
@@ -37,6 +38,7 @@ function FooterLinks({ title, links }: { title: string; links: { to: string; lab
             </Link>
           </li>
         ))}
+        {children}
       </ul>
     </div>
   );
@@ -57,6 +59,8 @@ export function SiteFooter({ settings, categories, pages = [] }: { settings: Pub
     })),
     categories: categories.slice(0, 4).map((c) => ({ to: `/category/${c.slug}`, label: c.name })),
     pages: pages.map((p) => ({ to: pagePath(p.slug), label: p.title })),
+    // "Ad choices" (issue 43): only where the ad network waits for the reader's consent.
+    adChoices: Boolean(settings.adClientId) && settings.adConsentRequired,
     year,
   };
   // The same HTML on every page until the site's frame changes (app/lib/fragments.tsx): the key is all it shows.
@@ -73,10 +77,11 @@ type FooterShown = {
   social: { key: (typeof SOCIAL)[number]["key"]; href: string }[];
   categories: { to: string; label: string }[];
   pages: { to: string; label: string }[];
+  adChoices: boolean;
   year: number;
 };
 
-function FooterContent({ siteName, text, social, categories, pages, year }: FooterShown) {
+function FooterContent({ siteName, text, social, categories, pages, adChoices, year }: FooterShown) {
   const icons = new Map(SOCIAL.map((s) => [s.key, s]));
   return (
     <>
@@ -107,7 +112,16 @@ function FooterContent({ siteName, text, social, categories, pages, year }: Foot
         </div>
         <FooterLinks title="Categories" links={categories} />
         <FooterLinks title="Company" links={[...COMPANY, ...pages]} />
-        <FooterLinks title="Legal" links={LEGAL} />
+        <FooterLinks title="Legal" links={LEGAL}>
+          {adChoices ? (
+            <li>
+              {/* Forgets the reader's answer: the ad-cookie banner asks again (app/components/ad-consent-banner.tsx). */}
+              <button type="button" onClick={() => setAdConsent(null)} className="text-slate-300 hover:text-white">
+                Ad choices
+              </button>
+            </li>
+          ) : null}
+        </FooterLinks>
       </div>
       <div className="border-t border-slate-800">
         <p className="mx-auto max-w-7xl px-4 py-6 text-center text-sm">

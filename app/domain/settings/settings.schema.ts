@@ -66,6 +66,9 @@ const blockedDomains = z
     return domains;
   });
 
+/** An AdSense publisher id, as Google writes it: "ca-pub-" and 16 digits (a few more or fewer allowed). */
+export const AD_CLIENT_ID = /^ca-pub-\d{10,20}$/;
+
 /** The reader-revenue settings' bounds (issue 40): paragraphs before the paywall, free stories per 30 days. */
 export const READER_REVENUE_MAX = 50;
 
@@ -143,6 +146,24 @@ export const settingsFormSchema = z.object({
     )
     .optional()
     .transform((v) => (v === undefined || v === "" ? undefined : Number(v))),
+  /**
+   * Advertising (issue 43): the ad network's client id for the slots no campaign fills (empty: none).
+   * Left out of a call entirely: it stays as it is.
+   */
+  adClientId: z
+    .string()
+    .trim()
+    .refine((v) => !v || AD_CLIENT_ID.test(v), "Ad network client id must look like ca-pub-1234567890123456")
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v || null)),
+  /**
+   * "Ask readers' consent before loading the ad network": a checkbox, "on" or "" (unticked). Left out
+   * of a call entirely: it stays as it is.
+   */
+  adConsentRequired: z
+    .enum(["on", ""], { message: "Ask readers' consent is either ticked or not" })
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "on")),
 });
 
 /** The settings only a role with tiers.manage may change (issue 40). */
@@ -153,7 +174,7 @@ export type SettingsField = keyof SettingsFormInput;
 export const SETTINGS_FIELDS = Object.keys(settingsFormSchema.shape) as SettingsField[];
 
 /** The tab each field lives on, so a refused save can show the tab holding the problem. */
-export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | "contact" | "social" | "newsletters" | "readerRevenue" | "audience"> = {
+export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | "contact" | "social" | "newsletters" | "readerRevenue" | "audience" | "advertising"> = {
   siteName: "general",
   siteTagline: "general",
   siteDescription: "general",
@@ -174,7 +195,12 @@ export const SETTINGS_FIELD_TAB: Record<SettingsField, "general" | "branding" | 
   meterAnonymous: "readerRevenue",
   meterMembers: "readerRevenue",
   audienceRetentionDays: "audience",
+  adClientId: "advertising",
+  adConsentRequired: "advertising",
 };
+
+/** The Settings form's checkboxes: sent as "on" or left out, shown from the row's booleans. */
+export const SETTINGS_CHECKBOXES = ["showWelcomeBanner", "adConsentRequired"] as const satisfies readonly SettingsField[];
 
 /** The settings a public page may show (everything but internal bookkeeping). */
 export function publicSettings(settings: WebsiteSettings, envAdClientId?: string) {
@@ -195,6 +221,8 @@ export function publicSettings(settings: WebsiteSettings, envAdClientId?: string
       youtube: settings.youtubeUrl,
     },
     adClientId: settings.adClientId || envAdClientId || null,
+    /** Whether the ad network (adClientId) waits for the reader's consent (issue 43; app/lib/ad-consent.ts). */
+    adConsentRequired: settings.adConsentRequired,
     analyticsId: settings.analyticsId,
   };
 }

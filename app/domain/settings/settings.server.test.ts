@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import { media, websiteSettings } from "~/db/schema";
 import { createTestDatabase } from "../../../tests/setup/test-database";
-import { settingsFormSchema, type SettingsFormInput } from "./settings.schema";
+import { publicSettings, settingsFormSchema, type SettingsFormInput } from "./settings.schema";
 import { AppError } from "~/lib/app-error";
 import { getSettings, updateSettings } from "./settings.server";
 
@@ -176,5 +176,30 @@ describe("Show the welcome banner", () => {
     await updateSettings(db, settingsFormSchema.parse({ ...valid, showWelcomeBanner: "on" }));
     expect((await getSettings(db)).showWelcomeBanner).toBe(true);
     expect(errorsOf({ showWelcomeBanner: "maybe" as "on" })).toEqual({ showWelcomeBanner: "Show the welcome banner is either ticked or not" });
+  });
+});
+
+describe("Advertising: the ad network's client id and asking readers' consent (issue 43)", () => {
+  test("a client id is a Google publisher id or empty", () => {
+    expect(errorsOf({ adClientId: "pub-1234" })).toEqual({ adClientId: "Ad network client id must look like ca-pub-1234567890123456" });
+    expect(errorsOf({ adClientId: "ca-pub-1234567890123456<script>" })).toEqual({ adClientId: "Ad network client id must look like ca-pub-1234567890123456" });
+    expect(errorsOf({ adClientId: " ca-pub-1234567890123456 " })).toEqual({});
+    expect(settingsFormSchema.parse({ ...valid, adClientId: "" }).adClientId).toBeNull();
+    expect(errorsOf({ adConsentRequired: "yes" as "on" })).toEqual({ adConsentRequired: "Ask readers' consent is either ticked or not" });
+  });
+
+  test("consent is asked by default; the form's box and id are saved, shown to reader pages, and kept by a caller that leaves them out", async () => {
+    await db.delete(websiteSettings);
+    expect(await getSettings(db)).toMatchObject({ adClientId: null, adConsentRequired: true });
+    await updateSettings(db, settingsFormSchema.parse({ ...valid, adClientId: " ca-pub-1234567890123456", adConsentRequired: "" }));
+    expect(await getSettings(db)).toMatchObject({ adClientId: "ca-pub-1234567890123456", adConsentRequired: false });
+    expect(publicSettings(await getSettings(db))).toMatchObject({ adClientId: "ca-pub-1234567890123456", adConsentRequired: false });
+    // Left out of a call (another form's save): both stay.
+    await updateSettings(db, settingsFormSchema.parse(valid));
+    expect(await getSettings(db)).toMatchObject({ adClientId: "ca-pub-1234567890123456", adConsentRequired: false });
+    await updateSettings(db, settingsFormSchema.parse({ ...valid, adClientId: "", adConsentRequired: "on" }));
+    expect(await getSettings(db)).toMatchObject({ adClientId: null, adConsentRequired: true });
+    // The server's AD_CLIENT_ID serves when the field is empty.
+    expect(publicSettings(await getSettings(db), "ca-pub-9999999999999999")).toMatchObject({ adClientId: "ca-pub-9999999999999999", adConsentRequired: true });
   });
 });

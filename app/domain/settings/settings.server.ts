@@ -30,6 +30,7 @@ export async function getSettings(db: Pick<Db, "select">): Promise<WebsiteSettin
       meterAnonymous: 0,
       meterMembers: 0,
       audienceRetentionDays: 90,
+      adConsentRequired: true,
       updatedAt: new Date(0),
     }
   );

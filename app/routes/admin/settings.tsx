@@ -15,6 +15,7 @@ import {
   AUDIENCE_RETENTION_MAX,
   AUDIENCE_RETENTION_MIN,
   READER_REVENUE_MAX,
+  SETTINGS_CHECKBOXES,
   SETTINGS_FIELD_TAB,
   SETTINGS_FIELDS,
   settingsFormSchema,
@@ -40,25 +41,31 @@ const TABS = [
   { value: "newsletters", label: "Newsletters" },
   { value: "readerRevenue", label: "Reader revenue" },
   { value: "audience", label: "Audience" },
+  { value: "advertising", label: "Advertising" },
 ] as const;
 type TabValue = (typeof TABS)[number]["value"];
 
 type FieldErrors = Partial<Record<SettingsField, string>>;
+type Checkbox = (typeof SETTINGS_CHECKBOXES)[number];
+const isCheckbox = (key: SettingsField): key is Checkbox => (SETTINGS_CHECKBOXES as readonly string[]).includes(key);
 type ActionResult = { ok: true } | Refusal<SettingsField>;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireCapability(request, context, "settings.manage");
   const settings = await getSettings(context.db);
   const values = Object.fromEntries(
-    SETTINGS_FIELDS.filter((key) => key !== "showWelcomeBanner").map((key) => {
+    SETTINGS_FIELDS.filter((key) => !isCheckbox(key)).map((key) => {
       const value = (settings as Record<string, unknown>)[key];
       // The blocked domains are a list, edited one a line.
       return [key, Array.isArray(value) ? value.join("\n") : (value ?? "")];
     }),
-  ) as Record<Exclude<SettingsField, "showWelcomeBanner">, string>;
+  ) as Record<Exclude<SettingsField, Checkbox>, string>;
+  const checked = { showWelcomeBanner: settings.showWelcomeBanner, adConsentRequired: settings.adConsentRequired } satisfies Record<Checkbox, boolean>;
   // Reader revenue (issue 40): the paywall and the meters are tiers.manage's.
   const readerRevenue = can(user.role, "tiers.manage");
-  return data({ values, showWelcomeBanner: settings.showWelcomeBanner, readerRevenue }, { headers: { "Cache-Control": "no-store" } });
+  // An AD_CLIENT_ID in the environment serves when the field is empty (root.tsx: publicSettings).
+  const envAdClientId = Boolean(context.env.AD_CLIENT_ID);
+  return data({ values, checked, readerRevenue, envAdClientId }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -79,7 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
-  const { values, showWelcomeBanner, readerRevenue } = loaderData;
+  const { values, checked, readerRevenue, envAdClientId } = loaderData;
   const fetcher = useFetcher<ActionResult>();
   const formRef = useRef<HTMLFormElement>(null);
   const [tab, setTab] = useState<TabValue>("general");
@@ -134,7 +141,7 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
 
       <fetcher.Form ref={formRef} method="post" noValidate onSubmit={submit} className="mt-6">
         <Tabs.Root value={tab} onValueChange={(value) => setTab(value as TabValue)}>
-          <Tabs.List aria-label="Settings sections" className="grid w-full grid-cols-2 gap-1 rounded-md bg-slate-100 p-1 sm:grid-cols-6">
+          <Tabs.List aria-label="Settings sections" className="grid w-full grid-cols-2 gap-1 rounded-md bg-slate-100 p-1 sm:grid-cols-4">
             {TABS.filter((t) => t.value !== "readerRevenue" || readerRevenue).map((t) => (
               <Tabs.Trigger
                 key={t.value}
@@ -158,7 +165,7 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
                 id="settings-showWelcomeBanner"
                 type="checkbox"
                 name="showWelcomeBanner"
-                defaultChecked={showWelcomeBanner}
+                defaultChecked={checked.showWelcomeBanner}
                 aria-describedby="settings-showWelcomeBanner-message"
                 className="mt-0.5 size-4 rounded border-slate-400 accent-brand-700"
               />
@@ -287,6 +294,43 @@ export default function WebsiteSettings({ loaderData }: Route.ComponentProps) {
               error={errors.audienceRetentionDays}
               hint="Each page load is kept this long, then its day is deleted whole. The hourly figures of /admin/audience are kept for ever."
             />
+          </Tabs.Content>
+          <Tabs.Content value="advertising" forceMount className={`mt-4 ${tabContent}`}>
+            <h2 className="text-xl font-semibold text-slate-900">Advertising</h2>
+            <SettingsInput
+              name="adClientId"
+              label="Ad network client id"
+              placeholder="ca-pub-1234567890123456"
+              autoComplete="off"
+              spellCheck={false}
+              defaultValue={values.adClientId}
+              error={errors.adClientId}
+              maxLength={30}
+              hint={
+                envAdClientId
+                  ? "Google AdSense fills the ad slots no campaign of yours fills. Empty: the server's AD_CLIENT_ID is used."
+                  : "Google AdSense fills the ad slots no campaign of yours fills. Empty: no ad network; a slot with nothing to show takes no space."
+              }
+            />
+            <div className="flex items-start gap-3">
+              <input
+                id="settings-adConsentRequired"
+                type="checkbox"
+                name="adConsentRequired"
+                defaultChecked={checked.adConsentRequired}
+                aria-describedby="settings-adConsentRequired-message"
+                className="mt-0.5 size-4 rounded border-slate-400 accent-brand-700"
+              />
+              <div>
+                <label htmlFor="settings-adConsentRequired" className="text-sm font-medium text-slate-900">
+                  Ask readers&rsquo; consent before loading the ad network
+                </label>
+                <p id="settings-adConsentRequired-message" className="text-sm text-slate-600">
+                  The ad network may set cookies, so a small banner asks each reader first and its ads load only after “Accept ads cookies”. Readers can change
+                  their mind from “Ad choices” in the footer. Your own campaigns set no cookie and never ask.
+                </p>
+              </div>
+            </div>
           </Tabs.Content>
         </Tabs.Root>
 

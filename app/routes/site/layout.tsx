@@ -1,5 +1,6 @@
 import { keepDataOnHashMoves } from "~/lib/revalidation";
 import { Outlet, useNavigation, useRouteLoaderData } from "react-router";
+import { AdConsentBanner } from "~/components/ad-consent-banner";
 import { ArticleCardSkeleton, CardGrid } from "~/components/article-card";
 import { BreakingNewsBanner } from "~/components/breaking-news-banner";
 import { HydrateLater } from "~/components/hydrate-later";
@@ -56,6 +57,7 @@ export default function SiteLayout() {
       <HydrateLater>
         <SiteFooter settings={root.settings} categories={root.categories} pages={root.footerPages} />
       </HydrateLater>
+      <AdConsentBanner clientId={root.settings.adClientId} consentRequired={root.settings.adConsentRequired} />
     </>
   );
 }
