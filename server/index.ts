@@ -86,7 +86,7 @@ async function serveRequests({ env, log, databaseUrl, shared, metrics }: { env: 
   const dev = env.NODE_ENV === "development";
   // The app (the React Router build) loads while a worker waits to hear where the database is.
   preloadAppBuild(dev);
-  const { services, cache, health, redirects } = await startRequestServices({ env, log, lifecycle, databaseUrl: await databaseUrl, shared });
+  const { services, cache, health, redirects, ads } = await startRequestServices({ env, log, lifecycle, databaseUrl: await databaseUrl, shared });
   // A day in shared caches once the CDN's purges are known to work, 30 s until then (decision 0045),
   // asked again while the purge target does not answer (issue 39).
   const cdn = cdnStatusOf(env);
@@ -119,7 +119,7 @@ async function serveRequests({ env, log, databaseUrl, shared, metrics }: { env: 
   // the meters' settings and the members' access changes this process hears of.
   const readerAccess = await startReaderAccess({ secret: services.subscriberSecret, secure: env.publicUrl.startsWith("https://"), db: services.db, changes: services.changes, log });
   // Each answer of a stored page gets the campaigns chosen for its ad slots (issue 43, decision 0061).
-  const fillSlots = services.ads ? adSlotFiller(services.ads.book, services.ads.recorder) : undefined;
+  const fillSlots = adSlotFiller(ads.book, ads.recorder);
   // Fresh cached pages are answered where requests arrive, before Express (server/cache-door.ts).
   const door = cache ? cacheDoor({ cache, writeSecurityHeaders, onPageView, readers: readerAccess, fillSlots }) : () => false;
   // Old addresses are answered first, before the cache and routing (decision 0040).

@@ -3,7 +3,6 @@ import type { Db } from "~/db/client.server";
 import type { ChangeFeed } from "~/lib/change-feed.server";
 import { fromDateTimeLocal } from "~/lib/dates";
 import type { Logger } from "~/lib/logger.server";
-import { SlotFragment } from "../../../server/slot-fragment";
 import { siteDayOf } from "../audience/visitor-hash.server";
 import { adFragmentHtml, type FragmentCreative } from "./ad-fragment.server";
 import { placementKey } from "./ad-recorder.server";
@@ -21,14 +20,14 @@ import { adToken, type AdPlacement } from "./ad-token.server";
 export const AD_TABLES = new Set(["advertisers", "ad_campaigns", "ad_creatives", "categories"]);
 
 /** A creative of a live campaign, with its fragment for each slot of its size the campaign may fill. */
-interface LiveCreative {
+interface LiveCreative<F> {
   id: string;
   size: AdSize;
-  /** By slot: the HTML made once, and the impression count's key (its day in front: see `keyOn`). */
-  bySlot: Map<AdSlotName, { html: string; fragment: SlotFragment; placement: AdPlacement; key: string }>;
+  /** By slot: the HTML and the door's fragment of it, made once, and the impression count's key (the day goes in front). */
+  bySlot: Map<AdSlotName, { html: string; fragment: F; placement: AdPlacement; key: string }>;
 }
 
-interface LiveCampaign {
+interface LiveCampaign<F> {
   id: string;
   priority: AdPriorityName;
   weight: number;
@@ -43,15 +42,15 @@ interface LiveCampaign {
   /** Impressions written before today, and today (the database's at the last read, plus this process's since). */
   before: number;
   today: number;
-  creatives: Map<AdSize, LiveCreative[]>;
+  creatives: Map<AdSize, LiveCreative<F>[]>;
 }
 
 /** Who may fill one slot of one page (a marker's name), by priority, highest first. */
-type Candidates = { campaign: LiveCampaign; creatives: LiveCreative[] }[][];
+type Candidates<F> = { campaign: LiveCampaign<F>; creatives: LiveCreative<F>[] }[][];
 
 /** What the door put in a page's slots: the fills, and how to count them. */
-export interface AdFill {
-  fills: Record<string, SlotFragment>;
+export interface AdFill<F> {
+  fills: Record<string, F>;
   /** The impressions' keys (placementKey), one per filled slot. */
   keys: string[];
 }
@@ -78,9 +77,9 @@ function mediaUrlOf(bucket: string, name: string): string {
   return `/media/${bucket}/${encodeURIComponent(name)}`;
 }
 
-export class AdBook {
-  private campaigns: LiveCampaign[] = [];
-  private candidates = new Map<string, Candidates>();
+export class AdBook<F = string> {
+  private campaigns: LiveCampaign<F>[] = [];
+  private candidates = new Map<string, Candidates<F>>();
   private siteDay: SiteDay;
   private loading: Promise<void> | null = null;
   private again = false;
@@ -89,7 +88,14 @@ export class AdBook {
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
-    private readonly options: { timeZone: string; secret: string; now?: () => number; random?: () => number },
+    private readonly options: {
+      timeZone: string;
+      secret: string;
+      /** What the door sends for a creative's HTML (server/slot-fragment.ts: compressed once); default the HTML itself. */
+      fragment?: (html: string) => F;
+      now?: () => number;
+      random?: () => number;
+    },
   ) {
     this.siteDay = this.dayAt(this.now());
   }
@@ -129,10 +135,10 @@ export class AdBook {
    * Chooses what fills each of `slots` (the stored page's marker names) for one answer, or null when
    * nothing does (the page goes out as stored). `count`: the answer is an impression (the view rule).
    */
-  fill(slots: readonly string[], count: (key: string) => void): AdFill | null {
+  fill(slots: readonly string[], count: (key: string) => void): AdFill<F> | null {
     if (this.campaigns.length === 0 || slots.length === 0) return null;
     const day = this.today();
-    let out: AdFill | null = null;
+    let out: AdFill<F> | null = null;
     for (let i = 0; i < slots.length; i++) {
       const name = slots[i]!;
       const chosen = this.choose(name);
@@ -189,7 +195,7 @@ export class AdBook {
    * Whether a campaign may be shown now: no goal, or its goal not reached and today's share of what is
    * left (spread evenly over its remaining days) not yet served by this time of day (an hour ahead allowed).
    */
-  private paced(campaign: LiveCampaign): boolean {
+  private paced(campaign: LiveCampaign<F>): boolean {
     if (campaign.goal === null) return true;
     const left = campaign.goal - campaign.before;
     if (left <= 0 || campaign.today >= left) return false;
@@ -200,14 +206,14 @@ export class AdBook {
     return campaign.today < Math.ceil(todaysShare * elapsed);
   }
 
-  private candidatesFor(name: string): Candidates {
+  private candidatesFor(name: string): Candidates<F> {
     const parsed = parseSlotMarkerName(name);
     if (!parsed) return [];
     const size = AD_SLOTS[parsed.slot].size;
     const day = this.siteDay.day;
-    const groups: Candidates = [];
+    const groups: Candidates<F> = [];
     for (const priority of AD_PRIORITIES) {
-      const group: Candidates[number] = [];
+      const group: Candidates<F>[number] = [];
       for (const campaign of this.campaigns) {
         if (campaign.priority !== priority || campaign.startsOn > day || campaign.endsOn < day) continue;
         if (!campaign.slots.has(parsed.slot)) continue;
@@ -271,10 +277,10 @@ export class AdBook {
             select cr.id, cr.campaign_id, cr.size, cr.kind, cr.alt, cr.headline, cr.body, cr.link_url, m.bucket, m.name
             from ad_creatives cr left join media m on m.id = cr.media_id
             where not cr.archived and cr.campaign_id = any(${sql.param(ids)}::uuid[])`);
-    const campaigns: LiveCampaign[] = [];
-    const byId = new Map<string, { campaign: LiveCampaign; house: boolean }>();
+    const campaigns: LiveCampaign<F>[] = [];
+    const byId = new Map<string, { campaign: LiveCampaign<F>; house: boolean }>();
     for (const row of campaignRows.rows) {
-      const campaign: LiveCampaign = {
+      const campaign: LiveCampaign<F> = {
         id: row.id,
         priority: row.priority,
         weight: Math.max(1, Number(row.weight)),
@@ -303,7 +309,7 @@ export class AdBook {
       } else {
         shown = { kind: "text", size: row.size, headline: row.headline, body: row.body, linkUrl: row.link_url };
       }
-      const creative: LiveCreative = { id: row.id, size: row.size, bySlot: new Map() };
+      const creative: LiveCreative<F> = { id: row.id, size: row.size, bySlot: new Map() };
       for (const slot of campaign.slots) {
         if (!(slot in AD_SLOTS) || AD_SLOTS[slot as AdSlotName].size !== row.size) continue;
         const placement: AdPlacement = { campaignId: campaign.id, creativeId: row.id, slot: slot as AdSlotName };
@@ -311,7 +317,7 @@ export class AdBook {
         const html = adFragmentHtml(shown, token, house);
         creative.bySlot.set(slot as AdSlotName, {
           html,
-          fragment: new SlotFragment(html),
+          fragment: this.options.fragment ? this.options.fragment(html) : (html as F),
           placement,
           key: placementKey("", placement).slice(1),
         });
