@@ -10,6 +10,11 @@ export interface AdCounts {
   clicks: number;
 }
 
+/** One day's counts (YYYY-MM-DD, the site's zone). */
+export interface AdDayRow extends AdCounts {
+  day: string;
+}
+
 export const NO_COUNTS: AdCounts = { impressions: 0, viewable: 0, clicks: 0 };
 
 export const addCounts = (a: AdCounts, b: AdCounts): AdCounts => ({ impressions: a.impressions + b.impressions, viewable: a.viewable + b.viewable, clicks: a.clicks + b.clicks });

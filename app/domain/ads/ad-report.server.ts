@@ -2,7 +2,9 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { adCampaigns, adCreatives, advertisers } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { addCounts, NO_COUNTS, type AdCounts, type AdPace } from "./ad-report-format";
+import { addCounts, NO_COUNTS, type AdCounts, type AdDayRow, type AdPace } from "./ad-report-format";
+
+export type { AdDayRow } from "./ad-report-format";
 
 // What the ads got (issue 43): a campaign's report (totals, by day, by creative, by slot, its goal's
 // progress) and an advertiser's (each of its campaigns in a period), read from ad_days. Days are the
@@ -29,10 +31,6 @@ export interface AdPeriod {
 export interface AdPeriodAsked {
   from?: string | null;
   to?: string | null;
-}
-
-export interface AdDayRow extends AdCounts {
-  day: string;
 }
 
 export interface AdCreativeRow extends AdCounts {
@@ -175,6 +173,12 @@ async function findCampaign(db: Db, campaignId: string): Promise<AdCampaignSumma
   return { ...campaign, advertiser: { id: advertiserId, name: advertiserName } };
 }
 
+/** The campaign and the period asked of its report (its own days up to today by default): 404 / 400 as campaignReport. */
+export async function campaignAndPeriod(db: Db, campaignId: string, asked: AdPeriodAsked & { today: string }): Promise<{ campaign: AdCampaignSummary; period: AdPeriod }> {
+  const campaign = await findCampaign(db, campaignId);
+  return { campaign, period: adPeriodOf(asked, campaignDefaultPeriod(campaign, asked.today)) };
+}
+
 /** Every day of the period, zeros included, for the campaigns given (summed). */
 async function daysOf(db: Db, campaignIds: readonly string[], period: AdPeriod): Promise<AdDayRow[]> {
   const ids = sql`array[${sql.join(
@@ -194,8 +198,7 @@ async function daysOf(db: Db, campaignIds: readonly string[], period: AdPeriod):
  * a bad period: AppError 400 (adPeriodOf).
  */
 export async function campaignReport(db: Db, campaignId: string, asked: AdPeriodAsked & { today: string }): Promise<CampaignReport> {
-  const campaign = await findCampaign(db, campaignId);
-  const period = adPeriodOf(asked, campaignDefaultPeriod(campaign, asked.today));
+  const { campaign, period } = await campaignAndPeriod(db, campaignId, asked);
   const byDay = await daysOf(db, [campaign.id], period);
   const totals = byDay.reduce<AdCounts>(addCounts, NO_COUNTS);
 
@@ -230,12 +233,8 @@ export async function campaignReport(db: Db, campaignId: string, asked: AdPeriod
   return { campaign, period, totals, byDay, byCreative, bySlot, goal };
 }
 
-/**
- * An advertiser's report for a period (default: the last 30 days up to today): each of its campaigns
- * that runs on a day of the period or was counted in it, with its totals and its days (those of the
- * period it ran on, and any other that has counts), and the grand totals.
- */
-export async function advertiserReport(db: Db, advertiserId: string, asked: AdPeriodAsked & { today: string }): Promise<AdvertiserReport> {
+/** The advertiser and the period asked of its report (the last 30 days by default): 404 for no such advertiser, 400 for a bad period. */
+export async function advertiserAndPeriod(db: Db, advertiserId: string, asked: AdPeriodAsked & { today: string }): Promise<Pick<AdvertiserReport, "advertiser" | "period">> {
   const missing = new AppError("not_found", "There is no such advertiser.");
   if (!UUID_RE.test(advertiserId)) throw missing;
   const [advertiser] = await db
@@ -243,7 +242,16 @@ export async function advertiserReport(db: Db, advertiserId: string, asked: AdPe
     .from(advertisers)
     .where(eq(advertisers.id, advertiserId));
   if (!advertiser) throw missing;
-  const period = adPeriodOf(asked, { from: addDays(asked.today, -(ADVERTISER_DEFAULT_DAYS - 1)), to: asked.today });
+  return { advertiser, period: adPeriodOf(asked, { from: addDays(asked.today, -(ADVERTISER_DEFAULT_DAYS - 1)), to: asked.today }) };
+}
+
+/**
+ * An advertiser's report for a period (default: the last 30 days up to today): each of its campaigns
+ * that runs on a day of the period or was counted in it, with its totals and its days (those of the
+ * period it ran on, and any other that has counts), and the grand totals.
+ */
+export async function advertiserReport(db: Db, advertiserId: string, asked: AdPeriodAsked & { today: string }): Promise<AdvertiserReport> {
+  const { advertiser, period } = await advertiserAndPeriod(db, advertiserId, asked);
 
   const campaigns = await db
     .select(campaignColumns)
