@@ -89,10 +89,10 @@ export default function CampaignReportPage({ loaderData, params }: Route.Compone
         <p className="text-sm text-slate-700" data-testid="report-period">
           {periodText(period)} ({period.days === 1 ? "1 day" : `${period.days} days`})
         </p>
-        <div className={cn("grid grid-cols-2 gap-3", report.goal ? "lg:grid-cols-5" : "md:grid-cols-4")}>
+        <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
           <CountCards totals={totals} prefix="campaign" />
           {report.goal ? (
-            <div className="col-span-2 lg:col-span-1">
+            <div className="col-span-2 md:col-span-4">
               <GoalCard goal={report.goal} />
             </div>
           ) : null}
@@ -105,7 +105,7 @@ export default function CampaignReportPage({ loaderData, params }: Route.Compone
           {report.byDay.length > 1 ? <AdReportChart days={report.byDay} /> : null}
           <DaysTable days={report.byDay} totals={totals} caption="The campaign's figures by day" />
         </section>
-        <div className="grid gap-6 lg:grid-cols-2">
+        <div className="space-y-6">
           <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4">
             <AudienceTable
               title="By creative"
