@@ -94,6 +94,11 @@ export default [
     route("admin/audience/now", "routes/admin/audience-now.ts"),
     route("admin/audience/export", "routes/admin/audience-export.ts"),
     route("admin/audience/story/:id", "routes/admin/audience-story.tsx"),
+    // Advertising's reports (issue 43): a campaign's screen and CSV, and an advertiser's printable report and CSV.
+    route("admin/ads/campaigns/:id/report", "routes/admin/ads-campaign-report.tsx"),
+    route("admin/ads/campaigns/:id/report.csv", "routes/admin/ads-campaign-report-csv.ts"),
+    route("admin/ads/advertisers/:id/report", "routes/admin/ads-advertiser-report.tsx"),
+    route("admin/ads/advertisers/:id/report.csv", "routes/admin/ads-advertiser-report-csv.ts"),
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/team", "routes/admin/team.tsx"),
     route("admin/profile", "routes/admin/profile.tsx"),

@@ -242,6 +242,11 @@ export const ROUTE_PATH_CLASSES = {
   "admin/audience/now": "admin page",
   "admin/audience/export": "admin page",
   "admin/audience/story/:id": "admin page",
+  // Advertising's reports (issue 43): the screens and their CSV files, read by their loaders' guards (ads.manage).
+  "admin/ads/campaigns/:id/report": "admin page",
+  "admin/ads/campaigns/:id/report.csv": "admin page",
+  "admin/ads/advertisers/:id/report": "admin page",
+  "admin/ads/advertisers/:id/report.csv": "admin page",
   "/": "reader page",
   "category/:slug": "reader page",
   "article/:slug": "article page",

@@ -48,8 +48,8 @@ function AdminShell({ email, role, grants, unread, children }: { email: string; 
   const navigation = useNavigation();
   const pending = navigation.state === "loading" && navigation.location.pathname.startsWith("/admin");
   return (
-    <div className="flex min-h-screen min-w-0 flex-1 flex-col bg-slate-50">
-      <nav aria-label="Admin" className="border-b border-slate-200 bg-slate-900 text-white">
+    <div className="flex min-h-screen min-w-0 flex-1 flex-col bg-slate-50 print:bg-white">
+      <nav aria-label="Admin" className="border-b border-slate-200 bg-slate-900 text-white print:hidden">
         <div className="flex h-12 items-center gap-2 px-4 text-sm">
           <AdminMobileMenu email={email} role={role} grants={grants} />
           <Link to="/admin" className="inline-flex min-w-0 items-center gap-2 font-semibold hover:underline">
@@ -60,11 +60,14 @@ function AdminShell({ email, role, grants, unread, children }: { email: string; 
         </div>
       </nav>
       <div className="flex min-w-0 flex-1">
-        <AdminSidebar email={email} role={role} grants={grants} />
+        {/* A screen made for paper (an advertiser's report) prints without the back office's chrome. */}
+        <div className="contents print:hidden">
+          <AdminSidebar email={email} role={role} grants={grants} />
+        </div>
         {/* On a phone a long word (a headline, a name, an address) breaks rather than widening the screen (issue 41). */}
         <div className="flex min-w-0 flex-1 flex-col max-md:wrap-anywhere" aria-busy={pending || undefined}>
           {pending && (
-            <p role="status" className="border-b border-slate-200 bg-white px-4 py-2 text-sm text-slate-600">
+            <p role="status" className="border-b border-slate-200 bg-white px-4 py-2 text-sm text-slate-600 print:hidden">
               {pendingText(navigation.location.pathname)}
             </p>
           )}
