@@ -4,7 +4,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import sharp from "~/lib/sharp.server";
 import type { Db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/pg-errors";
-import { articles, articleSlugRedirects, categories, comments, DEFAULT_AUTHOR_NAME, media, user, websiteSettings } from "~/db/schema";
+import { adCampaigns, adCreatives, articles, articleSlugRedirects, categories, comments, DEFAULT_AUTHOR_NAME, media, user, websiteSettings } from "~/db/schema";
 import { FEATURED_IMAGE_ALT_REQUIRED, PUBLISH_BLOCKERS } from "~/domain/articles/articles.schema";
 import { ensureAccountAuthor } from "~/domain/authors/account-author.server";
 import { setArticleAuthors } from "~/domain/authors/authors.server";
@@ -122,6 +122,16 @@ export async function findMediaUsage(db: Db, storage: Storage, bucket: Bucket, n
     const what = settings.logoUrl?.endsWith(path) ? "logo" : "favicon";
     return `This file is the website ${what}. Remove it in Website Settings first.`;
   }
+
+  // An ad's image (issue 43): kept while its creative exists, archived or not (the reports show it).
+  const [creative] = await db
+    .select({ campaign: adCampaigns.name })
+    .from(adCreatives)
+    .innerJoin(media, eq(media.id, adCreatives.mediaId))
+    .innerJoin(adCampaigns, eq(adCampaigns.id, adCreatives.campaignId))
+    .where(and(eq(media.bucket, bucket), eq(media.name, name)))
+    .limit(1);
+  if (creative) return `This file is an ad of the campaign “${creative.campaign}”. Delete that creative or campaign first.`;
   return null;
 }
 
