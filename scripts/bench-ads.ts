@@ -14,8 +14,8 @@
  * creatives when it has none; the output says which). Loopback only, bounded (about two minutes after
  * the site is up), stops by itself. BENCH_ADS_PORT moves its port (default 3331).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -84,6 +84,23 @@ async function stop(site: ChildProcess | null) {
   if (!site || site.exitCode !== null) return;
   site.kill("SIGTERM");
   await new Promise((resolve) => site.once("exit", resolve));
+}
+
+/** The CPU seconds (user + system) the site's Node processes (it and its workers, not PostgreSQL) have used. */
+const TICK = 1 / Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim() || 100);
+function siteCpuSeconds(pid: number): number {
+  const workers = spawnSync("pgrep", ["-P", String(pid), "-x", "node"], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean).map(Number);
+  let seconds = 0;
+  for (const each of [pid, ...workers]) {
+    try {
+      // After "(comm)": utime and stime are fields 14 and 15 of the whole line.
+      const fields = readFileSync(`/proc/${each}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
+      seconds += (Number(fields[11]) + Number(fields[12])) * TICK;
+    } catch {
+      // a process that exited meanwhile
+    }
+  }
+  return seconds;
 }
 
 /** A few keep-alive connections for the page fetches the bench reads (identity: their HTML is parsed). */
@@ -205,16 +222,22 @@ export async function adsBench({ judge, load }: AdsBenchDeps): Promise<boolean> 
     await load(article, { connections: 50, seconds: 2, headers });
     await setPaused(false);
     await load(article, { connections: 50, seconds: 2, headers });
-    const withAds: LoadRow[] = [];
-    const without: LoadRow[] = [];
+    // Each row with the site's Node CPU time per answer: steadier than req/s on a shared machine.
+    const measured = async () => {
+      const cpuBefore = siteCpuSeconds(site!.pid!);
+      const row = await load(article, { connections: 50, headers });
+      return { ...row, cpuMs: ((siteCpuSeconds(site!.pid!) - cpuBefore) * 1000) / Math.max(1, row.requests) };
+    };
+    const withAds: (LoadRow & { requests: number; cpuMs: number })[] = [];
+    const without: typeof withAds = [];
     const checks: { answers: number; written: number; sampled: number; carried: number }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       await setPaused(true);
-      without.push(await load(article, { connections: 50, headers }));
+      without.push(await measured());
       await setPaused(false);
       await sleep(FLUSH_WAIT_MS);
       const before = total(await impressionsOf(pool, live));
-      const row = await load(article, { connections: 50, headers });
+      const row = await measured();
       withAds.push(row);
       await sleep(FLUSH_WAIT_MS);
       const written = total(await impressionsOf(pool, live)) - before;
@@ -227,10 +250,21 @@ export async function adsBench({ judge, load }: AdsBenchDeps): Promise<boolean> 
     const failures = [...withAds, ...without].reduce((sum, r) => sum + r.failures, 0);
     const rateMet = ratio >= ADS_TARGET.cachedRatio && failures === 0;
     ok &&= rateMet;
-    console.log("page                                  req/s   p50 ms   p99 ms");
-    console.log("with three live campaigns".padEnd(34) + `${String(rps).padStart(8)} ${ms(median(withAds.map((r) => r.p50)))} ${ms(median(withAds.map((r) => r.p99)))}`);
-    console.log("campaigns paused (no ad)".padEnd(34) + `${String(floor).padStart(8)} ${ms(median(without.map((r) => r.p50)))} ${ms(median(without.map((r) => r.p99)))}`);
-    console.log(`ratio ${ratio.toFixed(2)} (target ≥ ${ADS_TARGET.cachedRatio}) ${judge(rateMet)}${failures ? ` (${failures} failed)` : ""}`);
+    const rounds = (rows: typeof withAds) => rows.map((r) => r.rps).join(", ");
+    const [cpu, cpuFloor] = [median(withAds.map((r) => r.cpuMs)), median(without.map((r) => r.cpuMs))];
+    console.log("page                                  req/s   p50 ms   p99 ms  CPU ms/answer  rounds' req/s");
+    console.log(
+      "with three live campaigns".padEnd(34) +
+        `${String(rps).padStart(8)} ${ms(median(withAds.map((r) => r.p50)))} ${ms(median(withAds.map((r) => r.p99)))} ${cpu.toFixed(3).padStart(14)}  ${rounds(withAds)}`,
+    );
+    console.log(
+      "campaigns paused (no ad)".padEnd(34) +
+        `${String(floor).padStart(8)} ${ms(median(without.map((r) => r.p50)))} ${ms(median(without.map((r) => r.p99)))} ${cpuFloor.toFixed(3).padStart(14)}  ${rounds(without)}`,
+    );
+    console.log(
+      `ratio ${ratio.toFixed(2)} (target ≥ ${ADS_TARGET.cachedRatio}) ${judge(rateMet)}${failures ? ` (${failures} failed)` : ""}; CPU per answer, paused ÷ with: ${(cpuFloor / cpu).toFixed(2)}` +
+        ` (the load generator runs in this process, on the same cores: CPU per answer is the steadier figure; machine load average ${os.loadavg()[0]!.toFixed(1)})`,
+    );
     console.log("'with' round   answers received   impressions written to ad_days   sample: pages carrying an ad");
     for (const [i, check] of checks.entries()) {
       // The load generator stops with up to 50 requests in flight: the server may have answered (and
