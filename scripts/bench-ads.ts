@@ -118,7 +118,7 @@ function getPage(url: string): Promise<{ status: number; body: string }> {
 }
 
 /** The campaign ids of the ads an answer carried. */
-function campaignsOf(html: string): string[] {
+export function campaignsOf(html: string): string[] {
   return [...html.matchAll(TOKEN)].map((m) => m[1]!);
 }
 
@@ -144,15 +144,16 @@ async function impressionsOf(pool: pg.Pool, ids: string[]): Promise<Map<string, 
 const total = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
 
 /** One creative for the article slot (a box): an image of the media library, or a text ad. */
-type Creative = { kind: "image"; mediaId: string } | { kind: "text" };
+export type Creative = { kind: "image"; mediaId: string } | { kind: "text" };
 
-async function makeCampaigns(pool: pg.Pool, advertiserId: string, label: string, weights: number[], creative: Creative): Promise<string[]> {
+/** Campaigns of `weights` in the article slot, running today in the site's time zone (`timeZone`), one creative each. */
+export async function makeCampaigns(pool: pg.Pool, advertiserId: string, label: string, weights: number[], creative: Creative, timeZone = TIME_ZONE): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, weight] of weights.entries()) {
     const campaign = await pool.query<{ id: string }>(
       `insert into ad_campaigns (advertiser_id, name, starts_on, ends_on, slots, priority, weight)
        values ($1, $2, (now() at time zone $3)::date - 1, (now() at time zone $3)::date + 30, array['article'], 'standard', $4) returning id`,
-      [advertiserId, `${label} ${i + 1}`, TIME_ZONE, weight],
+      [advertiserId, `${label} ${i + 1}`, timeZone, weight],
     );
     const id = campaign.rows[0]!.id;
     if (creative.kind === "image") {
