@@ -1,4 +1,4 @@
-import { PNG } from "./accounts";
+import { accountWithRole, PNG } from "./accounts";
 import { signInAsAdmin, toastWith } from "./admin-session";
 import { query } from "./db";
 import { expect, expectNoSidewaysScroll, test, waitForHydration } from "./fixtures";
@@ -112,4 +112,30 @@ test("an admin adds an advertiser, a week's campaign for News articles, an image
     await expectNoSidewaysScroll(page, `the campaign at ${width}`);
     await page.screenshot({ path: `test-results/admin-ads-campaign-${width}.png`, fullPage: true });
   }
+});
+
+test("an admin lets an editor manage advertising on the Team screen, and takes it back", async ({ page, baseURL }) => {
+  const editor = await accountWithRole(baseURL, "ads-editor", "editor");
+  const post = () => editor.context.post("/admin/ads", { form: { intent: "house-ads" }, maxRedirects: 0 });
+  expect((await editor.context.get("/admin/ads", { maxRedirects: 0 })).status()).toBe(403);
+  expect((await post()).status()).toBe(403);
+
+  await signInAsAdmin(page);
+  await page.goto("/admin/team");
+  const row = page.getByRole("listitem").filter({ hasText: editor.email });
+  await waitForHydration(row);
+  await row.getByRole("checkbox", { name: "May manage advertising" }).check();
+  await expect(toastWith(page, "Permission given")).toBeVisible();
+  await expect(row.getByRole("checkbox", { name: "May manage advertising" })).toBeChecked();
+  expect((await editor.context.get("/admin/ads", { maxRedirects: 0 })).status()).toBe(200);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSidewaysScroll(page, "/admin/team at 390");
+  await row.getByRole("checkbox", { name: "May manage advertising" }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/admin-ads-team-grant-390.png" });
+
+  await row.getByRole("checkbox", { name: "May manage advertising" }).uncheck();
+  await expect(toastWith(page, "Permission taken back")).toBeVisible();
+  expect((await editor.context.get("/admin/ads", { maxRedirects: 0 })).status()).toBe(403);
+  await editor.context.dispose();
 });

@@ -151,29 +151,32 @@ export default function AdminAds({ loaderData }: Route.ComponentProps) {
                       <th scope="col" className={`${cell} font-semibold`}>Campaign</th>
                       <th scope="col" className={`${cell} font-semibold`}>Dates</th>
                       <th scope="col" className={`${cell} font-semibold max-md:hidden`}>Slots</th>
-                      <th scope="col" className={`${cell} font-semibold`}>Priority</th>
-                      <th scope="col" className={`${cell} font-semibold`}>Status</th>
-                      <th scope="col" className={`${cell} text-right font-semibold`}>Impressions</th>
+                      <th scope="col" className={`${cell} font-semibold max-md:hidden`}>Priority</th>
+                      <th scope="col" className={`${cell} font-semibold whitespace-nowrap`}>Status</th>
+                      <th scope="col" className={`${cell} text-right font-semibold whitespace-nowrap`}>Impressions</th>
                     </tr>
                   </thead>
                   <tbody className="divide-y divide-slate-200">
                     {campaigns.map((c) => (
                       <tr key={c.id} className="align-top">
-                        <td className={`${cell} min-w-40`}>
+                        <td className={`${cell} min-w-32`}>
                           <Link to={`/admin/ads/campaigns/${c.id}`} className="font-medium break-words text-slate-900 underline">
                             {c.name}
                           </Link>
                           <p className="text-xs text-slate-600">{c.advertiserName}</p>
+                          <p className="text-xs text-slate-600 md:hidden">
+                            {c.priority} · {c.slots.join(", ")}
+                          </p>
                         </td>
-                        <td className={`${cell} min-w-32 text-slate-800`}>{c.dates}</td>
+                        <td className={`${cell} min-w-28 text-slate-800`}>{c.dates}</td>
                         <td className={`${cell} text-slate-800 max-md:hidden`}>{c.slots.join(", ")}</td>
-                        <td className={cell}>{c.priority}</td>
-                        <td className={cell}>
+                        <td className={`${cell} whitespace-nowrap max-md:hidden`}>{c.priority}</td>
+                        <td className={`${cell} whitespace-nowrap`}>
                           <span className={`rounded px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[c.status]}`} data-testid="campaign-status">
                             {c.status}
                           </span>
                         </td>
-                        <td className={`${cell} text-right tabular-nums`} data-testid="campaign-impressions">
+                        <td className={`${cell} text-right whitespace-nowrap tabular-nums`} data-testid="campaign-impressions">
                           {c.impressions.toLocaleString("en-US")}
                           {c.goal ? (
                             <>

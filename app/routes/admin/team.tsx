@@ -218,8 +218,9 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
                     return (
                       <label key={capability} className="mt-2 flex items-center gap-2 text-sm text-slate-800">
                         <input
+                          key={`${capability}-${held}`}
                           type="checkbox"
-                          checked={held}
+                          defaultChecked={held}
                           disabled={busy}
                           className="h-4 w-4"
                           onChange={(e) => submit({ intent: "grant", userId: m.id, capability, on: e.currentTarget.checked ? "on" : "off" }, { method: "post" })}
