@@ -149,7 +149,7 @@ export default function AdminAds({ loaderData }: Route.ComponentProps) {
                   <thead className="bg-slate-50 text-slate-800">
                     <tr>
                       <th scope="col" className={`${cell} font-semibold`}>Campaign</th>
-                      <th scope="col" className={`${cell} font-semibold`}>Dates</th>
+                      <th scope="col" className={`${cell} font-semibold max-md:hidden`}>Dates</th>
                       <th scope="col" className={`${cell} font-semibold max-md:hidden`}>Slots</th>
                       <th scope="col" className={`${cell} font-semibold max-md:hidden`}>Priority</th>
                       <th scope="col" className={`${cell} font-semibold whitespace-nowrap`}>Status</th>
@@ -165,10 +165,10 @@ export default function AdminAds({ loaderData }: Route.ComponentProps) {
                           </Link>
                           <p className="text-xs text-slate-600">{c.advertiserName}</p>
                           <p className="text-xs text-slate-600 md:hidden">
-                            {c.priority} · {c.slots.join(", ")}
+                            {c.dates} · {c.priority} · {c.slots.join(", ")}
                           </p>
                         </td>
-                        <td className={`${cell} min-w-28 text-slate-800`}>{c.dates}</td>
+                        <td className={`${cell} min-w-28 text-slate-800 max-md:hidden`}>{c.dates}</td>
                         <td className={`${cell} text-slate-800 max-md:hidden`}>{c.slots.join(", ")}</td>
                         <td className={`${cell} whitespace-nowrap max-md:hidden`}>{c.priority}</td>
                         <td className={`${cell} whitespace-nowrap`}>
