@@ -82,6 +82,10 @@ export default [
     // Paid tiers and their Stripe products and prices (issue 40).
     route("admin/members/tiers", "routes/admin/member-tiers.tsx"),
     route("admin/redirects", "routes/admin/redirects.tsx"),
+    // Advertising (issue 43): ads.manage in every loader and action; ":id" is "new" for the add forms.
+    route("admin/ads", "routes/admin/ads.tsx"),
+    route("admin/ads/advertisers/:id", "routes/admin/ads-advertiser.tsx"),
+    route("admin/ads/campaigns/:id", "routes/admin/ads-campaign.tsx"),
     // Newsletters (issue 30): the lists, their sends, and the people who receive them.
     route("admin/newsletters", "routes/admin/newsletters.tsx"),
     route("admin/newsletters/:id", "routes/admin/newsletter.tsx"),

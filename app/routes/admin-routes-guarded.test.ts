@@ -72,6 +72,10 @@ const ROLE_TABLE: Record<string, { loader?: Role[]; action?: Role[] }> = {
   "admin/media": { loader: BACK_OFFICE, action: BACK_OFFICE },
   "admin/settings": { loader: ADMINS, action: ADMINS },
   "admin/redirects": { loader: ADMINS, action: ADMINS },
+  // Issue 43: admins, and an editor an admin gave ads.manage (ads-routes.test.ts walks that grant).
+  "admin/ads": { loader: ADMINS, action: ADMINS },
+  "admin/ads/advertisers/:id": { loader: ADMINS, action: ADMINS },
+  "admin/ads/campaigns/:id": { loader: ADMINS, action: ADMINS },
   "admin/newsletters": { loader: EDITORS, action: EDITORS },
   "admin/newsletters/:id": { loader: EDITORS, action: EDITORS },
   // /admin/subscribers redirects to /admin/members (issue 40), for those who could read it.
@@ -152,6 +156,9 @@ describe("every admin route module guards its own loader and action", () => {
         "admin/media",
         "admin/settings",
         "admin/redirects",
+        "admin/ads",
+        "admin/ads/advertisers/:id",
+        "admin/ads/campaigns/:id",
         "admin/newsletters",
         "admin/newsletters/:id",
         "admin/subscribers",

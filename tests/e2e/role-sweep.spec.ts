@@ -76,6 +76,11 @@ function probes(ids: Ids): Probe[] {
     { method: "GET", url: "/admin/redirects", allowed: ADMINS },
     { method: "GET", url: "/admin/redirects.data", allowed: ADMINS },
     { method: "GET", url: "/api/admin/redirects.csv", allowed: ADMINS },
+    // Advertising (issue 43): admins, and an editor an admin gave ads.manage (not in this sweep's accounts).
+    { method: "GET", url: "/admin/ads", allowed: ADMINS },
+    { method: "GET", url: "/admin/ads.data", allowed: ADMINS },
+    { method: "GET", url: "/admin/ads/advertisers/new", allowed: ADMINS },
+    { method: "GET", url: "/admin/ads/campaigns/new", allowed: ADMINS },
     { method: "GET", url: "/admin/categories.data", allowed: EDITORS },
     { method: "GET", url: "/admin/front-page.data", allowed: EDITORS },
     // Tags (issue 29): editors and admins; the import: admins only.

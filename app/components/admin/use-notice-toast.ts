@@ -31,6 +31,10 @@ export const ADMIN_NOTICES = {
   "page-published": { kind: "success", title: "Page published", description: "Readers see it at its address now." },
   "page-updated": { kind: "success", title: "Page updated", description: "Readers see the new version now." },
   "page-unpublished": { kind: "success", title: "Page unpublished", description: "The page is a draft again and no longer public." },
+  "advertiser-added": { kind: "success", title: "Advertiser added", description: "Add a campaign for it next." },
+  "advertiser-deleted": { kind: "success", title: "Advertiser deleted", description: "It is no longer listed." },
+  "campaign-created": { kind: "success", title: "Campaign created", description: "Add its creatives: it shows only where it has one of the slot's size." },
+  "campaign-deleted": { kind: "success", title: "Campaign deleted", description: "It had never been shown, so no figures were lost." },
   "member-deleted": { kind: "success", title: "Member deleted", description: "Only a hash of the address is kept, so an import cannot add them back." },
 } as const satisfies Record<string, Notice>;
 

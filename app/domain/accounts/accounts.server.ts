@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { verifyPassword } from "better-auth/crypto";
-import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull, notInArray } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { account, user, userGrants, userRoles } from "~/db/schema";
 import { ensureAccountAuthor } from "~/domain/authors/account-author.server";
 import { AppError, isAppError } from "~/lib/app-error";
 import { defaultNameFor, type Auth } from "./auth.server";
 import { ADMIN_ROLE, accountEmailSchema, accountPasswordSchema } from "./accounts.schema";
-import { highestRole, type Role } from "./roles";
+import { GRANT_LABELS, GRANTABLE, highestRole, isGrantable, ROLE_LABELS, type GrantableCapability, type Role } from "./roles";
 
 export function normalizeEmail(input: string): string {
   const parsed = accountEmailSchema.safeParse(input);
@@ -30,6 +30,14 @@ export async function roleOf(db: Db, userId: string): Promise<Role | null> {
 export async function grantsOf(db: Db, userId: string): Promise<string[]> {
   const rows = await db.select({ capability: userGrants.capability }).from(userGrants).where(eq(userGrants.userId, userId));
   return rows.map((r) => r.capability);
+}
+
+/** Every account's grants (user_grants), by account id: what the Team screen shows. */
+export async function grantsByAccount(db: Db): Promise<Map<string, string[]>> {
+  const rows = await db.select({ userId: userGrants.userId, capability: userGrants.capability }).from(userGrants);
+  const byAccount = new Map<string, string[]>();
+  for (const row of rows) byAccount.set(row.userId, [...(byAccount.get(row.userId) ?? []), row.capability]);
+  return byAccount;
 }
 
 /** True when user_roles holds (userId, 'admin'). */
@@ -70,7 +78,35 @@ export async function setRole(db: Db, userId: string, role: Role | null, options
     if (previous === ADMIN_ROLE && admins.length <= 1) throw new AppError("forbidden", LAST_ADMIN, { status: 409 });
     await tx.delete(userRoles).where(eq(userRoles.userId, userId));
     if (role) await tx.insert(userRoles).values({ userId, role });
+    // Grants the new role may not receive give nothing any more: they go (made an author or an admin).
+    const kept = (Object.keys(GRANTABLE) as GrantableCapability[]).filter((capability) => role && (GRANTABLE[capability] as readonly Role[]).includes(role));
+    await tx.delete(userGrants).where(and(eq(userGrants.userId, userId), kept.length > 0 ? notInArray(userGrants.capability, kept) : undefined));
     return previous;
+  };
+  return options.inTx ? run(options.inTx) : db.transaction(run);
+}
+
+/**
+ * Gives (`on`) or takes a capability beyond the account's role (user_grants, issue 43). Only what
+ * GRANTABLE names, to the roles it names: anything else is refused (400), as is an account that is not
+ * on the team (404). Returns whether anything changed; the caller records it with `inTx`.
+ */
+export async function setGrant(db: Db, userId: string, capability: string, on: boolean, grantedBy: string | null, options: { inTx?: Tx } = {}): Promise<boolean> {
+  if (!isGrantable(capability)) throw new AppError("invalid_input", `“${capability}” is not something an admin may give one account.`, { field: "capability" });
+  const run = async (tx: Tx) => {
+    const held = await tx.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId)).for("update");
+    const role = highestRole(held.map((r) => r.role));
+    if (!role) throw new AppError("not_found", "This account is not on the team (any more).");
+    if (on && !(GRANTABLE[capability] as readonly Role[]).includes(role)) {
+      const to = (GRANTABLE[capability] as readonly Role[]).map((r) => `${ROLE_LABELS[r].toLowerCase()}s`).join(" and ");
+      throw new AppError("invalid_input", `“${GRANT_LABELS[capability]}” can be given to ${to} only: a ${ROLE_LABELS[role].toLowerCase()} ${role === "admin" ? "may do it already" : "cannot receive it"}.`, { field: "capability" });
+    }
+    if (on) {
+      const added = await tx.insert(userGrants).values({ userId, capability, grantedBy }).onConflictDoNothing().returning({ userId: userGrants.userId });
+      return added.length > 0;
+    }
+    const removed = await tx.delete(userGrants).where(and(eq(userGrants.userId, userId), eq(userGrants.capability, capability))).returning({ userId: userGrants.userId });
+    return removed.length > 0;
   };
   return options.inTx ? run(options.inTx) : db.transaction(run);
 }

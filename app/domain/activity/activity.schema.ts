@@ -84,6 +84,18 @@ export const ACTIVITY_KINDS = {
   "tier.archive": "Tier archived",
   "tier.unarchive": "Tier restored",
   "tier.reorder": "Tiers reordered",
+  "grant.change": "Permission changed",
+  "advertiser.create": "Advertiser added",
+  "advertiser.update": "Advertiser changed",
+  "advertiser.delete": "Advertiser deleted",
+  "campaign.create": "Campaign created",
+  "campaign.update": "Campaign changed",
+  "campaign.pause": "Campaign paused",
+  "campaign.resume": "Campaign resumed",
+  "campaign.delete": "Campaign deleted",
+  "creative.create": "Creative added",
+  "creative.archive": "Creative archived",
+  "creative.restore": "Creative restored",
 } as const;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;
@@ -93,4 +105,4 @@ export function isActivityKind(value: unknown): value is ActivityKind {
 }
 
 /** What an entry is about. */
-export type ActivityObjectType = "article" | "author" | "category" | "tag" | "page" | "redirect" | "media" | "comment" | "settings" | "account" | "invitation" | "import" | "newsletter" | "subscriber" | "member" | "tier";
+export type ActivityObjectType = "article" | "author" | "category" | "tag" | "page" | "redirect" | "media" | "comment" | "settings" | "account" | "invitation" | "import" | "newsletter" | "subscriber" | "member" | "tier" | "advertiser" | "campaign";

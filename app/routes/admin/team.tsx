@@ -5,11 +5,11 @@ import { ConfirmDialog } from "~/components/admin/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
-import { accountsWithTwoFactor, listAccounts, setRole } from "~/domain/accounts/accounts.server";
+import { accountsWithTwoFactor, grantsByAccount, listAccounts, setGrant, setRole } from "~/domain/accounts/accounts.server";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { createInvitation, listPendingInvitations, withdrawInvitation } from "~/domain/accounts/invitations.server";
-import { isRole, ROLE_DESCRIPTIONS, ROLE_LABELS, ROLES, type Role } from "~/domain/accounts/roles";
+import { GRANT_LABELS, GRANTABLE, isGrantable, isRole, ROLE_DESCRIPTIONS, ROLE_LABELS, ROLES, type GrantableCapability, type Role } from "~/domain/accounts/roles";
 import { recordActivity } from "~/domain/activity/activity.server";
 import { getSettings, setRequireTwoFactor } from "~/domain/settings/settings.server";
 import { AppError } from "~/lib/app-error";
@@ -24,11 +24,12 @@ import type { Route } from "./+types/team";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const me = await requireCapability(request, context, "team.manage");
-  const [members, invitations, settings, withTwoFactor] = await Promise.all([
+  const [members, invitations, settings, withTwoFactor, grants] = await Promise.all([
     listAccounts(context.db, { withRole: true }),
     listPendingInvitations(context.db),
     getSettings(context.db),
     accountsWithTwoFactor(context.db),
+    grantsByAccount(context.db),
   ]);
   const timeZone = context.env.TIME_ZONE;
   return {
@@ -40,6 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       name: m.name && m.name !== m.email ? m.name : null,
       role: m.role as Role,
       twoFactor: withTwoFactor.has(m.id),
+      grants: (grants.get(m.id) ?? []).filter(isGrantable),
       since: m.roleSince ? formatPublishDate(m.roleSince, timeZone) : "",
     })),
     invitations: invitations.map((i) => ({ ...i, expires: formatPublishDate(i.expiresAt, timeZone), expiresAt: i.expiresAt.toISOString() })),
@@ -49,15 +51,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export type TeamActionData =
   | { ok: true; intent: "invite"; email: string; role: Role; link: string }
   | { ok: true; intent: "role" | "remove" | "withdraw"; email?: string }
+  | { ok: true; intent: "grant"; email: string; capability: GrantableCapability; on: boolean }
   | { ok: true; intent: "require-2fa"; required: boolean }
   | (Refusal & { intent?: string });
 
-const TEAM_FIELDS = ["intent", "email", "role", "userId", "id", "required"] as const;
+const TEAM_FIELDS = ["intent", "email", "role", "userId", "id", "required", "capability", "on"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireCapability(request, context, "team.manage");
   const actor = actorOf(user);
-  const { intent, email, role, userId, id, required } = formValues(await request.formData(), TEAM_FIELDS);
+  const { intent, email, role, userId, id, required, capability, on } = formValues(await request.formData(), TEAM_FIELDS);
   try {
     if (intent === "require-2fa") {
       const on = required === "on";
@@ -75,6 +78,21 @@ export async function action({ request, context }: Route.ActionArgs) {
         .catch((err: unknown) => context.log.error({ err, to: invitation.email }, "invitation e-mail could not be sent"));
       context.log.info({ email: invitation.email, role: invitation.role }, "team invitation created");
       return data<TeamActionData>({ ok: true, intent, email: invitation.email, role: invitation.role, link });
+    }
+    if (intent === "grant") {
+      if (!isGrantable(capability)) throw new AppError("invalid_input", "This permission cannot be given to one account.", { field: "capability" });
+      const members = await listAccounts(context.db, { withRole: true });
+      const member = members.find((m) => m.id === userId);
+      if (!member) throw new AppError("not_found", "This account is not on the team (any more).");
+      const give = on === "on";
+      await context.db.transaction(async (tx) => {
+        const changed = await setGrant(context.db, member.id, capability, give, user.id, { inTx: tx });
+        if (changed) {
+          await recordActivity(tx, actor, { kind: "grant.change", objectType: "account", objectId: member.id, objectLabel: member.email, details: { capability, on: give } });
+        }
+      });
+      context.log.info({ userId: member.id, capability, on: give }, "team grant changed");
+      return data<TeamActionData>({ ok: true, intent, email: member.email, capability, on: give });
     }
     if (intent === "withdraw") {
       await withdrawInvitation(context.db, actor, id);
@@ -143,6 +161,11 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
     // A sent invitation is confirmed in the page, beside its link (shown once): no toast to cover it.
     else if (answer.intent === "invite") return;
     else if (answer.intent === "role") toast.success("Role changed", `${answer.email} has the new role from their next click.`);
+    else if (answer.intent === "grant")
+      toast.success(
+        answer.on ? "Permission given" : "Permission taken back",
+        `${answer.email} ${answer.on ? "may" : "may no longer"} ${GRANT_LABELS[answer.capability].replace(/^May /, "").toLowerCase()}, from their next click.`,
+      );
     else if (answer.intent === "remove") toast.success("Access removed", `${answer.email} keeps the account but no longer opens the back office.`);
     else if (answer.intent === "require-2fa")
       toast.success(
@@ -188,6 +211,24 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
                   {" · "}
                   {m.twoFactor ? "Two-factor on" : "No two-factor"}
                 </p>
+                {(Object.keys(GRANTABLE) as GrantableCapability[])
+                  .filter((capability) => (GRANTABLE[capability] as readonly Role[]).includes(m.role))
+                  .map((capability) => {
+                    const held = m.grants.includes(capability);
+                    return (
+                      <label key={capability} className="mt-2 flex items-center gap-2 text-sm text-slate-800">
+                        <input
+                          key={`${capability}-${held}`}
+                          type="checkbox"
+                          defaultChecked={held}
+                          disabled={busy}
+                          className="h-4 w-4"
+                          onChange={(e) => submit({ intent: "grant", userId: m.id, capability, on: e.currentTarget.checked ? "on" : "off" }, { method: "post" })}
+                        />
+                        {GRANT_LABELS[capability]}
+                      </label>
+                    );
+                  })}
               </div>
               <div className="flex flex-wrap items-center gap-2">
                 <Form method="post" className="flex items-center gap-2">
