@@ -3,7 +3,7 @@ import type { Db } from "~/db/client.server";
 import type { ChangeFeed } from "~/lib/change-feed.server";
 import { fromDateTimeLocal } from "~/lib/dates";
 import type { Logger } from "~/lib/logger.server";
-import { SlotFragment } from "../../../server/slot-fragment";
+import { SlotFragment } from "~/lib/slot-fragment.server";
 import { siteDayOf } from "../audience/visitor-hash.server";
 import { adFragmentHtml, type FragmentCreative } from "./ad-fragment.server";
 import { placementKey } from "./ad-recorder.server";
