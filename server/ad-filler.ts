@@ -8,6 +8,5 @@ import { isReadersLoad, type SlotFiller } from "./request-handler";
  */
 export function adSlotFiller(book: AdBook, recorder: AdRecorder): SlotFiller {
   const count = (key: string) => recorder.recordImpression(key);
-  const uncounted = () => {};
-  return (slots, req) => book.fill(slots, isReadersLoad(req) ? count : uncounted)?.fills ?? null;
+  return (slots, req) => book.fill(slots, isReadersLoad(req) ? count : null)?.fills ?? null;
 }

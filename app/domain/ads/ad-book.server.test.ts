@@ -278,6 +278,19 @@ describe("the ad book", () => {
     expect(serve(50)).toBe(0);
   });
 
+  test("a bot's or a prefetch's fill (not counted) shows the paced campaign but does not use up its share of the day", async () => {
+    const goal = await campaign({ name: "Goal", slots: ["article"], goal: 1000, startsOn: "2026-06-01", endsOn: "2026-06-10" });
+    now = at("2026-06-01T12:00");
+    const book = bookOf();
+    await book.reload();
+    for (let i = 0; i < 300; i++) expect(book.fill(["article"], null)?.fills.article).toBeDefined();
+    for (let i = 0; i < 300; i++) expect(book.fillOne("article", false)).not.toBeNull();
+    let served = 0;
+    for (let i = 0; i < 300; i++) if (filledBy(book, "article") === goal.id) served++;
+    expect(served).toBeGreaterThanOrEqual(50);
+    expect(served).toBeLessThanOrEqual(60);
+  });
+
   test("reloads on the ad tables' change notice: a campaign added, then paused, shows and goes without a call", async () => {
     const feed = new ChangeFeed(t.url, log);
     await feed.start();

@@ -127,9 +127,11 @@ export class AdBook {
 
   /**
    * Chooses what fills each of `slots` (the stored page's marker names) for one answer, or null when
-   * nothing does (the page goes out as stored). `count`: the answer is an impression (the view rule).
+   * nothing does (the page goes out as stored). `count`: called with each impression's key when the
+   * answer is an impression (the view rule); null for one that is not (a bot's, a prefetch's), which
+   * gets the ads but neither counts nor uses up a paced campaign's share of the day.
    */
-  fill(slots: readonly string[], count: (key: string) => void): AdFill | null {
+  fill(slots: readonly string[], count: ((key: string) => void) | null): AdFill | null {
     if (this.campaigns.length === 0 || slots.length === 0) return null;
     const day = this.today();
     let out: AdFill | null = null;
@@ -142,19 +144,25 @@ export class AdBook {
       out.fills[name] = placement.fragment;
       const key = `${day}|${placement.key}`;
       out.keys.push(key);
-      campaign.today++;
-      count(key);
+      if (count) {
+        campaign.today++;
+        count(key);
+      }
     }
     return out;
   }
 
-  /** The HTML that would fill slot `name` now, with its placement (the reader's browser asks for it: /api/ads/fill). */
-  fillOne(name: string): { html: string; placement: AdPlacement; key: string } | null {
+  /**
+   * The HTML that would fill slot `name` now, with its placement (the reader's browser asks for it:
+   * /api/ads/fill). `counted`: the request is an impression (the view rule); the caller records it by
+   * `key`, and only then does it use up a paced campaign's share.
+   */
+  fillOne(name: string, counted = true): { html: string; placement: AdPlacement; key: string } | null {
     if (this.campaigns.length === 0) return null;
     const day = this.today();
     const chosen = this.choose(name);
     if (!chosen) return null;
-    chosen.campaign.today++;
+    if (counted) chosen.campaign.today++;
     return { html: chosen.placement.html, placement: chosen.placement.placement, key: `${day}|${chosen.placement.key}` };
   }
 

@@ -19,9 +19,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const category = query.get("c") || null;
   if (!isAdSlotName(slot)) return data({ error: "Unknown ad slot." }, { status: 400, headers: NO_STORE });
   if (category !== null && slotMarkerName(slot, category) === slot) return data({ error: "Not a category." }, { status: 400, headers: NO_STORE });
-  const chosen = context.ads?.book.fillOne(slotMarkerName(slot, category));
-  if (!chosen) return new Response(null, { status: 204, headers: NO_STORE });
   const purpose = `${request.headers.get("sec-purpose") ?? ""} ${request.headers.get("purpose") ?? ""}`;
-  if (!isbot(request.headers.get("user-agent") ?? "") && !/prefetch|prerender/i.test(purpose)) context.ads!.recorder.recordImpression(chosen.key);
+  const counted = !isbot(request.headers.get("user-agent") ?? "") && !/prefetch|prerender/i.test(purpose);
+  const chosen = context.ads?.book.fillOne(slotMarkerName(slot, category), counted);
+  if (!chosen) return new Response(null, { status: 204, headers: NO_STORE });
+  if (counted) context.ads!.recorder.recordImpression(chosen.key);
   return data({ html: chosen.html, impression: randomUUID() }, { headers: NO_STORE });
 }
