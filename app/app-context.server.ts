@@ -73,7 +73,7 @@ export interface AppServices {
    * /api/ads/fill choose from them), the recorder of impressions, viewable impressions and clicks,
    * and the day's visitor salts (a click counts once per reader and day). Absent in tests.
    */
-  ads?: { book: AdBook<unknown>; recorder: AdRecorder; salts: VisitorSalts };
+  ads?: { book: AdBook; recorder: AdRecorder; salts: VisitorSalts };
 }
 
 declare module "react-router" {

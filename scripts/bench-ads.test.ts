@@ -45,7 +45,7 @@ describe("the ads bench's pieces", () => {
     const counted: string[] = [];
     for (let i = 0; i < 10_000; i++) {
       const fill = book.fill(["article-in-news"], (key) => counted.push(key));
-      const ids = campaignsOf(fill!.fills["article-in-news"]!);
+      const ids = campaignsOf(fill!.fills["article-in-news"]!.bytes.toString());
       expect(ids).toHaveLength(1);
       carried.set(ids[0]!, carried.get(ids[0]!)! + 1);
     }
@@ -55,6 +55,6 @@ describe("the ads bench's pieces", () => {
     expect(Math.abs(shares[1]! - 20)).toBeLessThanOrEqual(3);
     expect(Math.abs(shares[2]! - 70)).toBeLessThanOrEqual(3);
     // The image creatives show the media library's file.
-    expect(book.fill(["article"], () => {})!.fills.article!).toContain("/media/images/cover.jpg");
+    expect(book.fill(["article"], () => {})!.fills.article!.bytes.toString()).toContain("/media/images/cover.jpg");
   });
 });

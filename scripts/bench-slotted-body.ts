@@ -10,7 +10,7 @@
 import { performance } from "node:perf_hooks";
 import zlib from "node:zlib";
 import { NoncedBody, slotMarker, type SlotFills } from "../server/nonced-body";
-import { SlotFragment } from "../server/slot-fragment";
+import { SlotFragment } from "../app/lib/slot-fragment.server";
 
 const MEASURE_MS = Number(process.env.BENCH_SLOTS_MS ?? 120);
 const ROUNDS = 12;

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, test } from "vitest";
 import { hasSlotMarker, NoncedBody, SLOT_MARKER_PREFIX, slotMarker, type SlotFill, type SlotFills } from "./nonced-body";
-import { SlotFragment } from "./slot-fragment";
 import { MAX_SLOT_MARKER_NAME } from "../app/domain/ads/ad-slots";
+import { SlotFragment } from "../app/lib/slot-fragment.server";
 
 const RENDERED = "RenderedNonce_01234567";
 const nonceOf = () => randomBytes(16).toString("base64url");
@@ -58,7 +58,7 @@ function textOf(random: () => number, earlier: string[]): string {
   if (kind < 0.13) return ["\u0000", "a\u0000b"][Math.floor(random() * 2)]!;
   if (kind < 0.18) {
     // Look-alikes of a marker, which must stay text: no name, a bad name, no end, spaces.
-    return [SLOT_MARKER_PREFIX, `${SLOT_MARKER_PREFIX}Bad Name-->`, `${SLOT_MARKER_PREFIX}a--b-->`, `${SLOT_MARKER_PREFIX}trailing--->`, `<!-- frontpage-slot:x -->`, `${SLOT_MARKER_PREFIX}${"x".repeat(MAX_SLOT_MARKER_NAME + 6)}-->`][
+    return [SLOT_MARKER_PREFIX, `${SLOT_MARKER_PREFIX}Bad Name-->`, `${SLOT_MARKER_PREFIX}a--b-->`, `${SLOT_MARKER_PREFIX}trailing--->`, `<!-- frontpage-slot:x -->`, `${SLOT_MARKER_PREFIX}${"x".repeat(MAX_SLOT_MARKER_NAME + 1)}-->`][
       Math.floor(random() * 6)
     ]!;
   }

@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
-import { crc32CombineWith, crc32Shift, multiplyModP } from "./crc32-combine";
-import { EMPTY_FRAGMENT, SlotFragment, slotFragment } from "./slot-fragment";
+import { crc32CombineWith, crc32Shift, multiplyModP } from "../app/lib/crc32-combine.server";
+import { EMPTY_FRAGMENT, SlotFragment, slotFragment } from "../app/lib/slot-fragment.server";
 import { MAX_SLOT_MARKER_NAME, SLOT_MARKER_PREFIX, SLOT_MARKER_SUFFIX } from "../app/domain/ads/ad-slots";
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);

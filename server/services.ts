@@ -12,7 +12,6 @@ import { AUDIENCE_ROLLUP_TASK, audienceRollupTasks } from "../app/domain/audienc
 import { AdBook } from "../app/domain/ads/ad-book.server";
 import { AdRecorder } from "../app/domain/ads/ad-recorder.server";
 import { adTasks } from "../app/domain/ads/ad-tasks.server";
-import { SlotFragment } from "./slot-fragment";
 import { createAuth } from "../app/domain/accounts/auth.server";
 import { createMemberAuth, EMAIL_CHANGE_LINK_MINUTES, SIGN_IN_LINK_MINUTES } from "../app/domain/members/member-auth.server";
 import { createKnownDevices } from "../app/domain/accounts/known-devices.server";
@@ -278,7 +277,7 @@ export async function startRequestServices({
   adRecorder.start();
   lifecycle.onShutdown("ad recorder", () => adRecorder.stop());
   const adSecret = env.SESSION_SECRET ?? (await loadSecrets(env.dataDir)).sessionSecret;
-  const adBook = new AdBook(db, log, { timeZone: env.TIME_ZONE, secret: adSecret, fragment: (html) => new SlotFragment(html) });
+  const adBook = new AdBook(db, log, { timeZone: env.TIME_ZONE, secret: adSecret });
   adBook.watch(changes);
   await adBook.reload();
   adBook.start();

@@ -1,7 +1,7 @@
 import zlib from "node:zlib";
 import { describe, expect, test } from "vitest";
 import { NoncedBody, slotMarker } from "./nonced-body";
-import { EMPTY_FRAGMENT, keptFragments, SlotFragment, slotFragment } from "./slot-fragment";
+import { EMPTY_FRAGMENT, keptFragments, SlotFragment, slotFragment } from "../app/lib/slot-fragment.server";
 
 describe("slot fragments (issue 43)", () => {
   test("a fragment is compressed once, when a page first puts it in a slot, and then serves every answer of every page it fills", () => {

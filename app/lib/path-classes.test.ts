@@ -76,7 +76,7 @@ describe("the path table and the route table", () => {
     }
   });
 
-  test("whatever is personal is never cached, and only back-office screens, previews, subscribers' links, ads' click links, members' account pages, live streams and /metrics are not counted", () => {
+  test("whatever is personal is never cached, and only back-office screens, previews, subscribers' links, ad clicks, members' account pages, live streams and /metrics are not counted", () => {
     for (const [name, rules] of Object.entries(PATH_CLASSES)) {
       if (rules.personal === "always" || rules.adminGate !== "none") expect(rules.cacheable, name).toBe(false);
       if (rules.adminGate !== "none") expect(rules.personal, name).toBe("always");

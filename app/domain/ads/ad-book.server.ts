@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 import type { ChangeFeed } from "~/lib/change-feed.server";
 import { fromDateTimeLocal } from "~/lib/dates";
 import type { Logger } from "~/lib/logger.server";
+import { SlotFragment } from "~/lib/slot-fragment.server";
 import { siteDayOf } from "../audience/visitor-hash.server";
 import { adFragmentHtml, type FragmentCreative } from "./ad-fragment.server";
 import { placementKey } from "./ad-recorder.server";
@@ -20,14 +21,14 @@ import { adToken, type AdPlacement } from "./ad-token.server";
 export const AD_TABLES = new Set(["advertisers", "ad_campaigns", "ad_creatives", "categories"]);
 
 /** A creative of a live campaign, with its fragment for each slot of its size the campaign may fill. */
-interface LiveCreative<F> {
+interface LiveCreative {
   id: string;
   size: AdSize;
-  /** By slot: the HTML and the door's fragment of it, made once, and the impression count's key (the day goes in front). */
-  bySlot: Map<AdSlotName, { html: string; fragment: F; placement: AdPlacement; key: string }>;
+  /** By slot: the HTML made once, and the impression count's key (its day in front: see `keyOn`). */
+  bySlot: Map<AdSlotName, { html: string; fragment: SlotFragment; placement: AdPlacement; key: string }>;
 }
 
-interface LiveCampaign<F> {
+interface LiveCampaign {
   id: string;
   priority: AdPriorityName;
   weight: number;
@@ -42,15 +43,15 @@ interface LiveCampaign<F> {
   /** Impressions written before today, and today (the database's at the last read, plus this process's since). */
   before: number;
   today: number;
-  creatives: Map<AdSize, LiveCreative<F>[]>;
+  creatives: Map<AdSize, LiveCreative[]>;
 }
 
 /** Who may fill one slot of one page (a marker's name), by priority, highest first. */
-type Candidates<F> = { campaign: LiveCampaign<F>; creatives: LiveCreative<F>[] }[][];
+type Candidates = { campaign: LiveCampaign; creatives: LiveCreative[] }[][];
 
 /** What the door put in a page's slots: the fills, and how to count them. */
-export interface AdFill<F> {
-  fills: Record<string, F>;
+export interface AdFill {
+  fills: Record<string, SlotFragment>;
   /** The impressions' keys (placementKey), one per filled slot. */
   keys: string[];
 }
@@ -77,9 +78,9 @@ function mediaUrlOf(bucket: string, name: string): string {
   return `/media/${bucket}/${encodeURIComponent(name)}`;
 }
 
-export class AdBook<F = string> {
-  private campaigns: LiveCampaign<F>[] = [];
-  private candidates = new Map<string, Candidates<F>>();
+export class AdBook {
+  private campaigns: LiveCampaign[] = [];
+  private candidates = new Map<string, Candidates>();
   private siteDay: SiteDay;
   private loading: Promise<void> | null = null;
   private again = false;
@@ -88,14 +89,7 @@ export class AdBook<F = string> {
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
-    private readonly options: {
-      timeZone: string;
-      secret: string;
-      /** What the door sends for a creative's HTML (server/slot-fragment.ts: compressed once); default the HTML itself. */
-      fragment?: (html: string) => F;
-      now?: () => number;
-      random?: () => number;
-    },
+    private readonly options: { timeZone: string; secret: string; now?: () => number; random?: () => number },
   ) {
     this.siteDay = this.dayAt(this.now());
   }
@@ -133,12 +127,14 @@ export class AdBook<F = string> {
 
   /**
    * Chooses what fills each of `slots` (the stored page's marker names) for one answer, or null when
-   * nothing does (the page goes out as stored). `count`: the answer is an impression (the view rule).
+   * nothing does (the page goes out as stored). `count`: called with each impression's key when the
+   * answer is an impression (the view rule); null for one that is not (a bot's, a prefetch's), which
+   * gets the ads but neither counts nor uses up a paced campaign's share of the day.
    */
-  fill(slots: readonly string[], count: (key: string) => void): AdFill<F> | null {
+  fill(slots: readonly string[], count: ((key: string) => void) | null): AdFill | null {
     if (this.campaigns.length === 0 || slots.length === 0) return null;
     const day = this.today();
-    let out: AdFill<F> | null = null;
+    let out: AdFill | null = null;
     for (let i = 0; i < slots.length; i++) {
       const name = slots[i]!;
       const chosen = this.choose(name);
@@ -148,19 +144,25 @@ export class AdBook<F = string> {
       out.fills[name] = placement.fragment;
       const key = `${day}|${placement.key}`;
       out.keys.push(key);
-      campaign.today++;
-      count(key);
+      if (count) {
+        campaign.today++;
+        count(key);
+      }
     }
     return out;
   }
 
-  /** The HTML that would fill slot `name` now, with its placement (the reader's browser asks for it: /api/ads/fill). */
-  fillOne(name: string): { html: string; placement: AdPlacement; key: string } | null {
+  /**
+   * The HTML that would fill slot `name` now, with its placement (the reader's browser asks for it:
+   * /api/ads/fill). `counted`: the request is an impression (the view rule); the caller records it by
+   * `key`, and only then does it use up a paced campaign's share.
+   */
+  fillOne(name: string, counted = true): { html: string; placement: AdPlacement; key: string } | null {
     if (this.campaigns.length === 0) return null;
     const day = this.today();
     const chosen = this.choose(name);
     if (!chosen) return null;
-    chosen.campaign.today++;
+    if (counted) chosen.campaign.today++;
     return { html: chosen.placement.html, placement: chosen.placement.placement, key: `${day}|${chosen.placement.key}` };
   }
 
@@ -195,7 +197,7 @@ export class AdBook<F = string> {
    * Whether a campaign may be shown now: no goal, or its goal not reached and today's share of what is
    * left (spread evenly over its remaining days) not yet served by this time of day (an hour ahead allowed).
    */
-  private paced(campaign: LiveCampaign<F>): boolean {
+  private paced(campaign: LiveCampaign): boolean {
     if (campaign.goal === null) return true;
     const left = campaign.goal - campaign.before;
     if (left <= 0 || campaign.today >= left) return false;
@@ -206,14 +208,14 @@ export class AdBook<F = string> {
     return campaign.today < Math.ceil(todaysShare * elapsed);
   }
 
-  private candidatesFor(name: string): Candidates<F> {
+  private candidatesFor(name: string): Candidates {
     const parsed = parseSlotMarkerName(name);
     if (!parsed) return [];
     const size = AD_SLOTS[parsed.slot].size;
     const day = this.siteDay.day;
-    const groups: Candidates<F> = [];
+    const groups: Candidates = [];
     for (const priority of AD_PRIORITIES) {
-      const group: Candidates<F>[number] = [];
+      const group: Candidates[number] = [];
       for (const campaign of this.campaigns) {
         if (campaign.priority !== priority || campaign.startsOn > day || campaign.endsOn < day) continue;
         if (!campaign.slots.has(parsed.slot)) continue;
@@ -277,10 +279,10 @@ export class AdBook<F = string> {
             select cr.id, cr.campaign_id, cr.size, cr.kind, cr.alt, cr.headline, cr.body, cr.link_url, m.bucket, m.name
             from ad_creatives cr left join media m on m.id = cr.media_id
             where not cr.archived and cr.campaign_id = any(${sql.param(ids)}::uuid[])`);
-    const campaigns: LiveCampaign<F>[] = [];
-    const byId = new Map<string, { campaign: LiveCampaign<F>; house: boolean }>();
+    const campaigns: LiveCampaign[] = [];
+    const byId = new Map<string, { campaign: LiveCampaign; house: boolean }>();
     for (const row of campaignRows.rows) {
-      const campaign: LiveCampaign<F> = {
+      const campaign: LiveCampaign = {
         id: row.id,
         priority: row.priority,
         weight: Math.max(1, Number(row.weight)),
@@ -309,7 +311,7 @@ export class AdBook<F = string> {
       } else {
         shown = { kind: "text", size: row.size, headline: row.headline, body: row.body, linkUrl: row.link_url };
       }
-      const creative: LiveCreative<F> = { id: row.id, size: row.size, bySlot: new Map() };
+      const creative: LiveCreative = { id: row.id, size: row.size, bySlot: new Map() };
       for (const slot of campaign.slots) {
         if (!(slot in AD_SLOTS) || AD_SLOTS[slot as AdSlotName].size !== row.size) continue;
         const placement: AdPlacement = { campaignId: campaign.id, creativeId: row.id, slot: slot as AdSlotName };
@@ -317,7 +319,7 @@ export class AdBook<F = string> {
         const html = adFragmentHtml(shown, token, house);
         creative.bySlot.set(slot as AdSlotName, {
           html,
-          fragment: this.options.fragment ? this.options.fragment(html) : (html as F),
+          fragment: new SlotFragment(html),
           placement,
           key: placementKey("", placement).slice(1),
         });

@@ -40,7 +40,7 @@ export function adFragmentHtml(creative: FragmentCreative, token: string, house:
     return (
       `<div class="flex flex-col items-center gap-1">${label}` +
       `<a href="${escapeHtml(href)}" rel="sponsored" data-ad-token="${escapeHtml(token)}" class="block max-w-full">` +
-      `<img src="${escapeHtml(src)}"${srcset ? ` srcset="${escapeHtml(srcset)}" sizes="${sizes}"` : ""} alt="${escapeHtml(creative.alt)}" width="${width}" height="${height}" loading="lazy" decoding="async" class="block max-w-full object-contain" style="height:${height}px;width:${width}px">` +
+      `<img src="${escapeHtml(src)}"${srcset ? ` srcset="${escapeHtml(srcset)}" sizes="${sizes}"` : ""} alt="${escapeHtml(creative.alt)}" width="${width}" height="${height}" loading="lazy" decoding="async" class="block max-w-full bg-slate-100 object-contain" style="height:${height}px;width:${width}px">` +
       `</a></div>`
     );
   }

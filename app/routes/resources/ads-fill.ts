@@ -27,9 +27,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!perAddress.take(clientIpOf(request))) {
     return data({ error: "Too many ad requests from this address. Try again in a minute." }, { status: 429, headers: { ...NO_STORE, "Retry-After": "60" } });
   }
-  const chosen = context.ads?.book.fillOne(slotMarkerName(slot, category));
-  if (!chosen) return new Response(null, { status: 204, headers: NO_STORE });
   const purpose = `${request.headers.get("sec-purpose") ?? ""} ${request.headers.get("purpose") ?? ""}`;
-  if (!isbot(request.headers.get("user-agent") ?? "") && !/prefetch|prerender/i.test(purpose)) context.ads!.recorder.recordImpression(chosen.key);
+  const counted = !isbot(request.headers.get("user-agent") ?? "") && !/prefetch|prerender/i.test(purpose);
+  const chosen = context.ads?.book.fillOne(slotMarkerName(slot, category), counted);
+  if (!chosen) return new Response(null, { status: 204, headers: NO_STORE });
+  if (counted) context.ads!.recorder.recordImpression(chosen.key);
   return data({ html: chosen.html, impression: randomUUID() }, { headers: NO_STORE });
 }

@@ -1,12 +1,12 @@
 import zlib from "node:zlib";
-import { crc32Shift } from "./crc32-combine";
+import { crc32Shift } from "./crc32-combine.server";
 
 let lastId = 0;
 
 /**
  * A piece of HTML that the door puts into a stored page's slot for one answer (issue 43: an ad
  * creative), with what joining it to an answer needs, worked out once: its bytes, its CRC-32 and CRC
- * shift (server/crc32-combine.ts), and, the first time a page puts it in a slot, its raw-deflate form on its
+ * shift (app/lib/crc32-combine.server.ts), and, the first time a page puts it in a slot, its raw-deflate form on its
  * own (no dictionary: it sits in any page, after any bytes), ended by a flush to a byte boundary and
  * never final, so it goes between a page's compressed pieces as they are. Immutable.
  *

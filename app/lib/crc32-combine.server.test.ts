@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, test } from "vitest";
-import { crc32Combine, crc32CombineWith, crc32Shift, multiplyModP } from "./crc32-combine";
+import { crc32Combine, crc32CombineWith, crc32Shift, multiplyModP } from "./crc32-combine.server";
 
 /** A small seeded generator, so a failing case can be run again. */
 function seeded(seed: number) {
