@@ -10,6 +10,7 @@ import { createPurgeAdapter } from "./adapters";
 import { cdnPurgeTasks, PURGE_AGAIN_AFTER_MS, PURGE_AGAIN_KEY, PURGE_KEY, PURGE_TASK, purgeOnChange, purgeTagsOf, type PurgeOutcome } from "./purger";
 import { recordingLog } from "./recording-log";
 import { startRecordingServer } from "./recording-server";
+import { SITE_TAG } from "../../app/lib/cache-tags.server";
 
 // The purge job and the one process that queues it (decision 0045), on a real PostgreSQL with the
 // real job queue, against a local HTTP server standing for Fastly.
@@ -162,6 +163,29 @@ describe("takedowns (decision 0045)", () => {
 
       expect(await heard(() => t.db.execute(sql`update articles set status = 'draft' where id = ${unpublished}`))).toEqual(expected(unpublished, "libel-claim"));
       expect(await heard(() => t.db.execute(sql`delete from articles where id = ${removed}`))).toEqual(expected(removed, "court-order"));
+    } finally {
+      await feed.stop();
+    }
+  });
+});
+
+describe("ad campaigns (issue 43)", () => {
+  test("a change to the campaigns purges every page at the CDN (its copies are the ones with empty slots)", async () => {
+    const feed = new ChangeFeed(t.url, createLogger("silent"));
+    await feed.start();
+    try {
+      const events: ChangeEvent[] = [];
+      const listener = (event: ChangeEvent) => void (event.table.startsWith("ad") && events.push(event));
+      feed.on("change", listener);
+      const { rows } = await t.db.execute<{ id: string }>(sql`insert into advertisers (name) values ('Harbour Garage') returning id`);
+      await t.db.execute(
+        sql`insert into ad_campaigns (advertiser_id, name, starts_on, ends_on, slots) values (${rows[0]!.id}, 'Tyres', current_date, current_date + 7, '{article}')`,
+      );
+      await t.db.execute(sql`update ad_campaigns set paused = true`);
+      expect(await feed.caughtUp()).toBe(true);
+      feed.off("change", listener);
+      expect(events.map((event) => event.table)).toEqual(["advertisers", "ad_campaigns", "ad_campaigns"]);
+      for (const event of events) expect(purgeTagsOf(event)).toEqual([SITE_TAG]);
     } finally {
       await feed.stop();
     }

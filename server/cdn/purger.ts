@@ -7,6 +7,7 @@ import { enqueueJob } from "../../app/lib/job-queue.server";
 import type { Logger } from "../../app/lib/logger.server";
 import { cacheChangeOf } from "../page-cache";
 import { PurgeRefused, type PurgeAdapter } from "./adapters";
+import { AD_TABLES } from "../../app/domain/ads/ad-book.server";
 
 // Purging the CDN on change (issue 32, decision 0045). One process of the whole site (whatever the
 // number of workers and machines) turns each change notice into a purge job: the one holding a
@@ -49,8 +50,14 @@ export interface PurgeItem {
   attempt?: number;
 }
 
-/** The tags a change purges at the CDN: those it drops from the in-process cache and those it marks stale. */
+/**
+ * The tags a change purges at the CDN: those it drops from the in-process cache and those it marks
+ * stale. A change to the ads' campaigns (issue 43) drops nothing here (the door fills each answer) but
+ * every page at the CDN: a copy it keeps is one whose slots were empty (an answer with an ad is never
+ * kept by a shared cache), and a campaign just made or resumed should show there too.
+ */
 export function purgeTagsOf(event: ChangeEvent): string[] {
+  if (AD_TABLES.has(event.table) && event.table !== "categories") return [SITE_TAG];
   const { drop, stale } = cacheChangeOf(event);
   return [...new Set([...drop, ...stale])];
 }
