@@ -119,6 +119,7 @@ describe("the Google News sitemap", () => {
     const { body } = await get(robots as unknown as Loader);
     expect(body).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
     expect(body).toContain(`Sitemap: ${ORIGIN}/news-sitemap.xml`);
+    expect(body).toContain("Disallow: /ads/");
   });
 });
 

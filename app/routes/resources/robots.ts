@@ -1,6 +1,6 @@
 import type { Route } from "./+types/robots";
 
-/** GET /robots.txt: everything public may be crawled; the back office and APIs may not; both sitemaps listed. */
+/** GET /robots.txt: everything public may be crawled; the back office, APIs and ads' click addresses may not; both sitemaps listed. */
 export function loader({ context }: Route.LoaderArgs) {
   const origin = context.env.publicUrl;
   const body = [
@@ -8,6 +8,8 @@ export function loader({ context }: Route.LoaderArgs) {
     "Allow: /",
     "Disallow: /admin",
     "Disallow: /api/",
+    // Ads' click addresses (issue 43): a crawler following one is no reader (and counts nothing anyway).
+    "Disallow: /ads/",
     "",
     `Sitemap: ${origin}/sitemap.xml`,
     `Sitemap: ${origin}/news-sitemap.xml`,
