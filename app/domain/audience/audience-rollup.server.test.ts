@@ -170,3 +170,19 @@ describe("the day's salt", () => {
     expect(await visitorDays()).toEqual([]);
   });
 });
+
+describe("a story's sources", () => {
+  it("count the story's own new visitors: a reader already on the site today for another page is still this story's new visitor from search", async () => {
+    const story = await insertStory(t.db, { title: "Sources of a story" });
+    await insertEvents(t.db, [
+      // Earlier the same day: the reader's first load of the site, the home page, direct.
+      { at: at(60_000), path: "/", newVisitor: true, device: "desktop" },
+      // Then the story, from search: not new to the site, new to the story.
+      { at: at(120_000), articleId: story.id, path: `/article/${story.slug}`, newVisitor: false, newStoryVisitor: true, source: "search", host: "google.com", device: "desktop" },
+      { at: at(180_000), articleId: story.id, path: `/article/${story.slug}`, newVisitor: false, newStoryVisitor: false, source: "search", host: "google.com", device: "desktop" },
+    ]);
+    await runAudienceRollup(t.db, { timeZone: TZ, now: at(3 * H) });
+    const rows = await t.db.execute(sql`select source, source_host, sum(views)::int as views, sum(visitors)::int as visitors from audience_source_hours where article_id = ${story.id}::uuid group by 1, 2`);
+    expect(rows.rows).toEqual([{ source: "search", source_host: "google.com", views: 2, visitors: 1 }]);
+  });
+});

@@ -68,8 +68,10 @@ export function rawAudienceRows(kind: AudienceRowKind, from: Date, to: Date): SQ
           (count(*) filter (where new_story_visitor))::int as visitors
         from audience_events where at >= ${ts(from)} and at < ${ts(to)} group by 1, 2`;
     case "source":
+      // A story's visitors from a source are its own new visitors today (a reader who came to the site
+      // earlier, for another story, is still this story's new visitor), as the story rows count them.
       return sql`select ${hourOf("at")} as hour, ${story} as article_id, source, source_host, utm_source, utm_medium, utm_campaign, ref,
-          count(*)::int as views, (count(*) filter (where new_visitor))::int as visitors
+          count(*)::int as views, (count(*) filter (where new_story_visitor))::int as visitors
         from audience_events where at >= ${ts(from)} and at < ${ts(to)} group by 1, 2, 3, 4, 5, 6, 7, 8`;
     case "siteSource":
       return sql`select ${hourOf("at")} as hour, source, source_host, utm_source, utm_medium, utm_campaign, ref,
