@@ -1,6 +1,5 @@
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { AdDayRow } from "~/domain/ads/ad-report-format";
-import { formatCount } from "~/lib/numbers";
+import { CountLinesChart } from "./count-lines-chart";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const shortDay = (day: string) => `${MONTHS[Number(day.slice(5, 7)) - 1]} ${Number(day.slice(8, 10))}`;
@@ -12,18 +11,15 @@ const shortDay = (day: string) => `${MONTHS[Number(day.slice(5, 7)) - 1]} ${Numb
 export function AdReportChart({ days }: { days: readonly AdDayRow[] }) {
   const points = days.map((d) => ({ label: shortDay(d.day), impressions: d.impressions, viewable: d.viewable }));
   return (
-    <div className="h-56 w-full" aria-hidden="true" data-testid="ad-report-chart">
-      <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 600, height: 224 }}>
-        <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: -12 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#475569" }} interval="preserveStartEnd" minTickGap={16} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#475569" }} />
-          <Tooltip formatter={(value) => formatCount(Number(value))} />
-          <Legend />
-          <Line type="linear" dataKey="impressions" name="Impressions" stroke="#1d4ed8" strokeWidth={2} dot={false} isAnimationActive={false} />
-          <Line type="linear" dataKey="viewable" name="Viewable" stroke="#b45309" strokeWidth={2} dot={false} isAnimationActive={false} />
-        </LineChart>
-      </ResponsiveContainer>
-    </div>
+    <CountLinesChart
+      points={points}
+      lines={[
+        { key: "impressions", name: "Impressions", stroke: "#1d4ed8" },
+        { key: "viewable", name: "Viewable", stroke: "#b45309" },
+      ]}
+      height={224}
+      className="h-56 w-full"
+      testId="ad-report-chart"
+    />
   );
 }

@@ -1,8 +1,8 @@
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { bucketLabel } from "~/domain/audience/audience-format";
 import type { AudiencePeriod, AudienceSeriesPoint } from "~/domain/audience/audience-report.types";
 import { formatCount } from "~/lib/numbers";
 import { AudienceTable } from "./audience-table";
+import { CountLinesChart } from "./count-lines-chart";
 
 /**
  * Views and visitors over time (issue 42): a line chart (recharts, decision 0059), drawn for the eye
@@ -28,19 +28,16 @@ export function AudienceChart({
       <h2 id={headingId} className="text-lg font-semibold text-slate-900">
         {title}
       </h2>
-      <div className="mt-3 h-64 w-full" aria-hidden="true" data-testid="audience-chart">
-        <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 600, height: 256 }}>
-          <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: -12 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-            <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#475569" }} interval="preserveStartEnd" minTickGap={16} />
-            <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#475569" }} />
-            <Tooltip formatter={(value) => formatCount(Number(value))} />
-            <Legend />
-            <Line type="linear" dataKey="views" name="Page views" stroke="#1d4ed8" strokeWidth={2} dot={false} isAnimationActive={false} />
-            <Line type="linear" dataKey="visitors" name="Visitors" stroke="#b45309" strokeWidth={2} dot={false} isAnimationActive={false} />
-          </LineChart>
-        </ResponsiveContainer>
-      </div>
+      <CountLinesChart
+        points={points}
+        lines={[
+          { key: "views", name: "Page views", stroke: "#1d4ed8" },
+          { key: "visitors", name: "Visitors", stroke: "#b45309" },
+        ]}
+        height={256}
+        className="mt-3 h-64 w-full"
+        testId="audience-chart"
+      />
       <details className="mt-3">
         <summary className="cursor-pointer text-sm font-medium text-brand-700">Show as table</summary>
         <AudienceTable
