@@ -34,13 +34,27 @@ await seedDatabase({ db: source.db, storage: sourceStorage, log, demo: true });
 const [article] = (await source.db.execute<{ id: string }>(sql`select id from articles order by published_at desc limit 1`)).rows;
 await source.db.insert(comments).values({ articleId: article!.id, authorName: "Restored Reader", authorEmail: "r@example.org", content: "Still here after the restore." });
 await source.db.update(websiteSettings).set({ siteName: "The Backed-Up Gazette", requireTwoFactor: true });
+// A raw audience event of a day long gone: its partition is one the restore's migrations do not make
+// (they make the days around the restore's own date, which is not the backup's near midnight either).
+await source.db.execute(sql`select audience_make_partitions('2026-01-05', '2026-01-05')`);
+await source.db.execute(
+  sql`insert into audience_events (at, path, article_id, visitor, new_visitor, new_story_visitor, source, device) values ('2026-01-05 10:00:00+00', '/old-story', ${article!.id}, '\\x01'::bytea, true, true, 'direct', 'phone')`,
+);
 
-/** Every table's rows as one checksum each (generated columns included: they must come back the same too). */
+/**
+ * Every table's rows as one checksum each (generated columns included: they must come back the same
+ * too); a partitioned table's rows as one, whatever its partitions (the days made around each
+ * database's own date differ).
+ */
 async function tableChecksums(url: string): Promise<Record<string, string>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const tables = (await client.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = 'public' order by 1`)).rows;
+    const tables = (
+      await client.query<{ name: string }>(
+        `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by 1`,
+      )
+    ).rows;
     const sums: Record<string, string> = {};
     for (const { name } of tables) {
       const { rows } = await client.query<{ sum: string | null; n: string }>(`select md5(string_agg(t::text, '|' order by t::text)) as sum, count(*) as n from public."${name}" t`);
@@ -105,6 +119,12 @@ describe("backup and restore", () => {
     const differences = Object.keys({ ...before, ...after }).filter((table) => before[table] !== after[table]);
     expect(differences).toEqual([]);
     expect(before.comments).not.toMatch(/^0:/);
+    expect(before.audience_events).toMatch(/^1:/);
+    expect(manifest.tables.find((t) => t.name === "audience_events")?.partitions).toContainEqual({
+      name: "audience_events_20260105",
+      bound: expect.stringMatching(/^FOR VALUES FROM \('2026-01-05 /) as string,
+    });
+    expect(manifest.tables.map((t) => t.name)).not.toContain("audience_events_20260105");
 
     const [sourceFiles, targetFiles] = [fileHashes(sourceMedia), fileHashes(targetMedia)];
     expect(Object.keys(sourceFiles).length).toBe(manifest.media.length);

@@ -34,6 +34,17 @@ interface TableEntry {
   rows: number;
   file: string;
   sha256: string;
+  /**
+   * A partitioned table's partitions (the audience's raw events, by day): the table's rows are read and
+   * loaded through the table itself, and a restore first makes each partition the migrations have not
+   * (they make only the days around the restore's own date).
+   */
+  partitions?: Partition[];
+}
+interface Partition {
+  name: string;
+  /** Its bounds as PostgreSQL writes them: `FOR VALUES FROM ('…') TO ('…')`. */
+  bound: string;
 }
 interface MediaEntry {
   bucket: string;
@@ -89,9 +100,23 @@ const KEPT_ROWS: Record<string, string> = {
   invitations: "accepted_at is not null or revoked_at is not null or expires_at <= now()",
 };
 
-/** The app's tables, each after the tables it references (so a restore never breaks a foreign key); not the derived ones. */
-async function tablesInOrder(client: pg.ClientBase): Promise<{ name: string; columns: string[] }[]> {
-  const tables = (await client.query<{ name: string }>(`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' order by 1`)).rows.map((r) => r.name);
+/**
+ * The app's tables, each after the tables it references (so a restore never breaks a foreign key); not
+ * the derived ones. A partitioned table is one table here, with its partitions listed, never its
+ * partitions one by one.
+ */
+async function tablesInOrder(client: pg.ClientBase): Promise<{ name: string; columns: string[]; partitions?: Partition[] }[]> {
+  const tables = (
+    await client.query<{ name: string; partitioned: boolean }>(
+      `select c.relname as name, c.relkind = 'p' as partitioned from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by 1`,
+    )
+  ).rows;
+  const partitioned = new Set(tables.filter((t) => t.partitioned).map((t) => t.name));
+  const partitions = (
+    await client.query<{ parent: string; name: string; bound: string }>(
+      `select p.relname as parent, c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent join pg_namespace n on n.oid = p.relnamespace where n.nspname = 'public' and p.relkind = 'p' order by 1, 2`,
+    )
+  ).rows;
   const edges = (
     await client.query<{ child: string; parent: string }>(
       `select c.relname as child, p.relname as parent from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid join pg_namespace n on n.oid = c.relnamespace where k.contype = 'f' and n.nspname = 'public'`,
@@ -104,11 +129,15 @@ async function tablesInOrder(client: pg.ClientBase): Promise<{ name: string; col
     for (const edge of edges) if (edge.child === table && edge.parent !== table) visit(edge.parent, path);
     ordered.push(table);
   };
-  for (const table of tables) if (!DERIVED_TABLES.has(table) && !CREDENTIAL_TABLES.has(table)) visit(table, new Set());
+  for (const { name } of tables) if (!DERIVED_TABLES.has(name) && !CREDENTIAL_TABLES.has(name)) visit(name, new Set());
   const columns = await client.query<{ table: string; column: string }>(
     `select table_name as table, column_name as column from information_schema.columns where table_schema = 'public' and is_generated = 'NEVER' order by table_name, ordinal_position`,
   );
-  return ordered.map((name) => ({ name, columns: columns.rows.filter((c) => c.table === name).map((c) => c.column) }));
+  return ordered.map((name) => ({
+    name,
+    columns: columns.rows.filter((c) => c.table === name).map((c) => c.column),
+    ...(partitioned.has(name) ? { partitions: partitions.filter((p) => p.parent === name).map((p) => ({ name: p.name, bound: p.bound })) } : {}),
+  }));
 }
 
 /** Writes a stream to a file, answering its byte count and SHA-256. */
@@ -191,7 +220,8 @@ export async function createBackup(options: { file: string; databaseUrl: string;
       const file = `database/${table.name}.copy`;
       const columns = table.columns.map(quote).join(", ");
       const kept = KEPT_ROWS[table.name];
-      const source = kept ? `(select ${columns} from public.${quote(table.name)} where ${kept})` : `public.${quote(table.name)} (${columns})`;
+      // COPY reads a partitioned table only through a query.
+      const source = kept || table.partitions ? `(select ${columns} from public.${quote(table.name)}${kept ? ` where ${kept}` : ""})` : `public.${quote(table.name)} (${columns})`;
       const stream = client.query(copyTo(`COPY ${source} TO STDOUT`));
       const { sha256 } = await writeHashed(stream, path.join(work, file));
       tables.push({ ...table, rows: stream.rowCount ?? 0, file, sha256 });
@@ -245,6 +275,22 @@ export async function createBackup(options: { file: string; databaseUrl: string;
 }
 
 const refuse = (message: string) => new AppError("invalid_input", message);
+
+/** A range partition's bounds of plain literals (dates, numbers), the only kind a restore makes. */
+const PARTITION_BOUND = /^FOR VALUES FROM \('[0-9A-Za-z :+.-]*'(, '[0-9A-Za-z :+.-]*')*\) TO \('[0-9A-Za-z :+.-]*'(, '[0-9A-Za-z :+.-]*')*\)$/;
+
+/**
+ * Makes the partitions of the backup's partitioned tables that the restored database does not have
+ * yet (its migrations made only the days around today), so every row has a partition to go to.
+ */
+async function makePartitions(client: pg.ClientBase, tables: TableEntry[]) {
+  for (const table of tables) {
+    for (const partition of table.partitions ?? []) {
+      if (!PARTITION_BOUND.test(partition.bound)) throw refuse(`The backup's partition ${partition.name} of ${table.name} has bounds this version cannot make (${partition.bound}).`);
+      await client.query(`create table if not exists public.${quote(partition.name)} partition of public.${quote(table.name)} ${partition.bound}`);
+    }
+  }
+}
 
 /** Refuses an archive whose manifest is not signed with `backupKey`. */
 async function checkSignature(file: string, work: string, manifestBytes: Buffer, backupKey: string | null) {
@@ -350,6 +396,7 @@ export async function restoreBackup(options: {
       try {
         await migrateDatabase(databaseUrl);
         await client.query("begin");
+        await makePartitions(client, tables);
         // Migrations may have written rows of their own: the backup's rows replace them.
         for (const table of [...tables].reverse()) await client.query(`delete from public.${quote(table.name)}`);
         for (const table of tables) {
