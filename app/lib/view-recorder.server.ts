@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { publiclyVisibleSql } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
-import { isDataException } from "~/db/pg-errors";
 import { isSlug } from "~/lib/slugs";
+import { BatchedWriter } from "./batched-writer.server";
 import type { Logger } from "./logger.server";
 import { classifyPath, type PathMatch } from "./path-classes";
 
@@ -31,6 +31,19 @@ interface PageViewGroup {
   n: number;
 }
 
+interface RedirectHits {
+  n: number;
+  /** Epoch milliseconds of the latest. */
+  at: number;
+}
+
+/** What one flush takes from the buffers. */
+interface ViewBatch {
+  pageViews: PageViewGroup[];
+  articleViews: Map<string, number>;
+  redirectHits: Map<number, RedirectHits>;
+}
+
 /** The newest `max` page views of `groups` (oldest first), cutting the oldest group if it straddles the cap. */
 function newestViews(groups: PageViewGroup[], max: number): PageViewGroup[] {
   let kept = 0;
@@ -48,23 +61,23 @@ function newestViews(groups: PageViewGroup[], max: number): PageViewGroup[] {
  * cached answers a second, an object, a Date and two array elements per load were a fifth of each
  * answer's time); each load is still written as its own page_views row.
  */
-export class ViewRecorder {
+export class ViewRecorder extends BatchedWriter<ViewBatch> {
   private pageViews: PageViewGroup[] = [];
   /** Each path's newest group (a load in the same millisecond adds to it). */
   private newest = new Map<string, PageViewGroup>();
   private articleViews = new Map<string, number>();
   /** Hits of redirects answered before routing (decision 0040), by redirect id: how many, and the latest. */
-  private redirectHits = new Map<number, { n: number; at: number }>();
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
+  private redirectHits = new Map<number, RedirectHits>();
   /** Counts the flushes that took the buffers, so a read can tell whether one overlapped it. */
   private flushesStarted = 0;
 
   constructor(
     private readonly db: Db,
-    private readonly log: Logger,
+    log: Logger,
     private readonly maxBuffered = 500,
-  ) {}
+  ) {
+    super(log, "page views");
+  }
 
   /**
    * Records one page view; on an article page, one view of that article too (counted only while it
@@ -133,56 +146,35 @@ export class ViewRecorder {
     }
   }
 
-  start(intervalMs = 1000) {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
-  }
-
-  async stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.flush();
-  }
-
-  /** Writes everything buffered so far. Concurrent calls share one write. */
-  async flush(): Promise<void> {
-    if (this.flushing) await this.flushing;
-    if (this.pageViews.length === 0 && this.articleViews.size === 0 && this.redirectHits.size === 0) return;
-    const pageViews = this.pageViews;
-    const articleViews = this.articleViews;
-    const redirectHits = this.redirectHits;
+  protected take(): ViewBatch | null {
+    if (this.pageViews.length === 0 && this.articleViews.size === 0 && this.redirectHits.size === 0) return null;
+    const batch = { pageViews: this.pageViews, articleViews: this.articleViews, redirectHits: this.redirectHits };
     this.pageViews = [];
     this.newest = new Map();
     this.articleViews = new Map();
     this.redirectHits = new Map();
     this.flushesStarted++;
-    this.flushing = this.write(pageViews, articleViews, redirectHits)
-      .catch((error) => {
-        if (isDataException(error)) {
-          // Values the database refuses would fail every retry and hold back every later view.
-          this.log.error({ err: error, pageViews: pageViews.length }, "dropped page views the database refuses");
-          return;
-        }
-        // Put them back so the next flush retries; nothing is lost on a passing database error.
-        this.log.error({ err: error }, "could not write page views; will retry");
-        // During a long outage the buffer is capped: the oldest page views go first.
-        this.pageViews = newestViews(pageViews.concat(this.pageViews), MAX_PENDING_PAGE_VIEWS);
-        this.newest = new Map(this.pageViews.map((group) => [group.path, group]));
-        for (const [slug, n] of articleViews) this.addArticleViews(slug, n);
-        for (const [id, hits] of redirectHits) {
-          const pending = this.redirectHits.get(id);
-          if (pending) this.redirectHits.set(id, { n: pending.n + hits.n, at: Math.max(pending.at, hits.at) });
-          else if (this.redirectHits.size < MAX_PENDING_REDIRECTS) this.redirectHits.set(id, hits);
-        }
-      })
-      .finally(() => {
-        this.flushing = null;
-      });
-    await this.flushing;
+    return batch;
+  }
+
+  protected override droppedFields({ pageViews }: ViewBatch) {
+    return { pageViews: pageViews.length };
+  }
+
+  protected putBack({ pageViews, articleViews, redirectHits }: ViewBatch) {
+    // During a long outage the buffer is capped: the oldest page views go first.
+    this.pageViews = newestViews(pageViews.concat(this.pageViews), MAX_PENDING_PAGE_VIEWS);
+    this.newest = new Map(this.pageViews.map((group) => [group.path, group]));
+    for (const [slug, n] of articleViews) this.addArticleViews(slug, n);
+    for (const [id, hits] of redirectHits) {
+      const pending = this.redirectHits.get(id);
+      if (pending) this.redirectHits.set(id, { n: pending.n + hits.n, at: Math.max(pending.at, hits.at) });
+      else if (this.redirectHits.size < MAX_PENDING_REDIRECTS) this.redirectHits.set(id, hits);
+    }
   }
 
   // sql.param keeps each array one parameter; a bare array in drizzle's sql`` is expanded into a list.
-  private async write(pageViews: PageViewGroup[], articleViews: Map<string, number>, redirectHits: Map<number, { n: number; at: number }>) {
+  protected async write({ pageViews, articleViews, redirectHits }: ViewBatch) {
     await this.db.transaction(async (tx) => {
       if (redirectHits.size > 0) {
         // Names neither address nor status: the redirects' change notice stays silent (migration 0029).

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { isDataException } from "~/db/pg-errors";
+import { BatchedWriter } from "~/lib/batched-writer.server";
 import type { Logger } from "~/lib/logger.server";
 import type { AdPlacement } from "./ad-token.server";
 
@@ -27,18 +27,24 @@ interface PendingMark {
   placement: AdPlacement;
 }
 
-export class AdRecorder {
+/** What one flush takes from the buffers. */
+interface AdBatch {
+  impressions: Map<string, number>;
+  marks: PendingMark[];
+}
+
+export class AdRecorder extends BatchedWriter<AdBatch> {
   /** Impressions by placementKey. */
   private impressions = new Map<string, number>();
   private marks: PendingMark[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
 
   constructor(
     private readonly db: Db,
-    private readonly log: Logger,
+    log: Logger,
     private readonly flushAt = 5000,
-  ) {}
+  ) {
+    super(log, "ad counts");
+  }
 
   /** One impression of a placement on `day` (the site's), by its key (placementKey). */
   recordImpression(key: string) {
@@ -72,46 +78,24 @@ export class AdRecorder {
     return n;
   }
 
-  start(intervalMs = 1000) {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
-  }
-
-  async stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.flush();
-  }
-
-  /** Writes everything waiting. Concurrent calls share one write. */
-  async flush(): Promise<void> {
-    if (this.flushing) await this.flushing;
-    if (this.impressions.size === 0 && this.marks.length === 0) return;
-    const impressions = this.impressions;
-    const marks = this.marks;
+  protected take(): AdBatch | null {
+    if (this.impressions.size === 0 && this.marks.length === 0) return null;
+    const batch = { impressions: this.impressions, marks: this.marks };
     this.impressions = new Map();
     this.marks = [];
-    this.flushing = this.write(impressions, marks)
-      .catch((error: unknown) => {
-        if (isDataException(error)) {
-          this.log.error({ err: error }, "dropped ad counts the database refuses");
-          return;
-        }
-        this.log.error({ err: error }, "could not write ad counts; will retry");
-        for (const [key, n] of impressions) {
-          const pending = this.impressions.get(key);
-          if (pending !== undefined) this.impressions.set(key, pending + n);
-          else if (this.impressions.size < MAX_PENDING_AD_COUNTS) this.impressions.set(key, n);
-        }
-        this.marks = marks.concat(this.marks).slice(-MAX_PENDING_AD_MARKS);
-      })
-      .finally(() => {
-        this.flushing = null;
-      });
-    await this.flushing;
+    return batch;
   }
 
-  private async write(impressions: Map<string, number>, marks: PendingMark[]) {
+  protected putBack({ impressions, marks }: AdBatch) {
+    for (const [key, n] of impressions) {
+      const pending = this.impressions.get(key);
+      if (pending !== undefined) this.impressions.set(key, pending + n);
+      else if (this.impressions.size < MAX_PENDING_AD_COUNTS) this.impressions.set(key, n);
+    }
+    this.marks = marks.concat(this.marks).slice(-MAX_PENDING_AD_MARKS);
+  }
+
+  protected async write({ impressions, marks }: AdBatch) {
     await this.db.transaction(async (tx) => {
       const counts = new Map<string, { impressions: number; viewable: number; clicks: number }>();
       const countOf = (key: string) => {

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { publiclyVisibleSql } from "~/db/article-visibility";
 import type { Db } from "~/db/client.server";
-import { isDataException, pgErrorCode } from "~/db/pg-errors";
+import { pgErrorCode } from "~/db/pg-errors";
 import { NO_STORY, type AudienceDevice } from "~/db/schema";
+import { BatchedWriter } from "~/lib/batched-writer.server";
 import { CHANGE_CHANNEL } from "~/lib/change-feed.server";
 import type { Logger } from "~/lib/logger.server";
 import { articleSlugFromPath } from "~/lib/view-recorder.server";
@@ -78,6 +79,12 @@ interface PendingRead {
   depth: number;
 }
 
+/** What one flush takes from the buffers. */
+interface AudienceBatch {
+  loads: LoadColumns;
+  reads: PendingRead[];
+}
+
 const emptyLoads = (): LoadColumns => ({ at: [], path: [], slug: [], day: [], visitor: [], client: [], source: [], device: [] });
 
 /** The newest `max` loads of `loads` (the oldest dropped). */
@@ -149,7 +156,7 @@ export const AUDIENCE_FLUSH_AT = 5000;
  * processes) and the events. A missing partition is made and the batch tried again; on a passing
  * database error the batch goes back to the buffer (capped), as the view recorder does.
  */
-export class AudienceRecorder {
+export class AudienceRecorder extends BatchedWriter<AudienceBatch> {
   readonly salts: VisitorSalts;
   readonly siteOrigin: string;
   private readonly siteHost: string;
@@ -160,12 +167,11 @@ export class AudienceRecorder {
   private known = new Map<string, { visitor: string; device: AudienceDevice }>();
   private hashDay = "";
   private sources = new Map<string, LoadSource>();
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
   private noticeDue = false;
   private lastNoticeAt = -Infinity;
 
   constructor(private readonly options: AudienceRecorderOptions) {
+    super(options.log, "audience events");
     this.now = options.now ?? Date.now;
     this.salts = new VisitorSalts(options.db, options.timeZone, this.now);
     this.siteOrigin = new URL(options.siteOrigin).origin;
@@ -239,51 +245,43 @@ export class AudienceRecorder {
   }
 
   /** Reads today's salt now, so the first loads are hashed as they arrive. */
-  async start(intervalMs = 1000) {
+  override async start(intervalMs = 1000) {
     await this.salts.salt().catch((error: unknown) => this.options.log.warn({ err: error }, "could not read today's audience salt; will try again"));
-    this.timer = setInterval(() => void this.tick(), intervalMs);
-    this.timer.unref();
-  }
-
-  async stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.flush();
+    super.start(intervalMs);
   }
 
   /** Each second: today's salt read ahead of the loads if the day changed, then a flush. */
-  private async tick() {
+  protected override async tick() {
     if (!this.salts.cached()) await this.salts.salt().catch(() => {});
     await this.flush();
   }
 
   /** Writes everything buffered so far; concurrent calls share one write. Then a change notice, if one is due. */
-  async flush(): Promise<void> {
-    if (this.flushing) await this.flushing;
-    if (this.loads.at.length > 0 || this.reads.length > 0) {
-      const loads = this.loads;
-      const reads = this.reads;
-      this.loads = emptyLoads();
-      this.reads = [];
-      this.flushing = this.writeMakingPartitions(loads, reads)
-        .then((wrote) => {
-          if (wrote > 0) this.noticeDue = true;
-        })
-        .catch((error: unknown) => {
-          if (isDataException(error)) {
-            this.options.log.error({ err: error, loads: loads.at.length, reads: reads.length }, "dropped audience events the database refuses");
-            return;
-          }
-          this.options.log.error({ err: error }, "could not write audience events; will retry");
-          this.loads = newestLoads(concatLoads(loads, this.loads), MAX_PENDING_AUDIENCE);
-          this.reads = reads.concat(this.reads).slice(-MAX_PENDING_AUDIENCE);
-        })
-        .finally(() => {
-          this.flushing = null;
-        });
-      await this.flushing;
-    }
+  override async flush(): Promise<void> {
+    await super.flush();
     await this.notice();
+  }
+
+  protected take(): AudienceBatch | null {
+    if (this.loads.at.length === 0 && this.reads.length === 0) return null;
+    const batch = { loads: this.loads, reads: this.reads };
+    this.loads = emptyLoads();
+    this.reads = [];
+    return batch;
+  }
+
+  protected async write({ loads, reads }: AudienceBatch) {
+    const wrote = await this.writeMakingPartitions(loads, reads);
+    if (wrote > 0) this.noticeDue = true;
+  }
+
+  protected override droppedFields({ loads, reads }: AudienceBatch) {
+    return { loads: loads.at.length, reads: reads.length };
+  }
+
+  protected putBack({ loads, reads }: AudienceBatch) {
+    this.loads = newestLoads(concatLoads(loads, this.loads), MAX_PENDING_AUDIENCE);
+    this.reads = reads.concat(this.reads).slice(-MAX_PENDING_AUDIENCE);
   }
 
   /** At most one notice per AUDIENCE_NOTICE_MS; a due one goes at the first flush after that. */
@@ -298,7 +296,7 @@ export class AudienceRecorder {
   private async writeMakingPartitions(loads: LoadColumns, reads: PendingRead[]): Promise<number> {
     await this.hashPending(loads, reads);
     try {
-      return await this.write(loads, reads);
+      return await this.insert(loads, reads);
     } catch (error) {
       if (!isMissingPartition(error)) throw error;
       const first = Math.min(...loads.at.slice(0, 10_000), ...reads.slice(0, 10_000).map((read) => read.at), this.now());
@@ -306,7 +304,7 @@ export class AudienceRecorder {
       await this.options.db.execute(
         sql`select audience_make_partitions(least(${utcDay(first)}::date, (now() at time zone 'UTC')::date - 1), (now() at time zone 'UTC')::date + 7)`,
       );
-      return await this.write(loads, reads);
+      return await this.insert(loads, reads);
     }
   }
 
@@ -335,7 +333,7 @@ export class AudienceRecorder {
   }
 
   // sql.param keeps each array one parameter; a bare array in drizzle's sql`` is expanded into a list.
-  private async write(loads: LoadColumns, pendingReads: PendingRead[]): Promise<number> {
+  private async insert(loads: LoadColumns, pendingReads: PendingRead[]): Promise<number> {
     const reads = pendingReads.filter((read) => read.visitor !== null);
     const slugs = [...new Set([...loads.slug.filter((slug): slug is string => slug !== null), ...reads.map((read) => read.slug)])];
     return this.options.db.transaction(async (tx) => {
