@@ -1,6 +1,7 @@
 import { Download } from "lucide-react";
 import { data, Link, useNavigation } from "react-router";
-import { AdPeriodForm, periodErrorOf } from "~/components/admin/ad-period-form";
+import { AdPeriodForm } from "~/components/admin/ad-period-form";
+import { dayRangeErrorOf } from "~/components/admin/day-range-form";
 import { CountCards, countCells, COUNT_COLUMNS, DaysTable } from "~/components/admin/ad-report-parts";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { AudienceTable } from "~/components/admin/audience-table";
@@ -34,7 +35,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const { siteName } = await getSettings(context.db);
     return { report, siteName, generatedAt: formatPublishDate(now, timeZone), asked, periodError: null };
   } catch (error) {
-    if (isAppError(error, "invalid_input")) return data({ report: null, siteName: "", generatedAt: "", asked, periodError: periodErrorOf(error) }, { status: 400 });
+    if (isAppError(error, "invalid_input")) return data({ report: null, siteName: "", generatedAt: "", asked, periodError: dayRangeErrorOf(error) }, { status: 400 });
     if (isAppError(error)) throw data({ error: error.message }, { status: error.status });
     throw error;
   }

@@ -6,6 +6,7 @@ import { FieldError } from "~/components/admin/field-error";
 import { useNoticeToast, withNotice } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
+import { useAnswerToast } from "~/components/admin/use-answer-toast";
 import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
@@ -89,11 +90,7 @@ export default function AdminAdvertiser({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state !== "idle";
 
   useNoticeToast();
-  useEffect(() => {
-    if (!answer) return;
-    if (answer.ok) toast.success(answer.message);
-    else toast.error("Error", answer.code === "invalid_input" && Object.keys(answer.fieldErrors).length > 1 ? "Please correct the highlighted fields." : answer.error);
-  }, [answer]);
+  useAnswerToast(answer, (answer) => answer.code === "invalid_input" && Object.keys(answer.fieldErrors).length > 1 ? "Please correct the highlighted fields." : answer.error);
   useEffect(() => {
     if (deleter.state === "idle" && deleter.data && !deleter.data.ok) toast.error("Error", deleter.data.error);
   }, [deleter.state, deleter.data]);

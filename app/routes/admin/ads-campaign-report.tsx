@@ -1,6 +1,7 @@
 import { Download, FileText } from "lucide-react";
 import { data, Link, useNavigation } from "react-router";
-import { AdPeriodForm, periodErrorOf } from "~/components/admin/ad-period-form";
+import { AdPeriodForm } from "~/components/admin/ad-period-form";
+import { dayRangeErrorOf } from "~/components/admin/day-range-form";
 import { CountCards, countCells, COUNT_COLUMNS, DaysTable, GoalCard } from "~/components/admin/ad-report-parts";
 import { AdReportChart } from "~/components/admin/ad-report-chart";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
@@ -30,7 +31,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const report = await campaignReport(context.db, params.id, { ...asked, today });
     return { report, asked, periodError: null };
   } catch (error) {
-    if (isAppError(error, "invalid_input")) return data({ report: null, asked, periodError: periodErrorOf(error) }, { status: 400 });
+    if (isAppError(error, "invalid_input")) return data({ report: null, asked, periodError: dayRangeErrorOf(error) }, { status: 400 });
     if (isAppError(error)) throw data({ error: error.message }, { status: error.status });
     throw error;
   }

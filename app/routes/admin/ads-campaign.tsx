@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { data, Form, Link, redirect, useActionData, useNavigation, useSubmit } from "react-router";
 import { AdCreativePreview } from "~/components/admin/ad-creative-preview";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
@@ -7,7 +7,7 @@ import { FieldError } from "~/components/admin/field-error";
 import { useNoticeToast, withNotice } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/input";
-import { toast } from "~/components/ui/toaster";
+import { useAnswerToast } from "~/components/admin/use-answer-toast";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { AD_PRIORITIES, AD_PRIORITY_LABELS, AD_SIZES, AD_SLOT_NAMES, AD_SLOTS, isAdSize, type AdSize } from "~/domain/ads/ad-slots";
@@ -414,11 +414,7 @@ export default function AdminCampaign({ loaderData }: Route.ComponentProps) {
   const submit = useSubmit();
   useNoticeToast();
 
-  useEffect(() => {
-    if (!answer) return;
-    if (answer.ok) toast.success(answer.message);
-    else toast.error("Error", answer.code === "invalid_input" && Object.keys(answer.fieldErrors).length > 1 ? "Please correct the highlighted fields." : answer.error);
-  }, [answer]);
+  useAnswerToast(answer, (answer) => answer.code === "invalid_input" && Object.keys(answer.fieldErrors).length > 1 ? "Please correct the highlighted fields." : answer.error);
 
   const refused = answer && !answer.ok ? answer : null;
   const post = (intent: string, extra: Record<string, string> = {}) => submit({ intent, ...extra }, { method: "post" });

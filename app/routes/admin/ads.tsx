@@ -1,9 +1,8 @@
-import { useEffect } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { useAnswerToast } from "~/components/admin/use-answer-toast";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
-import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { AD_PRIORITY_LABELS, AD_SLOTS, isAdSlotName } from "~/domain/ads/ad-slots";
@@ -86,11 +85,7 @@ export default function AdminAds({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state !== "idle";
   useNoticeToast();
 
-  useEffect(() => {
-    if (!answer) return;
-    if (answer.ok) toast.success(answer.message);
-    else toast.error("Error", answer.error);
-  }, [answer]);
+  useAnswerToast(answer);
 
   const empty = campaigns.length === 0 && advertisers.length === 0;
 

@@ -1,11 +1,9 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Link, useNavigation } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { AudienceChart } from "~/components/admin/audience-chart";
 import { AudienceRightNowPanel } from "~/components/admin/audience-right-now";
 import { AudienceTable } from "~/components/admin/audience-table";
-import { FieldError } from "~/components/admin/field-error";
-import { Button } from "~/components/ui/button";
-import { Input, Label } from "~/components/ui/input";
+import { DayRangeAlert, type DayRangeError, DayRangeForm, dayRangeErrorOf } from "~/components/admin/day-range-form";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { audienceScopeFor } from "~/domain/audience/audience-access.server";
 import { DEVICE_LABELS, formatRate, formatSeconds, PERIOD_LABELS, periodQuery, periodText, SOURCE_LABELS } from "~/domain/audience/audience-format";
@@ -32,12 +30,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   try {
     const period = audiencePeriodOf(params, timeZone, now);
     const overview = await audienceOverview(context.db, period, scope, timeZone);
-    return { ...base, overview, rangeError: null };
+    return { ...base, overview, rangeError: null as DayRangeError | null };
   } catch (error) {
     // A chosen range that is no range: the form says which day is wrong, and nothing else is shown.
     if (!isAppError(error, "invalid_input")) throw error;
-    const rangeError = { field: error.field === "to" ? ("to" as const) : error.field === "from" ? ("from" as const) : null, message: error.message };
-    return data({ ...base, overview: null as AudienceOverview | null, rangeError }, { status: 400 });
+    return data({ ...base, overview: null as AudienceOverview | null, rangeError: dayRangeErrorOf(error) }, { status: 400 });
   }
 }
 
@@ -75,44 +72,20 @@ export default function AudiencePage({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
-          <Form method="get" className="flex flex-wrap items-end gap-2" aria-label="Chosen range">
+          <DayRangeForm
+            idPrefix="range"
+            label="Chosen range"
+            from={overview?.period.key === "range" ? overview.period.firstDay : chosen.from}
+            to={overview?.period.key === "range" ? overview.period.lastDay : chosen.to}
+            max={today}
+            error={rangeError}
+            submitLabel="Show range"
+            submitVariant={current === "range" ? "default" : "outline"}
+          >
             <input type="hidden" name="period" value="range" />
-            <div className="flex w-40 flex-col gap-1">
-              <Label htmlFor="range-from">From</Label>
-              <Input
-                id="range-from"
-                name="from"
-                type="date"
-                max={today}
-                required
-                defaultValue={overview?.period.key === "range" ? overview.period.firstDay : chosen.from}
-                aria-invalid={rangeError?.field === "from" || undefined}
-                aria-describedby={rangeError?.field === "from" ? "range-from-error" : undefined}
-              />
-            </div>
-            <div className="flex w-40 flex-col gap-1">
-              <Label htmlFor="range-to">To</Label>
-              <Input
-                id="range-to"
-                name="to"
-                type="date"
-                max={today}
-                required
-                defaultValue={overview?.period.key === "range" ? overview.period.lastDay : chosen.to}
-                aria-invalid={rangeError?.field === "to" || undefined}
-                aria-describedby={rangeError?.field === "to" ? "range-to-error" : undefined}
-              />
-            </div>
-            <Button type="submit" variant={current === "range" ? "default" : "outline"}>
-              Show range
-            </Button>
-          </Form>
+          </DayRangeForm>
         </nav>
-        {rangeError ? (
-          <div role="alert">
-            <FieldError id={rangeError.field ? `range-${rangeError.field}-error` : "range-error"} message={rangeError.message} />
-          </div>
-        ) : null}
+        <DayRangeAlert idPrefix="range" error={rangeError} />
         <p className="sr-only" role="status">
           {loading ? "Loading the figures…" : ""}
         </p>

@@ -1,9 +1,8 @@
-import { useEffect } from "react";
 import { data, Form, useActionData, useNavigation } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
-import { toast } from "~/components/ui/toaster";
+import { useAnswerToast } from "~/components/admin/use-answer-toast";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { formatPrice, fromMinorUnits, TIER_FIELDS, TIER_LIMITS, tierFormSchema, type TierFieldName } from "~/domain/members/tiers.schema";
@@ -184,11 +183,7 @@ export default function AdminTiers({ loaderData }: Route.ComponentProps) {
   const { tiers, stripe, currency, publicUrl } = loaderData;
   const answer = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
-  useEffect(() => {
-    if (!answer) return;
-    if (answer.ok) toast.success(answer.message);
-    else toast.error("Error", answer.error);
-  }, [answer]);
+  useAnswerToast(answer);
 
   const refused = answer && !answer.ok ? answer : null;
   const offered = tiers.filter((t) => !t.archived);

@@ -1,11 +1,11 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { data, Form, redirect, useActionData, useNavigation, useSubmit } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
 import { withNotice } from "~/components/admin/use-notice-toast";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
-import { toast } from "~/components/ui/toaster";
+import { useAnswerToast } from "~/components/admin/use-answer-toast";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { can } from "~/domain/accounts/roles";
@@ -137,11 +137,7 @@ export default function AdminMember({ loaderData }: Route.ComponentProps) {
   const submit = useSubmit();
   const [confirmDelete, setConfirmDelete] = useState(false);
 
-  useEffect(() => {
-    if (!answer) return;
-    if (answer.ok) toast.success(answer.message);
-    else toast.error("Error", answer.error);
-  }, [answer]);
+  useAnswerToast(answer);
   const compRefusal = answer && !answer.ok && answer.intent === "comp-grant" ? answer : null;
 
   return (

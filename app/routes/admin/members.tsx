@@ -1,12 +1,11 @@
-import { useEffect } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { useAnswerToast } from "~/components/admin/use-answer-toast";
 import { useNoticeToast } from "~/components/admin/use-notice-toast";
 import { FilterSelect } from "~/components/admin/filter-select";
 import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
-import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
 import { can } from "~/domain/accounts/roles";
@@ -117,11 +116,7 @@ export default function AdminMembers({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state !== "idle";
   useNoticeToast();
 
-  useEffect(() => {
-    if (!answer) return;
-    if (answer.ok) toast.success(answer.message);
-    else toast.error("Error", answer.error);
-  }, [answer]);
+  useAnswerToast(answer);
 
   const refusal = answer && !answer.ok ? answer : null;
   const report = answer?.ok ? answer : null;

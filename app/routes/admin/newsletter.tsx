@@ -4,6 +4,7 @@ import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
 import { formValuesOfRefusal, NewsletterForm, OutboxNotice, PostalAddressWarning } from "~/components/admin/newsletter-form";
 import { Button } from "~/components/ui/button";
+import { useAnswerToast } from "~/components/admin/use-answer-toast";
 import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
@@ -133,12 +134,7 @@ export default function AdminNewsletter({ loaderData }: Route.ComponentProps) {
   const archiver = useFetcher<NewsletterActionData>({ key: "newsletter-archive-one" });
   const busy = useNavigation().state !== "idle";
 
-  useEffect(() => {
-    if (!answer) return;
-    if (answer.ok) toast.success(answer.message);
-    else if (answer.intent === "update" && answer.code === "invalid_input" && Object.keys(answer.fieldErrors).length > 0) toast.error("Error", "Please correct the highlighted fields.");
-    else toast.error("Error", answer.error);
-  }, [answer]);
+  useAnswerToast(answer, (answer) => (answer.intent === "update" && answer.code === "invalid_input" && Object.keys(answer.fieldErrors).length > 0 ? "Please correct the highlighted fields." : answer.error));
   useEffect(() => {
     for (const fetcher of [canceller, archiver]) {
       if (fetcher.state !== "idle" || !fetcher.data) continue;

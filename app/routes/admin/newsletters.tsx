@@ -4,6 +4,7 @@ import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmDialog } from "~/components/admin/confirm-dialog";
 import { formValuesOfRefusal, NewsletterForm, OutboxNotice, PostalAddressWarning } from "~/components/admin/newsletter-form";
 import { Button } from "~/components/ui/button";
+import { useAnswerToast } from "~/components/admin/use-answer-toast";
 import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
@@ -73,12 +74,7 @@ export default function AdminNewsletters({ loaderData }: Route.ComponentProps) {
   const archiver = useFetcher<NewslettersActionData>({ key: "newsletter-archive" });
   const busy = useNavigation().state !== "idle";
 
-  useEffect(() => {
-    if (!answer) return;
-    if (answer.ok) toast.success(answer.message);
-    else if (answer.intent === "create") toast.error("Error", answer.code === "missing_fields" ? answer.error : "Please correct the highlighted fields.");
-    else toast.error("Error", answer.error);
-  }, [answer]);
+  useAnswerToast(answer, (answer) => (answer.intent === "create" && answer.code !== "missing_fields" ? "Please correct the highlighted fields." : answer.error));
   useEffect(() => {
     if (archiver.state !== "idle" || !archiver.data) return;
     if (archiver.data.ok) toast.success(archiver.data.message);

@@ -5,6 +5,7 @@ import { ConfirmDeleteButton } from "~/components/admin/confirm-dialog";
 import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
+import { useAnswerToast } from "~/components/admin/use-answer-toast";
 import { toast } from "~/components/ui/toaster";
 import { actorOf } from "~/domain/accounts/actor";
 import { requireCapability } from "~/domain/accounts/guard.server";
@@ -147,11 +148,7 @@ export default function AdminRedirects({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
 
-  useEffect(() => {
-    if (!answer) return;
-    if (answer.ok) toast.success(answer.message);
-    else toast.error("Error", answer.error);
-  }, [answer]);
+  useAnswerToast(answer);
   useEffect(() => {
     if (deleter.state !== "idle" || !deleter.data) return;
     if (deleter.data.ok) toast.success("Redirect deleted");

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { NewsletterChoices } from "~/components/newsletter-choices";
 import { NEWSLETTERS_FIELD, PREFERENCES_CONFIRM_ANSWER, PREFERENCES_SAVED, UNSUBSCRIBED_ANSWER } from "~/domain/newsletters/subscribers.schema";
 import { preferencesOf } from "~/domain/newsletters/subscribers.server";
 import { ACCOUNT_PATH, BILLING_FAILED, BILLING_UNAVAILABLE, EMAIL_CHANGE_ANSWER, NAME_MAX_LENGTH, NAME_SAVED, SIGN_IN_PATH, signInPathFor } from "~/domain/members/member-account.schema";
@@ -221,22 +222,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           ) : (
             <Form method="post" className="space-y-4">
               <input type="hidden" name="intent" value="newsletters" />
-              <fieldset>
-                <legend className="sr-only">Newsletters you receive</legend>
-                <ul className="space-y-3">
-                  {newsletters.map((n) => (
-                    <li key={n.id}>
-                      <label className="flex items-start gap-3">
-                        <input type="checkbox" name={NEWSLETTERS_FIELD} value={n.id} defaultChecked={n.subscribed} className="mt-1 size-4 accent-brand-700" />
-                        <span>
-                          <span className="font-medium text-slate-900">{n.name}</span>
-                          {n.description ? <span className="block text-sm text-slate-600">{n.description}</span> : null}
-                        </span>
-                      </label>
-                    </li>
-                  ))}
-                </ul>
-              </fieldset>
+              <NewsletterChoices newsletters={newsletters} legend="Newsletters you receive" legendClassName="sr-only" listClassName="space-y-3" />
               <button type="submit" className={secondary} disabled={busyIntent === "newsletters"}>
                 Save newsletters
               </button>

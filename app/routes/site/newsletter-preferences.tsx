@@ -1,4 +1,5 @@
 import { data, Form } from "react-router";
+import { NewsletterChoices } from "~/components/newsletter-choices";
 import { RouteError } from "~/components/not-found";
 import { SUBSCRIBER_LINK_HEADERS, SUBSCRIBER_LINK_NOT_FOUND, SubscriberButton, SubscriberPage } from "~/components/subscriber-page";
 import { NEWSLETTERS_FIELD, PREFERENCES_CONFIRM_ANSWER, PREFERENCES_SAVED, PREFERENCES_UNSUBSCRIBED_NOTE, UNSUBSCRIBED_ANSWER } from "~/domain/newsletters/subscribers.schema";
@@ -57,22 +58,7 @@ export default function NewsletterPreferences({ loaderData, actionData }: Route.
       {suppressed ? <p>Our e-mails to this address could not be delivered, so we no longer send any.</p> : null}
       {status === "unsubscribed" ? <p>{PREFERENCES_UNSUBSCRIBED_NOTE}</p> : null}
       <Form method="post" className="space-y-5">
-        <fieldset>
-          <legend className="text-sm font-medium text-slate-800">Newsletters</legend>
-          <ul className="mt-3 space-y-3">
-            {newsletters.map((n) => (
-              <li key={n.id}>
-                <label className="flex items-start gap-3">
-                  <input type="checkbox" name={NEWSLETTERS_FIELD} value={n.id} defaultChecked={n.subscribed} className="mt-1 size-4 accent-brand-700" />
-                  <span>
-                    <span className="font-medium text-slate-900">{n.name}</span>
-                    {n.description ? <span className="block text-sm text-slate-600">{n.description}</span> : null}
-                  </span>
-                </label>
-              </li>
-            ))}
-          </ul>
-        </fieldset>
+        <NewsletterChoices newsletters={newsletters} legend="Newsletters" legendClassName="text-sm font-medium text-slate-800" listClassName="mt-3 space-y-3" />
         <div className="flex flex-wrap items-center gap-4">
           <SubscriberButton name="intent" value="save">
             Save
