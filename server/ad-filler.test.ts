@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { AdBook } from "../app/domain/ads/ad-book.server";
 import { AdRecorder } from "../app/domain/ads/ad-recorder.server";
 import { adCampaigns, adCreatives, advertisers, categories } from "../app/db/schema";
+import { fromDateTimeLocal } from "../app/lib/dates";
 import { createLogger } from "../app/lib/logger.server";
 import { createTestDatabase } from "../tests/setup/test-database";
 import { adSlotFiller } from "./ad-filler";
@@ -126,7 +127,7 @@ describe("the door filling ad slots", () => {
     expect(filled.headers.map((h) => h.toLowerCase())).not.toContain("etag");
     expect(filled.body!.toString()).toContain("Hamlet, from Friday");
     filled.release?.();
-    const unfilled = cachedAnswer(req, stored, "HIT", "AnswerNonce_0123456789", undefined, () => null);
+    const unfilled = cachedAnswer(req, stored, "HIT", "AnswerNonce_0123456789", undefined, { fill: () => null, emptyFor: () => null });
     expect(unfilled.status).toBe(304);
   });
 
@@ -143,5 +144,37 @@ describe("the door filling ad slots", () => {
     expect(await impressions()).toBe(3);
     // The page views follow the same rule.
     expect(counted).toEqual(["/article/in-news", "/article/in-news", "/article/in-news"]);
+  });
+
+  test("a page left empty while a campaign for its slot starts tomorrow is kept by a shared cache only until the site's day turns", async () => {
+    const today = book.today();
+    const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const [advertiser] = await t.db.insert(advertisers).values({ name: "Sports shop" }).returning();
+    const [campaign] = await t.db
+      .insert(adCampaigns)
+      .values({ advertiserId: advertiser!.id, name: "Boots sale", startsOn: tomorrow, endsOn: "2099-12-31", slots: ["article"] })
+      .returning();
+    await t.db.insert(adCreatives).values({ campaignId: campaign!.id, size: "box", kind: "text", headline: "Boots, half price", body: "From tomorrow", linkUrl: "https://shop.example/" });
+    try {
+      await book.reload();
+      const before = Date.now();
+      const answer = await fetch(`${origin}/article/in-sports`, { headers: chrome });
+      const untilMidnight = Math.ceil((fromDateTimeLocal(`${tomorrow}T00:00`, "Europe/London")!.getTime() - before) / 1000);
+      expect(await answer.text()).toContain("<aside></aside>");
+      const seconds = Number(/^public, max-age=0, s-maxage=(\d+)$/.exec(answer.headers.get("cache-control") ?? "")?.[1]);
+      expect(seconds).toBeGreaterThanOrEqual(untilMidnight - 5);
+      expect(seconds).toBeLessThanOrEqual(Math.min(untilMidnight, 86_400));
+      expect(answer.headers.get("cdn-cache-control")).toBe(`max-age=${seconds}`);
+      expect(answer.headers.get("surrogate-control")).toBe(`max-age=${seconds}`);
+      // Still the stored page otherwise: its tags and validator.
+      expect(answer.headers.get("cache-tag")).toBe("site,article:in-news");
+      expect(answer.headers.get("etag")).toMatch(/^W\/"/);
+      // News has its own campaign today: filled, private, as before.
+      expect((await fetch(`${origin}/article/in-news`, { headers: chrome })).headers.get("cache-control")).toBe("private, no-store");
+    } finally {
+      await t.db.delete(adCampaigns).where(sql`id = ${campaign!.id}`);
+      await book.reload();
+    }
+    expect((await fetch(`${origin}/article/in-sports`, { headers: chrome })).headers.get("cache-control")).toBe("public, max-age=0, s-maxage=86400");
   });
 });

@@ -12,7 +12,7 @@ import { articleSlugOf } from "../app/lib/view-recorder.server";
 import { answerUnavailable } from "./middleware/database-gate";
 import { cspNonceOf, newCspNonce } from "./middleware/security-headers";
 import { articleTag, REDIRECTS_TAG, SITE_TAG } from "../app/lib/cache-tags.server";
-import { isSharedCacheControl, SHORT_SHARED_CACHE, STALE_SHARED_CACHE, type SharedCacheHeaders } from "../app/lib/cache-control";
+import { briefSharedCache, isSharedCacheControl, SHORT_SHARED_CACHE, STALE_SHARED_SECONDS, type SharedCacheHeaders } from "../app/lib/cache-control";
 import { cachedBody, pageTagsOf, pickEncoding, splitVariantKey, variantKey, type CachedPage, type PageCache } from "./page-cache";
 import type { GateNote } from "../app/app-context.server";
 import type { Db } from "../app/db/client.server";
@@ -298,16 +298,33 @@ export interface CachedAnswer {
  * marker's name, or null when nothing fills any (the page goes out as stored). Counts the impressions
  * when the request is a counted load.
  */
-export type SlotFiller = (slots: readonly string[], req: http.IncomingMessage) => SlotFills | null;
+export interface SlotFiller {
+  fill(slots: readonly string[], req: http.IncomingMessage): SlotFills | null;
+  /**
+   * For a page whose slots went out empty: how many seconds a shared cache may keep it, when an ad
+   * could fill one of them before the page's own lifetime ends (a campaign starting when the day
+   * turns); null: its own lifetime stands.
+   */
+  emptyFor(slots: readonly string[]): number | null;
+}
 
 export function cachedAnswer(req: http.IncomingMessage, page: CachedPage, state: "HIT" | "MISS" | "STALE", nonce: string, gated?: GateDecision, fillSlots?: SlotFiller): CachedAnswer {
   // Ad slots filled for this answer (issue 43): such an answer is this reader's own, never kept by a
   // shared cache, and has no validator (a browser revalidating would keep showing its old ad, uncounted).
-  const fills = fillSlots && req.method === "GET" && page.status === 200 && page.nonced && page.nonced.slots.length > 0 ? fillSlots(page.nonced.slots, req) : null;
+  const slots = fillSlots && page.status === 200 && page.nonced && page.nonced.slots.length > 0 ? page.nonced.slots : null;
+  const fills = slots && req.method === "GET" ? fillSlots!.fill(slots, req) : null;
   if (fills) return filledAnswer(req, page, state, nonce, gated, fills);
   // Sec-Purpose: a prefetched copy (not counted) is never the one a reader's navigation then uses.
-  // A stale copy (a render replacing it is under way) is kept by shared caches a few seconds only.
-  const stored = gated?.personal ? personalHeadersOf(page) : state === "STALE" ? staleHeadersOf(page) : page.flatHeaders;
+  // A stale copy (a render replacing it is under way) is kept by shared caches a few seconds only;
+  // one whose empty slots a campaign fills when the day turns, until then at most.
+  const emptyFor = slots && !gated?.personal && state !== "STALE" ? fillSlots!.emptyFor(slots) : null;
+  const stored = gated?.personal
+    ? personalHeadersOf(page)
+    : state === "STALE"
+      ? shortenedHeadersOf(page, STALE_SHARED_SECONDS)
+      : emptyFor !== null
+        ? shortenedHeadersOf(page, emptyFor)
+        : page.flatHeaders;
   const headers = [...stored, "X-Cache", state, "Vary", "Accept-Encoding, Cookie, Sec-Purpose", "ETag", page.etag];
   for (const cookie of gated?.setCookies ?? []) headers.push("Set-Cookie", cookie);
   if (page.status === 200 && matchesEtag(req.headers["if-none-match"], page.etag)) return { status: 304, headers, body: null, withPolicy: false };
@@ -353,22 +370,23 @@ function personalHeadersOf(page: CachedPage): string[] {
   return out;
 }
 
-const STALE_HEADERS = new Map(Object.entries(STALE_SHARED_CACHE).map(([name, value]) => [name.toLowerCase(), value]));
+/** The headers that say how long a shared cache keeps an answer (those of SharedCacheHeaders), in lower case. */
+const SHARED_LIFETIME_HEADERS = new Set(Object.keys(briefSharedCache(0)).map((name) => name.toLowerCase()));
 
 /**
- * A stale page's headers, its shared-cache lifetime cut to STALE_SHARED_CACHE's (decision 0045): a
- * CDN fetching it right after a purge must not keep the old page for a day. A route's own
- * Cache-Control (robots.txt's) is left as it is.
+ * A stored page's headers with its shared-cache lifetime cut to `seconds` when its own is longer: a
+ * stale copy's (decision 0045: a CDN fetching it right after a purge must not keep the old page for a
+ * day), or one whose empty ad slots a campaign fills when the day turns. A route's own Cache-Control
+ * (robots.txt's) is left as it is.
  */
-function staleHeadersOf(page: CachedPage): string[] {
+function shortenedHeadersOf(page: CachedPage, seconds: number): string[] {
   const cacheControl = page.headers.find(([name]) => name.toLowerCase() === "cache-control")?.[1];
   if (!isSharedCacheControl(cacheControl)) return page.flatHeaders;
+  const own = /s-maxage=(\d+)/.exec(cacheControl!)?.[1];
+  if (own !== undefined && Number(own) <= seconds) return page.flatHeaders;
   const out: string[] = [];
-  for (const [name, value] of page.headers) {
-    const lower = name.toLowerCase();
-    if (!STALE_HEADERS.has(lower)) out.push(name, value);
-  }
-  for (const [name, value] of Object.entries(STALE_SHARED_CACHE)) out.push(name, value);
+  for (const [name, value] of page.headers) if (!SHARED_LIFETIME_HEADERS.has(name.toLowerCase())) out.push(name, value);
+  for (const [name, value] of Object.entries(briefSharedCache(seconds))) out.push(name, value);
   return out;
 }
 

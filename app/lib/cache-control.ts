@@ -48,11 +48,19 @@ export function purgedSharedCache(seconds: number): SharedCacheHeaders {
   };
 }
 
-export const STALE_SHARED_CACHE: SharedCacheHeaders = {
-  "Cache-Control": `public, max-age=0, s-maxage=${STALE_SHARED_SECONDS}`,
-  "CDN-Cache-Control": `max-age=${STALE_SHARED_SECONDS}`,
-  "Surrogate-Control": `max-age=${STALE_SHARED_SECONDS}`,
-};
+/**
+ * A shared cache's lifetime of `seconds`, with no serving stale after it: a stale copy's, or that of a
+ * page whose empty ad slots a campaign fills when the site's day turns (issue 43).
+ */
+export function briefSharedCache(seconds: number): SharedCacheHeaders {
+  return {
+    "Cache-Control": `public, max-age=0, s-maxage=${seconds}`,
+    "CDN-Cache-Control": `max-age=${seconds}`,
+    "Surrogate-Control": `max-age=${seconds}`,
+  };
+}
+
+export const STALE_SHARED_CACHE: SharedCacheHeaders = briefSharedCache(STALE_SHARED_SECONDS);
 
 /**
  * An old address's 301 answered by a route (a renamed article or tag: decision 0012): browsers 5 min,

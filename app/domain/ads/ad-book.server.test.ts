@@ -5,7 +5,7 @@ import { ChangeFeed } from "~/lib/change-feed.server";
 import { fromDateTimeLocal } from "~/lib/dates";
 import { createLogger } from "~/lib/logger.server";
 import { createTestDatabase } from "../../../tests/setup/test-database";
-import { AdBook } from "./ad-book.server";
+import { AdBook, PACED_EMPTY_SECONDS } from "./ad-book.server";
 import type { AdPriorityName, AdSize } from "./ad-slots";
 import { adPlacementOf } from "./ad-token.server";
 
@@ -208,6 +208,41 @@ describe("the ad book", () => {
     await book.reload();
     expect(book.today()).toBe("2026-06-07");
     expect(filledBy(book, "article")).toBe(run.id);
+  });
+
+  test("a page left empty is kept by a shared cache until the day a campaign held starts, or a minute while a paced one waits for its share", async () => {
+    const book = bookOf();
+    await campaign({ name: "Current", slots: ["home-top"], startsOn: "2026-06-01", endsOn: "2026-06-10" });
+    await book.reload();
+    // Nothing that could fill the article slot: its own lifetime stands.
+    expect(book.emptyFor(["article", "article-in-news"])).toBeNull();
+
+    const tomorrow = await campaign({ name: "Tomorrow", slots: ["article"], categories: [newsId], startsOn: "2026-06-04", endsOn: "2026-06-10" });
+    now = at("2026-06-03T22:00");
+    await book.reload();
+    expect(filledBy(book, "article-in-news")).toBeNull();
+    expect(book.emptyFor(["article-in-news"])).toBe(2 * 3600);
+    expect(book.emptyFor(["home-middle", "article-in-news"])).toBe(2 * 3600);
+    // Another category, or another slot, waits for nothing.
+    expect(book.emptyFor(["article-in-sports"])).toBeNull();
+    now = at("2026-06-03T23:59") + 59_500;
+    expect(book.emptyFor(["article-in-news"])).toBe(1);
+    now = at("2026-06-04T00:00");
+    expect(filledBy(book, "article-in-news")).toBe(tomorrow.id);
+
+    // Paced out for now (a goal of 100 over 10 days, its share served by this hour): a minute.
+    await clear();
+    const paced = await campaign({ name: "Paced", slots: ["article"], goal: 100, startsOn: "2026-06-01", endsOn: "2026-06-10" });
+    now = at("2026-06-01T12:00");
+    await book.reload();
+    let served = 0;
+    while (filledBy(book, "article") === paced.id) served++;
+    expect(served).toBeGreaterThan(0);
+    expect(book.emptyFor(["article"])).toBe(PACED_EMPTY_SECONDS);
+    // Its goal reached: nothing to wait for.
+    await db.insert(adDays).values({ day: "2026-05-31", campaignId: paced.id, creativeId: paced.creatives[0]!, slot: "article", impressions: 100 });
+    await book.reload();
+    expect(book.emptyFor(["article"])).toBeNull();
   });
 
   test("a paused campaign and an archived creative are not shown", async () => {

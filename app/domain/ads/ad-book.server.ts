@@ -46,6 +46,12 @@ interface LiveCampaign {
   creatives: Map<AdSize, LiveCreative[]>;
 }
 
+/**
+ * How long a shared cache may keep a page whose slots a paced campaign could not fill just now: the
+ * book reads the other processes' serving once a minute, and the campaign's share grows with the day.
+ */
+export const PACED_EMPTY_SECONDS = 60;
+
 /** Who may fill one slot of one page (a marker's name), by priority, highest first. */
 type Candidates = { campaign: LiveCampaign; creatives: LiveCreative[] }[][];
 
@@ -81,6 +87,8 @@ function mediaUrlOf(bucket: string, name: string): string {
 export class AdBook {
   private campaigns: LiveCampaign[] = [];
   private candidates = new Map<string, Candidates>();
+  /** By slot marker: the campaigns held that could fill it on some day (its slot, its category, a creative of its size). */
+  private fitting = new Map<string, LiveCampaign[]>();
   private siteDay: SiteDay;
   private loading: Promise<void> | null = null;
   private again = false;
@@ -111,6 +119,7 @@ export class AdBook {
     if (now >= this.siteDay.to || now < this.siteDay.from) {
       this.siteDay = this.dayAt(now);
       this.candidates.clear();
+      this.fitting.clear();
       // Yesterday's "today" is "before" now; the minute's reload reads both again.
       for (const campaign of this.campaigns) {
         campaign.before += campaign.today;
@@ -208,21 +217,59 @@ export class AdBook {
     return campaign.today < Math.ceil(todaysShare * elapsed);
   }
 
-  private candidatesFor(name: string): Candidates {
+  /**
+   * How many seconds a shared cache (a CDN, Varnish) may keep a page whose `slots` went out empty,
+   * when a campaign held could fill one of them sooner than the page's own lifetime would end: one
+   * that starts when the site's day turns (seconds until then), or a paced one whose share of the day
+   * is served for now (PACED_EMPTY_SECONDS). Null when none could: the page keeps its own lifetime.
+   */
+  emptyFor(slots: readonly string[]): number | null {
+    if (this.campaigns.length === 0) return null;
+    const day = this.today();
+    let seconds: number | null = null;
+    for (const name of slots) {
+      for (const campaign of this.fittingFor(name)) {
+        let wait: number;
+        if (campaign.startsOn > day) wait = Math.ceil((this.siteDay.to - this.now()) / 1000);
+        else if (campaign.endsOn >= day && campaign.goal !== null && campaign.before + campaign.today < campaign.goal) wait = PACED_EMPTY_SECONDS;
+        else continue;
+        seconds = Math.max(1, Math.min(seconds ?? wait, wait));
+      }
+    }
+    return seconds;
+  }
+
+  private fittingFor(name: string): LiveCampaign[] {
+    let out = this.fitting.get(name);
+    if (!out) {
+      out = this.fits(name).map((entry) => entry.campaign);
+      if (this.fitting.size > 10_000) this.fitting.clear();
+      this.fitting.set(name, out);
+    }
+    return out;
+  }
+
+  /** The campaigns held that may fill slot marker `name` (its slot, its category, a creative of its size), on any day. */
+  private fits(name: string): { campaign: LiveCampaign; creatives: LiveCreative[] }[] {
     const parsed = parseSlotMarkerName(name);
     if (!parsed) return [];
     const size = AD_SLOTS[parsed.slot].size;
+    const out: { campaign: LiveCampaign; creatives: LiveCreative[] }[] = [];
+    for (const campaign of this.campaigns) {
+      if (!campaign.slots.has(parsed.slot)) continue;
+      if (campaign.categories && !(parsed.category && campaign.categories.has(parsed.category))) continue;
+      const creatives = campaign.creatives.get(size);
+      if (creatives && creatives.length > 0) out.push({ campaign, creatives });
+    }
+    return out;
+  }
+
+  private candidatesFor(name: string): Candidates {
     const day = this.siteDay.day;
+    const today = this.fits(name).filter(({ campaign }) => campaign.startsOn <= day && campaign.endsOn >= day);
     const groups: Candidates = [];
     for (const priority of AD_PRIORITIES) {
-      const group: Candidates[number] = [];
-      for (const campaign of this.campaigns) {
-        if (campaign.priority !== priority || campaign.startsOn > day || campaign.endsOn < day) continue;
-        if (!campaign.slots.has(parsed.slot)) continue;
-        if (campaign.categories && !(parsed.category && campaign.categories.has(parsed.category))) continue;
-        const creatives = campaign.creatives.get(size);
-        if (creatives && creatives.length > 0) group.push({ campaign, creatives });
-      }
+      const group = today.filter(({ campaign }) => campaign.priority === priority);
       if (group.length > 0) groups.push(group);
     }
     return groups;
@@ -330,6 +377,7 @@ export class AdBook {
     }
     this.campaigns = campaigns;
     this.candidates.clear();
+    this.fitting.clear();
   }
 
   /** Reloads whenever a notice names an ad table, or the feed reconnected (a notice may be lost). */
