@@ -86,13 +86,19 @@ describe("advertiserFormSchema", () => {
 });
 
 describe("campaign status and missing sizes", () => {
-  it("reads Scheduled, Running, Paused and Ended from the dates and the pause", () => {
-    const c = { startsOn: "2026-12-01", endsOn: "2026-12-07", paused: false };
+  it("reads Scheduled, Running, Goal reached, Paused and Ended from the dates, the pause and the goal", () => {
+    const c = { startsOn: "2026-12-01", endsOn: "2026-12-07", paused: false, impressionGoal: null as number | null, impressions: 0 };
     expect(campaignStatus(c, "2026-11-30")).toBe("Scheduled");
     expect(campaignStatus(c, "2026-12-01")).toBe("Running");
     expect(campaignStatus(c, "2026-12-07")).toBe("Running");
     expect(campaignStatus({ ...c, paused: true }, "2026-12-03")).toBe("Paused");
     expect(campaignStatus({ ...c, paused: true }, "2026-12-08")).toBe("Ended");
+    // A goal reached shows no more ads (the book's pacing): said so, before its end.
+    const goal = { ...c, impressionGoal: 1000 };
+    expect(campaignStatus({ ...goal, impressions: 999 }, "2026-12-03")).toBe("Running");
+    expect(campaignStatus({ ...goal, impressions: 1000 }, "2026-12-03")).toBe("Goal reached");
+    expect(campaignStatus({ ...goal, impressions: 1200, paused: true }, "2026-12-03")).toBe("Goal reached");
+    expect(campaignStatus({ ...goal, impressions: 1000 }, "2026-12-08")).toBe("Ended");
   });
 
   it("names the sizes a campaign's slots need that no live creative has", () => {

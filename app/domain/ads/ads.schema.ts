@@ -148,10 +148,14 @@ export function creativeFormSchema({ house }: { house: boolean }) {
 export type CreativeInput = z.output<ReturnType<typeof creativeFormSchema>>;
 export type CreativeFieldName = "kind" | "size" | "mediaId" | "alt" | "headline" | "body" | "linkUrl";
 
-/** What a campaign is doing on `today` (the site's day): from its dates and whether it is paused. */
-export type CampaignStatus = "Scheduled" | "Running" | "Paused" | "Ended";
-export function campaignStatus(campaign: { startsOn: string; endsOn: string; paused: boolean }, today: string): CampaignStatus {
+/**
+ * What a campaign is doing on `today` (the site's day): from its dates, whether it is paused, and
+ * whether the impressions served (as written so far) have reached its goal (it then shows no more).
+ */
+export type CampaignStatus = "Scheduled" | "Running" | "Goal reached" | "Paused" | "Ended";
+export function campaignStatus(campaign: { startsOn: string; endsOn: string; paused: boolean; impressionGoal: number | null; impressions: number }, today: string): CampaignStatus {
   if (campaign.endsOn < today) return "Ended";
+  if (campaign.impressionGoal !== null && campaign.impressions >= campaign.impressionGoal) return "Goal reached";
   if (campaign.paused) return "Paused";
   return campaign.startsOn > today ? "Scheduled" : "Running";
 }

@@ -61,6 +61,7 @@ export const meta: Route.MetaFunction = ({ matches }) => backOfficeMeta(matches,
 
 const STATUS_CLASS: Record<CampaignStatus, string> = {
   Running: "bg-green-100 text-green-900",
+  "Goal reached": "bg-violet-100 text-violet-900",
   Scheduled: "bg-sky-100 text-sky-900",
   Paused: "bg-amber-100 text-amber-900",
   Ended: "bg-slate-100 text-slate-700",
