@@ -2,7 +2,7 @@
 import { act } from "react";
 import { createRoot } from "react-dom/client";
 import { afterEach, describe, expect, test } from "vitest";
-import { AD_CONSENT_KEY, mayLoadAdNetwork, readAdConsent, setAdConsent, useAdConsent, type AdConsent } from "./ad-consent";
+import { AD_CONSENT_DAYS, AD_CONSENT_KEY, adConsentValue, mayLoadAdNetwork, readAdConsent, setAdConsent, useAdConsent, type AdConsent } from "./ad-consent";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -31,7 +31,7 @@ describe("the reader's ad consent", () => {
   test("is kept in localStorage, not in a cookie, and null until the reader chooses", () => {
     expect(readAdConsent()).toBeNull();
     setAdConsent("granted");
-    expect(window.localStorage.getItem(AD_CONSENT_KEY)).toBe("granted");
+    expect(window.localStorage.getItem(AD_CONSENT_KEY)).toMatch(/^granted:\d+$/);
     expect(readAdConsent()).toBe("granted");
     expect(document.cookie).toBe("");
     setAdConsent("denied");
@@ -42,7 +42,21 @@ describe("the reader's ad consent", () => {
   });
 
   test("a stored value that is no choice of ours reads as no choice", () => {
-    window.localStorage.setItem(AD_CONSENT_KEY, "yes please");
+    for (const value of ["yes please", "granted", "granted:", "granted:abc", "maybe:1764460800000"]) {
+      window.localStorage.setItem(AD_CONSENT_KEY, value);
+      expect(readAdConsent(), value).toBeNull();
+    }
+  });
+
+  test("a choice holds six months, then the banner asks again; one dated in the future is none", () => {
+    const day = 86_400_000;
+    window.localStorage.setItem(AD_CONSENT_KEY, adConsentValue("granted", Date.now() - (AD_CONSENT_DAYS - 1) * day));
+    expect(readAdConsent()).toBe("granted");
+    window.localStorage.setItem(AD_CONSENT_KEY, adConsentValue("denied", Date.now() - (AD_CONSENT_DAYS - 1) * day));
+    expect(readAdConsent()).toBe("denied");
+    window.localStorage.setItem(AD_CONSENT_KEY, adConsentValue("granted", Date.now() - AD_CONSENT_DAYS * day));
+    expect(readAdConsent()).toBeNull();
+    window.localStorage.setItem(AD_CONSENT_KEY, adConsentValue("granted", Date.now() + day));
     expect(readAdConsent()).toBeNull();
   });
 
@@ -60,11 +74,11 @@ describe("the reader's ad consent", () => {
     const probe = mountProbe();
     expect(probe.text()).toBe("none");
     // Another tab wrote the key: this tab hears only the storage event.
-    window.localStorage.setItem(AD_CONSENT_KEY, "denied");
-    act(() => void window.dispatchEvent(new window.StorageEvent("storage", { key: AD_CONSENT_KEY, newValue: "denied" })));
+    window.localStorage.setItem(AD_CONSENT_KEY, adConsentValue("denied"));
+    act(() => void window.dispatchEvent(new window.StorageEvent("storage", { key: AD_CONSENT_KEY, newValue: adConsentValue("denied") })));
     expect(probe.text()).toBe("denied");
-    window.localStorage.setItem(AD_CONSENT_KEY, "granted");
-    act(() => void window.dispatchEvent(new window.StorageEvent("storage", { key: AD_CONSENT_KEY, newValue: "granted" })));
+    window.localStorage.setItem(AD_CONSENT_KEY, adConsentValue("granted"));
+    act(() => void window.dispatchEvent(new window.StorageEvent("storage", { key: AD_CONSENT_KEY, newValue: adConsentValue("granted") })));
     expect(probe.text()).toBe("granted");
     // The other tab cleared the site's storage (key null).
     window.localStorage.clear();

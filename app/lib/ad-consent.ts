@@ -8,16 +8,29 @@ import { useSyncExternalStore } from "react";
 export type AdConsent = "granted" | "denied";
 
 export const AD_CONSENT_KEY = "frontpage:ad-consent";
+/**
+ * How long a choice holds before the banner asks again: six months, as the CNIL recommends for
+ * consent to cookies (a choice is kept with the time it was made: `granted:1764460800000`).
+ */
+export const AD_CONSENT_DAYS = 182;
+const AD_CONSENT_MS = AD_CONSENT_DAYS * 86_400_000;
 
 /** The answer where localStorage cannot be used (blocked storage, some private windows): for this page's life. */
 let inMemory: AdConsent | null = null;
 const listeners = new Set<() => void>();
 
-function parse(value: string | null): AdConsent | null {
-  return value === "granted" || value === "denied" ? value : null;
+/** The stored form of a choice made at `at`. */
+export const adConsentValue = (choice: AdConsent, at = Date.now()) => `${choice}:${at}`;
+
+/** A stored choice still in force at `now`, or null (none, unreadable, or older than AD_CONSENT_DAYS). */
+function parse(value: string | null, now = Date.now()): AdConsent | null {
+  const match = /^(granted|denied):(\d{1,15})$/.exec(value ?? "");
+  if (!match) return null;
+  const at = Number(match[2]);
+  return at <= now + 60_000 && now - at < AD_CONSENT_MS ? (match[1] as AdConsent) : null;
 }
 
-/** The reader's choice, or null when they have not chosen (or outside a browser). */
+/** The reader's choice, or null when they have not chosen, or chose more than AD_CONSENT_DAYS ago (or outside a browser). */
 export function readAdConsent(): AdConsent | null {
   if (typeof window === "undefined") return null;
   try {
@@ -31,7 +44,7 @@ export function readAdConsent(): AdConsent | null {
 export function setAdConsent(choice: AdConsent | null): void {
   inMemory = choice;
   try {
-    if (choice) window.localStorage.setItem(AD_CONSENT_KEY, choice);
+    if (choice) window.localStorage.setItem(AD_CONSENT_KEY, adConsentValue(choice));
     else window.localStorage.removeItem(AD_CONSENT_KEY);
   } catch {
     // Storage refused: the choice holds for this page only.
