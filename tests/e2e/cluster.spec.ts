@@ -1,12 +1,10 @@
-import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { expect, test } from "./fixtures";
+import { startOwnSite } from "./own-site";
 
 // The production build as `npm start` runs it with WEB_CONCURRENCY=2 (decision 0027): a primary that
 // owns PostgreSQL and the jobs, two workers that answer. No browser: processes, pages and signals.
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36";
 
 /** The primary's worker processes (its children but PostgreSQL). */
@@ -28,21 +26,14 @@ function workersOf(pid: number): number[] {
 
 test("a cluster of two workers serves the site, replaces a worker that dies, counts every load once, and stops whole on Ctrl-C", async () => {
   test.setTimeout(120_000);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "frontpage-cluster-"));
-  chmodSync(dataDir, 0o755);
-  const child = spawn(process.execPath, ["build/node/index.js"], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NODE_ENV: "production", WEB_CONCURRENCY: "2", HOST: "127.0.0.1", PORT: "0", DATA_DIR: dataDir, SEED_DEMO: "1", LOG_LEVEL: "info", DATABASE_URL: "", PUBLIC_URL: "" },
+  const site = await startOwnSite({
+    dataDirPrefix: "frontpage-cluster-",
+    ready: /Frontpage is ready: listening on (http:\/\/127\.0\.0\.1:\d+) .*, 2 worker processes/,
+    timeout: 90_000,
+    env: { WEB_CONCURRENCY: "2", SEED_DEMO: "1", LOG_LEVEL: "info" },
   });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const { child, base, output, exited } = site;
   try {
-    await expect.poll(() => /Frontpage is ready: listening on (http:\/\/127\.0\.0\.1:\d+) .*, 2 worker processes/.exec(output)?.[1], { timeout: 90_000 }).toBeTruthy();
-    const base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
     const workers = workersOf(child.pid!);
     expect(workers).toHaveLength(2);
 
@@ -61,18 +52,17 @@ test("a cluster of two workers serves the site, replaces a worker that dies, cou
     // one held is reset, as it would be for a browser, which asks again on a new one).
     process.kill(workers[0]!, "SIGKILL");
     await expect.poll(async () => (await fetch(`${base}/about`).catch(() => null))?.status, { timeout: 5000 }).toBe(200);
-    await expect.poll(() => output.includes("a worker process exited; starting another"), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => output().includes("a worker process exited; starting another"), { timeout: 5000 }).toBe(true);
     await expect.poll(() => workersOf(child.pid!).filter((pid) => pid !== workers[0]).length, { timeout: 10_000 }).toBe(2);
 
     // Ctrl-C: SIGINT to the whole group; workers finish, then the primary stops PostgreSQL and exits 0.
     process.kill(-child.pid!, "SIGINT");
     expect(await exited).toBe(0);
-    expect(output).toContain("embedded PostgreSQL stopped");
+    expect(output()).toContain("embedded PostgreSQL stopped");
     // No error but the one about the killed worker.
-    const errors = output.split("\n").filter((line) => /"level":(50|60)/.test(line) && !line.includes("a worker process exited"));
+    const errors = output().split("\n").filter((line) => /"level":(50|60)/.test(line) && !line.includes("a worker process exited"));
     expect(errors).toEqual([]);
   } finally {
-    if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
-    rmSync(dataDir, { recursive: true, force: true });
+    await site.stop();
   }
 });

@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { createDb, type Db } from "../../app/db/client.server";
@@ -8,10 +6,11 @@ import { createImport } from "../../app/domain/import/import-engine.server";
 import { enqueueImport } from "../../app/domain/import/import-job.server";
 import { databaseUrlOfDataDir, publishStoryWithNewsletter, seedSubscribers } from "../../scripts/bench-newsletter";
 import { writeSyntheticWxr } from "../../scripts/make-wxr";
-import { clusterDirOf, removeRelocatedCluster } from "../../server/postgres-placement";
+import { clusterDirOf } from "../../server/postgres-placement";
 import { startSmtpSink, type SmtpSink } from "../setup/smtp-sink";
 import { expect, test } from "./fixtures";
 import { postgresAnswers } from "../setup/databases";
+import { startOwnSite, type OwnSite } from "./own-site";
 
 // Issue 39, item 1: `kill -9` of PostgreSQL's postmaster while the site sends a newsletter to 4,001
 // subscribers, and while it imports a WordPress export. The production build as `npm start` runs it
@@ -19,63 +18,28 @@ import { postgresAnswers } from "../setup/databases";
 // starts PostgreSQL again. The site must answer within 10 s of PostgreSQL's return, and the send and
 // the import finish by themselves: every subscriber gets the story, twice only if the send says so.
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const SUBSCRIBERS = 4001;
 
-interface Site {
-  child: ChildProcess;
-  base: string;
-  dataDir: string;
-  output(): string;
-  exited: Promise<number | null>;
-}
-
-async function startSite(sink: SmtpSink): Promise<Site> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "frontpage-db-restart-"));
-  chmodSync(dataDir, 0o755);
-  const child = spawn(process.execPath, ["build/node/index.js"], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+/** The site, its newsletters going to `sink`. */
+function startSite(sink: SmtpSink): Promise<OwnSite> {
+  return startOwnSite({
+    dataDirPrefix: "frontpage-db-restart-",
+    timeout: 120_000,
     env: {
-      ...process.env,
-      NODE_ENV: "production",
       WEB_CONCURRENCY: "2",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      DATA_DIR: dataDir,
       SEED_DEMO: "1",
       LOG_LEVEL: "info",
-      DATABASE_URL: "",
-      PUBLIC_URL: "",
       NEWSLETTER_TRANSPORT: "smtp",
       NEWSLETTER_SMTP_URL: sink.url,
     },
   });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  await expect.poll(() => /Frontpage is ready: listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1], { timeout: 120_000 }).toBeTruthy();
-  const base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
-  return { child, base, dataDir, output: () => output, exited };
-}
-
-async function stopSite(site: Site) {
-  if (site.child.exitCode === null) {
-    process.kill(-site.child.pid!, "SIGTERM");
-    await Promise.race([site.exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
-    if (site.child.exitCode === null) process.kill(-site.child.pid!, "SIGKILL");
-  }
-  await removeRelocatedCluster(site.dataDir);
-  rmSync(site.dataDir, { recursive: true, force: true });
 }
 
 /**
  * SIGKILL to the postmaster; answers once PostgreSQL answers again (started again by the site's
  * supervision), with the time it came back.
  */
-async function killPostmaster(site: Site, url: string): Promise<number> {
+async function killPostmaster(site: OwnSite, url: string): Promise<number> {
   const pid = Number(readFileSync(path.join(clusterDirOf(site.dataDir), "postmaster.pid"), "utf8").split("\n")[0]);
   process.kill(pid, "SIGKILL");
   await expect.poll(() => postgresAnswers(url), { timeout: 5_000, intervals: [50] }).toBe(false);
@@ -84,7 +48,7 @@ async function killPostmaster(site: Site, url: string): Promise<number> {
 }
 
 /** The site answers again (its health check, and a page that reads the database) within 10 s of PostgreSQL's return. */
-async function expectAnsweringWithin10s(site: Site, back: number) {
+async function expectAnsweringWithin10s(site: OwnSite, back: number) {
   const status = async (pathname: string) => (await fetch(`${site.base}${pathname}`, { signal: AbortSignal.timeout(2000) }).catch(() => null))?.status;
   await expect.poll(() => status("/healthz"), { timeout: 10_000, intervals: [100] }).toBe(200);
   await expect.poll(() => status("/search?q=council"), { timeout: Math.max(1000, back + 10_000 - Date.now()), intervals: [100] }).toBe(200);
@@ -97,7 +61,7 @@ async function expectAnsweringWithin10s(site: Site, back: number) {
  * Runs `work` against a new site (its SMTP sink, a small pool and a Drizzle instance on its database),
  * and stops all of them after, whatever happened.
  */
-async function withSite(work: (ctx: { sink: SmtpSink; site: Site; url: string; pool: pg.Pool; db: Db }) => Promise<void>) {
+async function withSite(work: (ctx: { sink: SmtpSink; site: OwnSite; url: string; pool: pg.Pool; db: Db }) => Promise<void>) {
   const sink = await startSmtpSink();
   const site = await startSite(sink);
   const url = databaseUrlOfDataDir(site.dataDir);
@@ -110,7 +74,7 @@ async function withSite(work: (ctx: { sink: SmtpSink; site: Site; url: string; p
   } finally {
     await drizzle.pool.end().catch(() => {});
     await pool.end().catch(() => {});
-    await stopSite(site);
+    await site.stop();
     await sink.stop();
   }
 }

@@ -1,14 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
-import os from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { databaseUrlOfDataDir } from "../../scripts/bench-newsletter";
-import { removeRelocatedCluster } from "../../server/postgres-placement";
 import { startSmtpSink, type SmtpSink } from "../setup/smtp-sink";
 import { expect, test } from "./fixtures";
+import { freePort, startOwnSite, type OwnSite } from "./own-site";
 
 // Issue 40, readers' accounts, in Chromium against the production build: the site's mail goes to a real
 // SMTP server (npm smtp-server, tests/setup/smtp-sink.ts), so this journey runs a site of its own with
@@ -17,70 +14,23 @@ import { expect, test } from "./fixtures";
 // their name and newsletters, sign out everywhere (another device's session ends too), sign in again
 // and delete the account.
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const wait = expect.configure({ timeout: 30_000 });
 
-interface Site {
-  child: ChildProcess;
-  base: string;
-  dataDir: string;
-  exited: Promise<number | null>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startSite(sink: SmtpSink): Promise<Site> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "frontpage-members-"));
-  chmodSync(dataDir, 0o755);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["build/node/index.js"], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+/** The site, its mail going to `sink`. */
+async function startSite(sink: SmtpSink): Promise<OwnSite> {
+  return startOwnSite({
+    dataDirPrefix: "frontpage-members-",
+    port: await freePort(),
+    timeout: 150_000,
     env: {
-      ...process.env,
-      NODE_ENV: "production",
       WEB_CONCURRENCY: "1",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
       SEED_DEMO: "1",
       LOG_LEVEL: "warn",
-      DATABASE_URL: "",
       SMTP_URL: sink.url,
       MAIL_FROM: "Frontpage <news@frontpage.example>",
       STRIPE_SECRET_KEY: "",
     },
   });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  await expect
-    .poll(async () => (child.exitCode === null ? (await fetch(`${base}/healthz`).catch(() => null))?.status : `exited: ${output}`), { timeout: 150_000, intervals: [500] })
-    .toBe(200);
-  return { child, base, dataDir, exited };
-}
-
-async function stopSite(site: Site) {
-  if (site.child.exitCode === null) {
-    process.kill(-site.child.pid!, "SIGTERM");
-    await Promise.race([site.exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
-    if (site.child.exitCode === null) process.kill(-site.child.pid!, "SIGKILL");
-  }
-  await removeRelocatedCluster(site.dataDir);
-  rmSync(site.dataDir, { recursive: true, force: true });
 }
 
 /** The newest sign-in link mailed to `to` after `after` messages, waiting for it. */
@@ -220,7 +170,7 @@ test("a reader signs in by the e-mailed link, manages the account, signs out eve
     await context.close();
   } finally {
     await db.end();
-    await stopSite(site);
+    await site.stop();
     await sink.stop();
   }
 });

@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createDb } from "~/db/client.server";
@@ -12,6 +10,7 @@ import { startSmtpSink, type SmtpSink } from "../setup/smtp-sink";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in";
 import { signInAsAdmin } from "./admin-session";
 import { expect, test, waitForHydration, type Page } from "./fixtures";
+import { freePort, startOwnSite, type OwnSite } from "./own-site";
 
 // Issue 40, "Plans and payments", as a newsroom and a reader live it on the production build with no
 // internet: the site's own server (started here, as tests/e2e/metrics.spec.ts does) talks to a local
@@ -23,23 +22,12 @@ import { expect, test, waitForHydration, type Page } from "./fixtures";
 // The sign-in is the reader's own: the form at /account/sign-in, the mail in the SMTP sink, its link
 // opened in the browser (a second opening is refused).
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const SESSION_SECRET = "e2e-member-checkout-session-secret-0123456789";
 const ADMIN = { email: "tiers-admin@example.com", password: "tiers-admin-password-42" };
 const SHOTS = path.join(os.tmpdir(), "frontpage-member-checkout");
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-let child: ChildProcess;
-let output = "";
+let site: OwnSite | undefined;
 let base = "";
-let dataDir = "";
 let standIn: StripeStandIn;
 let sink: SmtpSink;
 let db: ReturnType<typeof createDb>;
@@ -49,24 +37,12 @@ test.beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
   sink = await startSmtpSink({ keep: true });
   standIn = await startStripeStandIn();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  standIn.webhook = `${base}/api/stripe/webhook`;
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "frontpage-checkout-"));
-  fs.chmodSync(dataDir, 0o755);
-  child = spawn(process.execPath, ["build/node/index.js"], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+  site = await startOwnSite({
+    dataDirPrefix: "frontpage-checkout-",
+    port: await freePort(),
+    timeout: 200_000,
     env: {
-      ...process.env,
-      NODE_ENV: "production",
       WEB_CONCURRENCY: "1",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
       SEED_DEMO: "0",
       LOG_LEVEL: "warn",
       SESSION_SECRET,
@@ -79,28 +55,23 @@ test.beforeAll(async () => {
       CURRENCY: "USD",
     },
   });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  await expect.poll(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status ?? 0, { timeout: 200_000, intervals: [500] }).toBe(200);
+  base = site.base;
+  standIn.webhook = `${base}/api/stripe/webhook`;
   // The server's embedded PostgreSQL: its password from DATA_DIR/secrets.json, its port from postmaster.pid.
-  const { postgresPassword } = JSON.parse(fs.readFileSync(path.join(dataDir, "secrets.json"), "utf8")) as { postgresPassword: string };
-  const pgPort = Number(fs.readFileSync(path.join(clusterDirOf(dataDir), "postmaster.pid"), "utf8").split("\n")[3]);
+  const { postgresPassword } = JSON.parse(fs.readFileSync(path.join(site.dataDir, "secrets.json"), "utf8")) as { postgresPassword: string };
+  const pgPort = Number(fs.readFileSync(path.join(clusterDirOf(site.dataDir), "postmaster.pid"), "utf8").split("\n")[3]);
   db = createDb(`postgres://frontpage:${encodeURIComponent(postgresPassword)}@127.0.0.1:${pgPort}/frontpage`, 2);
 });
 
 test.afterAll(async () => {
   await db?.pool.end();
-  if (child && child.exitCode === null) {
-    process.kill(-child.pid!, "SIGTERM");
-    await new Promise((resolve) => child.once("exit", resolve));
-  }
+  await site?.stop();
   await standIn?.stop();
   await sink?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 test.afterEach(async ({ page: _page }, testInfo) => {
-  if (testInfo.status !== testInfo.expectedStatus) console.log(output.slice(-4000));
+  if (testInfo.status !== testInfo.expectedStatus) console.log(site?.output().slice(-4000));
 });
 
 async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {

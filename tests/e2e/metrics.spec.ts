@@ -1,15 +1,11 @@
-import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import { expect, test } from "./fixtures";
+import { startOwnSite } from "./own-site";
 
 // Issue 32's acceptance 4: the production build with WEB_CONCURRENCY=2 and METRICS_PORT: one scrape
 // of the metrics port shows every family for the whole machine (the primary's jobs and scheduler, both
 // workers' requests), and it moves under load. The public /metrics answers the METRICS_TOKEN bearer
 // only; ACCESS_LOG=1 writes one JSON line per request. No browser: processes and HTTP.
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const TOKEN = "e2e-metrics-token-0123456789";
 
 /** Each family docs/operations.md ("Metrics and logs") lists (the process ones prom-client gives included). */
@@ -66,36 +62,22 @@ test("the public /metrics is the 404 page while METRICS_TOKEN is not set", async
 
 test("a cluster's metrics port shows every family for the whole machine and moves under load; the public /metrics wants the token", async () => {
   test.setTimeout(300_000);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "frontpage-metrics-"));
-  chmodSync(dataDir, 0o755);
-  const child = spawn(process.execPath, ["build/node/index.js"], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+  const site = await startOwnSite({
+    dataDirPrefix: "frontpage-metrics-",
+    ready: /Frontpage is ready: listening on (http:\/\/127\.0\.0\.1:\d+) .*, 2 worker processes/,
+    timeout: 200_000,
     env: {
-      ...process.env,
-      NODE_ENV: "production",
       WEB_CONCURRENCY: "2",
-      HOST: "127.0.0.1",
-      PORT: "0",
       METRICS_PORT: "0",
       METRICS_TOKEN: TOKEN,
       ACCESS_LOG: "1",
-      DATA_DIR: dataDir,
       SEED_DEMO: "1",
       LOG_LEVEL: "info",
-      DATABASE_URL: "",
-      PUBLIC_URL: "",
     },
   });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const { base, output } = site;
   try {
-    await expect.poll(() => /Frontpage is ready: listening on (http:\/\/127\.0\.0\.1:\d+) .*, 2 worker processes/.exec(output)?.[1], { timeout: 200_000 }).toBeTruthy();
-    const base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
-    const metricsUrl = /metrics: serving (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(output)![1]!;
+    const metricsUrl = /metrics: serving (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(output())![1]!;
     expect(new URL(metricsUrl).port).not.toBe(new URL(base).port);
 
     const scrape = async () => {
@@ -147,7 +129,7 @@ test("a cluster's metrics port shows every family for the whole machine and move
     expect(sumOf(publicText, "frontpage_http_request_duration_seconds_count", { class: "metrics", status: "401" })).toBe(2);
 
     // The access log: one JSON line per request, without the query string or the client's address.
-    const lines = output.split("\n").filter((line) => line.includes('"msg":"request"'));
+    const lines = output().split("\n").filter((line) => line.includes('"msg":"request"'));
     const articleLines = lines.filter((line) => line.includes('"class":"article page"'));
     expect(articleLines.length).toBeGreaterThanOrEqual(40);
     const line = JSON.parse(articleLines.at(-1)!) as Record<string, unknown>;
@@ -158,15 +140,14 @@ test("a cluster's metrics port shows every family for the whole machine and move
     expect(lines.join("\n")).not.toContain("127.0.0.1");
 
     // Ctrl-C: the metrics listener stops with the rest; no error was logged.
-    process.kill(-child.pid!, "SIGINT");
-    expect(await exited).toBe(0);
-    const errors = output.split("\n").filter((l) => /"level":(50|60)/.test(l));
+    process.kill(-site.child.pid!, "SIGINT");
+    expect(await site.exited).toBe(0);
+    const errors = output().split("\n").filter((l) => /"level":(50|60)/.test(l));
     expect(errors).toEqual([]);
   } catch (error) {
-    console.log(output.split("\n").filter((l) => !l.includes('"msg":"request"')).join("\n").slice(-4000));
+    console.log(output().split("\n").filter((l) => !l.includes('"msg":"request"')).join("\n").slice(-4000));
     throw error;
   } finally {
-    if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
-    rmSync(dataDir, { recursive: true, force: true });
+    await site.stop();
   }
 });
