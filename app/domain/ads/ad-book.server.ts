@@ -52,8 +52,10 @@ interface LiveCampaign {
  */
 export const PACED_EMPTY_SECONDS = 60;
 
-/** Who may fill one slot of one page (a marker's name), by priority, highest first. */
-type Candidates = { campaign: LiveCampaign; creatives: LiveCreative[] }[][];
+/** A campaign that may fill one slot of one page (a marker's name), with its creatives of the slot's size. */
+type Fit = { campaign: LiveCampaign; creatives: LiveCreative[] };
+/** Who may fill one slot of one page today, by priority, highest first. */
+type Candidates = Fit[][];
 
 /** What the door put in a page's slots: the fills, and how to count them. */
 export interface AdFill {
@@ -88,7 +90,7 @@ export class AdBook {
   private campaigns: LiveCampaign[] = [];
   private candidates = new Map<string, Candidates>();
   /** By slot marker: the campaigns held that could fill it on some day (its slot, its category, a creative of its size). */
-  private fitting = new Map<string, LiveCampaign[]>();
+  private fitting = new Map<string, Fit[]>();
   private siteDay: SiteDay;
   private loading: Promise<void> | null = null;
   private again = false;
@@ -228,7 +230,7 @@ export class AdBook {
     const day = this.today();
     let seconds: number | null = null;
     for (const name of slots) {
-      for (const campaign of this.fittingFor(name)) {
+      for (const { campaign } of this.fittingFor(name)) {
         let wait: number;
         if (campaign.startsOn > day) wait = Math.ceil((this.siteDay.to - this.now()) / 1000);
         else if (campaign.endsOn >= day && campaign.goal !== null && campaign.before + campaign.today < campaign.goal) wait = PACED_EMPTY_SECONDS;
@@ -239,22 +241,22 @@ export class AdBook {
     return seconds;
   }
 
-  private fittingFor(name: string): LiveCampaign[] {
+  /** The campaigns held that may fill slot marker `name` (its slot, its category, a creative of its size), on any day: worked out once a reload. */
+  private fittingFor(name: string): Fit[] {
     let out = this.fitting.get(name);
     if (!out) {
-      out = this.fits(name).map((entry) => entry.campaign);
+      out = this.fits(name);
       if (this.fitting.size > 10_000) this.fitting.clear();
       this.fitting.set(name, out);
     }
     return out;
   }
 
-  /** The campaigns held that may fill slot marker `name` (its slot, its category, a creative of its size), on any day. */
-  private fits(name: string): { campaign: LiveCampaign; creatives: LiveCreative[] }[] {
+  private fits(name: string): Fit[] {
     const parsed = parseSlotMarkerName(name);
     if (!parsed) return [];
     const size = AD_SLOTS[parsed.slot].size;
-    const out: { campaign: LiveCampaign; creatives: LiveCreative[] }[] = [];
+    const out: Fit[] = [];
     for (const campaign of this.campaigns) {
       if (!campaign.slots.has(parsed.slot)) continue;
       if (campaign.categories && !(parsed.category && campaign.categories.has(parsed.category))) continue;
@@ -266,7 +268,7 @@ export class AdBook {
 
   private candidatesFor(name: string): Candidates {
     const day = this.siteDay.day;
-    const today = this.fits(name).filter(({ campaign }) => campaign.startsOn <= day && campaign.endsOn >= day);
+    const today = this.fittingFor(name).filter(({ campaign }) => campaign.startsOn <= day && campaign.endsOn >= day);
     const groups: Candidates = [];
     for (const priority of AD_PRIORITIES) {
       const group = today.filter(({ campaign }) => campaign.priority === priority);
